@@ -1,0 +1,68 @@
+//! `rumi`: terminal play, scripting commands and benchmarks for Rumis and Rummikub.
+//!
+//! Each game has its own module; this file only wires the command line together.
+
+mod rummikub_cli;
+mod rumis_cli;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "rumi", version, about = "Rumis and Rummikub: play, solve, analyse")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a game in the terminal against bots or at one keyboard.
+    Play {
+        #[command(subcommand)]
+        game: PlayGame,
+    },
+    /// Scripting commands for Rumis (legal moves, perft, stones, records).
+    Rumis {
+        #[command(subcommand)]
+        command: rumis_cli::RumisCommand,
+    },
+    /// Scripting commands for Rummikub (records, deals).
+    Rummikub {
+        #[command(subcommand)]
+        command: rummikub_cli::RummikubCommand,
+    },
+    /// Measure the engines' speed against their reference implementations.
+    Bench {
+        #[command(subcommand)]
+        game: BenchGame,
+    },
+}
+
+#[derive(Subcommand)]
+enum PlayGame {
+    /// Rumis, the 3D building game.
+    Rumis(rumis_cli::PlayArgs),
+    /// Rummikub, the tile game.
+    Rummikub(rummikub_cli::PlayArgs),
+}
+
+#[derive(Subcommand)]
+enum BenchGame {
+    /// Move generation and random playouts, fast engine against the reference.
+    Rumis(rumis_cli::BenchArgs),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Play { game } => match game {
+            PlayGame::Rumis(args) => rumis_cli::play(args),
+            PlayGame::Rummikub(args) => rummikub_cli::play(args),
+        },
+        Command::Rumis { command } => rumis_cli::run(command),
+        Command::Rummikub { command } => rummikub_cli::run(command),
+        Command::Bench { game } => match game {
+            BenchGame::Rumis(args) => rumis_cli::bench(args),
+        },
+    }
+}

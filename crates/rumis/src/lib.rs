@@ -1,0 +1,1 @@
+//! Rumis rules engine.

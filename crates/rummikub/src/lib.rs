@@ -1,0 +1,1 @@
+//! Rummikub rules engine (see issue 3).
