@@ -1,1 +1,3 @@
 //! Rumis rules engine.
+pub mod scenario;
+pub mod stones;
