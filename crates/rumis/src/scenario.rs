@@ -96,11 +96,17 @@ impl Footprint {
 }
 
 const BUILTIN: [(&str, &str); 6] = [
-    ("chullpa", include_str!("../../../scenarios/chullpa.scenario")),
+    (
+        "chullpa",
+        include_str!("../../../scenarios/chullpa.scenario"),
+    ),
     ("pirka", include_str!("../../../scenarios/pirka.scenario")),
     ("tambo", include_str!("../../../scenarios/tambo.scenario")),
     ("pisac", include_str!("../../../scenarios/pisac.scenario")),
-    ("coricancha", include_str!("../../../scenarios/coricancha.scenario")),
+    (
+        "coricancha",
+        include_str!("../../../scenarios/coricancha.scenario"),
+    ),
     ("cucho", include_str!("../../../scenarios/cucho.scenario")),
 ];
 
@@ -150,7 +156,9 @@ impl Scenario {
         })?;
         let mut limits = vec![0u8; self.width * self.depth];
         for (i, limit) in limits.iter_mut().enumerate() {
-            let Some(printed) = self.printed[i] else { continue };
+            let Some(printed) = self.printed[i] else {
+                continue;
+            };
             if let Some(region) = rule.region {
                 if self.regions[i] != Some(region) {
                     continue;
@@ -269,19 +277,23 @@ impl Parser<'_> {
             match word {
                 "cap" if arg == "none" => rule.cap = None,
                 "cap" => {
-                    rule.cap = Some(arg.parse().ok().filter(|&c| (1..=9).contains(&c)).ok_or_else(
-                        || self.error(line, format!("cap `{arg}` is not a height 1-9")),
-                    )?)
+                    rule.cap = Some(
+                        arg.parse()
+                            .ok()
+                            .filter(|&c| (1..=9).contains(&c))
+                            .ok_or_else(|| {
+                                self.error(line, format!("cap `{arg}` is not a height 1-9"))
+                            })?,
+                    )
                 }
                 "region" => {
                     let mut chars = arg.chars();
                     match (chars.next(), chars.next()) {
                         (Some(c), None) if c.is_ascii_alphabetic() => rule.region = Some(c),
                         _ => {
-                            return Err(self.error(
-                                line,
-                                format!("region `{arg}` is not a single letter"),
-                            ))
+                            return Err(
+                                self.error(line, format!("region `{arg}` is not a single letter"))
+                            )
                         }
                     }
                 }
@@ -360,7 +372,10 @@ impl Parser<'_> {
                 if row.chars().count() != width {
                     return Err(self.error(
                         *line,
-                        format!("regions row has {} cells, the board has {width}", row.chars().count()),
+                        format!(
+                            "regions row has {} cells, the board has {width}",
+                            row.chars().count()
+                        ),
                     ));
                 }
                 for (c, ch) in row.chars().enumerate() {
@@ -414,21 +429,49 @@ mod tests {
     fn shipped_scenarios_have_the_documented_volumes() {
         // (key, provenance, [(players, cells in footprint, volume)])
         let expected: [(&str, Provenance, [(u8, usize, usize); 3]); 6] = [
-            ("chullpa", Provenance::Sourced, [(2, 20, 80), (3, 20, 120), (4, 20, 160)]),
-            ("pirka", Provenance::Reconstructed, [(2, 39, 78), (3, 39, 117), (4, 39, 156)]),
-            ("tambo", Provenance::Reconstructed, [(2, 40, 80), (3, 40, 120), (4, 40, 160)]),
+            (
+                "chullpa",
+                Provenance::Sourced,
+                [(2, 20, 80), (3, 20, 120), (4, 20, 160)],
+            ),
+            (
+                "pirka",
+                Provenance::Reconstructed,
+                [(2, 39, 78), (3, 39, 117), (4, 39, 156)],
+            ),
+            (
+                "tambo",
+                Provenance::Reconstructed,
+                [(2, 40, 80), (3, 40, 120), (4, 40, 160)],
+            ),
             // Pisac: steps 1..8 per row, capped at 4/6/8: 4 rows.
-            ("pisac", Provenance::Reconstructed, [(2, 32, 4 * 26), (3, 32, 4 * 33), (4, 32, 4 * 36)]),
+            (
+                "pisac",
+                Provenance::Reconstructed,
+                [(2, 32, 4 * 26), (3, 32, 4 * 33), (4, 32, 4 * 36)],
+            ),
             // Coricancha: inner 5x5 rings 3-5 = 16*3 + 8*4 + 5 = 85; full = 81 cells.
-            ("coricancha", Provenance::Reconstructed, [(2, 25, 85), (3, 81, 165), (4, 81, 165)]),
-            ("cucho", Provenance::Reconstructed, [(2, 36, 133), (3, 36, 158), (4, 36, 163)]),
+            (
+                "coricancha",
+                Provenance::Reconstructed,
+                [(2, 25, 85), (3, 81, 165), (4, 81, 165)],
+            ),
+            (
+                "cucho",
+                Provenance::Reconstructed,
+                [(2, 36, 133), (3, 36, 158), (4, 36, 163)],
+            ),
         ];
         for (key, provenance, counts) in expected {
             let s = Scenario::builtin(key).unwrap();
             assert_eq!(s.provenance, provenance, "{key}");
             for (players, cells, volume) in counts {
                 let f = s.footprint(players).unwrap();
-                assert_eq!(f.limits.iter().filter(|&&l| l > 0).count(), cells, "{key} {players}p cells");
+                assert_eq!(
+                    f.limits.iter().filter(|&&l| l > 0).count(),
+                    cells,
+                    "{key} {players}p cells"
+                );
                 assert_eq!(f.volume(), volume, "{key} {players}p volume");
             }
         }
@@ -436,7 +479,10 @@ mod tests {
 
     #[test]
     fn coricancha_two_players_is_the_inner_square() {
-        let f = Scenario::builtin("coricancha").unwrap().footprint(2).unwrap();
+        let f = Scenario::builtin("coricancha")
+            .unwrap()
+            .footprint(2)
+            .unwrap();
         assert_eq!(f.limits[0], 0, "corner is outside the red line");
         assert_eq!(f.limits[4 * 9 + 4], 5, "centre keeps its printed height");
         assert_eq!(f.limits[2 * 9 + 2], 3);
@@ -444,7 +490,10 @@ mod tests {
 
     #[test]
     fn unknown_player_count_is_explained() {
-        let err = Scenario::builtin("chullpa").unwrap().footprint(5).unwrap_err();
+        let err = Scenario::builtin("chullpa")
+            .unwrap()
+            .footprint(5)
+            .unwrap_err();
         assert!(err.contains("not played by 5 players"), "{err}");
     }
 
@@ -454,8 +503,13 @@ mod tests {
 
     #[test]
     fn malformed_files_name_file_line_and_problem() {
-        let e = parse_err("name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\n  ##\nplayers 2: cap 2\n");
-        assert_eq!(e.to_string(), "my.scenario:6: board row has 2 cells, the first row (line 5) has 3");
+        let e = parse_err(
+            "name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\n  ##\nplayers 2: cap 2\n",
+        );
+        assert_eq!(
+            e.to_string(),
+            "my.scenario:6: board row has 2 cells, the first row (line 5) has 3"
+        );
 
         let e = parse_err("name: X\ntheme: t\nstatus: sourced\nboard:\n  #x#\nplayers 2: cap 2\n");
         assert_eq!(e.line, 5);
@@ -465,7 +519,10 @@ mod tests {
         assert!(e.problem.contains("`maybe`"), "{e}");
 
         let e = parse_err("name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\nplayers 2: cap 0\n");
-        assert_eq!((e.line, e.problem.as_str()), (6, "cap `0` is not a height 1-9"));
+        assert_eq!(
+            (e.line, e.problem.as_str()),
+            (6, "cap `0` is not a height 1-9")
+        );
 
         let e = parse_err("name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\nplayers 2: region\n");
         assert_eq!(e.problem, "`region` needs a value");
@@ -473,7 +530,9 @@ mod tests {
         let e = parse_err("name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\nplayers 2:\n");
         assert!(e.problem.contains("no printed height"), "{e}");
 
-        let e = parse_err("name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\nplayers 2: cap 2 region q\n");
+        let e = parse_err(
+            "name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\nplayers 2: cap 2 region q\n",
+        );
         assert!(e.problem.contains("no cell to build on"), "{e}");
 
         let e = parse_err("name: X\ncolour: red\n");

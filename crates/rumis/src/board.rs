@@ -1,0 +1,438 @@
+//! A board: one scenario's footprint for one player count, with every placement that
+//! fits it precomputed (as Pentobi precomputes its move lists per board variant).
+//!
+//! A placement is a stone in one orientation at one position in space. Placements are
+//! numbered; the numbering is what [`Move`] carries, and what the fast move generator's
+//! bit sets are indexed by. Placements are sorted by stone, so one stone's placements
+//! are one contiguous range of indices.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+
+use crate::scenario::Footprint;
+use crate::stones::{Offset, Stone};
+
+/// A cell of the board's box: column `x` (a, b, …), row `y` (1, 2, … from the top of the
+/// printed grid) and level `z` (0 = on the board). Written `c3:1` (level counted from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    pub x: u8,
+    pub y: u8,
+    pub z: u8,
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}:{}",
+            (b'a' + self.x) as char,
+            self.y + 1,
+            self.z + 1
+        )
+    }
+}
+
+impl Cell {
+    /// The column name alone (`c3`).
+    pub fn column_name(&self) -> String {
+        format!("{}{}", (b'a' + self.x) as char, self.y + 1)
+    }
+}
+
+/// A legal-or-not placement, identified by its index on its board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move(pub(crate) u32);
+
+impl Move {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The part of a placement that stands in one column: its lowest level and one past its
+/// highest. With at most four cubes a stone's cubes in one column are always contiguous.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColumnSpan {
+    pub column: u16,
+    pub bottom: u8,
+    pub top: u8,
+}
+
+/// A stone in one orientation at one position.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    pub stone: Stone,
+    /// Index into [`Stone::orientations`].
+    pub orientation: u8,
+    cells: [u16; 4],
+    len: u8,
+    spans: [ColumnSpan; 4],
+    span_count: u8,
+    neighbours: Range<u32>,
+    /// Some cube stands on the board (level 0).
+    pub on_board: bool,
+}
+
+impl Placement {
+    /// Cell indices, ascending.
+    pub fn cells(&self) -> &[u16] {
+        &self.cells[..self.len as usize]
+    }
+    /// The columns the stone stands in.
+    pub fn spans(&self) -> &[ColumnSpan] {
+        &self.spans[..self.span_count as usize]
+    }
+}
+
+/// Number of 64-bit words of a bit set over placements.
+pub(crate) fn words_for(bits: usize) -> usize {
+    bits.div_ceil(64)
+}
+
+/// Footprint, box geometry and precomputed placements of one scenario and player count.
+pub struct Board {
+    pub scenario_key: String,
+    pub width: usize,
+    pub depth: usize,
+    /// Levels of the box: the highest limit.
+    pub height: usize,
+    limits: Vec<u8>,
+    placements: Vec<Placement>,
+    neighbour_cells: Vec<u16>,
+    stone_ranges: [Range<u32>; 11],
+    /// Placements by (column, level of their bottom in that column): flat lists.
+    by_column_bottom: Vec<u32>,
+    by_column_bottom_start: Vec<u32>,
+    /// For each cell, the bit set of placements that contain it.
+    containing: Vec<u64>,
+    on_board: Vec<u64>,
+    /// Per placement: columns whose bottom is above level 0 (those don't fit an empty board).
+    initial_mismatch: Vec<u8>,
+    lookup: HashMap<(Stone, Vec<u16>), u32>,
+    pub(crate) words: usize,
+}
+
+impl Board {
+    pub fn new(scenario_key: &str, footprint: &Footprint) -> Board {
+        let (width, depth, height) = (footprint.width, footprint.depth, footprint.height());
+        let limits = footprint.limits.clone();
+        let mut board = Board {
+            scenario_key: scenario_key.to_string(),
+            width,
+            depth,
+            height,
+            limits,
+            placements: Vec::new(),
+            neighbour_cells: Vec::new(),
+            stone_ranges: std::array::from_fn(|_| 0..0),
+            by_column_bottom: Vec::new(),
+            by_column_bottom_start: Vec::new(),
+            containing: Vec::new(),
+            on_board: Vec::new(),
+            initial_mismatch: Vec::new(),
+            lookup: HashMap::new(),
+            words: 0,
+        };
+        board.enumerate_placements();
+        board.build_indices();
+        board
+    }
+
+    /// Number of cells in the box (width × depth × height).
+    pub fn cell_count(&self) -> usize {
+        self.width * self.depth * self.height
+    }
+
+    pub fn column_count(&self) -> usize {
+        self.width * self.depth
+    }
+
+    /// Height limit of a column (0 = outside the footprint) (R4).
+    pub fn limit(&self, column: usize) -> u8 {
+        self.limits[column]
+    }
+
+    pub fn cell_index(&self, cell: Cell) -> Option<u16> {
+        let (x, y, z) = (cell.x as usize, cell.y as usize, cell.z as usize);
+        (x < self.width && y < self.depth && z < self.height)
+            .then(|| ((z * self.depth + y) * self.width + x) as u16)
+    }
+
+    pub fn cell(&self, index: u16) -> Cell {
+        let i = index as usize;
+        let x = i % self.width;
+        let y = (i / self.width) % self.depth;
+        let z = i / (self.width * self.depth);
+        Cell {
+            x: x as u8,
+            y: y as u8,
+            z: z as u8,
+        }
+    }
+
+    /// The column a cell stands in.
+    pub fn column_of(&self, index: u16) -> usize {
+        index as usize % (self.width * self.depth)
+    }
+
+    /// Is the cell inside the footprint and below its column's limit (R4)?
+    pub fn is_buildable(&self, cell: Cell) -> bool {
+        (cell.x as usize) < self.width
+            && (cell.y as usize) < self.depth
+            && cell.z < self.limits[cell.y as usize * self.width + cell.x as usize]
+    }
+
+    /// Face neighbours (R2) of a cell that lie inside the box.
+    pub fn face_neighbours(&self, cell: Cell) -> impl Iterator<Item = Cell> + '_ {
+        const DIRECTIONS: [Offset; 6] = [
+            [1, 0, 0],
+            [-1, 0, 0],
+            [0, 1, 0],
+            [0, -1, 0],
+            [0, 0, 1],
+            [0, 0, -1],
+        ];
+        DIRECTIONS.into_iter().filter_map(move |d| {
+            let x = cell.x as i32 + d[0] as i32;
+            let y = cell.y as i32 + d[1] as i32;
+            let z = cell.z as i32 + d[2] as i32;
+            ((0..self.width as i32).contains(&x)
+                && (0..self.depth as i32).contains(&y)
+                && (0..self.height as i32).contains(&z))
+            .then(|| Cell {
+                x: x as u8,
+                y: y as u8,
+                z: z as u8,
+            })
+        })
+    }
+
+    pub fn placement_count(&self) -> usize {
+        self.placements.len()
+    }
+
+    pub fn placement(&self, mv: Move) -> &Placement {
+        &self.placements[mv.index()]
+    }
+
+    /// All placements of a stone.
+    pub fn stone_moves(&self, stone: Stone) -> impl Iterator<Item = Move> {
+        self.stone_ranges[stone.index()].clone().map(Move)
+    }
+
+    pub(crate) fn stone_range(&self, stone_index: usize) -> Range<u32> {
+        self.stone_ranges[stone_index].clone()
+    }
+
+    /// The placement of `stone` covering exactly these cells, if it fits the board.
+    pub fn find(&self, stone: Stone, cells: &[u16]) -> Option<Move> {
+        let mut key: Vec<u16> = cells.to_vec();
+        key.sort_unstable();
+        self.lookup.get(&(stone, key)).map(|&i| Move(i))
+    }
+
+    /// Free cells that touch the placement face to face and could ever hold a cube.
+    pub(crate) fn neighbours(&self, p: &Placement) -> &[u16] {
+        &self.neighbour_cells[p.neighbours.start as usize..p.neighbours.end as usize]
+    }
+
+    pub(crate) fn placements_by_column_bottom(&self, column: usize, level: usize) -> &[u32] {
+        let slot = column * (self.height + 1) + level;
+        let (a, b) = (
+            self.by_column_bottom_start[slot] as usize,
+            self.by_column_bottom_start[slot + 1] as usize,
+        );
+        &self.by_column_bottom[a..b]
+    }
+
+    pub(crate) fn containing(&self, cell: u16) -> &[u64] {
+        let w = self.words;
+        &self.containing[cell as usize * w..(cell as usize + 1) * w]
+    }
+
+    pub(crate) fn on_board_bits(&self) -> &[u64] {
+        &self.on_board
+    }
+
+    pub(crate) fn initial_mismatch(&self) -> &[u8] {
+        &self.initial_mismatch
+    }
+
+    fn enumerate_placements(&mut self) {
+        for stone in Stone::ALL {
+            let start = self.placements.len() as u32;
+            for (orientation, shape) in stone.orientations().iter().enumerate() {
+                let ext = shape.extent();
+                for tz in 0..=(self.height as i32 - ext[2] as i32) {
+                    for ty in 0..=(self.depth as i32 - ext[1] as i32) {
+                        for tx in 0..=(self.width as i32 - ext[0] as i32) {
+                            let cells: Vec<Cell> = shape
+                                .cubes()
+                                .iter()
+                                .map(|c| Cell {
+                                    x: (tx + c[0] as i32) as u8,
+                                    y: (ty + c[1] as i32) as u8,
+                                    z: (tz + c[2] as i32) as u8,
+                                })
+                                .collect();
+                            if cells.iter().all(|&c| self.is_buildable(c)) {
+                                self.push_placement(stone, orientation as u8, &cells);
+                            }
+                        }
+                    }
+                }
+            }
+            self.stone_ranges[stone.index()] = start..self.placements.len() as u32;
+        }
+    }
+
+    fn push_placement(&mut self, stone: Stone, orientation: u8, cells: &[Cell]) {
+        let mut indices = [0u16; 4];
+        for (slot, &c) in indices.iter_mut().zip(cells) {
+            *slot = self.cell_index(c).expect("inside the box");
+        }
+        let len = cells.len();
+        indices[..len].sort_unstable();
+        let mut spans = [ColumnSpan {
+            column: 0,
+            bottom: 0,
+            top: 0,
+        }; 4];
+        let mut span_count = 0;
+        for c in cells {
+            let column = (c.y as usize * self.width + c.x as usize) as u16;
+            match spans[..span_count].iter_mut().find(|s| s.column == column) {
+                Some(s) => {
+                    s.bottom = s.bottom.min(c.z);
+                    s.top = s.top.max(c.z + 1);
+                }
+                None => {
+                    spans[span_count] = ColumnSpan {
+                        column,
+                        bottom: c.z,
+                        top: c.z + 1,
+                    };
+                    span_count += 1;
+                }
+            }
+        }
+        let neighbour_start = self.neighbour_cells.len() as u32;
+        let mut neighbours: Vec<u16> = cells
+            .iter()
+            .flat_map(|&c| self.face_neighbours(c).collect::<Vec<_>>())
+            .filter(|&n| self.is_buildable(n))
+            .map(|n| self.cell_index(n).expect("inside the box"))
+            .filter(|n| !indices[..len].contains(n))
+            .collect();
+        neighbours.sort_unstable();
+        neighbours.dedup();
+        self.neighbour_cells.extend(neighbours);
+        let id = self.placements.len() as u32;
+        self.lookup.insert((stone, indices[..len].to_vec()), id);
+        self.placements.push(Placement {
+            stone,
+            orientation,
+            cells: indices,
+            len: len as u8,
+            spans,
+            span_count: span_count as u8,
+            neighbours: neighbour_start..self.neighbour_cells.len() as u32,
+            on_board: cells.iter().any(|c| c.z == 0),
+        });
+    }
+
+    fn build_indices(&mut self) {
+        let n = self.placements.len();
+        self.words = words_for(n);
+        let w = self.words;
+        let slots = self.column_count() * (self.height + 1);
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); slots];
+        self.containing = vec![0; self.cell_count() * w];
+        self.on_board = vec![0; w];
+        self.initial_mismatch = vec![0; n];
+        for (i, p) in self.placements.iter().enumerate() {
+            for s in p.spans() {
+                lists[s.column as usize * (self.height + 1) + s.bottom as usize].push(i as u32);
+                if s.bottom != 0 {
+                    self.initial_mismatch[i] += 1;
+                }
+            }
+            for &c in p.cells() {
+                self.containing[c as usize * w + i / 64] |= 1 << (i % 64);
+            }
+            if p.on_board {
+                self.on_board[i / 64] |= 1 << (i % 64);
+            }
+        }
+        self.by_column_bottom_start.push(0);
+        for list in lists {
+            self.by_column_bottom.extend(list);
+            self.by_column_bottom_start
+                .push(self.by_column_bottom.len() as u32);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    fn chullpa(players: u8) -> Board {
+        Board::new(
+            "chullpa",
+            &Scenario::builtin("chullpa")
+                .unwrap()
+                .footprint(players)
+                .unwrap(),
+        )
+    }
+
+    #[test]
+    fn cells_round_trip_through_indices() {
+        let b = chullpa(4);
+        for i in 0..b.cell_count() as u16 {
+            assert_eq!(b.cell_index(b.cell(i)), Some(i));
+        }
+        assert_eq!(b.cell_index(Cell { x: 4, y: 0, z: 0 }), None);
+        assert_eq!(Cell { x: 2, y: 2, z: 1 }.to_string(), "c3:2");
+    }
+
+    #[test]
+    fn every_placement_fits_and_is_unique() {
+        let b = chullpa(2);
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..b.placement_count() {
+            let p = b.placement(Move(i as u32));
+            assert_eq!(p.cells().len(), p.stone.size());
+            for &c in p.cells() {
+                assert!(b.is_buildable(b.cell(c)));
+            }
+            assert!(seen.insert((p.stone, p.cells().to_vec())));
+        }
+    }
+
+    #[test]
+    fn a_stones_cubes_in_one_column_are_contiguous() {
+        // The no-hole rule (R3) reduces to "each column's span sits on the column's
+        // height" only because no stone of four cubes can leave a gap in a column.
+        let b = chullpa(4);
+        for i in 0..b.placement_count() {
+            let p = b.placement(Move(i as u32));
+            let cubes: usize = p.spans().iter().map(|s| (s.top - s.bottom) as usize).sum();
+            assert_eq!(cubes, p.cells().len());
+        }
+    }
+
+    #[test]
+    fn the_upright_i4_fits_only_where_the_limit_is_four() {
+        let b = chullpa(2); // height 4
+        let upright = b
+            .stone_moves(Stone::I4)
+            .filter(|&m| b.placement(m).spans().len() == 1)
+            .count();
+        assert_eq!(upright, 20, "one upright I4 per column");
+    }
+}

@@ -1,0 +1,195 @@
+//! Fast legal-move generation: bit sets over a board's precomputed placements, updated
+//! incrementally after every stone, so listing, counting or drawing a legal move is a
+//! few AND operations per 64 placements.
+//!
+//! A placement is legal for a colour when (see [`crate::rules::check_placement`]):
+//! - it fits the build: in each of its columns its lowest cube sits exactly on the
+//!   column's current height (R3 no hole, and no overlap since the build is a height
+//!   map). `mismatch[p]` counts the columns where this fails; `fits` has bit p set
+//!   when it is zero. Only the columns a stone lands in change, so only the placements
+//!   standing in those columns at the old or new height are touched.
+//! - its contact rule holds (R6, R7): `contact[colour]` has bit p set once p touches a
+//!   cube of that colour face to face; `contact_any` for any colour; a static bit set
+//!   marks placements with a cube on the board.
+//! - its stone is still in the colour's supply: placements are sorted by stone, so
+//!   this is a range of indices.
+
+use crate::board::{Board, Move};
+use crate::stones::Stone;
+
+/// Which contact rule applies to the colour to move (R6, R7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ContactRule {
+    /// The game's very first stone: anywhere inside the footprint.
+    Anywhere,
+    /// A colour's first stone on a non-empty board: on the board, touching any stone.
+    FirstStone,
+    /// Every later stone: touching the colour's own stones.
+    Own(usize),
+}
+
+#[derive(Clone)]
+pub(crate) struct FastGen {
+    words: usize,
+    fits: Vec<u64>,
+    mismatch: Vec<u8>,
+    contact: Vec<u64>,
+    contact_any: Vec<u64>,
+}
+
+impl FastGen {
+    pub fn new(board: &Board, colours: usize) -> FastGen {
+        let words = board.words;
+        let mismatch = board.initial_mismatch().to_vec();
+        let mut fits = vec![0u64; words];
+        for (i, &m) in mismatch.iter().enumerate() {
+            if m == 0 {
+                fits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        FastGen {
+            words,
+            fits,
+            mismatch,
+            contact: vec![0; words * colours],
+            contact_any: vec![0; words],
+        }
+    }
+
+    /// Updates the bit sets for `mv` placed by `colour`. `heights` are the column
+    /// heights before the stone was placed.
+    pub fn place(&mut self, board: &Board, mv: Move, colour: usize, heights: &[u8]) {
+        let p = board.placement(mv);
+        for span in p.spans() {
+            let column = span.column as usize;
+            let old = heights[column] as usize;
+            debug_assert_eq!(old, span.bottom as usize);
+            for &q in board.placements_by_column_bottom(column, old) {
+                let q = q as usize;
+                if self.mismatch[q] == 0 {
+                    self.fits[q / 64] &= !(1 << (q % 64));
+                }
+                self.mismatch[q] += 1;
+            }
+            for &q in board.placements_by_column_bottom(column, span.top as usize) {
+                let q = q as usize;
+                self.mismatch[q] -= 1;
+                if self.mismatch[q] == 0 {
+                    self.fits[q / 64] |= 1 << (q % 64);
+                }
+            }
+        }
+        let w = self.words;
+        let own = &mut self.contact[colour * w..(colour + 1) * w];
+        for &cell in board.neighbours(p) {
+            let touching = board.containing(cell);
+            for ((o, a), t) in own
+                .iter_mut()
+                .zip(self.contact_any.iter_mut())
+                .zip(touching)
+            {
+                *o |= t;
+                *a |= t;
+            }
+        }
+    }
+
+    #[inline]
+    fn word(&self, board: &Board, rule: ContactRule, w: usize) -> u64 {
+        match rule {
+            ContactRule::Anywhere => self.fits[w],
+            ContactRule::FirstStone => {
+                self.fits[w] & self.contact_any[w] & board.on_board_bits()[w]
+            }
+            ContactRule::Own(c) => self.fits[w] & self.contact[c * self.words + w],
+        }
+    }
+
+    /// Calls `f` with each legal word's bits (already masked to the stone's range), by
+    /// stone; stops early when `f` returns false.
+    #[inline]
+    fn scan(
+        &self,
+        board: &Board,
+        rule: ContactRule,
+        stones_left: u16,
+        mut f: impl FnMut(usize, u64) -> bool,
+    ) {
+        for s in 0..Stone::ALL.len() {
+            if stones_left & (1 << s) == 0 {
+                continue;
+            }
+            let range = board.stone_range(s);
+            if range.is_empty() {
+                continue;
+            }
+            let (lo, hi) = (range.start as usize, range.end as usize);
+            let (first, last) = (lo / 64, (hi - 1) / 64);
+            for w in first..=last {
+                let mut bits = self.word(board, rule, w);
+                if w == first {
+                    bits &= !0u64 << (lo % 64);
+                }
+                if w == last && hi % 64 != 0 {
+                    bits &= !0u64 >> (64 - hi % 64);
+                }
+                if bits != 0 && !f(w, bits) {
+                    return;
+                }
+            }
+        }
+    }
+
+    pub fn for_each(
+        &self,
+        board: &Board,
+        rule: ContactRule,
+        stones_left: u16,
+        mut f: impl FnMut(Move),
+    ) {
+        self.scan(board, rule, stones_left, |w, mut bits| {
+            while bits != 0 {
+                f(Move((w * 64 + bits.trailing_zeros() as usize) as u32));
+                bits &= bits - 1;
+            }
+            true
+        });
+    }
+
+    pub fn count(&self, board: &Board, rule: ContactRule, stones_left: u16) -> usize {
+        let mut n = 0;
+        self.scan(board, rule, stones_left, |_, bits| {
+            n += bits.count_ones() as usize;
+            true
+        });
+        n
+    }
+
+    pub fn any(&self, board: &Board, rule: ContactRule, stones_left: u16) -> bool {
+        let mut found = false;
+        self.scan(board, rule, stones_left, |_, _| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// The `n`-th legal move in index order (n < count).
+    pub fn nth(&self, board: &Board, rule: ContactRule, stones_left: u16, n: usize) -> Move {
+        let mut left = n;
+        let mut found = Move(u32::MAX);
+        self.scan(board, rule, stones_left, |w, mut bits| {
+            let ones = bits.count_ones() as usize;
+            if left >= ones {
+                left -= ones;
+                return true;
+            }
+            for _ in 0..left {
+                bits &= bits - 1;
+            }
+            found = Move((w * 64 + bits.trailing_zeros() as usize) as u32);
+            false
+        });
+        found
+    }
+}

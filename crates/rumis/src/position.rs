@@ -1,0 +1,669 @@
+//! A game in progress: the build, each colour's supply, whose turn it is, and the
+//! variants that change who places what (R6–R11).
+
+use std::fmt;
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::board::{Board, Cell, Move};
+use crate::colour::Colour;
+use crate::movegen::{ContactRule, FastGen};
+use crate::rules::{check_placement, Illegal, PlacementContext};
+use crate::scenario::Scenario;
+use crate::stones::{identify, Stone};
+
+/// How a game is played (seed 000, "Varianten").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// One colour per player, 2–4 players.
+    Standard,
+    /// R10: two players with two colours each, played A1 B1 A2 B2 on the 4-player board.
+    FourColours,
+    /// R11: players first build all eleven stones of an unused colour together, then
+    /// play on the board for one player more.
+    Ruinas,
+    /// R11, "the software may also generate a random ruin": the neutral stones are
+    /// placed at random (legal placements drawn with the game's seed).
+    RuinasRandom,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 4] = [
+        Variant::Standard,
+        Variant::FourColours,
+        Variant::Ruinas,
+        Variant::RuinasRandom,
+    ];
+
+    /// Name used on the command line and in records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::FourColours => "four-colours",
+            Variant::Ruinas => "ruinas",
+            Variant::RuinasRandom => "ruinas-random",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    fn has_ruin(self) -> bool {
+        matches!(self, Variant::Ruinas | Variant::RuinasRandom)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that fixes a game before the first move.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub scenario: Scenario,
+    pub players: u8,
+    pub variant: Variant,
+    /// Used only where the rules call for chance (the random ruin).
+    pub seed: u64,
+}
+
+/// Why a setup cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("Rumis is played by 2 to 4 players (Rumis+ up to 6), not {0}")]
+    PlayerCount(u8),
+    #[error("the four-colour variant (R10) is for exactly 2 players, not {0}")]
+    FourColoursNeedsTwo(u8),
+    #[error("Ruinas (R11) is for 2 or 3 players, not {0}")]
+    RuinasPlayers(u8),
+    #[error("{0}")]
+    Scenario(String),
+}
+
+impl Setup {
+    pub fn new(scenario: Scenario, players: u8) -> Setup {
+        Setup {
+            scenario,
+            players,
+            variant: Variant::Standard,
+            seed: 0,
+        }
+    }
+
+    pub fn with_variant(mut self, variant: Variant) -> Setup {
+        self.variant = variant;
+        self
+    }
+
+    pub fn with_seed(mut self, seed: u64) -> Setup {
+        self.seed = seed;
+        self
+    }
+
+    /// The player count whose footprint and heights apply (R4, R10, R11).
+    pub fn board_players(&self) -> Result<u8, SetupError> {
+        let p = self.players;
+        if !(2..=6).contains(&p) {
+            return Err(SetupError::PlayerCount(p));
+        }
+        match self.variant {
+            Variant::Standard => Ok(p),
+            Variant::FourColours if p == 2 => Ok(4),
+            Variant::FourColours => Err(SetupError::FourColoursNeedsTwo(p)),
+            Variant::Ruinas | Variant::RuinasRandom if p == 2 || p == 3 => Ok(p + 1),
+            Variant::Ruinas | Variant::RuinasRandom => Err(SetupError::RuinasPlayers(p)),
+        }
+    }
+
+    /// Builds the board this setup plays on.
+    pub fn board(&self) -> Result<Board, SetupError> {
+        let footprint = self
+            .scenario
+            .footprint(self.board_players()?)
+            .map_err(SetupError::Scenario)?;
+        Ok(Board::new(&self.scenario.key, &footprint))
+    }
+}
+
+/// Something that happened between moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// R8: the colour had no legal placement on its turn (or no stones left) after
+    /// `ply` moves, and is out for the rest of the game.
+    Out { ply: usize, colour: Colour },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// R11: the neutral colour is being built in.
+    Ruin,
+    Main,
+    Over,
+}
+
+const EMPTY: u8 = u8::MAX;
+const ALL_STONES: u16 = (1 << 11) - 1;
+
+/// A game of Rumis in progress.
+#[derive(Clone)]
+pub struct Position {
+    board: Arc<Board>,
+    setup: Arc<Setup>,
+    /// Per colour: the player who owns it (`None` for the neutral ruin colour).
+    owners: Vec<Option<u8>>,
+    stones_left: Vec<u16>,
+    placed: Vec<u8>,
+    out: Vec<bool>,
+    cells: Vec<u8>,
+    heights: Vec<u8>,
+    stones_on_board: u32,
+    /// Turn order of the main phase, as colour indices (R6, R10).
+    order: Vec<u8>,
+    neutral: Option<u8>,
+    phase: Phase,
+    turn: usize,
+    to_move: Option<Colour>,
+    history: Vec<Move>,
+    /// Moves placed by the software before play (the random ruin).
+    generated: usize,
+    events: Vec<Event>,
+    fast: Option<FastGen>,
+}
+
+impl Position {
+    /// A new game with the fast move generator.
+    pub fn new(setup: Setup) -> Result<Position, SetupError> {
+        Position::build(setup, true)
+    }
+
+    /// A new game that generates moves with the plain reference implementation (every
+    /// stone, orientation and translation checked by [`check_placement`]). Slow; it is
+    /// the oracle the fast generator is tested and benchmarked against.
+    pub fn new_reference(setup: Setup) -> Result<Position, SetupError> {
+        Position::build(setup, false)
+    }
+
+    fn build(setup: Setup, fast: bool) -> Result<Position, SetupError> {
+        let board = Arc::new(setup.board()?);
+        let players = setup.players;
+        let (owners, order, neutral): (Vec<Option<u8>>, Vec<u8>, Option<u8>) = match setup.variant {
+            Variant::Standard => (
+                (0..players).map(Some).collect(),
+                (0..players).collect(),
+                None,
+            ),
+            // R10: colours 0..4 owned A, B, A, B, played in that order.
+            Variant::FourColours => (
+                vec![Some(0), Some(1), Some(0), Some(1)],
+                vec![0, 1, 2, 3],
+                None,
+            ),
+            // R11: the neutral colour is the first unused one.
+            Variant::Ruinas | Variant::RuinasRandom => {
+                let mut owners: Vec<Option<u8>> = (0..players).map(Some).collect();
+                owners.push(None);
+                (owners, (0..players).collect(), Some(players))
+            }
+        };
+        let colours = owners.len();
+        let mut position = Position {
+            fast: fast.then(|| FastGen::new(&board, colours)),
+            cells: vec![EMPTY; board.cell_count()],
+            heights: vec![0; board.column_count()],
+            board,
+            owners,
+            stones_left: vec![ALL_STONES; colours],
+            placed: vec![0; colours],
+            out: vec![false; colours],
+            stones_on_board: 0,
+            order,
+            neutral,
+            phase: if setup.variant.has_ruin() {
+                Phase::Ruin
+            } else {
+                Phase::Main
+            },
+            turn: 0,
+            to_move: None,
+            history: Vec::new(),
+            generated: 0,
+            events: Vec::new(),
+            setup: Arc::new(setup),
+        };
+        position.settle(0);
+        if position.setup.variant == Variant::RuinasRandom {
+            let mut rng = ChaCha8Rng::seed_from_u64(position.setup.seed);
+            while position.phase == Phase::Ruin {
+                let mv = position
+                    .random_move(&mut rng)
+                    .expect("the colour to move has a legal move");
+                position.play_unchecked(mv);
+            }
+            position.generated = position.history.len();
+        }
+        Ok(position)
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// Number of colours in play (including a neutral ruin colour).
+    pub fn colour_count(&self) -> usize {
+        self.owners.len()
+    }
+
+    /// The player who owns a colour; `None` for the neutral ruin colour (R11).
+    pub fn owner(&self, colour: Colour) -> Option<u8> {
+        self.owners[colour.index()]
+    }
+
+    /// The colours a player plays.
+    pub fn colours_of(&self, player: u8) -> Vec<Colour> {
+        (0..self.colour_count() as u8)
+            .map(Colour)
+            .filter(|&c| self.owner(c) == Some(player))
+            .collect()
+    }
+
+    /// The neutral ruin colour, if the variant has one.
+    pub fn neutral(&self) -> Option<Colour> {
+        self.neutral.map(Colour)
+    }
+
+    /// The colour whose stone is placed next; `None` when the game is over.
+    pub fn to_move(&self) -> Option<Colour> {
+        self.to_move
+    }
+
+    /// The player who places the next stone: the owner of the colour to move, or, while
+    /// the ruin is built (R11), the players in turn.
+    pub fn actor(&self) -> Option<u8> {
+        let colour = self.to_move?;
+        match self.phase {
+            Phase::Ruin => {
+                Some(((self.history.len() - self.generated) % self.setup.players as usize) as u8)
+            }
+            _ => self.owner(colour),
+        }
+    }
+
+    /// The ruin is still being built (R11).
+    pub fn building_ruin(&self) -> bool {
+        self.phase == Phase::Ruin
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    pub fn is_out(&self, colour: Colour) -> bool {
+        self.out[colour.index()]
+    }
+
+    /// Stones a colour has not placed yet, in [`Stone::ALL`] order.
+    pub fn supply(&self, colour: Colour) -> Vec<Stone> {
+        let left = self.stones_left[colour.index()];
+        Stone::ALL
+            .into_iter()
+            .filter(|s| left & (1 << s.index()) != 0)
+            .collect()
+    }
+
+    /// All moves so far, including generated ruin moves.
+    pub fn history(&self) -> &[Move] {
+        &self.history
+    }
+
+    /// How many of the first moves were generated by the software (the random ruin) and
+    /// so are not written into a record.
+    pub fn generated_moves(&self) -> usize {
+        self.generated
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The colour of a cell, if a cube is there.
+    pub fn colour_at(&self, cell: Cell) -> Option<Colour> {
+        let i = self.board.cell_index(cell)?;
+        self.colour_of_index(i)
+    }
+
+    fn colour_of_index(&self, i: u16) -> Option<Colour> {
+        let c = self.cells[i as usize];
+        (c != EMPTY).then_some(Colour(c))
+    }
+
+    /// Height of a column (number of cubes in it).
+    pub fn height(&self, column: usize) -> u8 {
+        self.heights[column]
+    }
+
+    /// The colour seen from above in a column (R9).
+    pub fn top(&self, column: usize) -> Option<Colour> {
+        let h = self.heights[column] as usize;
+        (h > 0).then(|| Colour(self.cells[(h - 1) * self.board.column_count() + column]))
+    }
+
+    fn contact_rule(&self, colour: Colour) -> ContactRule {
+        if self.placed[colour.index()] > 0 {
+            ContactRule::Own(colour.index())
+        } else if self.stones_on_board == 0 {
+            ContactRule::Anywhere
+        } else {
+            ContactRule::FirstStone
+        }
+    }
+
+    /// Checks a stone on exactly these cells for the colour to move, with the reason
+    /// when it is not allowed.
+    pub fn check(&self, stone: Stone, cells: &[Cell]) -> Result<Move, Illegal> {
+        let colour = self.to_move.ok_or(Illegal::GameOver)?;
+        if self.stones_left[colour.index()] & (1 << stone.index()) == 0 {
+            return Err(Illegal::StoneAlreadyPlaced { colour, stone });
+        }
+        if cells.len() != stone.size() {
+            return Err(Illegal::WrongCubeCount {
+                stone,
+                expected: stone.size(),
+                given: cells.len(),
+            });
+        }
+        for (i, c) in cells.iter().enumerate() {
+            if cells[..i].contains(c) {
+                return Err(Illegal::RepeatedCell(crate::rules::CellName(*c)));
+            }
+        }
+        let offsets: Vec<[i8; 3]> = cells
+            .iter()
+            .map(|c| [c.x as i8, c.y as i8, c.z as i8])
+            .collect();
+        if identify(&offsets).map(|(s, _)| s) != Some(stone) {
+            return Err(Illegal::NotTheStone { stone });
+        }
+        let cell_colour = |i: u16| self.colour_of_index(i);
+        check_placement(
+            &PlacementContext {
+                board: &self.board,
+                cell_colour: &cell_colour,
+                colour,
+                first_stone: self.placed[colour.index()] == 0,
+                board_empty: self.stones_on_board == 0,
+            },
+            cells,
+        )?;
+        Ok(self
+            .board
+            .find(
+                stone,
+                &cells
+                    .iter()
+                    .filter_map(|&c| self.board.cell_index(c))
+                    .collect::<Vec<_>>(),
+            )
+            .expect("a placement that passes the rules fits the board"))
+    }
+
+    /// The cells of a move.
+    pub fn cells_of(&self, mv: Move) -> Vec<Cell> {
+        self.board
+            .placement(mv)
+            .cells()
+            .iter()
+            .map(|&i| self.board.cell(i))
+            .collect()
+    }
+
+    /// Is this move legal for the colour to move?
+    pub fn is_legal(&self, mv: Move) -> bool {
+        mv.index() < self.board.placement_count() && self.validate(mv).is_ok()
+    }
+
+    fn validate(&self, mv: Move) -> Result<(), Illegal> {
+        let stone = self.board.placement(mv).stone;
+        self.check(stone, &self.cells_of(mv)).map(|_| ())
+    }
+
+    /// Plays a move after checking it; an illegal move changes nothing.
+    pub fn play(&mut self, mv: Move) -> Result<(), Illegal> {
+        if mv.index() >= self.board.placement_count() {
+            return Err(Illegal::GameOver);
+        }
+        self.validate(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (one from [`Position::legal_moves`]).
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let colour = self.to_move.expect("a move is played while the game runs");
+        debug_assert!(
+            self.fast.is_none() || self.is_legal(mv),
+            "illegal move played"
+        );
+        let board = Arc::clone(&self.board);
+        let p = board.placement(mv);
+        if let Some(fast) = &mut self.fast {
+            fast.place(&board, mv, colour.index(), &self.heights);
+        }
+        for &cell in p.cells() {
+            self.cells[cell as usize] = colour.0;
+        }
+        for span in p.spans() {
+            self.heights[span.column as usize] = span.top;
+        }
+        self.stones_left[colour.index()] &= !(1 << p.stone.index());
+        self.placed[colour.index()] += 1;
+        self.stones_on_board += 1;
+        self.history.push(mv);
+        self.settle(self.turn + 1);
+    }
+
+    /// Finds the next colour that can move, starting at position `from` of the turn
+    /// order; colours that cannot are out for good (R8). Ends the ruin phase (R11) and
+    /// the game when no colour can move.
+    fn settle(&mut self, mut from: usize) {
+        loop {
+            let len = match self.phase {
+                Phase::Ruin => 1,
+                Phase::Main => self.order.len(),
+                Phase::Over => return,
+            };
+            for step in 0..len {
+                let i = (from + step) % len;
+                let colour = match self.phase {
+                    Phase::Ruin => Colour(self.neutral.expect("ruin phase has a neutral colour")),
+                    _ => Colour(self.order[i]),
+                };
+                if self.out[colour.index()] {
+                    continue;
+                }
+                if self.has_legal_move(colour) {
+                    self.turn = i;
+                    self.to_move = Some(colour);
+                    return;
+                }
+                // R8: no legal placement (or no stone left) on its turn: out for good.
+                self.out[colour.index()] = true;
+                self.events.push(Event::Out {
+                    ply: self.history.len(),
+                    colour,
+                });
+            }
+            self.phase = match self.phase {
+                Phase::Ruin => Phase::Main,
+                _ => Phase::Over,
+            };
+            self.to_move = None;
+            from = 0;
+        }
+    }
+
+    fn has_legal_move(&self, colour: Colour) -> bool {
+        let left = self.stones_left[colour.index()];
+        match &self.fast {
+            _ if left == 0 => false,
+            Some(fast) => fast.any(&self.board, self.contact_rule(colour), left),
+            None => !self.reference_moves(colour).is_empty(),
+        }
+    }
+
+    /// The legal moves of the colour to move (empty when the game is over).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.for_each_legal(|m| moves.push(m));
+        moves
+    }
+
+    /// Calls `f` for each legal move, in placement order, without allocating.
+    pub fn for_each_legal(&self, f: impl FnMut(Move)) {
+        let Some(colour) = self.to_move else { return };
+        match &self.fast {
+            Some(fast) => fast.for_each(
+                &self.board,
+                self.contact_rule(colour),
+                self.stones_left[colour.index()],
+                f,
+            ),
+            None => self.reference_moves(colour).into_iter().for_each(f),
+        }
+    }
+
+    pub fn legal_count(&self) -> usize {
+        let Some(colour) = self.to_move else { return 0 };
+        match &self.fast {
+            Some(fast) => fast.count(
+                &self.board,
+                self.contact_rule(colour),
+                self.stones_left[colour.index()],
+            ),
+            None => self.reference_moves(colour).len(),
+        }
+    }
+
+    /// A legal move drawn uniformly at random.
+    pub fn random_move(&self, rng: &mut impl Rng) -> Option<Move> {
+        let colour = self.to_move?;
+        match &self.fast {
+            Some(fast) => {
+                let rule = self.contact_rule(colour);
+                let left = self.stones_left[colour.index()];
+                let n = fast.count(&self.board, rule, left);
+                (n > 0)
+                    .then(|| fast.nth(&self.board, rule, left, rng.gen_range(0..n as u32) as usize))
+            }
+            None => {
+                let moves = self.reference_moves(colour);
+                (!moves.is_empty()).then(|| moves[rng.gen_range(0..moves.len() as u32) as usize])
+            }
+        }
+    }
+
+    /// The reference generator: every stone in supply, every orientation, every
+    /// translation in the board's box, checked by the plain rules.
+    fn reference_moves(&self, colour: Colour) -> Vec<Move> {
+        let board = &self.board;
+        let cell_colour = |i: u16| self.colour_of_index(i);
+        let ctx = PlacementContext {
+            board,
+            cell_colour: &cell_colour,
+            colour,
+            first_stone: self.placed[colour.index()] == 0,
+            board_empty: self.stones_on_board == 0,
+        };
+        let mut moves = Vec::new();
+        for stone in Stone::ALL {
+            if self.stones_left[colour.index()] & (1 << stone.index()) == 0 {
+                continue;
+            }
+            for shape in stone.orientations() {
+                for z in 0..board.height as u8 {
+                    for y in 0..board.depth as u8 {
+                        for x in 0..board.width as u8 {
+                            let cells: Vec<Cell> = shape
+                                .cubes()
+                                .iter()
+                                .map(|c| Cell {
+                                    x: x + c[0] as u8,
+                                    y: y + c[1] as u8,
+                                    z: z + c[2] as u8,
+                                })
+                                .collect();
+                            if check_placement(&ctx, &cells).is_ok() {
+                                let indices: Vec<u16> =
+                                    cells.iter().filter_map(|&c| board.cell_index(c)).collect();
+                                moves.extend(board.find(stone, &indices));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        moves.sort();
+        moves
+    }
+
+    /// The score as it stands (R9); final once the game is over.
+    pub fn score(&self) -> Score {
+        let colours = self.colour_count();
+        let mut visible = vec![0u32; colours];
+        for column in 0..self.board.column_count() {
+            if let Some(c) = self.top(column) {
+                visible[c.index()] += 1;
+            }
+        }
+        let unplaced: Vec<u32> = self.stones_left.iter().map(|s| s.count_ones()).collect();
+        let colour_points: Vec<i32> = visible
+            .iter()
+            .zip(&unplaced)
+            .map(|(&v, &u)| v as i32 - u as i32)
+            .collect();
+        // R9 per player; R10: a player counts their best colour; R11: neutral counts for no one.
+        let player_points: Vec<i32> = (0..self.setup.players)
+            .map(|p| {
+                self.colours_of(p)
+                    .iter()
+                    .map(|c| colour_points[c.index()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let best = player_points.iter().copied().max().unwrap_or(0);
+        let winners = (0..self.setup.players)
+            .filter(|&p| player_points[p as usize] == best)
+            .collect();
+        Score {
+            visible,
+            unplaced,
+            colour_points,
+            player_points,
+            winners,
+        }
+    }
+}
+
+/// Scores per colour and per player (R9, R10, R11).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Score {
+    /// Columns whose top cube has the colour.
+    pub visible: Vec<u32>,
+    /// Stones the colour has not placed.
+    pub unplaced: Vec<u32>,
+    /// visible − unplaced, per colour.
+    pub colour_points: Vec<i32>,
+    /// Per player: their colour's points (R10: their best colour's).
+    pub player_points: Vec<i32>,
+    /// Players with the highest points; more than one share the win (R9).
+    pub winners: Vec<u8>,
+}
