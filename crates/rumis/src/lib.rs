@@ -17,6 +17,7 @@
 pub mod board;
 pub mod colour;
 mod movegen;
+pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
