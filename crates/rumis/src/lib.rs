@@ -20,6 +20,7 @@ mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod record;
 pub mod rules;
 pub mod scenario;
 pub mod stones;

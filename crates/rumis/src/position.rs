@@ -653,6 +653,18 @@ impl Position {
     }
 }
 
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("scenario", &self.setup.scenario.key)
+            .field("players", &self.setup.players)
+            .field("variant", &self.setup.variant)
+            .field("moves", &self.history.len())
+            .field("to_move", &self.to_move)
+            .finish()
+    }
+}
+
 /// Scores per colour and per player (R9, R10, R11).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Score {

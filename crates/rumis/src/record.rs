@@ -1,0 +1,273 @@
+//! Game records: a header, then one move per line in the canonical notation.
+//!
+//! ```text
+//! # rumi game record
+//! game: rumis
+//! scenario: chullpa
+//! players: 4
+//! variant: standard
+//! seed: 0
+//! seats: human,random,greedy,greedy
+//! result: red 9, blue 7, green 4, yellow 3
+//!
+//! O4 a1:1 b1:1 a2:1 b2:1   # red
+//! D2 c1:1 d1:1             # blue
+//! ```
+//!
+//! `seats` is informational; `result` (the players' points, written when the game is
+//! over) is checked on replay. Text after `#` is a comment. The moves of a random ruin
+//! (R11) are not written: the seed rebuilds it.
+
+use std::fmt::Write as _;
+
+use crate::notation::format_move;
+use crate::position::{Position, Setup, Variant};
+use crate::scenario::Scenario;
+
+/// A record as read from text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Built-in scenario key, or a path to the user's scenario file.
+    pub scenario: String,
+    pub players: u8,
+    pub variant: Variant,
+    pub seed: u64,
+    pub seats: Option<String>,
+    pub result: Option<String>,
+    /// (line number, move text)
+    pub moves: Vec<(usize, String)>,
+}
+
+/// A record that cannot be read or replayed, with the line at fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
+pub struct RecordError {
+    pub line: usize,
+    pub problem: String,
+}
+
+fn error(line: usize, problem: impl Into<String>) -> RecordError {
+    RecordError {
+        line,
+        problem: problem.into(),
+    }
+}
+
+impl Record {
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        let mut fields: Vec<(usize, String, String)> = Vec::new();
+        let mut moves = Vec::new();
+        let mut in_moves = false;
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if content.is_empty() {
+                if raw.trim().is_empty() && !fields.is_empty() {
+                    in_moves = true;
+                }
+                continue;
+            }
+            match content.split_once(':') {
+                Some((key, value)) if !in_moves && !key.contains(' ') => {
+                    fields.push((line, key.trim().to_string(), value.trim().to_string()))
+                }
+                _ => {
+                    in_moves = true;
+                    moves.push((line, content.to_string()));
+                }
+            }
+        }
+        let last = text.lines().count().max(1);
+        let get = |name: &str| {
+            fields
+                .iter()
+                .find(|(_, k, _)| k == name)
+                .map(|(l, _, v)| (*l, v.clone()))
+        };
+        for (line, key, _) in &fields {
+            if !["game", "scenario", "players", "variant", "seed", "seats", "result"]
+                .contains(&key.as_str())
+            {
+                return Err(error(*line, format!("unknown header `{key}`")));
+            }
+        }
+        match get("game") {
+            Some((_, g)) if g == "rumis" => {}
+            Some((l, g)) => return Err(error(l, format!("game `{g}` is not rumis"))),
+            None => return Err(error(last, "missing header `game: rumis`")),
+        }
+        let (_, scenario) = get("scenario").ok_or_else(|| error(last, "missing header `scenario`"))?;
+        let (pl, players) = get("players").ok_or_else(|| error(last, "missing header `players`"))?;
+        let players = players
+            .parse()
+            .map_err(|_| error(pl, format!("`{players}` is not a player count")))?;
+        let variant = match get("variant") {
+            None => Variant::Standard,
+            Some((l, v)) => Variant::from_name(&v).ok_or_else(|| {
+                error(
+                    l,
+                    format!("unknown variant `{v}` (standard, four-colours, ruinas, ruinas-random)"),
+                )
+            })?,
+        };
+        let seed = match get("seed") {
+            None => 0,
+            Some((l, s)) => s
+                .parse()
+                .map_err(|_| error(l, format!("`{s}` is not a seed (a whole number)")))?,
+        };
+        Ok(Record {
+            scenario,
+            players,
+            variant,
+            seed,
+            seats: get("seats").map(|(_, s)| s),
+            result: get("result").map(|(_, r)| r),
+            moves,
+        })
+    }
+
+    /// The setup this record was played with, given its scenario.
+    pub fn setup(&self, scenario: Scenario) -> Setup {
+        Setup::new(scenario, self.players)
+            .with_variant(self.variant)
+            .with_seed(self.seed)
+    }
+
+    /// Replays every move, checking each against the rules and the result line, if any.
+    pub fn replay(&self, scenario: Scenario) -> Result<Position, RecordError> {
+        let mut position =
+            Position::new(self.setup(scenario)).map_err(|e| error(1, e.to_string()))?;
+        for (line, text) in &self.moves {
+            let mv = position
+                .parse_move(text)
+                .map_err(|e| error(*line, format!("`{text}`: {e}")))?;
+            position.play_unchecked(mv);
+        }
+        if let Some(expected) = &self.result {
+            if !position.is_over() {
+                return Err(error(
+                    self.moves.last().map_or(1, |m| m.0),
+                    "the record has a result, but the game is not over after its last move",
+                ));
+            }
+            let actual = result_line(&position);
+            if *expected != actual {
+                return Err(error(
+                    1,
+                    format!("the record says `result: {expected}`, the replay gives `{actual}`"),
+                ));
+            }
+        }
+        Ok(position)
+    }
+
+    /// Writes a position's game as a record.
+    pub fn write(position: &Position, seats: Option<&str>) -> String {
+        let setup = position.setup();
+        let mut text = String::from("# rumi game record\ngame: rumis\n");
+        let _ = writeln!(text, "scenario: {}", setup.scenario.key);
+        let _ = writeln!(text, "players: {}", setup.players);
+        let _ = writeln!(text, "variant: {}", setup.variant);
+        let _ = writeln!(text, "seed: {}", setup.seed);
+        if let Some(seats) = seats {
+            let _ = writeln!(text, "seats: {seats}");
+        }
+        if position.is_over() {
+            let _ = writeln!(text, "result: {}", result_line(position));
+        }
+        text.push('\n');
+        // Replay to name the colour of each move in a comment.
+        let mut replay = Position::new(setup.clone()).expect("a running game's setup is valid");
+        for &mv in &position.history()[position.generated_moves()..] {
+            let colour = replay.to_move().expect("recorded moves were legal");
+            let _ = writeln!(text, "{:<28}# {colour}", format_move(&replay, mv));
+            replay.play_unchecked(mv);
+        }
+        text
+    }
+}
+
+/// The players' points as a record writes them: `red 9, blue 7` (R10: `A 9, B 7`).
+pub fn result_line(position: &Position) -> String {
+    let score = position.score();
+    (0..position.setup().players)
+        .map(|p| {
+            let name = match position.setup().variant {
+                Variant::FourColours => ["A", "B"][p as usize].to_string(),
+                _ => position.colours_of(p)[0].to_string(),
+            };
+            format!("{name} {}", score.player_points[p as usize])
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn random_game(key: &str, players: u8, variant: Variant, seed: u64) -> Position {
+        let setup = Setup::new(Scenario::builtin(key).unwrap(), players)
+            .with_variant(variant)
+            .with_seed(seed);
+        let mut game = Position::new(setup).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        while let Some(mv) = game.random_move(&mut rng) {
+            game.play_unchecked(mv);
+        }
+        game
+    }
+
+    #[test]
+    fn records_round_trip_for_every_variant() {
+        for (variant, players) in [
+            (Variant::Standard, 3),
+            (Variant::FourColours, 2),
+            (Variant::Ruinas, 2),
+            (Variant::RuinasRandom, 3),
+        ] {
+            let game = random_game("tambo", players, variant, 7);
+            let text = Record::write(&game, Some("random,random,random"));
+            let record = Record::parse(&text).unwrap();
+            assert_eq!(record.variant, variant);
+            let replayed = record.replay(Scenario::builtin("tambo").unwrap()).unwrap();
+            assert_eq!(replayed.history(), game.history(), "{variant}");
+            assert_eq!(replayed.score(), game.score());
+            assert_eq!(Record::write(&replayed, Some("random,random,random")), text);
+        }
+    }
+
+    #[test]
+    fn a_bad_move_names_its_line_and_reason() {
+        let text = "game: rumis\nscenario: chullpa\nplayers: 2\n\nO4 a1 b1 a2 b2\nD2 d5 d4\n";
+        let err = Record::parse(text)
+            .unwrap()
+            .replay(Scenario::builtin("chullpa").unwrap())
+            .unwrap_err();
+        assert_eq!(err.line, 6);
+        assert!(err.problem.contains("must touch a stone already placed"), "{err}");
+    }
+
+    #[test]
+    fn a_wrong_result_is_caught() {
+        let game = random_game("chullpa", 2, Variant::Standard, 3);
+        let text = Record::write(&game, None);
+        let forged = text.replace("result: red", "result: red 1000 and");
+        let err = Record::parse(&forged)
+            .unwrap()
+            .replay(Scenario::builtin("chullpa").unwrap())
+            .unwrap_err();
+        assert!(err.problem.contains("the replay gives"), "{err}");
+    }
+
+    #[test]
+    fn malformed_headers_are_named() {
+        let err = |t: &str| Record::parse(t).unwrap_err().to_string();
+        assert_eq!(err("game: chess\n"), "line 1: game `chess` is not rumis");
+        assert_eq!(err("game: rumis\nscenario: x\nplayers: two\n"), "line 3: `two` is not a player count");
+        assert_eq!(err("game: rumis\ncolour: red\n"), "line 2: unknown header `colour`");
+        assert!(err("game: rumis\nscenario: x\nplayers: 2\nvariant: solo\n").contains("unknown variant `solo`"));
+    }
+}
