@@ -1,0 +1,362 @@
+//! Bots for Rumis: a random bot and a greedy one.
+//!
+//! A bot chooses a stone for the colour to move ([`Position::to_move`]). In the
+//! four-colour variant (R10) that colour belongs to a player who owns two; while the
+//! ruin is built (R11, [`Position::building_ruin`]) it is the neutral colour, placed by
+//! whichever player's turn it is ([`Position::actor`]).
+//!
+//! - [`RandomBot`]: a legal move drawn uniformly ([`Position::random_move`]).
+//! - [`GreedyBot`]: the best immediate score. It maximises, in this order,
+//!   1. the moving player's points after the move, as [`Position::score`] counts them
+//!      (R9: own visible tops minus unplaced stones; R10: the player's best colour);
+//!   2. the points of the colour being placed (this only decides anything in the
+//!      four-colour variant, where the player's other colour may be the best one);
+//!   3. the number of opponents' tops it covers (tops of colours owned by another
+//!      player; covering one's own other colour or the neutral ruin does not count);
+//!   4. then uniformly at random among the moves still tied.
+//!
+//!   While the ruin is built no player has a stone on the board, so no neutral stone
+//!   changes anyone's points: the greedy bot then places the neutral stone uniformly at
+//!   random, like the random bot.
+//!
+//! Every bot draws its chance from its own [`ChaCha8Rng`], seeded when it is built: the
+//! same seed and the same positions give the same moves.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rumis::{Colour, Move, Position};
+
+/// Something that chooses Rumis moves.
+pub trait RumisBot {
+    /// Short name, as on the command line (`random`, `greedy`).
+    fn name(&self) -> &'static str;
+
+    /// A legal move for the colour to move, or `None` when the game is over.
+    fn choose(&mut self, position: &Position) -> Option<Move>;
+}
+
+/// The bots this crate offers, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BotKind {
+    Random,
+    Greedy,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+        }
+    }
+
+    /// Reads a bot name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<BotKind> {
+        let name = name.to_ascii_lowercase();
+        BotKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// A bot of this kind whose chance comes from `seed`.
+    pub fn build(self, seed: u64) -> Box<dyn RumisBot> {
+        match self {
+            BotKind::Random => Box::new(RandomBot::new(seed)),
+            BotKind::Greedy => Box::new(GreedyBot::new(seed)),
+        }
+    }
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomBot {
+    rng: ChaCha8Rng,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl RumisBot for RandomBot {
+    fn name(&self) -> &'static str {
+        BotKind::Random.name()
+    }
+
+    fn choose(&mut self, position: &Position) -> Option<Move> {
+        position.random_move(&mut self.rng)
+    }
+}
+
+/// Plays the move with the best immediate score (see the module documentation).
+pub struct GreedyBot {
+    rng: ChaCha8Rng,
+}
+
+impl GreedyBot {
+    pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+/// What the greedy bot compares, best first (larger is better, field by field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GreedyEval {
+    /// The moving player's points after the move (R9, R10).
+    pub player_points: i32,
+    /// The placed colour's points after the move.
+    pub colour_points: i32,
+    /// Opponents' tops the stone covers.
+    pub covered: u32,
+}
+
+/// How a move would change the score, without playing it: the stone's columns get the
+/// moving colour on top (R3 keeps the build a height map, so a stone always ends on top
+/// of every column it stands in) and the colour has one stone fewer unplaced.
+///
+/// Returns `None` when the game is over or the neutral ruin colour is to move (R11),
+/// where no player's points can change.
+pub fn greedy_eval(position: &Position, colour_points: &[i32], mv: Move) -> Option<GreedyEval> {
+    let colour = position.to_move()?;
+    let player = position.owner(colour)?;
+    if position.building_ruin() {
+        return None;
+    }
+    let mut points = colour_points.to_vec();
+    // One stone fewer unplaced (R9).
+    points[colour.index()] += 1;
+    let mut covered = 0;
+    for span in position.board().placement(mv).spans() {
+        let below = position.top(span.column as usize);
+        if below == Some(colour) {
+            continue;
+        }
+        points[colour.index()] += 1;
+        if let Some(other) = below {
+            points[other.index()] -= 1;
+            if matches!(position.owner(other), Some(p) if p != player) {
+                covered += 1;
+            }
+        }
+    }
+    let player_points = position
+        .colours_of(player)
+        .iter()
+        .map(|c: &Colour| points[c.index()])
+        .max()
+        .unwrap_or(0);
+    Some(GreedyEval {
+        player_points,
+        colour_points: points[colour.index()],
+        covered,
+    })
+}
+
+impl RumisBot for GreedyBot {
+    fn name(&self) -> &'static str {
+        BotKind::Greedy.name()
+    }
+
+    fn choose(&mut self, position: &Position) -> Option<Move> {
+        position.to_move()?;
+        if position.building_ruin() {
+            // R11: neutral stones change no player's points; place one at random.
+            return position.random_move(&mut self.rng);
+        }
+        let colour_points = position.score().colour_points;
+        let mut best: Option<GreedyEval> = None;
+        let mut tied: Vec<Move> = Vec::new();
+        position.for_each_legal(|mv| {
+            let Some(eval) = greedy_eval(position, &colour_points, mv) else {
+                return;
+            };
+            match best {
+                Some(b) if eval < b => {}
+                Some(b) if eval == b => tied.push(mv),
+                _ => {
+                    best = Some(eval);
+                    tied.clear();
+                    tied.push(mv);
+                }
+            }
+        });
+        (!tied.is_empty()).then(|| tied[self.rng.gen_range(0..tied.len())])
+    }
+}
+
+/// Plays a game to its end: the bot of the player who places next ([`Position::actor`])
+/// chooses each move. `bots` has one bot per player.
+pub fn play_out(mut position: Position, bots: &mut [Box<dyn RumisBot>]) -> Position {
+    while let Some(player) = position.actor() {
+        let mv = bots[player as usize]
+            .choose(&position)
+            .expect("a colour is to move, so it has a legal move (R8)");
+        position
+            .play(mv)
+            .expect("bots choose among the legal moves");
+    }
+    position
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rumis::{Scenario, Setup, Variant};
+
+    fn new_game(key: &str, players: u8, variant: Variant, seed: u64) -> Position {
+        let setup = Setup::new(Scenario::builtin(key).expect("built-in scenario"), players)
+            .with_variant(variant)
+            .with_seed(seed);
+        Position::new(setup).expect("valid setup")
+    }
+
+    /// Win share of seat `seat`: 1 for a sole win, 1/n for a win shared by n (R9).
+    fn share(position: &Position, seat: u8) -> f64 {
+        let winners = position.score().winners;
+        if winners.contains(&seat) {
+            1.0 / winners.len() as f64
+        } else {
+            0.0
+        }
+    }
+
+    #[test]
+    fn greedy_beats_random_on_chullpa_two_players() {
+        let games = 40;
+        let mut greedy_share = 0.0;
+        for g in 0..games {
+            let greedy_seat = (g % 2) as u8;
+            let mut bots: Vec<Box<dyn RumisBot>> = (0..2)
+                .map(|p| {
+                    let kind = if p == greedy_seat {
+                        BotKind::Greedy
+                    } else {
+                        BotKind::Random
+                    };
+                    kind.build(1000 * g + p as u64)
+                })
+                .collect();
+            let end = play_out(new_game("chullpa", 2, Variant::Standard, g), &mut bots);
+            assert!(end.is_over());
+            greedy_share += share(&end, greedy_seat);
+        }
+        let rate = greedy_share / games as f64;
+        assert!(
+            rate > 0.6,
+            "greedy won only {:.0}% against random",
+            rate * 100.0
+        );
+    }
+
+    #[test]
+    fn bots_only_return_legal_moves_in_every_variant() {
+        let cases = [
+            ("chullpa", 2, Variant::Standard),
+            ("pirka", 3, Variant::Standard),
+            ("coricancha", 4, Variant::Standard),
+            ("pisac", 2, Variant::FourColours),
+            ("tambo", 2, Variant::Ruinas),
+            ("cucho", 3, Variant::RuinasRandom),
+        ];
+        for (i, (key, players, variant)) in cases.into_iter().enumerate() {
+            for kind in BotKind::ALL {
+                let mut position = new_game(key, players, variant, i as u64);
+                let mut bot = kind.build(i as u64);
+                let mut moves = 0;
+                while position.to_move().is_some() {
+                    let mv = bot.choose(&position).expect("a colour to move can move");
+                    assert!(
+                        position.is_legal(mv),
+                        "{} chose an illegal move on {key} {variant}",
+                        kind.name()
+                    );
+                    position.play(mv).expect("legal");
+                    moves += 1;
+                }
+                assert!(position.is_over(), "{key} {variant}: the game ends");
+                assert!(moves > 0);
+                assert_eq!(bot.choose(&position), None, "no move once the game is over");
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_game() {
+        let game = |seed: u64| {
+            let mut bots: Vec<Box<dyn RumisBot>> =
+                vec![BotKind::Greedy.build(seed), BotKind::Random.build(seed + 1)];
+            play_out(new_game("tambo", 2, Variant::Standard, 0), &mut bots)
+                .history()
+                .to_vec()
+        };
+        assert_eq!(game(5), game(5));
+        assert_ne!(game(5), game(6), "another seed breaks ties differently");
+    }
+
+    /// The greedy choice is checked against the engine itself: each legal move is
+    /// played on a copy and scored with `Position::score`.
+    #[test]
+    fn greedy_picks_a_move_with_the_best_score_after_it() {
+        for (key, players, variant) in [
+            ("chullpa", 2, Variant::Standard),
+            ("pirka", 4, Variant::Standard),
+            ("chullpa", 2, Variant::FourColours),
+        ] {
+            let mut position = new_game(key, players, variant, 3);
+            let mut random = RandomBot::new(11);
+            let mut greedy = GreedyBot::new(12);
+            let mut checked = 0;
+            while let Some(colour) = position.to_move() {
+                let player = position.owner(colour).expect("no ruin here");
+                let owner_colours = position.colours_of(player);
+                let after = |mv: Move| {
+                    let mut copy = position.clone();
+                    copy.play(mv).expect("legal");
+                    let score = copy.score();
+                    let covered = position
+                        .board()
+                        .placement(mv)
+                        .spans()
+                        .iter()
+                        .filter(|s| {
+                            matches!(position.top(s.column as usize),
+                                Some(c) if !owner_colours.contains(&c))
+                        })
+                        .count() as u32;
+                    GreedyEval {
+                        player_points: score.player_points[player as usize],
+                        colour_points: score.colour_points[colour.index()],
+                        covered,
+                    }
+                };
+                let best = position
+                    .legal_moves()
+                    .into_iter()
+                    .map(after)
+                    .max()
+                    .expect("moves");
+                let choice = greedy.choose(&position).expect("a move");
+                assert_eq!(after(choice), best, "{key} {variant} ply {}", checked);
+                checked += 1;
+                // Walk on with random moves so that many kinds of positions are seen.
+                let mv = random.choose(&position).expect("a move");
+                position.play(mv).expect("legal");
+            }
+            assert!(checked > 10);
+        }
+    }
+
+    #[test]
+    fn bot_names_round_trip() {
+        for kind in BotKind::ALL {
+            assert_eq!(BotKind::from_name(kind.name()), Some(kind));
+            assert_eq!(kind.build(0).name(), kind.name());
+        }
+        assert_eq!(BotKind::from_name("GREEDY"), Some(BotKind::Greedy));
+        assert_eq!(BotKind::from_name("mcts"), None);
+    }
+}
