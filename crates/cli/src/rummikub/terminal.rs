@@ -1,0 +1,691 @@
+//! Terminal play: a game loop over any `BufRead` + `Write`, so that tests can script a
+//! human session. Humans build their new table with commands; the engine validates it
+//! when they end the turn. Bots see only their own view.
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rummikub::bot::random_bot_action;
+use rummikub::round::EndReason;
+use rummikub::tile::TileCounts;
+use rummikub::{Action, Event, Game, RuleSet, Set, Tile};
+
+use super::render::{sort_rack, RackOrder, Style};
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    Random,
+}
+
+impl std::str::FromStr for Seat {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Seat, String> {
+        match text.trim() {
+            "human" => Ok(Seat::Human),
+            "random" => Ok(Seat::Random),
+            other => Err(format!("unknown seat '{other}': use human or random")),
+        }
+    }
+}
+
+/// Everything a session needs.
+#[derive(Clone, Debug)]
+pub struct SessionConfig {
+    pub rules: RuleSet,
+    pub seats: Vec<Seat>,
+    pub seed: u64,
+    /// Enforce the rules' turn time for humans (K7). Off in tests.
+    pub timer: bool,
+    pub style: Style,
+}
+
+/// The end of a session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionEnd {
+    /// Totals per seat; `None` entries never happen, but a quit game has no winner.
+    pub totals: Vec<i32>,
+    pub winners: Vec<usize>,
+    pub quit: bool,
+    /// Record of every round played (finished or not).
+    pub records: Vec<String>,
+}
+
+const HELP: &str = "\
+Commands (tiles like r1 b13 k7 o5 J; sets are numbered as shown):
+  lay TILES          lay a new set from your rack        lay r1 r2 r3
+  add N TILES        add rack tiles to set N             add 2 k5
+  move N TILE M      move a tile from set N to set M     move 1 k13 4
+  move N TILE new    move a tile from set N to a new set
+  split N K          split set N after its K-th tile     split 3 2
+  back N TILE        take a tile you laid this turn back to your rack
+  sort colour|number order your rack
+  show               show the table and your rack again
+  reset              undo everything this turn
+  end                end the turn (the engine checks your table)
+  draw               draw a tile instead of playing
+  quit               leave the game";
+
+/// A human's turn in progress: the table being built and what is left on the rack.
+struct Workspace {
+    sets: Vec<Vec<Tile>>,
+    rack: TileCounts,
+    start_table: Vec<Set>,
+    start_rack: Vec<Tile>,
+}
+
+impl Workspace {
+    fn new(table: &[Set], rack: &[Tile]) -> Workspace {
+        Workspace {
+            sets: table.iter().map(|s| s.tiles().to_vec()).collect(),
+            rack: TileCounts::from_tiles(rack),
+            start_table: table.to_vec(),
+            start_rack: rack.to_vec(),
+        }
+    }
+
+    fn reset(&mut self) {
+        *self = Workspace::new(&self.start_table.clone(), &self.start_rack.clone());
+    }
+
+    fn table(&self) -> Vec<Set> {
+        self.sets
+            .iter()
+            .filter(|s| !s.is_empty())
+            .map(|s| Set::new(s.clone()))
+            .collect()
+    }
+
+    fn set_index(&self, text: &str) -> Result<usize, String> {
+        text.parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1 && n <= self.sets.len())
+            .map(|n| n - 1)
+            .ok_or_else(|| format!("there is no set {text}"))
+    }
+
+    fn take_from_rack(&mut self, tiles: &[Tile]) -> Result<(), String> {
+        let needed = TileCounts::from_tiles(tiles);
+        for (tile, count) in needed.iter() {
+            if self.rack.count(tile) < count {
+                return Err(format!("you have no {tile} on your rack"));
+            }
+        }
+        for &tile in tiles {
+            self.rack.remove(tile);
+        }
+        Ok(())
+    }
+
+    /// Tidies sets after a change: valid sets shown in reading order, empty ones gone.
+    fn tidy(&mut self, rules: &RuleSet) {
+        self.sets.retain(|s| !s.is_empty());
+        for set in &mut self.sets {
+            *set = Set::new(set.clone()).arranged(rules).tiles().to_vec();
+        }
+    }
+
+    /// Runs one editing command; `Ok(false)` if it is not an editing command.
+    fn edit(&mut self, words: &[&str], rules: &RuleSet) -> Result<bool, String> {
+        match words {
+            ["lay", tiles @ ..] if !tiles.is_empty() => {
+                let tiles = parse_tiles(tiles)?;
+                self.take_from_rack(&tiles)?;
+                self.sets.push(tiles);
+            }
+            ["add", set, tiles @ ..] if !tiles.is_empty() => {
+                let index = self.set_index(set)?;
+                let tiles = parse_tiles(tiles)?;
+                self.take_from_rack(&tiles)?;
+                self.sets[index].extend(tiles);
+            }
+            ["move", from, tile, to] => {
+                let from = self.set_index(from)?;
+                let tile = parse_tile(tile)?;
+                let to = match *to {
+                    "new" => None,
+                    to => Some(self.set_index(to)?),
+                };
+                let at = self.sets[from]
+                    .iter()
+                    .position(|&t| t == tile)
+                    .ok_or_else(|| format!("set {} has no {tile}", from + 1))?;
+                self.sets[from].remove(at);
+                match to {
+                    Some(to) => self.sets[to].push(tile),
+                    None => self.sets.push(vec![tile]),
+                }
+            }
+            ["split", set, after] => {
+                let index = self.set_index(set)?;
+                let len = self.sets[index].len();
+                let after: usize = after
+                    .parse()
+                    .ok()
+                    .filter(|&k| k >= 1 && k < len)
+                    .ok_or_else(|| {
+                        format!(
+                            "set {} can be split after tile 1 to {}",
+                            index + 1,
+                            len.saturating_sub(1)
+                        )
+                    })?;
+                let tail = self.sets[index].split_off(after);
+                self.sets.insert(index + 1, tail);
+                // Keep the halves in the order laid; tidy would re-sort a valid half only.
+            }
+            ["back", set, tile] => {
+                let index = self.set_index(set)?;
+                let tile = parse_tile(tile)?;
+                let on_table_now = self.sets.iter().flatten().filter(|&&t| t == tile).count();
+                let at_start = self
+                    .start_table
+                    .iter()
+                    .flat_map(|s| s.tiles())
+                    .filter(|&&t| t == tile)
+                    .count();
+                if on_table_now <= at_start {
+                    return Err(format!(
+                        "{tile} was on the table before your turn; it must stay there"
+                    ));
+                }
+                let at = self.sets[index]
+                    .iter()
+                    .position(|&t| t == tile)
+                    .ok_or_else(|| format!("set {} has no {tile}", index + 1))?;
+                self.sets[index].remove(at);
+                self.rack.add(tile);
+            }
+            _ => return Ok(false),
+        }
+        self.tidy(rules);
+        Ok(true)
+    }
+}
+
+fn parse_tile(word: &str) -> Result<Tile, String> {
+    word.parse::<Tile>().map_err(|e| e.to_string())
+}
+
+fn parse_tiles(words: &[&str]) -> Result<Vec<Tile>, String> {
+    words.iter().map(|w| parse_tile(w)).collect()
+}
+
+/// What a human decided on their turn.
+enum HumanTurn {
+    Act(Action),
+    Quit,
+}
+
+struct Session<R, W> {
+    input: R,
+    out: W,
+    config: SessionConfig,
+    game: Game,
+    bot_rng: ChaCha8Rng,
+    order: RackOrder,
+    records: Vec<String>,
+}
+
+/// Plays a whole game, reading human commands from `input` and writing to `output`.
+pub fn run_session<R: BufRead, W: Write>(
+    input: R,
+    output: W,
+    config: SessionConfig,
+) -> Result<SessionEnd> {
+    let game = Game::new(config.rules.clone(), config.seats.len(), config.seed)?;
+    let session = Session {
+        input,
+        out: output,
+        bot_rng: ChaCha8Rng::seed_from_u64(config.seed ^ 0x5EED_B075),
+        config,
+        game,
+        order: RackOrder::Colour,
+        records: Vec::new(),
+    };
+    session.run()
+}
+
+impl<R: BufRead, W: Write> Session<R, W> {
+    fn style(&self) -> Style {
+        self.config.style
+    }
+
+    fn seat_name(&self, player: usize) -> String {
+        match self.config.seats[player] {
+            Seat::Human => format!("player {} (human)", player + 1),
+            Seat::Random => format!("player {} (random bot)", player + 1),
+        }
+    }
+
+    fn read_line(&mut self) -> Result<Option<String>> {
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            return Ok(None);
+        }
+        Ok(Some(line.trim().to_string()))
+    }
+
+    fn run(mut self) -> Result<SessionEnd> {
+        let mut quit = false;
+        'game: loop {
+            self.announce_round()?;
+            if !self.offer_redeals()? {
+                quit = true;
+                break;
+            }
+            while !self.game.round().is_over() {
+                let player = self.game.round().current_player();
+                let action = match self.config.seats[player] {
+                    Seat::Random => random_bot_action(&self.game.view(player), &mut self.bot_rng),
+                    Seat::Human => match self.human_turn(player)? {
+                        HumanTurn::Act(action) => action,
+                        HumanTurn::Quit => {
+                            quit = true;
+                            break 'game;
+                        }
+                    },
+                };
+                let action = match self.game.apply(player, action) {
+                    Ok(event) => {
+                        self.report(player, &event)?;
+                        continue;
+                    }
+                    // A bot or a timed-out human whose action failed draws instead.
+                    Err(error) => {
+                        writeln!(
+                            self.out,
+                            "{}: {error}; drawing instead",
+                            self.seat_name(player)
+                        )?;
+                        Action::Draw
+                    }
+                };
+                let event = self.game.apply(player, action)?;
+                self.report(player, &event)?;
+            }
+            self.save_record();
+            self.show_round_end()?;
+            if self.game.is_over() || !self.game.next_round() {
+                break;
+            }
+        }
+        if quit {
+            self.save_record();
+            writeln!(self.out, "Game abandoned.")?;
+        } else {
+            let winners = self.game.winners();
+            let names: Vec<String> = winners.iter().map(|&w| self.seat_name(w)).collect();
+            writeln!(self.out, "Game over. Winner: {}", names.join(" and "))?;
+        }
+        self.out.flush()?;
+        Ok(SessionEnd {
+            totals: self.game.totals().to_vec(),
+            winners: if quit {
+                Vec::new()
+            } else {
+                self.game.winners()
+            },
+            quit,
+            records: self.records,
+        })
+    }
+
+    fn save_record(&mut self) {
+        let record = rummikub::record::write_record(self.game.round()).unwrap_or_default();
+        let round = self.game.finished_rounds().len() + usize::from(!self.game.round().is_over());
+        if self.records.len() < round {
+            self.records.push(record);
+        } else if let Some(last) = self.records.last_mut() {
+            *last = record;
+        }
+    }
+
+    fn announce_round(&mut self) -> Result<()> {
+        let round = self.game.round();
+        writeln!(
+            self.out,
+            "=== Round {} ({} rules) ===",
+            self.game.round_number(),
+            round.rules()
+        )?;
+        let mut lines = Vec::new();
+        for draws in round.start_draws() {
+            let text: Vec<String> = draws
+                .iter()
+                .map(|d| format!("player {} {}", d.player + 1, self.style().tile(d.tile)))
+                .collect();
+            lines.push(text.join(", "));
+        }
+        writeln!(self.out, "Start-player draw: {}", lines.join("; then "))?;
+        writeln!(self.out, "{} starts.", self.seat_name(round.start_player()))?;
+        Ok(())
+    }
+
+    /// K2: before the first turn, each human holding three pairs may demand a new deal.
+    /// Returns false if the input ended.
+    fn offer_redeals(&mut self) -> Result<bool> {
+        'again: loop {
+            for player in 0..self.config.seats.len() {
+                if self.config.seats[player] != Seat::Human
+                    || !self.game.round().can_claim_redeal(player)
+                {
+                    continue;
+                }
+                let rack = self.game.round().rack(player);
+                writeln!(
+                    self.out,
+                    "Player {}, your rack {} holds three pairs. Demand a new deal? (yes/no)",
+                    player + 1,
+                    self.style().tiles(&rack)
+                )?;
+                let Some(answer) = self.read_line()? else {
+                    return Ok(false);
+                };
+                if answer.starts_with('y') {
+                    let event = self.game.apply(player, Action::ClaimRedeal)?;
+                    self.report(player, &event)?;
+                    self.announce_round()?;
+                    continue 'again;
+                }
+            }
+            return Ok(true);
+        }
+    }
+
+    fn report(&mut self, player: usize, event: &Event) -> Result<()> {
+        let name = self.seat_name(player);
+        let human = self.config.seats[player] == Seat::Human;
+        match event {
+            Event::Played {
+                tiles,
+                initial_meld,
+            } => {
+                write!(self.out, "{name} plays {}", self.style().tiles(tiles))?;
+                if let Some(value) = initial_meld {
+                    write!(self.out, " (initial meld worth {value})")?;
+                }
+                writeln!(self.out)?;
+            }
+            Event::Drew(Some(tile)) if human => {
+                writeln!(self.out, "{name} draws {}", self.style().tile(*tile))?
+            }
+            Event::Drew(Some(_)) => writeln!(self.out, "{name} draws a tile")?,
+            Event::Drew(None) => writeln!(self.out, "{name} cannot draw: the pool is empty")?,
+            Event::Penalty(tiles) => writeln!(
+                self.out,
+                "{name} ran out of time: the table is restored and {name} draws {} penalty tiles",
+                tiles.len()
+            )?,
+            Event::Redealt => writeln!(
+                self.out,
+                "{name} shows three pairs: the tiles are dealt again"
+            )?,
+        }
+        Ok(())
+    }
+
+    fn show_workspace(&mut self, player: usize, work: &Workspace) -> Result<()> {
+        let view = self.game.view(player);
+        let style = self.style();
+        let others: Vec<String> = (0..view.rack_sizes.len())
+            .filter(|&p| p != player)
+            .map(|p| format!("player {}: {} tiles", p + 1, view.rack_sizes[p]))
+            .collect();
+        writeln!(
+            self.out,
+            "Pool: {} tiles. Racks: {}",
+            view.pool_size,
+            others.join(", ")
+        )?;
+        if work.sets.is_empty() {
+            writeln!(self.out, "Table: (empty)")?;
+        } else {
+            writeln!(self.out, "Table:")?;
+        }
+        for (i, tiles) in work.sets.iter().enumerate() {
+            let set = Set::new(tiles.clone());
+            let note = match set.check(&view.rules) {
+                Ok(_) => String::new(),
+                Err(problem) => format!("   <- {problem}"),
+            };
+            writeln!(self.out, "  {:>2}: {}{note}", i + 1, style.set(&set))?;
+        }
+        let mut rack = work.rack.tiles();
+        sort_rack(&mut rack, self.order);
+        writeln!(
+            self.out,
+            "Your rack ({}): {}",
+            rack.len(),
+            style.tiles(&rack)
+        )?;
+        if !view.melded[player] {
+            writeln!(
+                self.out,
+                "You have not melded yet: lay new sets worth {} from your rack.",
+                view.rules.initial_meld_minimum
+            )?;
+        }
+        Ok(())
+    }
+
+    fn human_turn(&mut self, player: usize) -> Result<HumanTurn> {
+        let round = self.game.round();
+        let mut work = Workspace::new(round.table(), &round.rack(player));
+        let limit = self
+            .config
+            .rules
+            .turn_time_seconds
+            .filter(|_| self.config.timer)
+            .map(|s| Duration::from_secs(u64::from(s)));
+        let started = Instant::now();
+        writeln!(self.out, "--- Your turn, player {} ---", player + 1)?;
+        self.show_workspace(player, &work)?;
+        loop {
+            write!(self.out, "> ")?;
+            self.out.flush()?;
+            let Some(line) = self.read_line()? else {
+                return Ok(HumanTurn::Quit);
+            };
+            // K7: the clock is ours; an overdue turn becomes a time-out.
+            if limit.is_some_and(|l| started.elapsed() > l) {
+                writeln!(self.out, "Time is up.")?;
+                return Ok(HumanTurn::Act(Action::TimeOut));
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [] => continue,
+                ["help"] | ["?"] => writeln!(self.out, "{HELP}")?,
+                ["show"] | ["s"] => self.show_workspace(player, &work)?,
+                ["sort", how] => {
+                    self.order = match *how {
+                        "colour" | "color" | "c" => RackOrder::Colour,
+                        "number" | "n" => RackOrder::Number,
+                        _ => {
+                            writeln!(self.out, "sort by colour or number")?;
+                            continue;
+                        }
+                    };
+                    self.show_workspace(player, &work)?;
+                }
+                ["reset"] => {
+                    work.reset();
+                    self.show_workspace(player, &work)?;
+                }
+                ["draw"] => return Ok(HumanTurn::Act(Action::Draw)),
+                ["quit"] => return Ok(HumanTurn::Quit),
+                ["end"] | ["done"] => {
+                    let table = work.table();
+                    match self.game.round().check_play(player, &table) {
+                        Ok(_) => return Ok(HumanTurn::Act(Action::Play(table))),
+                        Err(error) => writeln!(self.out, "Not accepted: {error}")?,
+                    }
+                }
+                words => match work.edit(words, &self.config.rules) {
+                    Ok(true) => self.show_workspace(player, &work)?,
+                    Ok(false) => writeln!(self.out, "Unknown command '{line}'; type help")?,
+                    Err(message) => writeln!(self.out, "{message}")?,
+                },
+            }
+        }
+    }
+
+    fn show_round_end(&mut self) -> Result<()> {
+        let Some(outcome) = self.game.round().outcome().cloned() else {
+            return Ok(());
+        };
+        let winners: Vec<String> = outcome.winners.iter().map(|&w| self.seat_name(w)).collect();
+        match outcome.reason {
+            EndReason::Rummikub => writeln!(
+                self.out,
+                "Rummikub! {} has played every tile.",
+                winners.join(" and ")
+            )?,
+            EndReason::PoolExhausted => writeln!(
+                self.out,
+                "The pool is empty and nobody could play: {} wins with the lowest rack.",
+                winners.join(" and ")
+            )?,
+        }
+        writeln!(self.out, "Round scores:")?;
+        for player in 0..outcome.scores.len() {
+            let rack = self.game.round().rack(player);
+            writeln!(
+                self.out,
+                "  player {}: {:+} (rack {}: {})",
+                player + 1,
+                outcome.scores[player],
+                outcome.rack_values[player],
+                if rack.is_empty() {
+                    "empty".to_string()
+                } else {
+                    self.style().tiles(&rack)
+                }
+            )?;
+        }
+        let totals: Vec<String> = self
+            .game
+            .totals()
+            .iter()
+            .enumerate()
+            .map(|(p, t)| format!("player {}: {t}", p + 1))
+            .collect();
+        writeln!(self.out, "Totals: {}", totals.join(", "))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(script: &str, seed: u64, seats: Vec<Seat>) -> (String, SessionEnd) {
+        let config = SessionConfig {
+            rules: RuleSet::current(),
+            seats,
+            seed,
+            timer: false,
+            style: Style { ansi: false },
+        };
+        let mut output = Vec::new();
+        let end = run_session(script.as_bytes(), &mut output, config).unwrap();
+        (String::from_utf8(output).unwrap(), end)
+    }
+
+    /// Seed 12: player 1 starts with r6 r9 r13 b1 b9 b10 b11 b13 k1 k3 k13 o4 o6 o10.
+    const SCRIPT: &str = "\
+lay r13 b13
+end
+add 1 k13
+move 1 r13 5
+lay k1 k3 o4
+back 2 o4
+reset
+lay b13 k13 r13
+lay b9 b10 b11
+sort number
+end
+draw
+quit
+";
+
+    #[test]
+    fn a_scripted_human_lays_sets_sees_errors_draws_and_quits() {
+        let (out, end) = session(SCRIPT, 12, vec![Seat::Human, Seat::Random]);
+        assert!(out.contains("player 1 (human) starts."), "{out}");
+        assert!(out.contains("Your rack (14): r6 r9 r13 b1 b9 b10 b11 b13 k1 k3 k13 o4 o6 o10"));
+        assert!(out.contains("You have not melded yet: lay new sets worth 30 from your rack."));
+        // The half-built set is marked, and ending the turn with it is refused.
+        assert!(out.contains("   1: [r13 b13]   <- has only 2 tiles; a set needs at least 3"));
+        assert!(
+            out.contains("Not accepted: set 1 [r13 b13] has only 2 tiles; a set needs at least 3")
+        );
+        assert!(out.contains("   1: [r13 b13 k13]\n"));
+        assert!(out.contains("there is no set 5"));
+        assert!(out.contains("   2: [k1 k3 o4]   <- is neither a run nor a group"));
+        assert!(out.contains("   2: [k1 k3]   <- has only 2 tiles; a set needs at least 3"));
+        // Sorted by number, after laying 6 tiles.
+        assert!(out.contains("Your rack (8): b1 k1 k3 o4 r6 o6 r9 o10\n"));
+        assert!(
+            out.contains("player 1 (human) plays r13 b9 b10 b11 b13 k13 (initial meld worth 69)")
+        );
+        assert!(out.contains("   1: [r13 b13 k13]\n   2: [b9 b10 b11]\n"));
+        assert!(out.contains("player 1 (human) draws "));
+        assert!(out.contains("Game abandoned."));
+        assert!(end.quit);
+        assert!(end.records[0]
+            .starts_with("rules current\nplayers 2\nseed 12\n1 play [r13 b13 k13] [b9 b10 b11]\n"));
+        // The record of the abandoned round replays.
+        assert!(rummikub::record::replay(&end.records[0]).is_ok());
+        // Plain text: no ANSI colours when not on a terminal.
+        assert!(!out.contains('\x1b'));
+    }
+
+    #[test]
+    fn a_human_who_only_draws_sees_the_round_scores_and_the_winner() {
+        let script = "draw\n".repeat(200);
+        let (out, end) = session(&script, 3, vec![Seat::Human, Seat::Random]);
+        assert!(out.contains("Round scores:"), "{out}");
+        assert!(out.contains("Game over. Winner: "));
+        assert!(!end.quit);
+        assert_eq!(end.totals.iter().sum::<i32>(), 0);
+        assert_eq!(end.winners.len(), 1);
+        assert!(out.contains(&format!(
+            "Totals: player 1: {}, player 2: {}",
+            end.totals[0], end.totals[1]
+        )));
+    }
+
+    #[test]
+    fn a_human_with_three_pairs_is_offered_a_new_deal() {
+        // Seed 0: player 1 holds r5 r5, b10 b10, k2 k2.
+        let (out, end) = session("yes\nquit\n", 0, vec![Seat::Human, Seat::Random]);
+        assert!(out.contains("Player 1, your rack r1 r5 r5 r8 r11 r13 b10 b10 b12 k2 k2 k4 o1 o13 holds three pairs. Demand a new deal? (yes/no)"), "{out}");
+        assert!(out.contains("player 1 (human) shows three pairs: the tiles are dealt again"));
+        assert_eq!(out.matches("=== Round 1").count(), 2);
+        assert!(end.records[0].contains("\n1 redeal\n"));
+    }
+
+    #[test]
+    fn bots_alone_play_a_whole_game_over_several_rounds() {
+        let config = SessionConfig {
+            rules: "current game=rounds:2".parse().unwrap(),
+            seats: vec![Seat::Random; 3],
+            seed: 4,
+            timer: false,
+            style: Style { ansi: false },
+        };
+        let mut output = Vec::new();
+        let end = run_session("".as_bytes(), &mut output, config).unwrap();
+        let out = String::from_utf8(output).unwrap();
+        assert_eq!(out.matches("Round scores:").count(), 2);
+        assert_eq!(end.records.len(), 2);
+        for record in &end.records {
+            assert!(rummikub::record::replay(record).unwrap().is_over());
+        }
+    }
+}
