@@ -35,6 +35,9 @@ pub(crate) struct FastGen {
     mismatch: Vec<u8>,
     contact: Vec<u64>,
     contact_any: Vec<u64>,
+    /// Per colour, then for any colour: cells whose placements already have their
+    /// contact bit, so each cell's bit set is merged once per colour.
+    merged: Vec<Vec<bool>>,
 }
 
 impl FastGen {
@@ -53,12 +56,20 @@ impl FastGen {
             mismatch,
             contact: vec![0; words * colours],
             contact_any: vec![0; words],
+            merged: vec![vec![false; board.cell_count()]; colours + 1],
         }
     }
 
     /// Updates the bit sets for `mv` placed by `colour`. `heights` are the column
-    /// heights before the stone was placed.
-    pub fn place(&mut self, board: &Board, mv: Move, colour: usize, heights: &[u8]) {
+    /// heights before the stone was placed; `occupied` tells whether a cell is taken.
+    pub fn place(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        colour: usize,
+        heights: &[u8],
+        occupied: impl Fn(u16) -> bool,
+    ) {
         let p = board.placement(mv);
         for span in p.spans() {
             let column = span.column as usize;
@@ -79,17 +90,27 @@ impl FastGen {
                 }
             }
         }
+        // A placement through an occupied cell never fits again, so such cells need no
+        // contact bits; a cell already merged for this colour (or any) adds nothing new.
         let w = self.words;
-        let own = &mut self.contact[colour * w..(colour + 1) * w];
+        let any_slot = self.merged.len() - 1;
         for &cell in board.neighbours(p) {
+            if occupied(cell) {
+                continue;
+            }
             let touching = board.containing(cell);
-            for ((o, a), t) in own
-                .iter_mut()
-                .zip(self.contact_any.iter_mut())
-                .zip(touching)
-            {
-                *o |= t;
-                *a |= t;
+            if !self.merged[colour][cell as usize] {
+                self.merged[colour][cell as usize] = true;
+                let own = &mut self.contact[colour * w..(colour + 1) * w];
+                for (o, t) in own.iter_mut().zip(touching) {
+                    *o |= t;
+                }
+            }
+            if !self.merged[any_slot][cell as usize] {
+                self.merged[any_slot][cell as usize] = true;
+                for (a, t) in self.contact_any.iter_mut().zip(touching) {
+                    *a |= t;
+                }
             }
         }
     }

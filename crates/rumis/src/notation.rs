@@ -25,7 +25,9 @@ pub enum NotationError {
     Empty,
     #[error("unknown stone `{0}` (stones: D2 I3 L3 I4 O4 T4 L4 S4 Y4 A4 B4)")]
     UnknownStone(String),
-    #[error("`{0}` is not a cell (write column letter, row number and optional level, like c3 or c3:2)")]
+    #[error(
+        "`{0}` is not a cell (write column letter, row number and optional level, like c3 or c3:2)"
+    )]
     BadCell(String),
     #[error("`{0}` is not an orientation number (write like L4/7@c3)")]
     BadOrientation(String),
@@ -86,8 +88,8 @@ pub fn parse_move(text: &str) -> Result<MoveText, NotationError> {
     let mut words = text.split_whitespace();
     let head = words.next().ok_or(NotationError::Empty)?;
     if let Some((code, rest)) = head.split_once('/') {
-        let stone = Stone::from_code(code)
-            .ok_or_else(|| NotationError::UnknownStone(code.to_string()))?;
+        let stone =
+            Stone::from_code(code).ok_or_else(|| NotationError::UnknownStone(code.to_string()))?;
         let (number, column) = rest
             .split_once('@')
             .ok_or_else(|| NotationError::BadOrientation(head.to_string()))?;
@@ -134,7 +136,13 @@ pub fn format_drop(position: &Position, mv: Move) -> String {
     let cells: Vec<Cell> = p.cells().iter().map(|&c| board.cell(c)).collect();
     let x = cells.iter().map(|c| c.x).min().unwrap_or(0);
     let y = cells.iter().map(|c| c.y).min().unwrap_or(0);
-    format!("{}/{}@{}{}", p.stone.code(), p.orientation, (b'a' + x) as char, y + 1)
+    format!(
+        "{}/{}@{}{}",
+        p.stone.code(),
+        p.orientation,
+        (b'a' + x) as char,
+        y + 1
+    )
 }
 
 impl Position {
@@ -253,7 +261,10 @@ mod tests {
         assert!(err("L4 a0").starts_with("`a0` is not a cell"));
         assert_eq!(err("L4"), NotationError::MissingCells.to_string());
         assert!(err("L4/x@c3").starts_with("`L4/x@c3` is not an orientation"));
-        assert_eq!(err("L4/99@a1"), "stone orientation 99 does not exist for L4 (it has 24)");
+        assert_eq!(
+            err("L4/99@a1"),
+            "stone orientation 99 does not exist for L4 (it has 24)"
+        );
         let lying = Stone::I4
             .orientations()
             .iter()
@@ -272,15 +283,25 @@ mod tests {
             g.parse_move(t).unwrap_err().to_string()
         }
         let mut game = chullpa();
-        assert_eq!(err(&game, "L4 c1 d1 e1 c2"), "cell e1 level 1 is outside the footprint of this board");
+        assert_eq!(
+            err(&game, "L4 c1 d1 e1 c2"),
+            "cell e1 level 1 is outside the footprint of this board"
+        );
         assert_eq!(
             err(&game, "L4 a1 b1 c1 d1"),
             "these cells do not form the L4 (L tetracube) in any rotation (mirroring is not allowed)"
         );
-        assert_eq!(err(&game, "L4 a1 b1 c1"), "L4 has 4 cubes, but 3 cells were given");
-        assert_eq!(err(&game, "O4 a1:2 b1:2 a2:2 b2:2"), "stone would leave a hole under cell a1 level 1");
+        assert_eq!(
+            err(&game, "L4 a1 b1 c1"),
+            "L4 has 4 cubes, but 3 cells were given"
+        );
+        assert_eq!(
+            err(&game, "O4 a1:2 b1:2 a2:2 b2:2"),
+            "stone would leave a hole under cell a1 level 1"
+        );
         assert_eq!(err(&game, "D2 a1:1 a1:1"), "cell a1 level 1 is given twice");
-        game.play(game.parse_move("O4 a1 b1 a2 b2").unwrap()).unwrap();
+        game.play(game.parse_move("O4 a1 b1 a2 b2").unwrap())
+            .unwrap();
         // Blue's first stone must touch and lie on the board.
         assert_eq!(
             err(&game, "D2 d4 d5"),
@@ -290,7 +311,10 @@ mod tests {
             err(&game, "D2 a1:2 b1:2"),
             "blue's first stone must lie on the board (have a cube on level 1)"
         );
-        assert_eq!(err(&game, "D2 a1:1 a1:2"), "cell a1 level 1 is already taken by red");
+        assert_eq!(
+            err(&game, "D2 a1:1 a1:2"),
+            "cell a1 level 1 is already taken by red"
+        );
         game.play(game.parse_move("D2 c1 d1").unwrap()).unwrap();
         game.play(game.parse_move("D2 a3 b3").unwrap()).unwrap();
         game.play(game.parse_move("D2 c2 d2").unwrap()).unwrap();
@@ -299,10 +323,17 @@ mod tests {
             err(&game, "I3 d3 d4 d5"),
             "the stone must touch a red stone face to face (beside it or lying on it)"
         );
-        assert_eq!(err(&game, "O4 c3 d3 c4 d4"), "red has already placed its O4 (square tetracube)");
+        assert_eq!(
+            err(&game, "O4 c3 d3 c4 d4"),
+            "red has already placed its O4 (square tetracube)"
+        );
         let before = game.history().len();
         assert!(game.parse_move("I3 d3 d4 d5").is_err());
-        assert_eq!(game.history().len(), before, "a rejected move changes nothing");
+        assert_eq!(
+            game.history().len(),
+            before,
+            "a rejected move changes nothing"
+        );
     }
 
     #[test]

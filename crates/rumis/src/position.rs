@@ -455,7 +455,10 @@ impl Position {
         let board = Arc::clone(&self.board);
         let p = board.placement(mv);
         if let Some(fast) = &mut self.fast {
-            fast.place(&board, mv, colour.index(), &self.heights);
+            let cells = &self.cells;
+            fast.place(&board, mv, colour.index(), &self.heights, |c| {
+                cells[c as usize] != EMPTY
+            });
         }
         for &cell in p.cells() {
             self.cells[cell as usize] = colour.0;
@@ -624,32 +627,7 @@ impl Position {
             }
         }
         let unplaced: Vec<u32> = self.stones_left.iter().map(|s| s.count_ones()).collect();
-        let colour_points: Vec<i32> = visible
-            .iter()
-            .zip(&unplaced)
-            .map(|(&v, &u)| v as i32 - u as i32)
-            .collect();
-        // R9 per player; R10: a player counts their best colour; R11: neutral counts for no one.
-        let player_points: Vec<i32> = (0..self.setup.players)
-            .map(|p| {
-                self.colours_of(p)
-                    .iter()
-                    .map(|c| colour_points[c.index()])
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let best = player_points.iter().copied().max().unwrap_or(0);
-        let winners = (0..self.setup.players)
-            .filter(|&p| player_points[p as usize] == best)
-            .collect();
-        Score {
-            visible,
-            unplaced,
-            colour_points,
-            player_points,
-            winners,
-        }
+        Score::tally(&visible, &unplaced, &self.owners, self.setup.players)
     }
 }
 
@@ -678,4 +656,88 @@ pub struct Score {
     pub player_points: Vec<i32>,
     /// Players with the highest points; more than one share the win (R9).
     pub winners: Vec<u8>,
+}
+
+impl Score {
+    /// Points from what is seen from above and what is left over (R9): each visible
+    /// square of a colour scores 1, each unplaced stone costs 1. A player scores their
+    /// colour (R10: their best colour; R11: a neutral colour scores for no one). The
+    /// rules name no tie-break, so all players with the top score share the win.
+    pub fn tally(visible: &[u32], unplaced: &[u32], owners: &[Option<u8>], players: u8) -> Score {
+        let colour_points: Vec<i32> = visible
+            .iter()
+            .zip(unplaced)
+            .map(|(&v, &u)| v as i32 - u as i32)
+            .collect();
+        let player_points: Vec<i32> = (0..players)
+            .map(|p| {
+                owners
+                    .iter()
+                    .zip(&colour_points)
+                    .filter(|(o, _)| **o == Some(p))
+                    .map(|(_, &points)| points)
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let best = player_points.iter().copied().max().unwrap_or(0);
+        let winners = (0..players)
+            .filter(|&p| player_points[p as usize] == best)
+            .collect();
+        Score {
+            visible: visible.to_vec(),
+            unplaced: unplaced.to_vec(),
+            colour_points,
+            player_points,
+            winners,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rule_books_scoring_example() {
+        // Four players see 7 red, 5 blue, 4 green, 4 yellow squares; yellow kept one
+        // stone: 7, 5, 4, 3, and red wins (seed 000, "Beispiel").
+        let owners = [Some(0), Some(1), Some(2), Some(3)];
+        let score = Score::tally(&[7, 5, 4, 4], &[0, 0, 0, 1], &owners, 4);
+        assert_eq!(score.colour_points, vec![7, 5, 4, 3]);
+        assert_eq!(score.player_points, vec![7, 5, 4, 3]);
+        assert_eq!(score.winners, vec![0]);
+    }
+
+    #[test]
+    fn unplaced_stones_cost_one_each_not_per_cube() {
+        let score = Score::tally(&[10, 10], &[2, 0], &[Some(0), Some(1)], 2);
+        assert_eq!(score.player_points, vec![8, 10]);
+    }
+
+    #[test]
+    fn tied_players_share_the_win() {
+        let owners = [Some(0), Some(1), Some(2)];
+        let score = Score::tally(&[6, 6, 3], &[0, 0, 0], &owners, 3);
+        assert_eq!(score.winners, vec![0, 1]);
+    }
+
+    #[test]
+    fn four_colours_count_each_players_best_colour() {
+        // R10: A owns colours 0 and 2, B owns 1 and 3. A's best colour (8) beats B's (6),
+        // although B's two colours together have more.
+        let owners = [Some(0), Some(1), Some(0), Some(1)];
+        let score = Score::tally(&[3, 6, 8, 5], &[0, 0, 0, 0], &owners, 2);
+        assert_eq!(score.player_points, vec![8, 6]);
+        assert_eq!(score.winners, vec![0]);
+    }
+
+    #[test]
+    fn a_neutral_colour_scores_for_no_one() {
+        // R11: the neutral ruin colour shows 9 squares, but neither player gets them.
+        let owners = [Some(0), Some(1), None];
+        let score = Score::tally(&[4, 5, 9], &[0, 1, 0], &owners, 2);
+        assert_eq!(score.player_points, vec![4, 4]);
+        assert_eq!(score.winners, vec![0, 1]);
+    }
 }

@@ -85,8 +85,10 @@ impl Record {
                 .map(|(l, _, v)| (*l, v.clone()))
         };
         for (line, key, _) in &fields {
-            if !["game", "scenario", "players", "variant", "seed", "seats", "result"]
-                .contains(&key.as_str())
+            if ![
+                "game", "scenario", "players", "variant", "seed", "seats", "result",
+            ]
+            .contains(&key.as_str())
             {
                 return Err(error(*line, format!("unknown header `{key}`")));
             }
@@ -96,8 +98,10 @@ impl Record {
             Some((l, g)) => return Err(error(l, format!("game `{g}` is not rumis"))),
             None => return Err(error(last, "missing header `game: rumis`")),
         }
-        let (_, scenario) = get("scenario").ok_or_else(|| error(last, "missing header `scenario`"))?;
-        let (pl, players) = get("players").ok_or_else(|| error(last, "missing header `players`"))?;
+        let (_, scenario) =
+            get("scenario").ok_or_else(|| error(last, "missing header `scenario`"))?;
+        let (pl, players) =
+            get("players").ok_or_else(|| error(last, "missing header `players`"))?;
         let players = players
             .parse()
             .map_err(|_| error(pl, format!("`{players}` is not a player count")))?;
@@ -106,7 +110,9 @@ impl Record {
             Some((l, v)) => Variant::from_name(&v).ok_or_else(|| {
                 error(
                     l,
-                    format!("unknown variant `{v}` (standard, four-colours, ruinas, ruinas-random)"),
+                    format!(
+                        "unknown variant `{v}` (standard, four-colours, ruinas, ruinas-random)"
+                    ),
                 )
             })?,
         };
@@ -247,7 +253,10 @@ mod tests {
             .replay(Scenario::builtin("chullpa").unwrap())
             .unwrap_err();
         assert_eq!(err.line, 6);
-        assert!(err.problem.contains("must touch a stone already placed"), "{err}");
+        assert!(
+            err.problem.contains("must touch a stone already placed"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -266,8 +275,15 @@ mod tests {
     fn malformed_headers_are_named() {
         let err = |t: &str| Record::parse(t).unwrap_err().to_string();
         assert_eq!(err("game: chess\n"), "line 1: game `chess` is not rumis");
-        assert_eq!(err("game: rumis\nscenario: x\nplayers: two\n"), "line 3: `two` is not a player count");
-        assert_eq!(err("game: rumis\ncolour: red\n"), "line 2: unknown header `colour`");
-        assert!(err("game: rumis\nscenario: x\nplayers: 2\nvariant: solo\n").contains("unknown variant `solo`"));
+        assert_eq!(
+            err("game: rumis\nscenario: x\nplayers: two\n"),
+            "line 3: `two` is not a player count"
+        );
+        assert_eq!(
+            err("game: rumis\ncolour: red\n"),
+            "line 2: unknown header `colour`"
+        );
+        assert!(err("game: rumis\nscenario: x\nplayers: 2\nvariant: solo\n")
+            .contains("unknown variant `solo`"));
     }
 }
