@@ -217,6 +217,11 @@ impl Board {
         &self.placements[mv.index()]
     }
 
+    /// Every placement of the board, legal or not.
+    pub fn all_moves(&self) -> impl Iterator<Item = Move> {
+        (0..self.placements.len() as u32).map(Move)
+    }
+
     /// All placements of a stone.
     pub fn stone_moves(&self, stone: Stone) -> impl Iterator<Item = Move> {
         self.stone_ranges[stone.index()].clone().map(Move)
