@@ -181,6 +181,7 @@ mod tests {
 
     #[test]
     fn k2_the_highest_start_draw_starts_and_ties_and_jokers_draw_again() {
+        // KD6: only joker drawers and the tied leaders draw again.
         for seed in 0..300 {
             let deal = deal(4, &mut rng_from_seed(seed)).unwrap();
             let last = deal.start_draws.last().unwrap();
@@ -211,6 +212,7 @@ mod tests {
 
     #[test]
     fn k2_pairs_count_different_tiles_held_twice_but_not_jokers() {
+        // KD5: a joker pair is no pair.
         let rack = crate::notation::parse_tiles("r10 r10 b3 b3 k7 k7 J J o1").unwrap();
         assert_eq!(pairs_in_rack(&rack), 3);
         let rack = crate::notation::parse_tiles("r10 r10 b3 b3 J J o1").unwrap();

@@ -363,7 +363,7 @@ mod tests {
     }
 
     #[test]
-    fn arranged_sets_show_the_joker_where_it_stands() {
+    fn kd8_arranged_sets_show_the_joker_where_it_stands() {
         let rules = RuleSet::current();
         let set = parse_set("[r6 J r4]").unwrap();
         assert_eq!(set.arranged(&rules).to_string(), "[r4 J r6]");

@@ -388,7 +388,7 @@ fn k7_time_out_restores_the_table_and_draws_three_penalty_tiles() {
 }
 
 #[test]
-fn k7_no_time_out_without_a_time_limit() {
+fn kd9_no_time_out_without_a_time_limit() {
     let rules: RuleSet = "current turn_time=off".parse().unwrap();
     let mut round = position(rules, &["r1", "k1"], "", &[false, false]);
     assert_eq!(
@@ -575,6 +575,7 @@ fn k9_a_target_score_ends_the_game_once_reached() {
 
 #[test]
 fn k2_three_pairs_may_demand_a_new_deal_before_the_first_turn() {
+    // KD5: any player may claim, not only the one to move; the deal starts over.
     let racks = ["r10 r10 b3 b3 k7 k7 o1", "o2 o3"];
     let mut round = position(RuleSet::current(), &racks, "", &[false, false]);
     assert!(!round.view(1).can_claim_redeal && round.view(0).can_claim_redeal);
@@ -637,4 +638,13 @@ fn illegal_players_and_finished_rounds_are_rejected_without_panicking() {
         "there is no player 8 at this table"
     );
     assert!(round.check_play(5, &[]).is_err());
+}
+
+#[test]
+fn kd10_round_one_of_a_game_deals_like_a_round_record_with_the_game_seed() {
+    let game = Game::new(RuleSet::current(), 3, 77).unwrap();
+    let round = Round::new(RuleSet::current(), 3, 77).unwrap();
+    assert_eq!(game.round(), &round);
+    assert_eq!(RuleSet::current().game_length, GameLength::Rounds(1));
+    assert_ne!(rummikub::game::round_seed(77, 1), 77);
 }

@@ -689,3 +689,35 @@ quit
         }
     }
 }
+
+#[cfg(test)]
+mod workspace_tests {
+    use super::*;
+    use rummikub::notation::{format_table, parse_table, parse_tiles};
+
+    #[test]
+    fn the_seed_example_can_be_built_with_split_move_and_add() {
+        let rules = RuleSet::current();
+        let table = parse_table("[k10 k11 k12 k13]").unwrap();
+        let mut work = Workspace::new(&table, &parse_tiles("r13 b13 o2").unwrap());
+        assert_eq!(work.edit(&["split", "1", "3"], &rules), Ok(true));
+        assert_eq!(format_table(&work.table()), "[k10 k11 k12] [k13]");
+        assert_eq!(work.edit(&["add", "2", "r13", "b13"], &rules), Ok(true));
+        assert_eq!(format_table(&work.table()), "[k10 k11 k12] [r13 b13 k13]");
+        assert_eq!(work.rack.tiles(), parse_tiles("o2").unwrap());
+        assert_eq!(work.edit(&["move", "2", "k13", "1"], &rules), Ok(true));
+        assert_eq!(format_table(&work.table()), "[k10 k11 k12 k13] [r13 b13]");
+        assert_eq!(
+            work.edit(&["back", "1", "k13"], &rules),
+            Err("k13 was on the table before your turn; it must stay there".to_string())
+        );
+        assert_eq!(
+            work.edit(&["add", "1", "o5"], &rules),
+            Err("you have no o5 on your rack".to_string())
+        );
+        assert_eq!(work.edit(&["back", "2", "r13"], &rules), Ok(true));
+        work.reset();
+        assert_eq!(format_table(&work.table()), "[k10 k11 k12 k13]");
+        assert_eq!(work.edit(&["dance"], &rules), Ok(false));
+    }
+}
