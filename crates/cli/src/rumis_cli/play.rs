@@ -1,10 +1,921 @@
-//! `rumi play rumis`: terminal play. (Being written.)
+//! `rumi play rumis`: a game of Rumis in the terminal, people and bots at one table.
+//!
+//! ```text
+//! rumi play rumis --scenario chullpa --players 4 --seats human,random,greedy,greedy
+//! ```
+//!
+//! The game loop ([`Session::run`]) reads commands from any `BufRead` and writes to any
+//! `Write`, so a whole session can be scripted and tested. People type moves in either
+//! form of the notation (`L4 a1 b1 c1 a2`, levels optional, or the drop form
+//! `L4/7@c3`) or a command (`help` lists them); bots move by themselves.
 
+use std::fmt::Write as _;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
 use clap::Args;
+use play::rumis_bots::{BotKind, GreedyBot, RumisBot};
+use rumis::notation::{format_drop, format_move};
+use rumis::record::Record;
+use rumis::{Colour, Event, Position, Provenance, Scenario, Setup, Stone, Variant};
+
+#[path = "draw.rs"]
+mod draw;
+
+use draw::Paint;
+
+/// Most moves `moves` prints before it asks to be narrowed to one stone.
+const MOVES_SHOWN: usize = 100;
 
 #[derive(Args)]
-pub struct PlayArgs {}
+pub struct PlayArgs {
+    /// Built-in scenario: chullpa, pirka, tambo, pisac, coricancha or cucho.
+    #[arg(long, default_value = "chullpa")]
+    scenario: String,
+    /// Play on your own scenario file instead of a built-in one.
+    #[arg(long, value_name = "PATH")]
+    scenario_file: Option<PathBuf>,
+    /// Number of players (default: one per seat given, else 2).
+    #[arg(long)]
+    players: Option<u8>,
+    /// Who sits at each seat, in turn order: human, random or greedy, comma-separated,
+    /// one per player (default: human, then greedy).
+    #[arg(long, value_delimiter = ',')]
+    seats: Vec<String>,
+    /// standard, four-colours (R10: 2 players, two colours each), ruinas or
+    /// ruinas-random (R11: 2 or 3 players build a neutral ruin first).
+    #[arg(long, default_value = "standard")]
+    variant: String,
+    /// Seed for the bots' choices and the random ruin (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the game record to this file when the game ends (or is quit).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+}
 
-pub fn play(_args: PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("Rumis terminal play is not built yet")
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    Bot(BotKind),
+}
+
+impl Seat {
+    fn parse(text: &str) -> anyhow::Result<Seat> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("human") {
+            return Ok(Seat::Human);
+        }
+        BotKind::from_name(text)
+            .map(Seat::Bot)
+            .with_context(|| format!("unknown seat `{text}` (human, random or greedy)"))
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Seat::Human => "human",
+            Seat::Bot(kind) => kind.name(),
+        }
+    }
+}
+
+/// The scenario named on the command line: a built-in key, or a user's file.
+fn load_scenario(key: &str, file: Option<&Path>) -> anyhow::Result<Scenario> {
+    if let Some(path) = file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read scenario file {}", path.display()))?;
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("scenario")
+            .to_ascii_lowercase();
+        return Ok(Scenario::parse(&path.display().to_string(), &stem, &text)?);
+    }
+    Scenario::builtin(key).with_context(|| {
+        let keys: Vec<&str> = Scenario::builtin_keys().collect();
+        format!(
+            "unknown scenario `{key}` (built in: {}; use --scenario-file for your own)",
+            keys.join(", ")
+        )
+    })
+}
+
+/// A game being played at the terminal.
+pub struct Session {
+    position: Position,
+    seats: Vec<Seat>,
+    bots: Vec<Option<Box<dyn RumisBot>>>,
+    paint: Paint,
+    /// Write each command after its prompt (for piped input, so the log reads well).
+    echo: bool,
+    save: Option<PathBuf>,
+    events_seen: usize,
+    /// The build changed since it was last drawn.
+    board_stale: bool,
+}
+
+/// How a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The game is over; the final score was shown.
+    Finished,
+    /// A person quit (or the input ended) before the end.
+    Quit,
+}
+
+impl Session {
+    /// A new game; `seats` has one entry per player, the bots' chance comes from `seed`.
+    pub fn new(setup: Setup, seats: Vec<Seat>) -> anyhow::Result<Session> {
+        if seats.len() != setup.players as usize {
+            bail!(
+                "{} seats given for {} players: give one per player, e.g. --seats {}",
+                seats.len(),
+                setup.players,
+                std::iter::once("human")
+                    .chain(std::iter::repeat("greedy"))
+                    .take(setup.players as usize)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+        }
+        let seed = setup.seed;
+        let position = Position::new(setup)?;
+        let bots = seats
+            .iter()
+            .enumerate()
+            .map(|(p, seat)| match seat {
+                Seat::Human => None,
+                // Each bot its own stream: the seed mixed with its seat.
+                Seat::Bot(kind) => {
+                    Some(kind.build(seed ^ (p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+                }
+            })
+            .collect();
+        Ok(Session {
+            position,
+            seats,
+            bots,
+            paint: Paint::PLAIN,
+            echo: false,
+            save: None,
+            events_seen: 0,
+            board_stale: true,
+        })
+    }
+
+    pub fn with_paint(mut self, paint: Paint) -> Session {
+        self.paint = paint;
+        self
+    }
+
+    pub fn with_echo(mut self, echo: bool) -> Session {
+        self.echo = echo;
+        self
+    }
+
+    pub fn with_save(mut self, save: Option<PathBuf>) -> Session {
+        self.save = save;
+        self
+    }
+
+    #[cfg(test)]
+    fn position(&self) -> &Position {
+        &self.position
+    }
+
+    fn seats_text(&self) -> String {
+        self.seats
+            .iter()
+            .map(|s| s.name())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// `player 1 (red, human)`; R10: `player 1 (red+green, human)`.
+    fn player_label(&self, player: u8) -> String {
+        let colours: Vec<String> = self
+            .position
+            .colours_of(player)
+            .into_iter()
+            .map(|c| self.paint.name(c))
+            .collect();
+        format!(
+            "player {} ({}, {})",
+            player + 1,
+            colours.join("+"),
+            self.seats[player as usize].name()
+        )
+    }
+
+    /// Number of the next move as people count them (generated ruin moves excluded).
+    fn move_number(&self) -> usize {
+        self.position.history().len() - self.position.generated_moves() + 1
+    }
+
+    fn intro(&self) -> String {
+        let setup = self.position.setup();
+        let scenario = &setup.scenario;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Rumis on {} ({}, {}), {} players, variant {}, seed {}",
+            scenario.name, scenario.key, scenario.theme, setup.players, setup.variant, setup.seed
+        );
+        let _ = writeln!(
+            out,
+            "board: {}",
+            match scenario.provenance {
+                Provenance::Sourced => "sourced (the printed board is known from public sources)",
+                Provenance::Reconstructed =>
+                    "reconstructed (the printed board is not public; the project reconstructed it)",
+            }
+        );
+        for p in 0..setup.players {
+            let _ = writeln!(out, "seat {}: {}", p + 1, self.player_label(p));
+        }
+        if let Some(neutral) = self.position.neutral() {
+            let generated = self.position.generated_moves();
+            if generated > 0 {
+                let _ = writeln!(
+                    out,
+                    "Ruinas (R11): a random ruin of {generated} {} stones was built (seed {}).",
+                    self.paint.name(neutral),
+                    setup.seed
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "Ruinas (R11): first build the ruin together, taking turns with the \
+                     eleven neutral {} stones; they score for nobody.",
+                    self.paint.name(neutral)
+                );
+            }
+        }
+        if setup.variant == Variant::FourColours {
+            let _ = writeln!(
+                out,
+                "Four colours (R10): colours move in turn; each player's best colour counts."
+            );
+        }
+        out.push_str("Type `help` for the commands.\n");
+        out
+    }
+
+    /// Each colour's owner, points so far and remaining stones, and whose turn it is.
+    fn status(&self) -> String {
+        let position = &self.position;
+        let score = position.score();
+        let mut out = String::new();
+        for i in 0..position.colour_count() {
+            let colour = Colour(i as u8);
+            let owner = match position.owner(colour) {
+                Some(p) => format!("player {}", p + 1),
+                None => "neutral".to_string(),
+            };
+            let supply: Vec<&str> = position.supply(colour).iter().map(|s| s.code()).collect();
+            let state = if position.is_out(colour) {
+                "  (out)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "{}{} {:<8} {:>3} points  {:>2} stones left: {}{}",
+                self.paint.name(colour),
+                " ".repeat(7 - colour.name().len()),
+                owner,
+                score.colour_points[i],
+                supply.len(),
+                supply.join(" "),
+                state
+            );
+        }
+        if let (Some(colour), Some(player)) = (position.to_move(), position.actor()) {
+            if position.building_ruin() {
+                let _ = writeln!(
+                    out,
+                    "move {}: ruin stone ({}, neutral), placed by {}",
+                    self.move_number(),
+                    self.paint.name(colour),
+                    self.player_label(player)
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "move {}: {} to move, {}",
+                    self.move_number(),
+                    self.paint.name(colour),
+                    self.player_label(player)
+                );
+            }
+        }
+        out
+    }
+
+    fn board(&self) -> String {
+        draw::build(&self.position, self.paint)
+    }
+
+    /// Explains the events (R8, R11) that happened since the last call.
+    fn new_events(&mut self) -> String {
+        let mut out = String::new();
+        for event in &self.position.events()[self.events_seen..] {
+            let Event::Out { colour, .. } = *event;
+            let left = self.position.supply(colour).len();
+            let name = self.paint.name(colour);
+            let _ = if self.position.owner(colour).is_none() {
+                if left == 0 {
+                    writeln!(
+                        out,
+                        "the ruin is built: all eleven {name} stones are in (R11)"
+                    )
+                } else {
+                    writeln!(
+                        out,
+                        "the ruin is finished: {name} has no legal placement for its {left} \
+                         remaining {} (R11)",
+                        if left == 1 { "stone" } else { "stones" }
+                    )
+                }
+            } else if left == 0 {
+                writeln!(out, "{name} is out: all stones placed")
+            } else {
+                writeln!(
+                    out,
+                    "{name} is out: no legal placement (R8); {left} {} unplaced",
+                    if left == 1 {
+                        "stone stays"
+                    } else {
+                        "stones stay"
+                    }
+                )
+            };
+        }
+        self.events_seen = self.position.events().len();
+        out
+    }
+
+    fn help() -> &'static str {
+        "commands:\n\
+         \x20 L4 a1 b1 c1 a2      place a stone on these cells (levels optional: c3:2)\n\
+         \x20 L4/7@c3             drop orientation 7 of L4 with its corner at column c3\n\
+         \x20 moves [STONE]       list the legal moves (also `legal`), e.g. `moves L4`\n\
+         \x20 stones [STONE]      your stones left; with a stone, its numbered orientations\n\
+         \x20 hint                the greedy bot's choice\n\
+         \x20 board               draw the build again, with the score so far\n\
+         \x20 save FILE           write the game record\n\
+         \x20 quit                end the game here\n\
+         stones: D2 I3 L3 I4 O4 T4 L4 S4 Y4 (tripod) A4 B4 (screws)\n"
+    }
+
+    fn list_moves(&self, filter: Option<&str>) -> String {
+        let only = match filter {
+            Some(code) => match Stone::from_code(code) {
+                Some(stone) => Some(stone),
+                None => {
+                    return format!(
+                        "unknown stone `{code}` (stones: D2 I3 L3 I4 O4 T4 L4 S4 Y4 A4 B4)\n"
+                    )
+                }
+            },
+            None => None,
+        };
+        let position = &self.position;
+        let moves: Vec<_> = position
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| only.is_none_or(|s| position.board().placement(mv).stone == s))
+            .collect();
+        let mut out = String::new();
+        if moves.is_empty() {
+            return match only {
+                Some(stone) => format!("no legal move with {stone}\n"),
+                None => "no legal move\n".to_string(),
+            };
+        }
+        let mut counts: Vec<String> = Vec::new();
+        for stone in Stone::ALL {
+            let n = moves
+                .iter()
+                .filter(|&&mv| position.board().placement(mv).stone == stone)
+                .count();
+            if n > 0 {
+                counts.push(format!("{stone} {n}"));
+            }
+        }
+        let _ = writeln!(out, "{} legal moves ({})", moves.len(), counts.join(", "));
+        for &mv in moves.iter().take(MOVES_SHOWN) {
+            let cells = format_move(position, mv);
+            // The drop form names this move only if lowering the stone lands it here.
+            let drop = format_drop(position, mv);
+            if position.parse_move(&drop) == Ok(mv) {
+                let _ = writeln!(out, "  {cells:<32} {drop}");
+            } else {
+                let _ = writeln!(out, "  {cells}");
+            }
+        }
+        if moves.len() > MOVES_SHOWN {
+            let _ = writeln!(
+                out,
+                "  … and {} more; narrow the list to one stone, e.g. `moves {}`",
+                moves.len() - MOVES_SHOWN,
+                position.board().placement(moves[MOVES_SHOWN]).stone
+            );
+        }
+        out
+    }
+
+    fn stones(&self, filter: Option<&str>) -> String {
+        if let Some(code) = filter {
+            return match Stone::from_code(code) {
+                Some(stone) => draw::orientations(stone),
+                None => {
+                    format!("unknown stone `{code}` (stones: D2 I3 L3 I4 O4 T4 L4 S4 Y4 A4 B4)\n")
+                }
+            };
+        }
+        let Some(colour) = self.position.to_move() else {
+            return "the game is over\n".to_string();
+        };
+        let mut out = format!("{}'s stones left:\n", self.paint.name(colour));
+        for stone in self.position.supply(colour) {
+            let _ = writeln!(
+                out,
+                "  {:<3} {:<20} {} cubes, {} orientations",
+                stone.code(),
+                stone.name(),
+                stone.size(),
+                stone.orientations().len()
+            );
+        }
+        out.push_str("`stones L4` draws a stone's orientations with their numbers.\n");
+        out
+    }
+
+    fn save_to(&self, path: &Path) -> String {
+        let text = Record::write(&self.position, Some(&self.seats_text()));
+        match std::fs::write(path, text) {
+            Ok(()) => format!(
+                "record saved to {} ({} moves)\n",
+                path.display(),
+                self.position.history().len() - self.position.generated_moves()
+            ),
+            Err(e) => format!("cannot save to {}: {e}\n", path.display()),
+        }
+    }
+
+    /// The final build, the scores per colour and per player, and the winners (R9, R10).
+    fn final_report(&self) -> String {
+        let position = &self.position;
+        let score = position.score();
+        let mut out = String::from("game over\n");
+        out.push_str(&self.board());
+        out.push_str("final score (R9: visible squares minus unplaced stones):\n");
+        out.push_str("colour   player    visible  unplaced  points\n");
+        for i in 0..position.colour_count() {
+            let colour = Colour(i as u8);
+            let owner = match position.owner(colour) {
+                Some(p) => format!("{}", p + 1),
+                None => "neutral".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "{}{} {:<9} {:>7} {:>9} {:>7}",
+                self.paint.name(colour),
+                " ".repeat(8 - colour.name().len()),
+                owner,
+                score.visible[i],
+                score.unplaced[i],
+                score.colour_points[i]
+            );
+        }
+        let four = position.setup().variant == Variant::FourColours;
+        for p in 0..position.setup().players {
+            let _ = writeln!(
+                out,
+                "{}: {} points{}",
+                self.player_label(p),
+                score.player_points[p as usize],
+                if four { " (best colour, R10)" } else { "" }
+            );
+        }
+        let best = score
+            .winners
+            .first()
+            .map_or(0, |&w| score.player_points[w as usize]);
+        let winners: Vec<String> = score
+            .winners
+            .iter()
+            .map(|&w| self.player_label(w))
+            .collect();
+        if winners.len() == 1 {
+            let _ = writeln!(out, "winner: {} with {best} points", winners[0]);
+        } else {
+            let _ = writeln!(
+                out,
+                "shared win (R9: no tie-break): {} with {best} points each",
+                winners.join(", ")
+            );
+        }
+        out
+    }
+
+    /// Plays the game to its end or until a person quits; people's commands come from
+    /// `input` (its end counts as `quit`), everything shown goes to `out`.
+    pub fn run(&mut self, mut input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Ending> {
+        write!(out, "{}", self.intro())?;
+        let ending = loop {
+            let events = self.new_events();
+            write!(out, "{events}")?;
+            if self.position.is_over() {
+                break Ending::Finished;
+            }
+            let (Some(colour), Some(player)) = (self.position.to_move(), self.position.actor())
+            else {
+                unreachable!("a running game has a colour to move and a player to place it");
+            };
+            if let Some(bot) = self.bots[player as usize].as_mut() {
+                let mv = bot
+                    .choose(&self.position)
+                    .context("the bot found no move, though the colour can move")?;
+                let text = format_move(&self.position, mv);
+                self.position.play(mv)?;
+                self.board_stale = true;
+                writeln!(
+                    out,
+                    "move {}: {} ({}) plays {text}",
+                    self.move_number() - 1,
+                    self.paint.name(colour),
+                    self.player_label(player)
+                )?;
+                continue;
+            }
+            if self.board_stale {
+                write!(out, "{}{}", self.board(), self.status())?;
+                self.board_stale = false;
+            }
+            write!(out, "{} > ", self.paint.name(colour))?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                writeln!(out, "input ended")?;
+                break Ending::Quit;
+            }
+            let line = line.trim();
+            if self.echo {
+                writeln!(out, "{line}")?;
+            }
+            let mut words = line.split_whitespace();
+            let command = words.next().unwrap_or("").to_ascii_lowercase();
+            let argument = words.next();
+            let reply = match command.as_str() {
+                "" => String::new(),
+                "help" | "?" => Self::help().to_string(),
+                "board" => format!("{}{}", self.board(), self.status()),
+                "moves" | "legal" => self.list_moves(argument),
+                "stones" => self.stones(argument),
+                "hint" => {
+                    let mut greedy = GreedyBot::new(self.position.history().len() as u64);
+                    match greedy.choose(&self.position) {
+                        Some(mv) => {
+                            format!("greedy would play {}\n", format_move(&self.position, mv))
+                        }
+                        None => "no move\n".to_string(),
+                    }
+                }
+                "save" => match argument {
+                    Some(file) => self.save_to(Path::new(file)),
+                    None => "save needs a file name: save FILE\n".to_string(),
+                },
+                "quit" | "exit" => break Ending::Quit,
+                _ => match self.position.parse_move(line) {
+                    Ok(mv) => {
+                        let text = format_move(&self.position, mv);
+                        self.position.play(mv)?;
+                        self.board_stale = true;
+                        format!(
+                            "move {}: {} ({}) plays {text}\n",
+                            self.move_number() - 1,
+                            self.paint.name(colour),
+                            self.player_label(player)
+                        )
+                    }
+                    Err(e) => format!("not played: {e}\n"),
+                },
+            };
+            write!(out, "{reply}")?;
+        };
+        match ending {
+            Ending::Finished => write!(out, "{}", self.final_report())?,
+            Ending::Quit => writeln!(out, "game abandoned after {} moves", self.move_number() - 1)?,
+        }
+        if let Some(path) = self.save.clone() {
+            write!(out, "{}", self.save_to(&path))?;
+        }
+        Ok(ending)
+    }
+}
+
+/// Builds the session the command line asks for.
+fn session(args: PlayArgs) -> anyhow::Result<Session> {
+    let scenario = load_scenario(&args.scenario, args.scenario_file.as_deref())?;
+    let variant = Variant::from_name(&args.variant).with_context(|| {
+        format!(
+            "unknown variant `{}` (standard, four-colours, ruinas, ruinas-random)",
+            args.variant
+        )
+    })?;
+    let players = args.players.unwrap_or(if args.seats.is_empty() {
+        2
+    } else {
+        args.seats.len() as u8
+    });
+    let seats = if args.seats.is_empty() {
+        (0..players)
+            .map(|p| {
+                if p == 0 {
+                    Seat::Human
+                } else {
+                    Seat::Bot(BotKind::Greedy)
+                }
+            })
+            .collect()
+    } else {
+        args.seats
+            .iter()
+            .map(|s| Seat::parse(s))
+            .collect::<anyhow::Result<Vec<_>>>()?
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
+    });
+    let setup = Setup::new(scenario, players)
+        .with_variant(variant)
+        .with_seed(seed);
+    Ok(Session::new(setup, seats)?.with_save(args.save))
+}
+
+pub fn play(args: PlayArgs) -> anyhow::Result<()> {
+    let session = session(args)?;
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut session = session
+        .with_paint(Paint {
+            ansi: stdout.is_terminal(),
+        })
+        .with_echo(!stdin.is_terminal());
+    session.run(stdin.lock(), &mut stdout.lock())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_file(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("rumi-play-{}-{name}", std::process::id()))
+    }
+
+    fn chullpa(players: u8, variant: Variant, seed: u64) -> Setup {
+        Setup::new(Scenario::builtin("chullpa").unwrap(), players)
+            .with_variant(variant)
+            .with_seed(seed)
+    }
+
+    fn run(session: &mut Session, script: &str) -> (Ending, String) {
+        let mut out = Vec::new();
+        let ending = session.run(script.as_bytes(), &mut out).unwrap();
+        (ending, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn a_scripted_human_session() {
+        let setup = chullpa(2, Variant::Standard, 1);
+        let mut session =
+            Session::new(setup.clone(), vec![Seat::Human, Seat::Bot(BotKind::Greedy)])
+                .unwrap()
+                .with_echo(true);
+        let saved = temp_file("scripted.rumis");
+        let script = format!(
+            "L4 a1 b1 c1 d1\nX9 a1\nmoves D2\nO4 a1 b1 a2 b2\nsave {}\nquit\n",
+            saved.display()
+        );
+        let (ending, out) = run(&mut session, &script);
+        assert_eq!(ending, Ending::Quit);
+
+        // The start: provenance, seats, the empty build and whose turn.
+        assert!(out.contains("board: sourced"), "{out}");
+        assert!(out.contains("seat 2: player 2 (blue, greedy)"));
+        assert!(out.contains("(nothing built yet)"));
+        assert!(out.contains("move 1: red to move, player 1 (red, human)"));
+
+        // An illegal move and an unreadable one: the engine's reason, nothing played.
+        let fresh = Position::new(setup.clone()).unwrap();
+        let illegal = fresh.parse_move("L4 a1 b1 c1 d1").unwrap_err();
+        assert!(out.contains(&format!("red > L4 a1 b1 c1 d1\nnot played: {illegal}\n")));
+        assert!(illegal.to_string().contains("do not form the L4"));
+        assert!(out.contains("not played: unknown stone `X9`"));
+
+        // The domino's legal moves on the empty board: each in cells and drop form.
+        assert!(out.contains("legal moves (D2 "));
+        assert!(out.contains("  D2 a1:1 b1:1"));
+
+        // The legal move is played, the greedy bot answers, the build is redrawn.
+        assert!(out.contains("move 1: red (player 1 (red, human)) plays O4 a1:1 b1:1 a2:1 b2:1"));
+        assert!(out.contains("move 2: blue (player 2 (blue, greedy)) plays"));
+        assert!(out.contains("move 3: red to move"));
+        assert!(out.contains("R1 R1"));
+
+        // The record holds exactly the two moves and replays.
+        assert!(out.contains(&format!("record saved to {} (2 moves)", saved.display())));
+        let record = Record::parse(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+        std::fs::remove_file(&saved).unwrap();
+        assert_eq!(record.seats.as_deref(), Some("human,greedy"));
+        let replayed = record
+            .replay(Scenario::builtin("chullpa").unwrap())
+            .unwrap();
+        assert_eq!(replayed.history(), session.position().history());
+        assert!(out.ends_with("game abandoned after 2 moves\n"));
+    }
+
+    #[test]
+    fn a_human_can_use_the_drop_form_and_see_the_orientations() {
+        let setup = chullpa(2, Variant::Standard, 2);
+        let fresh = Position::new(setup.clone()).unwrap();
+        // Some flat L4 on the empty board, named in the drop form.
+        let mv = fresh
+            .legal_moves()
+            .into_iter()
+            .find(|&mv| {
+                let p = fresh.board().placement(mv);
+                p.stone == Stone::L4 && p.spans().len() == 4
+            })
+            .unwrap();
+        let drop = format_drop(&fresh, mv);
+        let mut session = Session::new(setup, vec![Seat::Human, Seat::Human]).unwrap();
+        let (_, out) = run(&mut session, &format!("stones L4\n{drop}\nstones\n"));
+        assert!(out.contains("L4 (L tetracube), 24 orientations"));
+        assert!(out.contains(&format!("plays {}", format_move(&fresh, mv))));
+        assert_eq!(session.position().history(), &[mv]);
+        // Blue's turn now: its full supply is listed.
+        assert!(out.contains("blue's stones left:\n  D2  domino"));
+        assert!(out.ends_with("input ended\ngame abandoned after 1 moves\n"));
+    }
+
+    #[test]
+    fn an_all_bot_game_ends_with_scores_and_a_record_that_replays() {
+        let saved = temp_file("bots.rumis");
+        let mut session = Session::new(
+            chullpa(2, Variant::Standard, 7),
+            vec![Seat::Bot(BotKind::Greedy), Seat::Bot(BotKind::Random)],
+        )
+        .unwrap()
+        .with_save(Some(saved.clone()));
+        let (ending, out) = run(&mut session, "");
+        assert_eq!(ending, Ending::Finished);
+        let score = session.position().score();
+
+        assert!(out.contains("red is out"));
+        assert!(out.contains("blue is out"));
+        assert!(out.contains("game over\ntop view"));
+        let red_row = format!(
+            "red      1         {:>7} {:>9} {:>7}",
+            score.visible[0], score.unplaced[0], score.colour_points[0]
+        );
+        assert!(out.contains(&red_row), "{out}");
+        assert!(out.contains(&format!(
+            "player 2 (blue, random): {} points",
+            score.player_points[1]
+        )));
+        let w = score.winners[0];
+        if score.winners.len() == 1 {
+            assert!(out.contains(&format!(
+                "winner: {} with {} points",
+                session.player_label(w),
+                score.player_points[w as usize]
+            )));
+        } else {
+            assert!(out.contains("shared win (R9: no tie-break)"));
+        }
+
+        let text = std::fs::read_to_string(&saved).unwrap();
+        std::fs::remove_file(&saved).unwrap();
+        let record = Record::parse(&text).unwrap();
+        assert_eq!(record.seats.as_deref(), Some("greedy,random"));
+        let replayed = record
+            .replay(Scenario::builtin("chullpa").unwrap())
+            .unwrap();
+        assert!(replayed.is_over());
+        assert_eq!(replayed.score(), score);
+    }
+
+    #[test]
+    fn four_colours_name_both_colours_and_the_best_one_wins() {
+        let mut session = Session::new(
+            chullpa(2, Variant::FourColours, 3),
+            vec![Seat::Bot(BotKind::Greedy), Seat::Bot(BotKind::Greedy)],
+        )
+        .unwrap();
+        let (ending, out) = run(&mut session, "");
+        assert_eq!(ending, Ending::Finished);
+        assert!(out.contains("seat 1: player 1 (red+green, greedy)"));
+        assert!(out.contains("seat 2: player 2 (blue+yellow, greedy)"));
+        // Colours move in turn: red, blue, green, yellow.
+        let order: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("move "))
+            .take(4)
+            .map(|l| l.split_whitespace().nth(2).unwrap())
+            .collect();
+        assert_eq!(order, ["red", "blue", "green", "yellow"]);
+        let score = session.position().score();
+        let best_of_1 = score.colour_points[0].max(score.colour_points[2]);
+        assert!(out.contains(&format!(
+            "player 1 (red+green, greedy): {best_of_1} points (best colour, R10)"
+        )));
+    }
+
+    #[test]
+    fn in_ruinas_people_build_the_neutral_ruin_first() {
+        let mut session = Session::new(
+            chullpa(2, Variant::Ruinas, 0),
+            vec![Seat::Human, Seat::Bot(BotKind::Greedy)],
+        )
+        .unwrap()
+        .with_echo(true);
+        let (_, out) = run(&mut session, "I4 a1 b1 c1 d1\nquit\n");
+        assert!(out.contains("first build the ruin together"));
+        assert!(
+            out.contains("move 1: ruin stone (green, neutral), placed by player 1 (red, human)")
+        );
+        assert!(out.contains("move 1: green (player 1 (red, human)) plays I4 a1:1 b1:1 c1:1 d1:1"));
+        // Then the greedy seat places the second neutral stone.
+        assert!(out.contains("move 2: green (player 2 (blue, greedy)) plays"));
+        assert!(out.contains("move 3: ruin stone (green, neutral), placed by player 1"));
+        // Ruinas for 2 players uses the 3-player board (R11): chullpa 3p is 6 high.
+        assert_eq!(session.position().board().height, 6);
+    }
+
+    #[test]
+    fn a_random_ruin_is_announced_and_not_counted_as_moves() {
+        let mut session = Session::new(
+            chullpa(3, Variant::RuinasRandom, 5),
+            vec![
+                Seat::Human,
+                Seat::Bot(BotKind::Random),
+                Seat::Bot(BotKind::Random),
+            ],
+        )
+        .unwrap();
+        let (_, out) = run(&mut session, "quit\n");
+        assert!(out.contains("a random ruin of 11 yellow stones was built (seed 5)"));
+        assert!(out.contains("move 1: red to move"));
+        assert!(out.contains("game abandoned after 0 moves"));
+    }
+
+    #[test]
+    fn seats_must_match_the_players() {
+        let err = Session::new(chullpa(3, Variant::Standard, 0), vec![Seat::Human])
+            .err()
+            .unwrap();
+        assert_eq!(
+            err.to_string(),
+            "1 seats given for 3 players: give one per player, e.g. --seats human,greedy,greedy"
+        );
+        assert_eq!(
+            Seat::parse("mcts").unwrap_err().to_string(),
+            "unknown seat `mcts` (human, random or greedy)"
+        );
+        assert_eq!(Seat::parse("Greedy").unwrap(), Seat::Bot(BotKind::Greedy));
+    }
+
+    #[test]
+    fn a_bad_scenario_file_is_named_with_its_line() {
+        let path = temp_file("broken.scenario");
+        std::fs::write(
+            &path,
+            "name: Broken\nstatus: sourced\nboard:\n  ##\n  #\nplayers 2: cap 4\n",
+        )
+        .unwrap();
+        let err = load_scenario("chullpa", Some(&path))
+            .unwrap_err()
+            .to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(err.starts_with(&format!("{}:", path.display())), "{err}");
+        let line: usize = err[path.display().to_string().len() + 1..]
+            .split(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1..=6).contains(&line), "{err}");
+
+        let err = load_scenario("atlantis", None).unwrap_err().to_string();
+        assert!(err.contains("unknown scenario `atlantis`"));
+    }
 }
