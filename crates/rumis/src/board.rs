@@ -201,7 +201,7 @@ impl Board {
             ((0..self.width as i32).contains(&x)
                 && (0..self.depth as i32).contains(&y)
                 && (0..self.height as i32).contains(&z))
-            .then(|| Cell {
+            .then_some(Cell {
                 x: x as u8,
                 y: y as u8,
                 z: z as u8,

@@ -438,7 +438,7 @@ impl Position {
     /// Plays a move after checking it; an illegal move changes nothing.
     pub fn play(&mut self, mv: Move) -> Result<(), Illegal> {
         if mv.index() >= self.board.placement_count() {
-            return Err(Illegal::GameOver);
+            return Err(Illegal::NoSuchPlacement(mv.index()));
         }
         self.validate(mv)?;
         self.play_unchecked(mv);

@@ -14,6 +14,8 @@ use crate::stones::Stone;
 pub enum Illegal {
     #[error("the game is over")]
     GameOver,
+    #[error("there is no placement number {0} on this board")]
+    NoSuchPlacement(usize),
     #[error("it is {to_move}'s turn, not {colour}'s")]
     NotYourTurn { colour: Colour, to_move: Colour },
     #[error("{colour} has already placed its {stone} ({name})", name = stone.name())]

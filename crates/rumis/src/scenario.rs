@@ -427,8 +427,9 @@ mod tests {
 
     #[test]
     fn shipped_scenarios_have_the_documented_volumes() {
-        // (key, provenance, [(players, cells in footprint, volume)])
-        let expected: [(&str, Provenance, [(u8, usize, usize); 3]); 6] = [
+        /// (players, cells in footprint, volume)
+        type Counts = [(u8, usize, usize); 3];
+        let expected: [(&str, Provenance, Counts); 6] = [
             (
                 "chullpa",
                 Provenance::Sourced,

@@ -33,8 +33,16 @@ fn check(key: &str) {
         let reference = Position::new_reference(setup).unwrap();
         assert_eq!(perft(&fast, 1), d1, "{scenario} {players}p depth 1 (fast)");
         assert_eq!(perft(&fast, 2), d2, "{scenario} {players}p depth 2 (fast)");
-        assert_eq!(perft(&reference, 1), d1, "{scenario} {players}p depth 1 (reference)");
-        assert_eq!(perft(&reference, 2), d2, "{scenario} {players}p depth 2 (reference)");
+        assert_eq!(
+            perft(&reference, 1),
+            d1,
+            "{scenario} {players}p depth 1 (reference)"
+        );
+        assert_eq!(
+            perft(&reference, 2),
+            d2,
+            "{scenario} {players}p depth 2 (reference)"
+        );
     }
 }
 

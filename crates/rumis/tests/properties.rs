@@ -28,7 +28,11 @@ fn assert_no_hole(game: &Position) {
             let h = game.height(y as usize * b.width + x as usize);
             for z in 0..b.height as u8 {
                 let filled = game.colour_at(Cell { x, y, z }).is_some();
-                assert_eq!(filled, z < h, "column {x},{y} level {z}: hole or floating cube");
+                assert_eq!(
+                    filled,
+                    z < h,
+                    "column {x},{y} level {z}: hole or floating cube"
+                );
             }
         }
     }
@@ -68,12 +72,18 @@ fn assert_score_matches_build(game: &Position) {
             .filter(|s| !supply.contains(s))
             .map(|s| s.size())
             .sum();
-        assert_eq!(cubes[c] as usize, placed_cubes, "colour {c}: cubes on board");
+        assert_eq!(
+            cubes[c] as usize, placed_cubes,
+            "colour {c}: cubes on board"
+        );
     }
     let score = game.score();
     assert_eq!(score.visible, visible);
     for c in 0..colours {
-        assert_eq!(score.colour_points[c], visible[c] as i32 - (11 - placed[c] as i32));
+        assert_eq!(
+            score.colour_points[c],
+            visible[c] as i32 - (11 - placed[c] as i32)
+        );
     }
     let best = *score.player_points.iter().max().unwrap();
     for (p, &points) in score.player_points.iter().enumerate() {
@@ -151,4 +161,3 @@ proptest! {
         assert_score_matches_build(&game);
     }
 }
-

@@ -89,10 +89,10 @@ pub fn load_scenario(name: &str) -> anyhow::Result<Scenario> {
 /// Reads and replays a record file.
 pub fn load_record(file: &str) -> anyhow::Result<(Record, Position)> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {file}"))?;
-    let record = Record::parse(&text).with_context(|| format!("{file}"))?;
+    let record = Record::parse(&text).with_context(|| file.to_string())?;
     let position = record
         .replay(load_scenario(&record.scenario)?)
-        .with_context(|| format!("{file}"))?;
+        .with_context(|| file.to_string())?;
     Ok((record, position))
 }
 
