@@ -2,13 +2,17 @@
 //!
 //! Each game has its own module; this file only wires the command line together.
 
-mod rummikub_cli;
 mod rumis_cli;
+mod rummikub_cli;
 
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "rumi", version, about = "Rumis and Rummikub: play, solve, analyse")]
+#[command(
+    name = "rumi",
+    version,
+    about = "Rumis and Rummikub: play, solve, analyse"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
