@@ -177,3 +177,35 @@ fn a_colour_without_a_legal_placement_is_out_and_the_game_ends_when_all_are() {
     let err = g.play(g.board().all_moves().next().unwrap()).unwrap_err();
     assert_eq!(err.to_string(), "the game is over");
 }
+
+#[test]
+fn a_ruin_that_does_not_fit_ends_where_the_neutral_colour_is_stuck() {
+    // RD2: on a tiny 3 x 3 board of height 2 (18 cubes) the neutral colour cannot
+    // build all eleven stones; the ruin ends when it has no legal placement, and its
+    // left-over stones cost no one.
+    let tiny = Scenario::parse(
+        "tiny.scenario",
+        "tiny",
+        "name: Tiny\ntheme: test\nstatus: reconstructed\nboard:\n  ###\n  ###\n  ###\nplayers 2: cap 1\nplayers 3: cap 2\n",
+    )
+    .unwrap();
+    let mut g = Position::new(Setup::new(tiny, 2).with_variant(Variant::Ruinas)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    while g.building_ruin() {
+        let mv = g.random_move(&mut rng).unwrap();
+        g.play(mv).unwrap();
+    }
+    let neutral = g.neutral().unwrap();
+    assert!(g.is_out(neutral));
+    assert!(!g.supply(neutral).is_empty(), "stones left over");
+    assert!(g.events().contains(&rumis::Event::Out {
+        ply: g.history().len(),
+        colour: neutral
+    }));
+    play_random(&mut g, 2);
+    let score = g.score();
+    assert_eq!(
+        score.player_points,
+        vec![score.colour_points[0], score.colour_points[1]]
+    );
+}
