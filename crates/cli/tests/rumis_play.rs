@@ -142,3 +142,39 @@ fn errors_name_what_is_wrong() {
     assert!(!ok);
     assert!(err.contains(&format!("{bad_text}:")), "{err}");
 }
+
+#[test]
+fn a_game_on_your_own_scenario_file_replays_from_its_record() {
+    let board = temp_file("hut.scenario");
+    std::fs::write(
+        &board,
+        "name: Hut\ntheme: hut\nstatus: reconstructed\nboard:\n  ###\n  ##.\nplayers 2: cap 2\n",
+    )
+    .unwrap();
+    let board_text = board.display().to_string();
+    let saved = temp_file("hut.rumis");
+    let saved_text = saved.display().to_string();
+    let (out, err, ok) = rumi(
+        &[
+            "play",
+            "rumis",
+            "--scenario-file",
+            &board_text,
+            "--seats",
+            "greedy,greedy",
+            "--seed",
+            "2",
+            "--save",
+            &saved_text,
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("board: reconstructed"));
+    assert!(out.contains("game over"));
+    let (replay, err, ok) = rumi(&["rumis", "replay", &saved_text], "");
+    std::fs::remove_file(&saved).unwrap();
+    std::fs::remove_file(&board).unwrap();
+    assert!(ok, "{err}");
+    assert!(replay.contains("all legal; game over"), "{replay}");
+}

@@ -111,6 +111,8 @@ pub struct Session {
     /// Write each command after its prompt (for piped input, so the log reads well).
     echo: bool,
     save: Option<PathBuf>,
+    /// The user's scenario file, if the game is played on one: records name it by path.
+    scenario_file: Option<PathBuf>,
     events_seen: usize,
     /// The build changed since it was last drawn.
     board_stale: bool,
@@ -160,6 +162,7 @@ impl Session {
             paint: Paint::PLAIN,
             echo: false,
             save: None,
+            scenario_file: None,
             events_seen: 0,
             board_stale: true,
         })
@@ -178,6 +181,25 @@ impl Session {
     pub fn with_save(mut self, save: Option<PathBuf>) -> Session {
         self.save = save;
         self
+    }
+
+    /// The game is played on this scenario file (saved records name it by path, so
+    /// that `rumi rumis replay` finds it).
+    pub fn with_scenario_file(mut self, path: Option<PathBuf>) -> Session {
+        self.scenario_file = path;
+        self
+    }
+
+    /// The game record, naming a user's scenario file by its path.
+    fn record(&self) -> String {
+        let text = Record::write(&self.position, Some(&self.seats_text()));
+        match &self.scenario_file {
+            Some(path) => {
+                let key = format!("scenario: {}\n", self.position.setup().scenario.key);
+                text.replacen(&key, &format!("scenario: {}\n", path.display()), 1)
+            }
+            None => text,
+        }
     }
 
     #[cfg(test)]
@@ -221,7 +243,15 @@ impl Session {
         let _ = writeln!(
             out,
             "Rumis on {} ({}, {}), {} players, variant {}, seed {}",
-            scenario.name, scenario.key, scenario.theme, setup.players, setup.variant, setup.seed
+            scenario.name,
+            match &self.scenario_file {
+                Some(path) => path.display().to_string(),
+                None => scenario.key.clone(),
+            },
+            scenario.theme,
+            setup.players,
+            setup.variant,
+            setup.seed
         );
         let _ = writeln!(
             out,
@@ -455,8 +485,7 @@ impl Session {
     }
 
     fn save_to(&self, path: &Path) -> String {
-        let text = Record::write(&self.position, Some(&self.seats_text()));
-        match std::fs::write(path, text) {
+        match std::fs::write(path, self.record()) {
             Ok(()) => format!(
                 "record saved to {} ({} moves)\n",
                 path.display(),
@@ -657,7 +686,9 @@ fn session(args: PlayArgs) -> anyhow::Result<Session> {
     let setup = Setup::new(scenario, players)
         .with_variant(variant)
         .with_seed(seed);
-    Ok(Session::new(setup, seats)?.with_save(args.save))
+    Ok(Session::new(setup, seats)?
+        .with_save(args.save)
+        .with_scenario_file(args.scenario_file))
 }
 
 pub fn play(args: PlayArgs) -> anyhow::Result<()> {
@@ -892,6 +923,37 @@ mod tests {
             "unknown seat `mcts` (human, random or greedy)"
         );
         assert_eq!(Seat::parse("Greedy").unwrap(), Seat::Bot(BotKind::Greedy));
+    }
+
+    #[test]
+    fn a_game_on_a_scenario_file_records_its_path() {
+        let path = temp_file("hut.scenario");
+        std::fs::write(
+            &path,
+            "name: Hut\ntheme: hut\nstatus: reconstructed\nboard:\n  ###\n  ##.\nplayers 2: cap 2\n",
+        )
+        .unwrap();
+        let scenario = load_scenario("chullpa", Some(&path)).unwrap();
+        let mut session = Session::new(
+            Setup::new(scenario, 2).with_seed(1),
+            vec![Seat::Bot(BotKind::Greedy), Seat::Bot(BotKind::Random)],
+        )
+        .unwrap()
+        .with_scenario_file(Some(path.clone()));
+        let (ending, out) = run(&mut session, "");
+        assert_eq!(ending, Ending::Finished);
+        assert!(out.contains(&format!(
+            "Rumis on Hut ({}, hut), 2 players",
+            path.display()
+        )));
+        assert!(out.contains("board: reconstructed"));
+        let record = Record::parse(&session.record()).unwrap();
+        assert_eq!(record.scenario, path.display().to_string());
+        let replayed = record
+            .replay(load_scenario("", Some(Path::new(&record.scenario))).unwrap())
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(replayed.score(), session.position().score());
     }
 
     #[test]
