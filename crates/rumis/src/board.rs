@@ -105,6 +105,8 @@ pub struct Board {
     /// Placements by (column, level of their bottom in that column): flat lists.
     by_column_bottom: Vec<u32>,
     by_column_bottom_start: Vec<u32>,
+    /// The same as bit sets: placements whose span in a column starts at a level.
+    resting: Vec<u64>,
     /// For each cell, the bit set of placements that contain it.
     containing: Vec<u64>,
     on_board: Vec<u64>,
@@ -129,6 +131,7 @@ impl Board {
             stone_ranges: std::array::from_fn(|_| 0..0),
             by_column_bottom: Vec::new(),
             by_column_bottom_start: Vec::new(),
+            resting: Vec::new(),
             containing: Vec::new(),
             on_board: Vec::new(),
             initial_mismatch: Vec::new(),
@@ -252,6 +255,12 @@ impl Board {
         &self.by_column_bottom[a..b]
     }
 
+    /// Bit set of the placements whose span in `column` starts at `level`.
+    pub(crate) fn resting_on(&self, column: usize, level: usize) -> &[u64] {
+        let slot = column * (self.height + 1) + level;
+        &self.resting[slot * self.words..(slot + 1) * self.words]
+    }
+
     pub(crate) fn containing(&self, cell: u16) -> &[u64] {
         let w = self.words;
         &self.containing[cell as usize * w..(cell as usize + 1) * w]
@@ -357,9 +366,12 @@ impl Board {
         self.containing = vec![0; self.cell_count() * w];
         self.on_board = vec![0; w];
         self.initial_mismatch = vec![0; n];
+        self.resting = vec![0; slots * w];
         for (i, p) in self.placements.iter().enumerate() {
             for s in p.spans() {
-                lists[s.column as usize * (self.height + 1) + s.bottom as usize].push(i as u32);
+                let slot = s.column as usize * (self.height + 1) + s.bottom as usize;
+                lists[slot].push(i as u32);
+                self.resting[slot * w + i / 64] |= 1 << (i % 64);
                 if s.bottom != 0 {
                     self.initial_mismatch[i] += 1;
                 }

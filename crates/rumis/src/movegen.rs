@@ -7,7 +7,11 @@
 //!   column's current height (R3 no hole, and no overlap since the build is a height
 //!   map). `mismatch[p]` counts the columns where this fails; `fits` has bit p set
 //!   when it is zero. Only the columns a stone lands in change, so only the placements
-//!   standing in those columns at the old or new height are touched.
+//!   standing in those columns at the old or new height are touched. Heights only grow
+//!   in these rules, so a placement whose column has risen past its bottom is dead for
+//!   good: one bit-set operation clears all of them (`alive`, `fits`), and only the
+//!   placements that now rest on the new height are counted down one by one. (A rule
+//!   that takes stones away, like R16's dismantling, must build a new `FastGen`.)
 //! - its contact rule holds (R6, R7): `contact[colour]` has bit p set once p touches a
 //!   cube of that colour face to face; `contact_any` for any colour; a static bit set
 //!   marks placements with a cube on the board.
@@ -32,6 +36,7 @@ pub(crate) enum ContactRule {
 pub(crate) struct FastGen {
     words: usize,
     fits: Vec<u64>,
+    alive: Vec<u64>,
     mismatch: Vec<u8>,
     contact: Vec<u64>,
     contact_any: Vec<u64>,
@@ -53,6 +58,7 @@ impl FastGen {
         FastGen {
             words,
             fits,
+            alive: vec![!0; words],
             mismatch,
             contact: vec![0; words * colours],
             contact_any: vec![0; words],
@@ -73,21 +79,20 @@ impl FastGen {
         let p = board.placement(mv);
         for span in p.spans() {
             let column = span.column as usize;
-            let old = heights[column] as usize;
-            debug_assert_eq!(old, span.bottom as usize);
-            for &q in board.placements_by_column_bottom(column, old) {
-                let q = q as usize;
-                if self.mismatch[q] == 0 {
-                    self.fits[q / 64] &= !(1 << (q % 64));
-                }
-                self.mismatch[q] += 1;
+            debug_assert_eq!(heights[column] as usize, span.bottom as usize);
+            let died = board.resting_on(column, span.bottom as usize);
+            for ((f, a), d) in self.fits.iter_mut().zip(self.alive.iter_mut()).zip(died) {
+                *f &= !d;
+                *a &= !d;
             }
+            // Branch-free: dead placements (alive bit 0) are left as they are.
+            let (alive, fits, mismatch) = (&self.alive, &mut self.fits, &mut self.mismatch);
             for &q in board.placements_by_column_bottom(column, span.top as usize) {
-                let q = q as usize;
-                self.mismatch[q] -= 1;
-                if self.mismatch[q] == 0 {
-                    self.fits[q / 64] |= 1 << (q % 64);
-                }
+                let (w, b) = (q as usize / 64, q % 64);
+                let live = (alive[w] >> b) & 1;
+                let m = &mut mismatch[q as usize];
+                *m -= live as u8;
+                fits[w] |= (live & (*m == 0) as u64) << b;
             }
         }
         // A placement through an occupied cell never fits again, so such cells need no

@@ -98,7 +98,7 @@ fn sorted_legal(game: &Position) -> Vec<Move> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// The fast generator and the reference agree after every move of a random game:
     /// same legal moves (so every generated move validates and every valid move is
