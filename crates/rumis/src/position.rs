@@ -385,6 +385,7 @@ impl Position {
                 return Err(Illegal::RepeatedCell(crate::rules::CellName(*c)));
             }
         }
+        crate::rules::check_footprint(&self.board, cells)?;
         let offsets: Vec<[i8; 3]> = cells
             .iter()
             .map(|c| [c.x as i8, c.y as i8, c.z as i8])

@@ -168,11 +168,17 @@ impl Record {
         Ok(position)
     }
 
-    /// Writes a position's game as a record.
+    /// Writes a position's game as a record, naming a built-in scenario by its key.
     pub fn write(position: &Position, seats: Option<&str>) -> String {
+        Record::write_with_scenario(position, seats, &position.setup().scenario.key)
+    }
+
+    /// Writes a position's game as a record whose `scenario:` line is `scenario` (the
+    /// path of a user's scenario file, so that the record can be replayed).
+    pub fn write_with_scenario(position: &Position, seats: Option<&str>, scenario: &str) -> String {
         let setup = position.setup();
         let mut text = String::from("# rumi game record\ngame: rumis\n");
-        let _ = writeln!(text, "scenario: {}", setup.scenario.key);
+        let _ = writeln!(text, "scenario: {scenario}");
         let _ = writeln!(text, "players: {}", setup.players);
         let _ = writeln!(text, "variant: {}", setup.variant);
         let _ = writeln!(text, "seed: {}", setup.seed);

@@ -82,25 +82,30 @@ pub struct PlacementContext<'a> {
     pub board_empty: bool,
 }
 
+/// R4: every cube stands inside the footprint for this player count (the red or blue
+/// line included). Checked first, so that a stone hanging off the board is named as such.
+pub fn check_footprint(board: &Board, cells: &[Cell]) -> Result<(), Illegal> {
+    for &cell in cells {
+        let inside = (cell.x as usize) < board.width && (cell.y as usize) < board.depth;
+        if !inside || board.limit(cell.y as usize * board.width + cell.x as usize) == 0 {
+            return Err(Illegal::OutsideFootprint(CellName(cell)));
+        }
+    }
+    Ok(())
+}
+
 /// Checks the geometry and contact rules for putting a stone on exactly `cells`
 /// (the caller has checked that the cells form the stone).
 pub fn check_placement(ctx: &PlacementContext<'_>, cells: &[Cell]) -> Result<(), Illegal> {
     let board = ctx.board;
     let colour_at = |c: Cell| board.cell_index(c).and_then(|i| (ctx.cell_colour)(i));
+    check_footprint(board, cells)?;
     for (i, &cell) in cells.iter().enumerate() {
         if cells[..i].contains(&cell) {
             return Err(Illegal::RepeatedCell(CellName(cell)));
         }
-        // R4: inside the footprint for this player count, below the column's limit.
-        let inside = (cell.x as usize) < board.width && (cell.y as usize) < board.depth;
-        let limit = if inside {
-            board.limit(cell.y as usize * board.width + cell.x as usize)
-        } else {
-            0
-        };
-        if limit == 0 {
-            return Err(Illegal::OutsideFootprint(CellName(cell)));
-        }
+        let limit = board.limit(cell.y as usize * board.width + cell.x as usize);
+        // R4: below the column's height limit for this player count.
         if cell.z >= limit {
             return Err(Illegal::TooHigh {
                 cell: CellName(cell),

@@ -2,6 +2,7 @@
 //! `stones`, `scenarios`) and the benchmark (`bench.rs`).
 
 mod bench;
+mod draw;
 mod play;
 
 use std::path::Path;
@@ -208,54 +209,24 @@ fn perft_with_progress(position: &Position, depth: u32) -> u64 {
 }
 
 fn print_stones(only: Option<&str>) -> anyhow::Result<()> {
-    let stones: Vec<Stone> = match only {
-        Some(code) => vec![Stone::from_code(code).with_context(|| {
-            format!("unknown stone `{code}` (D2 I3 L3 I4 O4 T4 L4 S4 Y4 A4 B4)")
-        })?],
-        None => Stone::ALL.to_vec(),
-    };
-    for stone in &stones {
-        println!(
-            "{:<3} {:<20} {} cubes, {} orientations",
-            stone.code(),
-            stone.name(),
-            stone.size(),
-            stone.orientations().len()
-        );
-        if only.is_some() {
-            for (i, shape) in stone.orientations().iter().enumerate() {
-                println!("\n{}/{i}:", stone.code());
-                print!("{}", draw_shape(shape));
+    match only {
+        Some(code) => {
+            let stone = Stone::from_code(code).with_context(|| {
+                format!("unknown stone `{code}` (D2 I3 L3 I4 O4 T4 L4 S4 Y4 A4 B4)")
+            })?;
+            print!("{}", draw::orientations(stone));
+        }
+        None => {
+            for stone in Stone::ALL {
+                println!(
+                    "{:<3} {:<20} {} cubes, {:>2} orientations",
+                    stone.code(),
+                    stone.name(),
+                    stone.size(),
+                    stone.orientations().len()
+                );
             }
         }
     }
     Ok(())
-}
-
-/// An orientation drawn level by level, seen from above: a digit per cube column with
-/// the levels its cubes take (1 = lowest), `.` for empty.
-fn draw_shape(shape: &rumis::stones::Shape) -> String {
-    let ext = shape.extent();
-    let mut out = String::new();
-    for y in 0..ext[1] {
-        out.push_str("  ");
-        for x in 0..ext[0] {
-            let levels: String = shape
-                .cubes()
-                .iter()
-                .filter(|c| c[0] == x && c[1] == y)
-                .map(|c| char::from(b'1' + c[2] as u8))
-                .collect();
-            out.push_str(&format!(
-                "{:<5}",
-                if levels.is_empty() {
-                    ".".to_string()
-                } else {
-                    levels
-                }
-            ));
-        }
-        out.push('\n');
-    }
-    out
 }

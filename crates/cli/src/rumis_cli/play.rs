@@ -20,17 +20,15 @@ use rumis::notation::{format_drop, format_move};
 use rumis::record::Record;
 use rumis::{Colour, Event, Position, Provenance, Scenario, Setup, Stone, Variant};
 
-#[path = "draw.rs"]
-mod draw;
-
-use draw::Paint;
+use super::draw::{self, Paint};
 
 /// Most moves `moves` prints before it asks to be narrowed to one stone.
 const MOVES_SHOWN: usize = 100;
 
 #[derive(Args)]
 pub struct PlayArgs {
-    /// Built-in scenario: chullpa, pirka, tambo, pisac, coricancha or cucho.
+    /// Built-in scenario (chullpa, pirka, tambo, pisac, coricancha, cucho) or the path
+    /// of a scenario file.
     #[arg(long, default_value = "chullpa")]
     scenario: String,
     /// Play on your own scenario file instead of a built-in one.
@@ -83,23 +81,10 @@ impl Seat {
 
 /// The scenario named on the command line: a built-in key, or a user's file.
 fn load_scenario(key: &str, file: Option<&Path>) -> anyhow::Result<Scenario> {
-    if let Some(path) = file {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read scenario file {}", path.display()))?;
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("scenario")
-            .to_ascii_lowercase();
-        return Ok(Scenario::parse(&path.display().to_string(), &stem, &text)?);
+    match file {
+        Some(path) => super::load_scenario(&path.display().to_string()),
+        None => super::load_scenario(key),
     }
-    Scenario::builtin(key).with_context(|| {
-        let keys: Vec<&str> = Scenario::builtin_keys().collect();
-        format!(
-            "unknown scenario `{key}` (built in: {}; use --scenario-file for your own)",
-            keys.join(", ")
-        )
-    })
 }
 
 /// A game being played at the terminal.
@@ -192,13 +177,14 @@ impl Session {
 
     /// The game record, naming a user's scenario file by its path.
     fn record(&self) -> String {
-        let text = Record::write(&self.position, Some(&self.seats_text()));
+        let seats = self.seats_text();
         match &self.scenario_file {
-            Some(path) => {
-                let key = format!("scenario: {}\n", self.position.setup().scenario.key);
-                text.replacen(&key, &format!("scenario: {}\n", path.display()), 1)
-            }
-            None => text,
+            Some(path) => Record::write_with_scenario(
+                &self.position,
+                Some(&seats),
+                &path.display().to_string(),
+            ),
+            None => Record::write(&self.position, Some(&seats)),
         }
     }
 
@@ -650,7 +636,13 @@ impl Session {
 
 /// Builds the session the command line asks for.
 fn session(args: PlayArgs) -> anyhow::Result<Session> {
-    let scenario = load_scenario(&args.scenario, args.scenario_file.as_deref())?;
+    // A scenario given by path (either option) is named by that path in records.
+    let scenario_file = args.scenario_file.clone().or_else(|| {
+        Scenario::builtin(&args.scenario)
+            .is_none()
+            .then(|| PathBuf::from(&args.scenario))
+    });
+    let scenario = load_scenario(&args.scenario, scenario_file.as_deref())?;
     let variant = Variant::from_name(&args.variant).with_context(|| {
         format!(
             "unknown variant `{}` (standard, four-colours, ruinas, ruinas-random)",
@@ -688,7 +680,7 @@ fn session(args: PlayArgs) -> anyhow::Result<Session> {
         .with_seed(seed);
     Ok(Session::new(setup, seats)?
         .with_save(args.save)
-        .with_scenario_file(args.scenario_file))
+        .with_scenario_file(scenario_file))
 }
 
 pub fn play(args: PlayArgs) -> anyhow::Result<()> {
