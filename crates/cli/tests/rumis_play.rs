@@ -1,31 +1,9 @@
 //! The built `rumi` binary playing Rumis with piped input: a short human-against-greedy
 //! session, a whole bot game saved and replayed, and the errors a user can run into.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-
-fn rumi(args: &[&str], stdin: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rumi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rumi runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.success(),
-    )
-}
+mod common;
+use common::rumi;
 
 fn temp_file(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("rumi-play-it-{}-{name}", std::process::id()))

@@ -1,30 +1,8 @@
 //! The built `rumi` binary: a short piped Rummikub game and the scripting commands.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-fn rumi(args: &[&str], stdin: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rumi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("rumi runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.success(),
-    )
-}
+mod common;
+use common::rumi;
 
 #[test]
 fn a_short_piped_game_melds_draws_and_quits() {

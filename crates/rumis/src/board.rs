@@ -35,6 +35,20 @@ impl fmt::Display for Cell {
 }
 
 impl Cell {
+    /// The cells of an orientation whose bounding box has its lowest corner at
+    /// (`x`, `y`, `z`).
+    pub fn of_shape(shape: &crate::stones::Shape, x: u8, y: u8, z: u8) -> Vec<Cell> {
+        shape
+            .cubes()
+            .iter()
+            .map(|c| Cell {
+                x: x + c[0] as u8,
+                y: y + c[1] as u8,
+                z: z + c[2] as u8,
+            })
+            .collect()
+    }
+
     /// The column name alone (`c3`).
     pub fn column_name(&self) -> String {
         format!("{}{}", (b'a' + self.x) as char, self.y + 1)

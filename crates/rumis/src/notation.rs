@@ -204,16 +204,7 @@ impl Position {
                     .max()
                     .unwrap_or(0)
                     .max(0) as u8;
-                let cells = shape
-                    .cubes()
-                    .iter()
-                    .map(|c| Cell {
-                        x: x + c[0] as u8,
-                        y: y + c[1] as u8,
-                        z: z + c[2] as u8,
-                    })
-                    .collect();
-                Ok((stone, cells))
+                Ok((stone, Cell::of_shape(shape, x, y, z)))
             }
         }
     }

@@ -595,15 +595,7 @@ impl Position {
                 for z in 0..board.height as u8 {
                     for y in 0..board.depth as u8 {
                         for x in 0..board.width as u8 {
-                            let cells: Vec<Cell> = shape
-                                .cubes()
-                                .iter()
-                                .map(|c| Cell {
-                                    x: x + c[0] as u8,
-                                    y: y + c[1] as u8,
-                                    z: z + c[2] as u8,
-                                })
-                                .collect();
+                            let cells = Cell::of_shape(shape, x, y, z);
                             if check_placement(&ctx, &cells).is_ok() {
                                 let indices: Vec<u16> =
                                     cells.iter().filter_map(|&c| board.cell_index(c)).collect();
