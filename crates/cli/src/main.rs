@@ -56,8 +56,24 @@ enum BenchGame {
     Rumis(rumis_cli::BenchArgs),
 }
 
-fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+/// Errors are printed as one line of causes (`error: file:3: problem`), without a
+/// backtrace, and exit with status 1.
+fn main() {
+    if let Err(error) = run(Cli::parse()) {
+        // A reader that stopped early (`rumi rumis legal | head`) is not an error.
+        let broken_pipe = error.chain().any(|cause| {
+            cause
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        });
+        if !broken_pipe {
+            eprintln!("error: {error:#}");
+            std::process::exit(1);
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Play { game } => match game {
             PlayGame::Rumis(args) => rumis_cli::play(args),

@@ -5,6 +5,7 @@ mod bench;
 mod draw;
 mod play;
 
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{bail, Context};
@@ -131,8 +132,9 @@ pub fn run(command: RumisCommand) -> anyhow::Result<()> {
     match command {
         RumisCommand::Legal(game) => {
             let position = game.position(false)?;
+            let mut out = std::io::stdout().lock();
             for mv in position.legal_moves() {
-                println!("{}", format_move(&position, mv));
+                writeln!(out, "{}", format_move(&position, mv))?;
             }
         }
         RumisCommand::Perft {
