@@ -446,6 +446,16 @@ impl Position {
         Ok(())
     }
 
+    /// Plays a move for `colour`, refusing it (and changing nothing) when another colour
+    /// is to move: what a server does with a move sent out of turn.
+    pub fn play_as(&mut self, colour: Colour, mv: Move) -> Result<(), Illegal> {
+        let to_move = self.to_move.ok_or(Illegal::GameOver)?;
+        if colour != to_move {
+            return Err(Illegal::NotYourTurn { colour, to_move });
+        }
+        self.play(mv)
+    }
+
     /// Plays a move known to be legal (one from [`Position::legal_moves`]).
     pub fn play_unchecked(&mut self, mv: Move) {
         let colour = self.to_move.expect("a move is played while the game runs");

@@ -209,3 +209,14 @@ fn a_ruin_that_does_not_fit_ends_where_the_neutral_colour_is_stuck() {
         vec![score.colour_points[0], score.colour_points[1]]
     );
 }
+
+#[test]
+fn a_move_out_of_turn_is_refused_and_changes_nothing() {
+    let mut g = game("chullpa", 2, Variant::Standard, 0);
+    let mv = g.legal_moves()[0];
+    let err = g.play_as(Colour(1), mv).unwrap_err();
+    assert_eq!(err.to_string(), "it is red's turn, not blue's");
+    assert!(g.history().is_empty());
+    g.play_as(Colour(0), mv).unwrap();
+    assert_eq!(g.to_move(), Some(Colour(1)));
+}
