@@ -161,3 +161,17 @@ proptest! {
         assert_score_matches_build(&game);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Whatever a person types, reading a move never panics, and what it accepts is a
+    /// legal move.
+    #[test]
+    fn typed_moves_never_panic(text in "[A-Za-z0-9:/@ ]{0,24}|[DILOTSYAB][234]( [a-f][0-9]{1,3}(:[0-9]{1,3})?){0,5}|[DILOTSYAB][234]/[0-9]{1,2}@[a-z][0-9]{1,3}") {
+        let game = Position::new(setup(0, 2, Variant::Standard, 0)).unwrap();
+        if let Ok(mv) = game.parse_move(&text) {
+            prop_assert!(game.is_legal(mv));
+        }
+    }
+}
