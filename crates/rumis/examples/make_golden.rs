@@ -19,9 +19,7 @@ fn main() {
             .with_seed(seed);
         let mut game = Position::new(setup).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        while let Some(mv) = game.random_move(&mut rng) {
-            game.play_unchecked(mv);
-        }
+        game.play_randomly(&mut rng);
         let seats = vec!["random"; players as usize].join(",");
         let path = format!("tests/golden/{key}-{players}p-{variant}.record");
         std::fs::write(&path, Record::write(&game, Some(&seats))).unwrap();

@@ -11,9 +11,7 @@ fn main() {
     let t = std::time::Instant::now();
     for _ in 0..n {
         let mut p = start.clone();
-        while let Some(m) = p.random_move(&mut rng) {
-            p.play_unchecked(m);
-        }
+        p.play_randomly(&mut rng);
         std::hint::black_box(p.score());
     }
     println!("{:.0} playouts/s", n as f64 / t.elapsed().as_secs_f64());

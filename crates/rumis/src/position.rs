@@ -584,6 +584,13 @@ impl Position {
         }
     }
 
+    /// Plays uniformly random legal moves until the game ends: a random playout.
+    pub fn play_randomly(&mut self, rng: &mut impl Rng) {
+        while let Some(mv) = self.random_move(rng) {
+            self.play_unchecked(mv);
+        }
+    }
+
     /// The reference generator: every stone in supply, every orientation, every
     /// translation in the board's box, checked by the plain rules.
     fn reference_moves(&self, colour: Colour) -> Vec<Move> {

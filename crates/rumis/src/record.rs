@@ -226,9 +226,7 @@ mod tests {
             .with_seed(seed);
         let mut game = Position::new(setup).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        while let Some(mv) = game.random_move(&mut rng) {
-            game.play_unchecked(mv);
-        }
+        game.play_randomly(&mut rng);
         game
     }
 

@@ -153,9 +153,7 @@ fn bench_scenario(scenario: &Scenario, budget: Duration) -> anyhow::Result<Row> 
 
     let playout = |start: &Position, rng: &mut ChaCha8Rng| {
         let mut p = start.clone();
-        while let Some(mv) = p.random_move(rng) {
-            p.play_unchecked(mv);
-        }
+        p.play_randomly(rng);
         std::hint::black_box(p.score());
         1
     };
