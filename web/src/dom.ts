@@ -1,0 +1,43 @@
+// Tiny DOM helpers: no framework, just elements with attributes and children.
+
+type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Node | string | null | undefined | false)[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2).toLowerCase(), value as EventListener);
+    } else if (key === "testid") {
+      el.setAttribute("data-testid", String(value));
+    } else if (key === "className") {
+      el.className = String(value);
+    } else if (key === "value" && "value" in el) {
+      (el as HTMLInputElement).value = String(value);
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child);
+  }
+  return el;
+}
+
+export function clear(el: Element): void {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+/** The name to show for a seat. */
+export function seatName(seat: { seat: number; name?: string | null; kind?: string; bot?: string | null }): string {
+  if (seat.name) return seat.name;
+  if (seat.kind === "bot") return `${seat.bot ?? "bot"} (bot)`;
+  return `Seat ${seat.seat + 1}`;
+}

@@ -1,0 +1,282 @@
+// The lobby: create a table (game, options, seats), show its links, list open tables.
+import { api, ApiError, type CreateRequest, type Created, type Meta, type SeatRequest } from "./api";
+import { clear, h, seatName } from "./dom";
+
+const NAME_KEY = "rumi.name";
+
+export async function showLobby(app: HTMLElement): Promise<void> {
+  clear(app);
+  const error = h("div", { className: "error", testid: "error", hidden: true });
+  const status = h("div", { className: "status", testid: "lobby-status" }, "Loading…");
+  app.append(h("section", { className: "lobby" }, h("h1", {}, "New table"), status, error));
+  let meta: Meta;
+  try {
+    meta = await api.meta();
+  } catch (e) {
+    status.textContent = "";
+    showError(error, e);
+    return;
+  }
+  status.remove();
+  const form = createForm(meta, error);
+  app.querySelector(".lobby")!.append(form.root);
+  app.append(openTablesSection(error));
+}
+
+function showError(box: HTMLElement, e: unknown): void {
+  box.hidden = false;
+  box.textContent = e instanceof ApiError || e instanceof Error ? e.message : String(e);
+}
+
+function select(testid: string, options: { value: string; label: string }[], value?: string): HTMLSelectElement {
+  const s = h("select", { testid });
+  for (const o of options) s.append(h("option", { value: o.value }, o.label));
+  if (value !== undefined && options.some((o) => o.value === value)) s.value = value;
+  return s;
+}
+
+function label(text: string, control: HTMLElement): HTMLElement {
+  return h("label", { className: "field" }, h("span", {}, text), control);
+}
+
+const VARIANT_LABELS: Record<string, string> = {
+  standard: "standard",
+  four_colours: "two players, four colours (R10)",
+  "four-colours": "two players, four colours (R10)",
+  ruinas: "Ruinas: joint build (R11)",
+  random_ruin: "Ruinas: random ruin (R11)",
+  "random-ruin": "Ruinas: random ruin (R11)",
+};
+
+function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
+  const game = select("game-select", [
+    { value: "rumis", label: "Rumis (3D)" },
+    { value: "rummikub", label: "Rummikub" },
+  ]);
+  const scenario = select(
+    "scenario-select",
+    meta.scenarios.map((s) => ({ value: s.key, label: s.name })),
+    "chullpa",
+  );
+  const players = select("players-select", []);
+  const variant = select("variant-select", []);
+  const preset = select(
+    "preset-select",
+    meta.presets.map((p) => ({ value: p.name, label: p.name })),
+  );
+  const turnSeconds = h("input", { testid: "turn-seconds", type: "number", min: 5, max: 600, placeholder: "preset" });
+  const noClock = h("input", { testid: "no-clock", type: "checkbox" });
+  const rounds = h("input", { testid: "rounds", type: "number", min: 1, max: 20, value: 1 });
+  const seed = h("input", { testid: "seed", type: "number", min: 0, placeholder: "random" });
+  const yourName = h("input", { testid: "your-name", type: "text", placeholder: "your name", value: localStorage.getItem(NAME_KEY) ?? "" });
+  const seatsBox = h("div", { className: "seats", testid: "seats" });
+  const rumisBox = h("div", { className: "options", testid: "rumis-options" }, label("Scenario", scenario), label("Players", players), label("Variant", variant));
+  const rummikubBox = h(
+    "div",
+    { className: "options", testid: "rummikub-options" },
+    label("Rules", preset),
+    label("Players", h("span")),
+    label("Turn seconds", turnSeconds),
+    label("No clock", noClock),
+    label("Rounds", rounds),
+  );
+  const rkPlayers = select("rk-players-select", [2, 3, 4].map((n) => ({ value: String(n), label: String(n) })));
+  (rummikubBox.children[1] as HTMLElement).replaceChild(rkPlayers, rummikubBox.children[1].children[1]);
+  const created = h("div", { className: "created", testid: "created", hidden: true });
+  const createButton = h("button", { testid: "create", className: "primary" }, "Create table");
+
+  const seatKinds: HTMLSelectElement[] = [];
+  const seatBots: HTMLSelectElement[] = [];
+
+  function scenarioMeta() {
+    return meta.scenarios.find((s) => s.key === scenario.value);
+  }
+  function refreshPlayers(): void {
+    const s = scenarioMeta();
+    const keep = players.value;
+    clear(players);
+    for (const n of s?.players ?? [2, 3, 4]) players.append(h("option", { value: String(n) }, String(n)));
+    if ([...players.options].some((o) => o.value === keep)) players.value = keep;
+    const keepV = variant.value;
+    clear(variant);
+    for (const v of s?.variants ?? ["standard"]) variant.append(h("option", { value: v }, VARIANT_LABELS[v] ?? v));
+    if ([...variant.options].some((o) => o.value === keepV)) variant.value = keepV;
+  }
+  function seatCount(): number {
+    return Number(game.value === "rumis" ? players.value : rkPlayers.value) || 2;
+  }
+  function refreshSeats(): void {
+    const n = seatCount();
+    const bots = game.value === "rumis" ? meta.rumisBots : meta.rummikubBots;
+    const oldKinds = seatKinds.map((s) => s.value);
+    const oldBots = seatBots.map((s) => s.value);
+    clear(seatsBox);
+    seatKinds.length = 0;
+    seatBots.length = 0;
+    for (let i = 0; i < n; i++) {
+      const kind = select(`seat-kind-${i}`, [
+        { value: "human", label: i === 0 ? "human (you)" : "human (invite)" },
+        { value: "bot", label: "bot" },
+      ]);
+      kind.value = oldKinds[i] ?? (i === 0 ? "human" : "bot");
+      const bot = select(
+        `seat-bot-${i}`,
+        bots.map((b) => ({ value: b, label: b })),
+        oldBots[i] ?? (bots.includes("greedy") ? "greedy" : bots[0]),
+      );
+      const sync = () => (bot.hidden = kind.value !== "bot");
+      kind.addEventListener("change", sync);
+      sync();
+      seatKinds.push(kind);
+      seatBots.push(bot);
+      seatsBox.append(h("div", { className: "seat-row", testid: `seat-row-${i}` }, h("span", { className: "seat-label" }, `Seat ${i + 1}`), kind, bot));
+    }
+  }
+  function refreshGame(): void {
+    rumisBox.hidden = game.value !== "rumis";
+    rummikubBox.hidden = game.value !== "rummikub";
+    refreshSeats();
+  }
+  game.addEventListener("change", refreshGame);
+  scenario.addEventListener("change", () => {
+    refreshPlayers();
+    refreshSeats();
+  });
+  players.addEventListener("change", refreshSeats);
+  rkPlayers.addEventListener("change", refreshSeats);
+  noClock.addEventListener("change", () => (turnSeconds.disabled = noClock.checked));
+  refreshPlayers();
+  refreshGame();
+
+  createButton.addEventListener("click", async () => {
+    error.hidden = true;
+    const name = yourName.value.trim();
+    localStorage.setItem(NAME_KEY, name);
+    const seats: SeatRequest[] = seatKinds.map((k, i) =>
+      k.value === "bot" ? { kind: "bot", bot: seatBots[i].value } : i === 0 && name ? { kind: "human", name } : { kind: "human" },
+    );
+    const req: CreateRequest = { game: game.value as "rumis" | "rummikub", seats };
+    if (game.value === "rumis") {
+      req.rumis = { scenario: scenario.value, players: Number(players.value), variant: variant.value };
+    } else {
+      req.rummikub = { rules: preset.value, rounds: Math.max(1, Number(rounds.value) || 1) };
+      if (noClock.checked) req.rummikub.turn_seconds = null;
+      else if (turnSeconds.value !== "") req.rummikub.turn_seconds = Number(turnSeconds.value);
+    }
+    if (seed.value !== "") req.seed = Number(seed.value);
+    createButton.disabled = true;
+    try {
+      const answer = await api.create(req);
+      showCreated(created, answer);
+    } catch (e) {
+      showError(error, e);
+    } finally {
+      createButton.disabled = false;
+    }
+  });
+
+  const root = h(
+    "div",
+    { className: "create-form", testid: "create-form" },
+    label("Game", game),
+    label("Your name", yourName),
+    rumisBox,
+    rummikubBox,
+    h("h3", {}, "Seats"),
+    seatsBox,
+    label("Seed", seed),
+    createButton,
+    created,
+  );
+  return { root };
+}
+
+function absolute(link: string): string {
+  return new URL(link, location.origin).href;
+}
+
+function showCreated(box: HTMLElement, created: Created): void {
+  clear(box);
+  box.hidden = false;
+  box.dataset.tableId = created.id;
+  box.append(h("h3", {}, `Table ${created.id}`));
+  const list = h("ul", { className: "links" });
+  for (const seat of created.seats) {
+    if (seat.invite) {
+      list.append(
+        h(
+          "li",
+          {},
+          h("span", { className: "seat-label" }, `Seat ${seat.seat + 1}${seat.seat === 0 ? " (you)" : ""}: `),
+          h("a", { href: seat.invite, testid: `invite-${seat.seat}` }, absolute(seat.invite)),
+          " ",
+          h("button", { className: "small", onclick: () => navigator.clipboard?.writeText(absolute(seat.invite!)) }, "copy"),
+        ),
+      );
+    } else {
+      list.append(h("li", {}, h("span", { className: "seat-label" }, `Seat ${seat.seat + 1}: `), `bot`));
+    }
+  }
+  list.append(h("li", {}, h("span", { className: "seat-label" }, "Spectators: "), h("a", { href: created.spectator, testid: "spectator-link" }, absolute(created.spectator))));
+  box.append(list);
+  const mine = created.seats.find((s) => s.invite);
+  if (mine?.invite) box.append(h("a", { className: "button primary", href: mine.invite, testid: "open-my-seat" }, `Play seat ${mine.seat + 1}`));
+  else box.append(h("a", { className: "button primary", href: created.spectator, testid: "open-my-seat" }, "Watch"));
+}
+
+function openTablesSection(error: HTMLElement): HTMLElement {
+  const list = h("div", { testid: "open-tables", className: "open-tables" });
+  const joinName = h("input", { testid: "join-name", type: "text", placeholder: "your name", value: localStorage.getItem(NAME_KEY) ?? "" });
+  async function refresh(): Promise<void> {
+    try {
+      const tables = await api.openTables();
+      clear(list);
+      if (tables.length === 0) list.append(h("p", { className: "muted" }, "No open tables."));
+      for (const t of tables) {
+        const seats = (t.seats ?? []).map((s) => (s.kind === "bot" ? `${s.bot ?? "bot"}` : s.claimed ? seatName({ seat: s.seat ?? 0, name: s.name }) : "free")).join(", ");
+        list.append(
+          h(
+            "div",
+            { className: "open-table", testid: `open-table-${t.id}` },
+            h("span", { className: "game" }, t.description ?? t.game),
+            h("span", { className: "muted" }, ` ${t.id} — ${seats}`),
+            " ",
+            h(
+              "button",
+              {
+                testid: `join-${t.id}`,
+                onclick: async () => {
+                  try {
+                    const name = joinName.value.trim() || "guest";
+                    localStorage.setItem(NAME_KEY, name);
+                    const seat = await api.join(t.id, name);
+                    location.href = `/t/${encodeURIComponent(t.id)}?seat=${seat.seat}&token=${encodeURIComponent(seat.token)}`;
+                  } catch (e) {
+                    showError(error, e);
+                  }
+                },
+              },
+              "Join",
+            ),
+            " ",
+            h("a", { href: `/t/${encodeURIComponent(t.id)}` }, "watch"),
+          ),
+        );
+      }
+    } catch (e) {
+      clear(list);
+      list.append(h("p", { className: "error" }, `Cannot list tables: ${(e as Error).message}`));
+    }
+  }
+  refresh();
+  const timer = window.setInterval(refresh, 5000);
+  window.addEventListener("pagehide", () => window.clearInterval(timer));
+  return h(
+    "section",
+    { className: "lobby" },
+    h("h1", {}, "Open tables"),
+    label("Join as", joinName),
+    h("button", { className: "small", testid: "refresh-tables", onclick: refresh }, "refresh"),
+    list,
+  );
+}

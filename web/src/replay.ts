@@ -1,0 +1,83 @@
+// The replay page: a finished game, step by step (the spectator view after every action).
+import { api, ApiError, type TableView } from "./api";
+import { clear, h, seatName } from "./dom";
+import { RumisUI } from "./rumis/ui";
+import { RummikubUI } from "./rummikub/ui";
+import type { GameContext, GameUI } from "./table";
+
+export async function showReplay(app: HTMLElement, id: string): Promise<void> {
+  clear(app);
+  const error = h("div", { className: "error", testid: "error", hidden: true });
+  app.append(h("h2", {}, `Replay of table ${id}`), error);
+  let steps: TableView[];
+  let record: string | undefined;
+  try {
+    const answer = await api.replay(id);
+    steps = answer.steps;
+    record = answer.record;
+  } catch (e) {
+    error.hidden = false;
+    error.textContent = e instanceof ApiError ? e.message : String(e);
+    return;
+  }
+  if (steps.length === 0) {
+    error.hidden = false;
+    error.textContent = "This game has no steps to show.";
+    return;
+  }
+  const ctx: GameContext = {
+    id,
+    token: null,
+    act: async () => false,
+    error: (m) => {
+      error.hidden = false;
+      error.textContent = m;
+    },
+    clearError: () => (error.hidden = true),
+    current: () => steps[index],
+  };
+  let index = 0;
+  const counter = h("span", { className: "replay-step", testid: "replay-step" });
+  const caption = h("div", { className: "replay-caption", testid: "replay-caption" });
+  const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, testid: "replay-slider" });
+  const box = h("div", { className: "game-box" });
+  const go = (i: number) => {
+    index = Math.max(0, Math.min(steps.length - 1, i));
+    show();
+  };
+  const controls = h(
+    "div",
+    { className: "replay-controls" },
+    h("button", { testid: "replay-first", onclick: () => go(0) }, "⏮ first"),
+    h("button", { testid: "replay-prev", onclick: () => go(index - 1) }, "◀ back"),
+    h("button", { testid: "replay-next", onclick: () => go(index + 1) }, "next ▶"),
+    h("button", { testid: "replay-last", onclick: () => go(steps.length - 1) }, "last ⏭"),
+    slider,
+    counter,
+  );
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") go(index + 1);
+    if (e.key === "ArrowLeft") go(index - 1);
+  });
+  app.append(controls, caption, box);
+  if (record) app.append(h("details", {}, h("summary", {}, "Record"), h("pre", { testid: "record" }, record)));
+  let ui: GameUI | null = null;
+  function show(): void {
+    const v = steps[index];
+    counter.textContent = `step ${index} of ${steps.length - 1}`;
+    counter.dataset.index = String(index);
+    slider.value = String(index);
+    if (!ui) ui = v.game === "rumis" ? new RumisUI(box, ctx, true) : new RummikubUI(box, ctx);
+    ui.update(v);
+    let text = "";
+    if (v.game === "rumis") {
+      const hist = v.rumis?.history ?? [];
+      text = index === 0 ? "Start" : hist.length ? `Move ${hist.length}: ${hist[hist.length - 1]}` : "";
+    } else text = v.rummikub?.last ?? "";
+    if (v.over && v.result) text += ` — ${v.result.text}`;
+    else if (v.to_move !== null && v.seats[v.to_move]) text += ` — ${seatName(v.seats[v.to_move])} to move`;
+    caption.textContent = text;
+  }
+  show();
+}

@@ -1,0 +1,303 @@
+// The Rumis build in 3D: board, footprint and height limits, placed cubes, the ghost,
+// orbit and zoom, and a top view (orthographic, from above) for scoring.
+//
+// Board coordinates (x column, y row, z level) map to three.js as X = x, Y = z (up),
+// Z = y, so row 1 is at the back and column a on the left, as on the printed plan.
+import * as THREE from "three";
+import { OrbitControls } from "three/addons/controls/OrbitControls.js";
+import type { Cell, RumisCube, RumisScenario } from "../api";
+import { columnName, type HeightMap } from "./geometry";
+
+export const COLOUR_HEX: Record<string, number> = {
+  red: 0xd33b32,
+  blue: 0x2f6fd8,
+  green: 0x2c9b4e,
+  yellow: 0xf1c232,
+  orange: 0xf08a24,
+  violet: 0x8e4fc8,
+  purple: 0x8e4fc8,
+};
+export const NEUTRAL_HEX = 0x9a8f84;
+
+export function colourHex(colour: string): number {
+  return COLOUR_HEX[colour.toLowerCase()] ?? NEUTRAL_HEX;
+}
+
+export interface Hover {
+  x: number;
+  y: number;
+}
+
+export class RumisScene {
+  readonly canvas: HTMLCanvasElement;
+  private renderer: THREE.WebGLRenderer;
+  private scene = new THREE.Scene();
+  private perspective: THREE.PerspectiveCamera;
+  private ortho: THREE.OrthographicCamera;
+  private controls: OrbitControls;
+  private topView = false;
+  private boardGroup = new THREE.Group();
+  private cubeGroup = new THREE.Group();
+  private ghostGroup = new THREE.Group();
+  private pickables: THREE.Object3D[] = [];
+  private scenarioKey = "";
+  private width = 0;
+  private depth = 0;
+  private maxHeight = 1;
+  private heights: HeightMap = [];
+  private raycaster = new THREE.Raycaster();
+  private pending = false;
+  private cubeGeometry = new THREE.BoxGeometry(0.97, 0.97, 0.97);
+  private edgeGeometry = new THREE.EdgesGeometry(new THREE.BoxGeometry(0.97, 0.97, 0.97));
+  private resize: ResizeObserver;
+
+  constructor(
+    private container: HTMLElement,
+    private onHover: (hover: Hover | null) => void,
+    private onClick: (hover: Hover | null) => void,
+  ) {
+    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.canvas = this.renderer.domElement;
+    this.canvas.setAttribute("data-testid", "rumis-canvas");
+    this.canvas.tabIndex = 0;
+    container.append(this.canvas);
+    this.scene.background = new THREE.Color(0xf4efe6);
+    this.perspective = new THREE.PerspectiveCamera(45, 1, 0.1, 200);
+    this.ortho = new THREE.OrthographicCamera(-5, 5, 5, -5, 0.1, 200);
+    this.controls = new OrbitControls(this.perspective, this.canvas);
+    this.controls.addEventListener("change", () => this.requestRender());
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7d6b, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+    sun.position.set(-4, 12, 7);
+    this.scene.add(sun);
+    this.scene.add(this.boardGroup, this.cubeGroup, this.ghostGroup);
+
+    let down: { x: number; y: number } | null = null;
+    this.canvas.addEventListener("pointermove", (e) => this.onHover(this.pick(e.clientX, e.clientY)));
+    this.canvas.addEventListener("pointerleave", () => this.onHover(null));
+    this.canvas.addEventListener("pointerdown", (e) => (down = { x: e.clientX, y: e.clientY }));
+    this.canvas.addEventListener("pointerup", (e) => {
+      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 6) this.onClick(this.pick(e.clientX, e.clientY));
+      down = null;
+    });
+    this.resize = new ResizeObserver(() => this.fit());
+    this.resize.observe(container);
+  }
+
+  destroy(): void {
+    this.resize.disconnect();
+    this.controls.dispose();
+    this.renderer.dispose();
+  }
+
+  private camera(): THREE.Camera {
+    return this.topView ? this.ortho : this.perspective;
+  }
+
+  private fit(): void {
+    const w = Math.max(100, this.container.clientWidth);
+    const hgt = Math.max(100, this.container.clientHeight);
+    this.renderer.setSize(w, hgt, false);
+    this.canvas.style.width = `${w}px`;
+    this.canvas.style.height = `${hgt}px`;
+    this.perspective.aspect = w / hgt;
+    this.perspective.updateProjectionMatrix();
+    this.fitOrtho();
+    this.requestRender();
+  }
+
+  private fitOrtho(): void {
+    const w = Math.max(100, this.container.clientWidth);
+    const hgt = Math.max(100, this.container.clientHeight);
+    const aspect = w / hgt;
+    const span = Math.max(this.width + 2, (this.depth + 2) * aspect) / 2;
+    this.ortho.left = -span;
+    this.ortho.right = span;
+    this.ortho.top = span / aspect;
+    this.ortho.bottom = -span / aspect;
+    this.ortho.updateProjectionMatrix();
+  }
+
+  requestRender(): void {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.renderer.render(this.scene, this.camera());
+    });
+  }
+
+  /** The board is drawn again only when the scenario changes. */
+  setBoard(scenario: RumisScenario): void {
+    const key = JSON.stringify([scenario.key, scenario.limits]);
+    if (key === this.scenarioKey) return;
+    this.scenarioKey = key;
+    this.width = scenario.width;
+    this.depth = scenario.depth;
+    this.maxHeight = Math.max(1, ...scenario.limits.flat());
+    this.boardGroup.clear();
+    this.pickables = [];
+    const limit = (x: number, y: number) => scenario.limits[y]?.[x] ?? 0;
+
+    // The plan: a base slab, footprint squares, the rest of the grid darker.
+    const base = new THREE.Mesh(new THREE.BoxGeometry(this.width + 1, 0.2, this.depth + 1), new THREE.MeshStandardMaterial({ color: 0x8b6d4c }));
+    base.position.set(this.width / 2, -0.1, this.depth / 2);
+    this.boardGroup.add(base);
+    const inMat = new THREE.MeshStandardMaterial({ color: 0xe9dcc0 });
+    const outMat = new THREE.MeshStandardMaterial({ color: 0x6f5a42 });
+    const square = new THREE.PlaneGeometry(0.94, 0.94);
+    square.rotateX(-Math.PI / 2);
+    for (let y = 0; y < this.depth; y++) {
+      for (let x = 0; x < this.width; x++) {
+        const m = new THREE.Mesh(square, limit(x, y) > 0 ? inMat : outMat);
+        m.position.set(x + 0.5, 0.002, y + 0.5);
+        m.userData = { column: { x, y } };
+        this.boardGroup.add(m);
+        this.pickables.push(m);
+      }
+    }
+
+    // Height limits: the outline of the allowed space, a square at each column's limit
+    // and vertical edges where the limit steps down (or the footprint ends).
+    const pts: number[] = [];
+    const seg = (a: number[], b: number[]) => pts.push(...a, ...b);
+    for (let y = 0; y < this.depth; y++) {
+      for (let x = 0; x < this.width; x++) {
+        const l = limit(x, y);
+        if (l <= 0) continue;
+        const x0 = x, x1 = x + 1, z0 = y, z1 = y + 1;
+        seg([x0, l, z0], [x1, l, z0]);
+        seg([x1, l, z0], [x1, l, z1]);
+        seg([x1, l, z1], [x0, l, z1]);
+        seg([x0, l, z1], [x0, l, z0]);
+        const sides: [number, number, number[], number[]][] = [
+          [x - 1, y, [x0, z0], [x0, z1]],
+          [x + 1, y, [x1, z0], [x1, z1]],
+          [x, y - 1, [x0, z0], [x1, z0]],
+          [x, y + 1, [x0, z1], [x1, z1]],
+        ];
+        for (const [nx, ny, p, q] of sides) {
+          const nl = limit(nx, ny);
+          if (nl < l) {
+            seg([p[0], nl, p[1]], [p[0], l, p[1]]);
+            seg([q[0], nl, q[1]], [q[0], l, q[1]]);
+            if (nl === 0) seg([p[0], 0, p[1]], [q[0], 0, q[1]]);
+          }
+        }
+      }
+    }
+    const lines = new THREE.BufferGeometry();
+    lines.setAttribute("position", new THREE.Float32BufferAttribute(pts, 3));
+    this.boardGroup.add(new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ color: 0x7a5c3a, transparent: true, opacity: 0.45 })));
+
+    // Labels: column letters in front, row numbers on the left.
+    for (let x = 0; x < this.width; x++) this.boardGroup.add(label(columnName(x), x + 0.5, this.depth + 0.35));
+    for (let y = 0; y < this.depth; y++) this.boardGroup.add(label(String(y + 1), -0.35, y + 0.5));
+
+    const cx = this.width / 2;
+    const cz = this.depth / 2;
+    const size = Math.max(this.width, this.depth, this.maxHeight);
+    this.controls.target.set(cx, Math.min(this.maxHeight / 3, 2), cz);
+    this.perspective.position.set(cx + size * 0.6, this.maxHeight + size * 1.3, cz + size * 1.9);
+    this.controls.update();
+    this.ortho.position.set(cx, 60, cz);
+    this.ortho.up.set(0, 0, -1);
+    this.ortho.lookAt(cx, 0, cz);
+    this.fit();
+  }
+
+  setCubes(cubes: RumisCube[], heights: HeightMap, highlightStone: number | null): void {
+    this.heights = heights;
+    this.cubeGroup.clear();
+    const materials = new Map<string, THREE.Material>();
+    const edgeMat = new THREE.LineBasicMaterial({ color: 0x222222, transparent: true, opacity: 0.35 });
+    for (const c of cubes) {
+      const hi = highlightStone !== null && c.stone === highlightStone;
+      const key = c.colour + (hi ? "!" : "");
+      let mat = materials.get(key);
+      if (!mat) {
+        mat = new THREE.MeshStandardMaterial({ color: colourHex(c.colour), emissive: hi ? 0x333333 : 0x000000, roughness: 0.7 });
+        materials.set(key, mat);
+      }
+      const m = new THREE.Mesh(this.cubeGeometry, mat);
+      m.position.set(c.x + 0.5, c.z + 0.5, c.y + 0.5);
+      m.userData = { column: { x: c.x, y: c.y }, cube: true };
+      const e = new THREE.LineSegments(this.edgeGeometry, edgeMat);
+      e.position.copy(m.position);
+      this.cubeGroup.add(m, e);
+    }
+    this.requestRender();
+  }
+
+  setGhost(cells: Cell[] | null, legal: boolean): void {
+    this.ghostGroup.clear();
+    if (cells) {
+      const mat = new THREE.MeshStandardMaterial({ color: legal ? 0x2fd35a : 0xe23b3b, transparent: true, opacity: 0.55, depthWrite: false });
+      const edge = new THREE.LineBasicMaterial({ color: legal ? 0x0b6a24 : 0x8a1010 });
+      for (const [x, y, z] of cells) {
+        const m = new THREE.Mesh(this.cubeGeometry, mat);
+        m.position.set(x + 0.5, z + 0.5, y + 0.5);
+        const e = new THREE.LineSegments(this.edgeGeometry, edge);
+        e.position.copy(m.position);
+        this.ghostGroup.add(m, e);
+      }
+    }
+    this.requestRender();
+  }
+
+  setTopView(on: boolean): void {
+    this.topView = on;
+    this.controls.enabled = !on;
+    this.fitOrtho();
+    this.requestRender();
+  }
+
+  isTopView(): boolean {
+    return this.topView;
+  }
+
+  /** The column under a point of the page: a board square, or a cube's column (a side face gives the neighbour). */
+  pick(clientX: number, clientY: number): Hover | null {
+    const rect = this.canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+    this.raycaster.setFromCamera(ndc, this.camera());
+    const cubes = this.cubeGroup.children.filter((o) => o.userData.cube);
+    const hits = this.raycaster.intersectObjects([...cubes, ...this.pickables], false);
+    for (const hit of hits) {
+      const col = hit.object.userData.column as Hover | undefined;
+      if (!col) continue;
+      if (hit.object.userData.cube && hit.face) {
+        const n = hit.face.normal;
+        if (Math.abs(n.y) > 0.5) return col;
+        return { x: col.x + Math.round(n.x), y: col.y + Math.round(n.z) };
+      }
+      return col;
+    }
+    return null;
+  }
+
+  /** Page coordinates of the top centre of a column (for tests and tooltips). */
+  columnPoint(x: number, y: number): { x: number; y: number } {
+    const h = this.heights[y]?.[x] ?? 0;
+    const v = new THREE.Vector3(x + 0.5, h + 0.001, y + 0.5).project(this.camera());
+    const rect = this.canvas.getBoundingClientRect();
+    return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
+  }
+}
+
+function label(text: string, x: number, z: number): THREE.Sprite {
+  const c = document.createElement("canvas");
+  c.width = 64;
+  c.height = 64;
+  const g = c.getContext("2d")!;
+  g.fillStyle = "#3b2a18";
+  g.font = "bold 40px sans-serif";
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  g.fillText(text, 32, 34);
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(c), depthTest: false }));
+  sprite.scale.set(0.45, 0.45, 0.45);
+  sprite.position.set(x, 0.05, z);
+  return sprite;
+}
