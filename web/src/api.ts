@@ -154,6 +154,9 @@ export interface OpenTable {
   id: string;
   game: string;
   seats: Partial<Seat>[];
+  /** Seats nobody has claimed yet. */
+  open_seats?: number[];
+  detail?: string;
   description?: string;
 }
 
@@ -241,7 +244,10 @@ export function normaliseMeta(raw: unknown): Meta {
   const rumis = (m.rumis ?? {}) as Record<string, unknown>;
   if (Array.isArray(rumis.bots)) rumisBots = names(rumis.bots);
   if (Array.isArray(rumis.scenarios) && scenarios.length === 0) {
-    return normaliseMeta({ ...m, scenarios: rumis.scenarios });
+    // The server's shape: {"rumis": {"scenarios", "variants", "bots"}, "rummikub": {"presets", "bots"}}.
+    const variants = names(rumis.variants);
+    const scen = (rumis.scenarios as Record<string, unknown>[]).map((s) => ({ ...s, variants: s.variants ?? variants }));
+    return normaliseMeta({ ...m, scenarios: scen });
   }
   return {
     scenarios,

@@ -44,6 +44,9 @@ const VARIANT_LABELS: Record<string, string> = {
   four_colours: "two players, four colours (R10)",
   "four-colours": "two players, four colours (R10)",
   ruinas: "Ruinas: joint build (R11)",
+  "ruinas-random": "Ruinas: random ruin (R11)",
+  inverse: "inverse (Rumis+, 5-6 players)",
+  dismantle: "dismantle (Rumis+, 2 players)",
   random_ruin: "Ruinas: random ruin (R11)",
   "random-ruin": "Ruinas: random ruin (R11)",
 };
@@ -233,12 +236,14 @@ function openTablesSection(error: HTMLElement): HTMLElement {
       clear(list);
       if (tables.length === 0) list.append(h("p", { className: "muted" }, "No open tables."));
       for (const t of tables) {
-        const seats = (t.seats ?? []).map((s) => (s.kind === "bot" ? `${s.bot ?? "bot"}` : s.claimed ? seatName({ seat: s.seat ?? 0, name: s.name }) : "free")).join(", ");
+        const free = (s: Partial<{ seat: number; claimed: boolean }>) => (t.open_seats ? t.open_seats.includes(s.seat ?? -1) : !s.claimed);
+        const seats = (t.seats ?? []).map((s) => (s.kind === "bot" ? `${s.bot ?? "bot"} (bot)` : free(s) ? "free seat" : seatName({ seat: s.seat ?? 0, name: s.name }))).join(", ");
         list.append(
           h(
             "div",
             { className: "open-table", testid: `open-table-${t.id}` },
-            h("span", { className: "game" }, t.description ?? t.game),
+            h("span", { className: "game" }, t.game === "rumis" ? "Rumis" : t.game === "rummikub" ? "Rummikub" : t.game),
+            h("span", {}, ` ${t.detail ?? t.description ?? ""}`),
             h("span", { className: "muted" }, ` ${t.id} — ${seats}`),
             " ",
             h(
