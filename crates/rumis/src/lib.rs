@@ -19,6 +19,7 @@ pub mod colour;
 mod movegen;
 pub mod notation;
 pub mod perft;
+pub mod puzzle;
 pub mod position;
 pub mod record;
 pub mod rules;

@@ -1,0 +1,409 @@
+//! The exact-cover search over a puzzle: find one solution, or count them all.
+
+use std::collections::HashMap;
+
+use super::dlx::Dlx;
+use super::{order, symmetry, Piece, Puzzle, Solution};
+use crate::colour::Colour;
+
+/// Solutions counted: every filled cube as placed, and one per orbit of the puzzle's
+/// symmetries (PD7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub as_placed: u64,
+    pub up_to_symmetry: u64,
+}
+
+/// How far a count has come, for a progress bar: the share of the search tree's first
+/// two levels done (each first-level branch weighs the same), and the solutions so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    pub fraction: f64,
+    pub as_placed: u64,
+}
+
+/// One search: the links, the rows (kind, placement) and what is placed.
+struct Search<'a> {
+    puzzle: &'a Puzzle,
+    dlx: Dlx,
+    /// Per row id: (kind, placement).
+    rows: Vec<(u32, u32)>,
+    /// Per row id: its first node.
+    first: Vec<u32>,
+    /// Pieces fixed before the search (a build in progress), in their order.
+    prefix: Vec<Piece>,
+    /// Rows chosen by the search, in order.
+    chosen: Vec<u32>,
+    /// Cells of each colour (used for alternating colours).
+    colour_cells: Vec<u128>,
+    /// Progress over the first two levels: (branch, branches) per level.
+    levels: [(usize, usize); 2],
+}
+
+/// What to do at each solution: go on searching or stop.
+enum Flow {
+    Continue,
+    Stop,
+}
+
+impl<'a> Search<'a> {
+    /// Sets up the links with `prefix` already placed; `None` if the prefix does not fit
+    /// (overlaps, or uses a stone more often than there are copies).
+    fn new(puzzle: &'a Puzzle, prefix: &[Piece]) -> Option<Search<'a>> {
+        let volume = puzzle.volume();
+        let capacities: Vec<u32> = puzzle.kinds.iter().map(|k| k.capacity).collect();
+        let mut dlx = Dlx::new(volume, &capacities);
+        let mut rows = Vec::new();
+        let mut first = Vec::new();
+        let mut index: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut items = Vec::with_capacity(5);
+        for (k, kind) in puzzle.kinds.iter().enumerate() {
+            for (p, placement) in puzzle.placements().iter().enumerate() {
+                if placement.stone != kind.stone {
+                    continue;
+                }
+                let id = rows.len() as u32;
+                items.clear();
+                items.extend(super::bits(placement.mask));
+                items.push(volume + k);
+                first.push(dlx.add_row(id, &items));
+                rows.push((k as u32, p as u32));
+                index.insert((k as u32, p as u32), id);
+            }
+        }
+        let mut search = Search {
+            puzzle,
+            dlx,
+            rows,
+            first,
+            prefix: prefix.to_vec(),
+            chosen: Vec::new(),
+            colour_cells: vec![0; puzzle.spec().colours as usize],
+            levels: [(0, 1); 2],
+        };
+        let mut filled = 0u128;
+        let mut used = vec![0u32; capacities.len()];
+        for piece in prefix {
+            let k = puzzle.kind_of(piece)?;
+            let mask = puzzle.placements().get(piece.placement)?.mask;
+            used[k] += 1;
+            if filled & mask != 0 || used[k] > capacities[k] {
+                return None;
+            }
+            filled |= mask;
+            let node = search.first[*index.get(&(k as u32, piece.placement as u32))? as usize];
+            search.dlx.open(search.dlx.header_of(node));
+            search.dlx.select(node);
+            search.colour_cells[piece.colour.index()] |= mask;
+        }
+        Some(search)
+    }
+
+    /// A row may be taken (beyond the exact cover): alternating colours forbid a stone
+    /// that touches its own colour (PD5).
+    fn allowed(&self, row: u32) -> bool {
+        if !self.puzzle.spec().alternate {
+            return true;
+        }
+        let (k, p) = self.rows[row as usize];
+        let colour = self.puzzle.kinds[k as usize]
+            .colour
+            .expect("colours matter");
+        self.puzzle.placements()[p as usize].around & self.colour_cells[colour.index()] == 0
+    }
+
+    fn take(&mut self, row: u32, node: u32) {
+        self.dlx.select(node);
+        self.chosen.push(row);
+        let (k, p) = self.rows[row as usize];
+        if let Some(c) = self.puzzle.kinds[k as usize].colour {
+            self.colour_cells[c.index()] |= self.puzzle.placements()[p as usize].mask;
+        }
+    }
+
+    fn give_back(&mut self, row: u32, node: u32) {
+        let (k, p) = self.rows[row as usize];
+        if let Some(c) = self.puzzle.kinds[k as usize].colour {
+            self.colour_cells[c.index()] &= !self.puzzle.placements()[p as usize].mask;
+        }
+        self.chosen.pop();
+        self.dlx.unselect(node);
+    }
+
+    /// The pieces found: the prefix, then the chosen rows. Where colours do not matter
+    /// (PD2), a stone's copies get the colours in order: the first free colour.
+    fn pieces(&self) -> Vec<Piece> {
+        let mut pieces = self.prefix.clone();
+        for &row in &self.chosen {
+            let (k, p) = self.rows[row as usize];
+            let kind = self.puzzle.kinds[k as usize];
+            // The capacity (one copy per colour) leaves a colour free.
+            let colour = kind.colour.unwrap_or_else(|| {
+                (0..self.puzzle.spec().colours)
+                    .map(Colour)
+                    .find(|&c| {
+                        !pieces
+                            .iter()
+                            .any(|q| q.stone == kind.stone && q.colour == c)
+                    })
+                    .unwrap_or(Colour(0))
+            });
+            pieces.push(Piece {
+                colour,
+                stone: kind.stone,
+                placement: p as usize,
+            });
+        }
+        pieces
+    }
+
+    fn progress(&self) -> f64 {
+        let [(i0, n0), (i1, n1)] = self.levels;
+        (i0 as f64 + i1 as f64 / n1.max(1) as f64) / n0.max(1) as f64
+    }
+
+    /// Depth-first over the most constrained cell; `leaf` sees every exact cover.
+    fn run(
+        &mut self,
+        depth: usize,
+        leaf: &mut dyn FnMut(&Search<'_>) -> Flow,
+        report: &mut dyn FnMut(f64),
+    ) -> Flow {
+        let Some((header, size)) = self.dlx.most_constrained() else {
+            return leaf(self);
+        };
+        if size == 0 {
+            return Flow::Continue;
+        }
+        self.dlx.open(header);
+        if depth < 2 {
+            self.levels[depth] = (0, size as usize);
+            if depth == 0 {
+                self.levels[1] = (0, 1);
+            }
+        }
+        let mut node = self.dlx.down(header);
+        let mut flow = Flow::Continue;
+        while node != header {
+            let row = self.dlx.row_of(node);
+            if self.allowed(row) {
+                self.take(row, node);
+                flow = self.run(depth + 1, leaf, report);
+                self.give_back(row, node);
+            }
+            if depth < 2 {
+                self.levels[depth].0 += 1;
+                if depth == 0 {
+                    self.levels[1] = (0, 1);
+                }
+                report(self.progress());
+            }
+            if matches!(flow, Flow::Stop) {
+                break;
+            }
+            node = self.dlx.down(node);
+        }
+        self.dlx.close(header);
+        flow
+    }
+}
+
+impl Puzzle {
+    /// The kind a piece belongs to.
+    fn kind_of(&self, piece: &Piece) -> Option<usize> {
+        self.kinds
+            .iter()
+            .position(|k| k.stone == piece.stone && k.colour.is_none_or(|c| c == piece.colour))
+    }
+
+    /// Turns an exact cover into a solution: under the rules it must have a build
+    /// order with the colours in turn (PD3), found from the prefix on.
+    fn finish(&self, prefix_len: usize, pieces: Vec<Piece>) -> Option<Solution> {
+        if !self.spec().rules {
+            return Some(Solution { pieces });
+        }
+        let (prefix, rest) = pieces.split_at(prefix_len);
+        order::build_order(self, prefix, rest).map(|pieces| Solution { pieces })
+    }
+
+    /// One solution, if there is one.
+    pub fn solve(&self) -> Option<Solution> {
+        self.complete(&[])
+    }
+
+    /// A solution that keeps `placed` (a build in progress, in its order), if the build
+    /// can still be completed.
+    pub fn complete(&self, placed: &[Piece]) -> Option<Solution> {
+        let mut search = Search::new(self, placed)?;
+        let mut found = None;
+        search.run(
+            0,
+            &mut |s| match self.finish(placed.len(), s.pieces()) {
+                Some(solution) => {
+                    found = Some(solution);
+                    Flow::Stop
+                }
+                None => Flow::Continue,
+            },
+            &mut |_| {},
+        );
+        found
+    }
+
+    /// Counts every solution, as placed and up to symmetry; `observer` hears the
+    /// progress after each branch of the search tree's first two levels.
+    pub fn count(&self, observer: &mut dyn FnMut(Progress)) -> Counts {
+        let mut counts = Counts::default();
+        self.each_solution(
+            &mut |solution| {
+                counts.as_placed += 1;
+                if symmetry::is_canonical(self, &solution.pieces) {
+                    counts.up_to_symmetry += 1;
+                }
+            },
+            &mut |fraction, found| {
+                observer(Progress {
+                    fraction,
+                    as_placed: found,
+                })
+            },
+        );
+        counts
+    }
+
+    /// Calls `visit` with every solution (progress as in [`Puzzle::count`]).
+    pub fn each_solution(
+        &self,
+        visit: &mut dyn FnMut(&Solution),
+        report: &mut dyn FnMut(f64, u64),
+    ) {
+        let Some(mut search) = Search::new(self, &[]) else {
+            return;
+        };
+        let found = std::cell::Cell::new(0u64);
+        search.run(
+            0,
+            &mut |s| {
+                if let Some(solution) = self.finish(0, s.pieces()) {
+                    found.set(found.get() + 1);
+                    visit(&solution);
+                }
+                Flow::Continue
+            },
+            &mut |fraction| report(fraction, found.get()),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{tests::soma, CubeSpec};
+    use super::*;
+    use crate::Stone;
+
+    #[test]
+    fn soma_has_240_solutions_up_to_symmetry_and_11520_as_placed() {
+        let puzzle = Puzzle::new(soma()).unwrap();
+        let mut last = 0.0;
+        let counts = puzzle.count(&mut |p| {
+            assert!(p.fraction >= last - 1e-9 && p.fraction <= 1.0 + 1e-9);
+            last = p.fraction;
+        });
+        assert_eq!(
+            counts,
+            Counts {
+                as_placed: 11_520,
+                up_to_symmetry: 240
+            }
+        );
+        assert!((last - 1.0).abs() < 1e-9, "progress ends at 1, got {last}");
+    }
+
+    #[test]
+    fn every_soma_solution_is_valid_and_distinct() {
+        let puzzle = Puzzle::new(soma()).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        puzzle.each_solution(
+            &mut |s| {
+                assert_eq!(puzzle.validate(s), Ok(()));
+                let mut masks: Vec<u128> = s
+                    .pieces
+                    .iter()
+                    .map(|p| puzzle.placements()[p.placement].mask)
+                    .collect();
+                masks.sort();
+                assert!(seen.insert(masks), "a solution found twice");
+            },
+            &mut |_, _| {},
+        );
+        assert_eq!(seen.len(), 11_520);
+    }
+
+    #[test]
+    fn a_cube_of_two_colours_is_solved_and_valid() {
+        let puzzle = Puzzle::new(CubeSpec::new(4, 2)).unwrap();
+        let solution = puzzle.solve().unwrap();
+        assert_eq!(puzzle.validate(&solution), Ok(()));
+        let cubes: usize = solution.pieces.iter().map(|p| p.stone.size()).sum();
+        assert_eq!(cubes, 64);
+    }
+
+    #[test]
+    fn a_partial_build_is_kept_or_found_hopeless() {
+        let puzzle = Puzzle::new(soma()).unwrap();
+        let solution = puzzle.solve().unwrap();
+        let kept = &solution.pieces[..3];
+        let completed = puzzle.complete(kept).unwrap();
+        assert_eq!(&completed.pieces[..3], kept);
+        assert_eq!(puzzle.validate(&completed), Ok(()));
+        // Whether a first stone can be completed agrees with the list of all solutions.
+        let t = puzzle
+            .placements()
+            .iter()
+            .position(|p| p.stone == Stone::T4)
+            .unwrap();
+        let piece = Piece {
+            colour: Colour(0),
+            stone: Stone::T4,
+            placement: t,
+        };
+        let direct = puzzle.complete(&[piece]).is_some();
+        let mut brute = false;
+        puzzle.each_solution(
+            &mut |s| brute |= s.pieces.iter().any(|p| p.placement == t),
+            &mut |_, _| {},
+        );
+        assert_eq!(direct, brute);
+        // Two stones on one cell: no completion.
+        let first = solution.pieces[0];
+        let clash = puzzle
+            .placements()
+            .iter()
+            .position(|p| {
+                p.stone != first.stone && p.mask & puzzle.placements()[first.placement].mask != 0
+            })
+            .unwrap();
+        let overlap = Piece {
+            colour: Colour(0),
+            stone: puzzle.placements()[clash].stone,
+            placement: clash,
+        };
+        assert_eq!(puzzle.complete(&[first, overlap]), None);
+    }
+
+    #[test]
+    fn alternating_colours_keep_each_colour_apart() {
+        let puzzle = Puzzle::new(CubeSpec::new(3, 3).with_alternate(true)).unwrap();
+        let solution = puzzle.solve().unwrap();
+        assert_eq!(puzzle.validate(&solution), Ok(()));
+    }
+
+    #[test]
+    fn under_the_rules_a_build_order_is_found() {
+        for colours in [1, 2] {
+            let puzzle = Puzzle::new(CubeSpec::new(3, colours).with_rules(true)).unwrap();
+            let solution = puzzle.solve().unwrap();
+            assert_eq!(puzzle.validate(&solution), Ok(()), "{colours} colours");
+        }
+    }
+}
