@@ -4,6 +4,7 @@
 
 mod rumis_cli;
 mod rummikub_cli;
+mod serve;
 
 use clap::{Parser, Subcommand};
 
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Start the web app: lobby, tables, bots, browser client (default SQLite database).
+    Serve(serve::ServeArgs),
     /// Play a game in the terminal against bots or at one keyboard.
     Play {
         #[command(subcommand)]
@@ -75,6 +78,7 @@ fn main() {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
+        Command::Serve(args) => serve::serve(args),
         Command::Play { game } => match game {
             PlayGame::Rumis(args) => rumis_cli::play(args),
             PlayGame::Rummikub(args) => rummikub_cli::play(args),

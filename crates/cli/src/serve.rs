@@ -1,0 +1,74 @@
+//! `rumi serve`: the web app. Starts the server on its database, prints the address to
+//! open, and runs until stopped.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use server::{HubOptions, ServerConfig};
+
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Database: sqlite://FILE (created if missing) or postgres://user@host/db.
+    #[arg(long, default_value = "sqlite://rumi.db")]
+    db: String,
+    /// The built browser client; by default `web/dist` of this checkout.
+    #[arg(long)]
+    web_dir: Option<PathBuf>,
+    /// Milliseconds a bot waits before it moves, so that people can follow.
+    #[arg(long, default_value_t = 400)]
+    bot_delay_ms: u64,
+}
+
+/// Where the browser client was built: `web/dist` in the working directory, else in
+/// the checkout this binary was built from.
+fn default_web_dir() -> Option<PathBuf> {
+    let candidates = [
+        PathBuf::from("web/dist"),
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/dist")),
+    ];
+    candidates
+        .into_iter()
+        .find(|d| d.join("index.html").is_file())
+}
+
+pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn,tower_http=warn".into()),
+        )
+        .init();
+    let web_dir = args.web_dir.or_else(default_web_dir);
+    if web_dir.is_none() {
+        eprintln!("note: the browser client is not built (run `npm ci && npm run build` in web/); serving the API only");
+    }
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let running = server::start(ServerConfig {
+            addr: args.addr,
+            db: args.db.clone(),
+            web_dir,
+            hub: HubOptions {
+                bot_delay: Duration::from_millis(args.bot_delay_ms),
+            },
+        })
+        .await?;
+        // Tests and scripts read this line to find the port.
+        println!("listening on http://{}", running.addr);
+        eprintln!(
+            "rumi serves on http://{} (database {})",
+            running.addr, args.db
+        );
+        tokio::select! {
+            result = running.task => { result??; }
+            _ = tokio::signal::ctrl_c() => { eprintln!("stopped"); }
+        }
+        Ok(())
+    })
+}

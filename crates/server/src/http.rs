@@ -1,0 +1,407 @@
+//! The HTTP and WebSocket routes: thin handlers that read the request, call the hub and
+//! answer JSON. Every route is listed in `openapi.json` (a test keeps them in step).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{any, get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use rumis::{Scenario, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tower_http::services::{ServeDir, ServeFile};
+
+use crate::games::{bot_names, ActionError, Actor, GameConfig, TableGame};
+use crate::hub::{replay_steps, ApiError, Hub, SeatRequest};
+
+/// Every API route, as (method, path) in OpenAPI's spelling.
+pub const ROUTES: [(&str, &str); 11] = [
+    ("get", "/api/openapi.json"),
+    ("get", "/api/meta"),
+    ("get", "/api/tables"),
+    ("post", "/api/tables"),
+    ("get", "/api/tables/{id}"),
+    ("post", "/api/tables/{id}/join"),
+    ("post", "/api/tables/{id}/actions"),
+    ("post", "/api/tables/{id}/check"),
+    ("post", "/api/tables/{id}/seats/{seat}/bot"),
+    ("get", "/api/tables/{id}/replay"),
+    ("get", "/api/tables/{id}/ws"),
+];
+
+/// The OpenAPI document served at `/api/openapi.json`.
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        (status, Json(json!({ "error": self.to_string() }))).into_response()
+    }
+}
+
+/// The router: the API, and the built browser client (or a page that says how to
+/// build it) for every other path.
+pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
+    let api = Router::new()
+        .route("/api/openapi.json", get(openapi))
+        .route("/api/meta", get(meta))
+        .route("/api/tables", get(open_tables).post(create_table))
+        .route("/api/tables/{id}", get(table_view))
+        .route("/api/tables/{id}/join", post(join))
+        .route("/api/tables/{id}/actions", post(act))
+        .route("/api/tables/{id}/check", post(check))
+        .route("/api/tables/{id}/seats/{seat}/bot", post(hand_to_bot))
+        .route("/api/tables/{id}/replay", get(replay))
+        .route("/api/tables/{id}/ws", get(websocket))
+        .route(
+            "/api/{*rest}",
+            any(|| async { ApiError::NotFound("no such API route".into()) }),
+        )
+        .with_state(hub);
+    let client = match web_dir.filter(|d| d.join("index.html").is_file()) {
+        Some(dir) => {
+            let index = dir.join("index.html");
+            Router::new().fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)))
+        }
+        None => Router::new().fallback(|| async {
+            Html("<h1>rumi</h1><p>The browser client is not built. Run <code>npm ci &amp;&amp; npm run build</code> in <code>web/</code> and restart <code>rumi serve</code>. The API is at <a href=\"/api/openapi.json\">/api/openapi.json</a>.</p>")
+        }),
+    };
+    api.merge(client)
+}
+
+async fn openapi() -> impl IntoResponse {
+    ([("content-type", "application/json")], OPENAPI)
+}
+
+async fn meta() -> Json<Value> {
+    let scenarios: Vec<Value> = Scenario::builtins()
+        .iter()
+        .map(|s| {
+            json!({
+                "key": s.key, "name": s.name, "theme": s.theme,
+                "status": s.provenance.to_string(),
+                "players": s.player_counts.keys().collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Json(json!({
+        "rumis": {
+            "scenarios": scenarios,
+            "variants": Variant::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),
+            "bots": bot_names("rumis"),
+        },
+        "rummikub": {
+            "presets": ["current", "old"],
+            "players": [2, 3, 4],
+            "bots": bot_names("rummikub"),
+        },
+    }))
+}
+
+async fn open_tables(State(hub): State<Arc<Hub>>) -> Json<Value> {
+    Json(json!({ "tables": hub.open_tables().await }))
+}
+
+#[derive(Deserialize)]
+struct CreateRequest {
+    #[serde(flatten)]
+    config: GameConfig,
+    seats: Vec<SeatRequest>,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+async fn create_table(
+    State(hub): State<Arc<Hub>>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let request: CreateRequest = parse_body(&body)?;
+    let (id, seats) = hub
+        .create(request.config, request.seats, request.seed)
+        .await?;
+    let seats: Vec<Value> = seats
+        .iter()
+        .map(|s| {
+            json!({
+                "seat": s.seat,
+                "name": s.name,
+                "kind": if s.bot.is_some() { "bot" } else { "human" },
+                "token": s.bot.is_none().then_some(&s.token),
+                "invite": s.bot.is_none().then(|| format!("/t/{id}?seat={}&token={}", s.seat, s.token)),
+            })
+        })
+        .collect();
+    Ok(Json(
+        json!({ "id": id, "spectator": format!("/t/{id}"), "seats": seats }),
+    ))
+}
+
+/// Reads a JSON body with a message that says what is wrong with it.
+fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
+}
+
+#[derive(Deserialize, Default)]
+struct TokenQuery {
+    token: Option<String>,
+}
+
+/// The seat token from `?token=` or the `X-Seat-Token` header.
+fn token_of(query: &TokenQuery, headers: &HeaderMap) -> Option<String> {
+    query.token.clone().or_else(|| {
+        headers
+            .get("x-seat-token")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    })
+}
+
+async fn table_view(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let table = hub.table(&id).await?;
+    let mut state = table.state.lock().await;
+    let seat = state.seat_of(token_of(&query, &headers).as_deref())?;
+    if let Some(seat) = seat {
+        hub.claim(&table, &mut state, seat).await?;
+    }
+    Ok(Json(state.view(&id, seat)))
+}
+
+#[derive(Deserialize)]
+struct JoinRequest {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let request: JoinRequest = if body.is_empty() {
+        JoinRequest { name: None }
+    } else {
+        parse_body(&body)?
+    };
+    let table = hub.table(&id).await?;
+    let seat = hub.join(&table, request.name).await?;
+    Ok(Json(json!({
+        "seat": seat.seat, "token": seat.token, "name": seat.name,
+        "url": format!("/t/{id}?seat={}&token={}", seat.seat, seat.token),
+    })))
+}
+
+#[derive(Deserialize)]
+struct ActionRequest {
+    version: u64,
+    action: Value,
+}
+
+async fn act(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let table = hub.table(&id).await?;
+    let request: ActionRequest = parse_body(&body)?;
+    let seat = seat_for_action(&table, token_of(&query, &headers).as_deref()).await?;
+    hub.submit(
+        &table,
+        Actor::Seat(seat),
+        Some(request.version),
+        &request.action,
+    )
+    .await?;
+    let state = table.state.lock().await;
+    Ok(Json(state.view(&id, Some(seat))))
+}
+
+/// An action needs a token of a seat at the table.
+async fn seat_for_action(
+    table: &crate::hub::Table,
+    token: Option<&str>,
+) -> Result<usize, ApiError> {
+    let state = table.state.lock().await;
+    state
+        .seat_of(token)?
+        .ok_or_else(|| ApiError::Forbidden("an action needs your seat token".into()))
+}
+
+async fn check(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let table = hub.table(&id).await?;
+    let action: Value = parse_body(&body)?;
+    let seat = seat_for_action(&table, token_of(&query, &headers).as_deref()).await?;
+    let state = table.state.lock().await;
+    let TableGame::Rumis(game) = &state.game else {
+        return Err(ApiError::BadRequest(
+            "checking a placement is for Rumis tables".into(),
+        ));
+    };
+    Ok(Json(match game.check(seat, &action) {
+        Ok(()) => json!({ "legal": true }),
+        Err(ActionError::Malformed(m)) => return Err(ApiError::BadRequest(m)),
+        Err(e) => json!({ "legal": false, "reason": e.to_string() }),
+    }))
+}
+
+#[derive(Deserialize)]
+struct BotRequest {
+    bot: String,
+}
+
+async fn hand_to_bot(
+    State(hub): State<Arc<Hub>>,
+    Path((id, seat)): Path<(String, usize)>,
+    Query(query): Query<TokenQuery>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let request: BotRequest = parse_body(&body)?;
+    let table = hub.table(&id).await?;
+    hub.hand_to_bot(
+        &table,
+        token_of(&query, &headers).as_deref(),
+        seat,
+        &request.bot,
+    )
+    .await?;
+    let state = table.state.lock().await;
+    let you = state.seat_of(token_of(&query, &headers).as_deref())?;
+    Ok(Json(state.view(&id, you)))
+}
+
+async fn replay(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let stored = hub
+        .store
+        .load(&id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("there is no table `{id}`")))?;
+    if !stored.finished {
+        return Err(ApiError::Conflict(
+            "the game is still being played; its replay opens when it is over".into(),
+        ));
+    }
+    let steps = replay_steps(&stored)?;
+    let table = hub.table(&id).await?;
+    let record = table.state.lock().await.game.record();
+    Ok(Json(json!({ "id": id, "steps": steps, "record": record })))
+}
+
+async fn websocket(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let table = hub.table(&id).await?;
+    let seat = {
+        let mut state = table.state.lock().await;
+        let seat = state.seat_of(token_of(&query, &headers).as_deref())?;
+        if let Some(seat) = seat {
+            hub.claim(&table, &mut state, seat).await?;
+        }
+        seat
+    };
+    Ok(upgrade.on_upgrade(move |socket| live(hub, table, seat, socket)))
+}
+
+/// One live connection: the seat's view on connect and after every change; actions
+/// sent on the socket take the same path as HTTP actions.
+async fn live(
+    hub: Arc<Hub>,
+    table: Arc<crate::hub::Table>,
+    seat: Option<usize>,
+    socket: WebSocket,
+) {
+    let (mut sender, mut receiver) = socket.split();
+    let mut changes = table.changes.subscribe();
+    hub.connect(&table, seat, 1).await;
+    loop {
+        let view = {
+            let state = table.state.lock().await;
+            state.view(&table.id, seat)
+        };
+        changes.mark_unchanged();
+        let message = json!({ "type": "state", "view": view }).to_string();
+        if sender.send(Message::Text(message.into())).await.is_err() {
+            break;
+        }
+        let keep_going = loop {
+            tokio::select! {
+                changed = changes.changed() => break changed.is_ok(),
+                incoming = receiver.next() => {
+                    let Some(Ok(message)) = incoming else { break false };
+                    let Message::Text(text) = message else { continue };
+                    if let Err(e) = socket_action(&hub, &table, seat, text.as_str()).await {
+                        let reply = json!({ "type": "error", "message": e.to_string() }).to_string();
+                        if sender.send(Message::Text(reply.into())).await.is_err() {
+                            break false;
+                        }
+                    }
+                }
+            }
+        };
+        if !keep_going {
+            break;
+        }
+    }
+    hub.connect(&table, seat, -1).await;
+}
+
+async fn socket_action(
+    hub: &Arc<Hub>,
+    table: &Arc<crate::hub::Table>,
+    seat: Option<usize>,
+    text: &str,
+) -> Result<(), ApiError> {
+    let message: Value = parse_body(text.as_bytes())?;
+    if message.get("type").and_then(Value::as_str) != Some("action") {
+        return Err(ApiError::BadRequest(
+            "a message must be {\"type\": \"action\", \"version\": N, \"action\": {…}}".into(),
+        ));
+    }
+    let seat = seat.ok_or_else(|| {
+        ApiError::Forbidden("spectators cannot act; open your invite link".into())
+    })?;
+    let version = message
+        .get("version")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| {
+            ApiError::BadRequest("an action needs the `version` it was made on".into())
+        })?;
+    let action = message
+        .get("action")
+        .ok_or_else(|| ApiError::BadRequest("the message has no `action`".into()))?;
+    hub.submit(table, Actor::Seat(seat), Some(version), action)
+        .await
+        .map(|_| ())
+}

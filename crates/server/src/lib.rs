@@ -1,0 +1,51 @@
+//! The rumi server: lobby, tables, seats, bots, the Rummikub turn clock and
+//! persistence, over a JSON HTTP API and WebSockets (see `docs/server-api.md`).
+//!
+//! Layers: [`games`] translates between JSON and the rules engines (every rule is the
+//! engine's), [`hub`] owns the tables and the one path every action takes, [`store`]
+//! keeps the action log (SQLite or PostgreSQL), [`http`] maps routes to the hub.
+
+pub mod games;
+pub mod http;
+pub mod hub;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use hub::{Hub, HubOptions};
+pub use store::Store;
+
+/// How to run a server.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    pub addr: SocketAddr,
+    /// `sqlite://FILE` or `postgres://…`.
+    pub db: String,
+    /// The built browser client (`web/dist`); `None` serves a page that says how to
+    /// build it.
+    pub web_dir: Option<PathBuf>,
+    pub hub: HubOptions,
+}
+
+/// A server that is listening.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub hub: Arc<Hub>,
+    pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+/// Opens the database, resumes unfinished tables and starts listening. Returns once
+/// the socket is bound (its address: port 0 picks a free one).
+pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
+    let store = Store::connect(&config.db).await?;
+    let hub = Hub::start(store, config.hub.clone()).await?;
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
+    let addr = listener.local_addr()?;
+    let app = http::router(hub.clone(), config.web_dir.clone());
+    let task = tokio::spawn(async move { axum::serve(listener, app).await });
+    Ok(Running { addr, hub, task })
+}

@@ -1,0 +1,268 @@
+//! Persistence: tables, seats and the action log, on SQLite (WAL, the default) or
+//! PostgreSQL, with one schema and one set of queries through sqlx's `Any` driver.
+//!
+//! The action log is the truth: a table's state is its configuration and seed replayed
+//! through its actions. An action is written, in its own transaction, before the
+//! server shows it to anyone; `(table_id, version)` is the key, so an action can never
+//! be stored twice.
+
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+
+/// A stored table: what is needed to rebuild it.
+#[derive(Clone, Debug)]
+pub struct StoredTable {
+    pub id: String,
+    /// The game configuration as JSON (`games::GameConfig`).
+    pub config: String,
+    pub seed: u64,
+    pub created_ms: i64,
+    pub finished: bool,
+    pub seats: Vec<StoredSeat>,
+    pub actions: Vec<StoredAction>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSeat {
+    pub seat: usize,
+    pub name: String,
+    /// The bot playing the seat, or `None` for a person.
+    pub bot: Option<String>,
+    pub token: String,
+    /// Whether a person has taken the seat (by invite link or by joining).
+    pub claimed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAction {
+    /// 1 for the first action.
+    pub version: u64,
+    /// The seat, or `None` for the server's clock.
+    pub actor: Option<usize>,
+    /// The action in canonical JSON.
+    pub action: String,
+    pub at_ms: i64,
+}
+
+const SCHEMA: [&str; 4] = [
+    "CREATE TABLE IF NOT EXISTS rumi_tables (
+        id TEXT PRIMARY KEY,
+        config TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        finished BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS rumi_seats (
+        table_id TEXT NOT NULL,
+        seat BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        bot TEXT,
+        token TEXT NOT NULL,
+        claimed BIGINT NOT NULL,
+        PRIMARY KEY (table_id, seat))",
+    "CREATE TABLE IF NOT EXISTS rumi_actions (
+        table_id TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        actor BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (table_id, version))",
+    "CREATE INDEX IF NOT EXISTS rumi_tables_finished ON rumi_tables (finished)",
+];
+
+/// The database behind the server.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+impl Store {
+    /// Opens (and creates, for SQLite) the database at `url` and its schema:
+    /// `sqlite://rumi.db`, `sqlite::memory:` or `postgres://user@host/db`.
+    pub async fn connect(url: &str) -> anyhow::Result<Store> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        if !sqlite && !url.starts_with("postgres://") && !url.starts_with("postgresql://") {
+            anyhow::bail!("unsupported database `{url}`: use sqlite://FILE or postgres://…");
+        }
+        let url = if sqlite && !url.contains('?') && !url.contains(":memory:") {
+            format!("{url}?mode=rwc")
+        } else {
+            url.to_string()
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 8 })
+            .acquire_timeout(Duration::from_secs(10))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if sqlite {
+                        // WAL: a commit survives a crash of the process (kill -9)
+                        // without an fsync per action; readers never block the writer.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot open database {url}: {e}"))?;
+        for statement in SCHEMA {
+            pool.execute(statement).await?;
+        }
+        Ok(Store { pool })
+    }
+
+    /// Stores a new table with its seats.
+    pub async fn create_table(&self, table: &StoredTable) -> anyhow::Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO rumi_tables (id, config, seed, created_ms, finished) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&table.id)
+        .bind(&table.config)
+        .bind(table.seed as i64)
+        .bind(table.created_ms)
+        .bind(i64::from(table.finished))
+        .execute(&mut *tx)
+        .await?;
+        for seat in &table.seats {
+            sqlx::query(
+                "INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&table.id)
+            .bind(seat.seat as i64)
+            .bind(&seat.name)
+            .bind(seat.bot.clone())
+            .bind(&seat.token)
+            .bind(i64::from(seat.claimed))
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Appends one action in its own transaction; fails (and stores nothing) if that
+    /// version of the table is already stored.
+    pub async fn append_action(
+        &self,
+        table_id: &str,
+        action: &StoredAction,
+        finished: bool,
+    ) -> anyhow::Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO rumi_actions (table_id, version, actor, action, at_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(table_id)
+        .bind(action.version as i64)
+        .bind(action.actor.map_or(-1, |a| a as i64))
+        .bind(&action.action)
+        .bind(action.at_ms)
+        .execute(&mut *tx)
+        .await?;
+        if finished {
+            sqlx::query("UPDATE rumi_tables SET finished = 1 WHERE id = $1")
+                .bind(table_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Changes who plays a seat, its name, or whether it is taken.
+    pub async fn update_seat(&self, table_id: &str, seat: &StoredSeat) -> anyhow::Result<()> {
+        sqlx::query("UPDATE rumi_seats SET name = $1, bot = $2, claimed = $3 WHERE table_id = $4 AND seat = $5")
+            .bind(&seat.name)
+            .bind(seat.bot.clone())
+            .bind(i64::from(seat.claimed))
+            .bind(table_id)
+            .bind(seat.seat as i64)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ids of the tables whose game is not over: those to resume after a restart.
+    pub async fn unfinished_ids(&self) -> anyhow::Result<Vec<String>> {
+        let rows = sqlx::query("SELECT id FROM rumi_tables WHERE finished = 0 ORDER BY created_ms")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<String, _>("id")?))
+            .collect()
+    }
+
+    /// A table with its seats and whole action log.
+    pub async fn load(&self, id: &str) -> anyhow::Result<Option<StoredTable>> {
+        let Some(row) = sqlx::query(
+            "SELECT id, config, seed, created_ms, finished FROM rumi_tables WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let seats = sqlx::query(
+            "SELECT seat, name, bot, token, claimed FROM rumi_seats WHERE table_id = $1 ORDER BY seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(seat_of_row)
+        .collect::<Result<Vec<_>, _>>()?;
+        let actions = sqlx::query(
+            "SELECT version, actor, action, at_ms FROM rumi_actions WHERE table_id = $1 ORDER BY version",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(action_of_row)
+        .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(StoredTable {
+            id: row.try_get("id")?,
+            config: row.try_get("config")?,
+            seed: row.try_get::<i64, _>("seed")? as u64,
+            created_ms: row.try_get("created_ms")?,
+            finished: row.try_get::<i64, _>("finished")? != 0,
+            seats,
+            actions,
+        }))
+    }
+
+    /// How many actions are stored for a table (for tests and the load benchmark).
+    pub async fn action_count(&self, table_id: &str) -> anyhow::Result<u64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM rumi_actions WHERE table_id = $1")
+            .bind(table_id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get::<i64, _>("n")? as u64)
+    }
+}
+
+fn seat_of_row(row: &AnyRow) -> Result<StoredSeat, sqlx::Error> {
+    Ok(StoredSeat {
+        seat: row.try_get::<i64, _>("seat")? as usize,
+        name: row.try_get("name")?,
+        bot: row.try_get("bot")?,
+        token: row.try_get("token")?,
+        claimed: row.try_get::<i64, _>("claimed")? != 0,
+    })
+}
+
+fn action_of_row(row: &AnyRow) -> Result<StoredAction, sqlx::Error> {
+    let actor: i64 = row.try_get("actor")?;
+    Ok(StoredAction {
+        version: row.try_get::<i64, _>("version")? as u64,
+        actor: usize::try_from(actor).ok(),
+        action: row.try_get("action")?,
+        at_ms: row.try_get("at_ms")?,
+    })
+}
