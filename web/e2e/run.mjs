@@ -265,6 +265,7 @@ async function rumisGame(browser, base, problems) {
   await page.locator(tid("result-text")).waitFor({ timeout: 10_000 });
   const resultText = await page.locator(tid("result-text")).textContent();
   check(resultText && resultText.length > 0, "no result text");
+  check(sawRed, "never saw a red ghost with a reason");
   check(ghosted >= 3 && typed >= 1, `expected moves by ghost and typed, got ${ghosted} and ${typed}`);
   log(`Rumis game over after ${humanMoves} human moves (${ghosted} by the 3D ghost, ${typed} typed): ${resultText}`);
   await shot(page, "rumis-final-top.png");
@@ -527,12 +528,15 @@ function checkMessage(text, seat, who) {
     for (const t of [...(rk.rack ?? []), ...rk.table.flat()]) allowed.set(t, (allowed.get(t) ?? 0) + 1);
     const seen = new Map();
     const walk = (x) => {
-      if (typeof x === "string" && /^([rbko](1[0-3]|[1-9])|J)$/.test(x)) seen.set(x, (seen.get(x) ?? 0) + 1);
+      if (typeof x === "string") {
+        for (const w of x.split(/[\s,;:()\[\]]+/)) if (/^([rbko](1[0-3]|[1-9])|J)$/.test(w)) seen.set(w, (seen.get(w) ?? 0) + 1);
+      }
       else if (Array.isArray(x)) x.forEach(walk);
       else if (x && typeof x === "object") Object.values(x).forEach(walk);
     };
     walk({ ...v, rummikub: { ...rk, rack: undefined, table: undefined } });
-    check(seen.size === 0, `${who} received tiles outside the rack and table: ${[...seen.keys()].join(" ")}`);
+    const extra = [...seen].filter(([t, k]) => k > (allowed.get(t) ?? 0)).map(([t]) => t);
+    check(extra.length === 0, `${who} received tiles that are neither in their rack nor on the table: ${extra.join(" ")}`);
     check(!("pool" in rk) && !("racks" in rk), `${who} received the pool or all racks`);
   }
 }

@@ -96,7 +96,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, se
     if (!view) return;
     const v = view;
     document.title = `rumi — ${v.game === "rumis" ? "Rumis" : "Rummikub"} ${id}`;
-    title.textContent = `${v.game === "rumis" ? "Rumis" : "Rummikub"} — table ${id}${v.you === null ? " (spectator)" : ""}`;
+    title.textContent = `${v.game === "rumis" ? "Rumis" : "Rummikub"} — table ${id}${v.you === null ? (token ? ` (seat ${seatParam ?? "?"}: token not accepted)` : " (spectator)") : ` — seat ${v.you + 1}`}`;
     const myTurn = !v.over && v.you !== null && v.to_move === v.you;
     turn.dataset.myTurn = String(myTurn);
     turn.dataset.version = String(v.version);
@@ -192,9 +192,6 @@ export function showTable(app: HTMLElement, id: string, token: string | null, se
     game.update(v);
   }
 
-  if (token && seatParam === null) {
-    // The seat is known from the view's `you`; the parameter is only for people.
-  }
   new TableSocket(
     id,
     token,
