@@ -1,0 +1,510 @@
+//! The server over real HTTP and WebSocket connections: whole games, refusals that
+//! change nothing, hidden information, the turn clock, seats handed to bots, the lobby.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use common::{start, temp_sqlite, TestServer};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+fn rumis_table(seats: Value) -> Value {
+    json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2}, "seats": seats, "seed": 7})
+}
+
+fn rummikub_table(seats: Value, turn_seconds: Value) -> Value {
+    json!({"game": "rummikub", "rummikub": {"rules": "current", "turn_seconds": turn_seconds}, "seats": seats, "seed": 11})
+}
+
+#[tokio::test]
+async fn a_whole_rumis_game_against_the_greedy_bot_ends_with_a_result_and_replays() {
+    let server = start(&temp_sqlite("whole-rumis"), 0).await;
+    let (id, tokens) = server
+        .create(rumis_table(
+            json!([{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}]),
+        ))
+        .await;
+    let token = tokens[0].clone().unwrap();
+    let mut moves_made = 0;
+    loop {
+        let view = server
+            .wait_for(&id, Some(&token), |v| {
+                v["over"] == true || v["to_move"] == 0
+            })
+            .await;
+        if view["over"] == true {
+            let result = &view["result"];
+            assert!(!result["winners"].as_array().unwrap().is_empty());
+            assert_eq!(result["scores"].as_array().unwrap().len(), 2);
+            assert!(result["text"].as_str().unwrap().contains("win"));
+            break;
+        }
+        // The seat to move gets its legal moves; play the first one.
+        let legal = view["rumis"]["legal"].as_array().unwrap();
+        assert!(!legal.is_empty(), "a seat that is to move can place");
+        let version = view["version"].as_u64().unwrap();
+        let (status, after) = server.act(&id, &token, version, legal[0].clone()).await;
+        assert_eq!(status, 200, "{after}");
+        assert_eq!(after["version"].as_u64().unwrap(), version + 1);
+        moves_made += 1;
+    }
+    assert!(moves_made >= 5);
+    let (status, replay) = server.get(&format!("/api/tables/{id}/replay")).await;
+    assert_eq!(status, 200);
+    let steps = replay["steps"].as_array().unwrap();
+    let last = steps.last().unwrap();
+    let final_view = server.view(&id, None).await;
+    assert_eq!(
+        steps.len() as u64,
+        final_view["version"].as_u64().unwrap() + 1
+    );
+    assert_eq!(last["rumis"]["cubes"], final_view["rumis"]["cubes"]);
+    // The record replays in the engine to the same final score.
+    let record = rumis::record::Record::parse(replay["record"].as_str().unwrap()).unwrap();
+    let position = record
+        .replay(rumis::Scenario::builtin("chullpa").unwrap())
+        .unwrap();
+    let scores: Vec<i64> = position
+        .score()
+        .player_points
+        .iter()
+        .map(|&p| i64::from(p))
+        .collect();
+    assert_eq!(json!(scores), final_view["result"]["scores"]);
+}
+
+/// Sends a refused request and checks that the table did not change.
+async fn refused(server: &TestServer, id: &str, token: &str, body: &str, status: u16, says: &str) {
+    let before = server.view(id, None).await;
+    let (got, answer) = server
+        .post(&format!("/api/tables/{id}/actions?token={token}"), body)
+        .await;
+    assert_eq!(got, status, "{body} → {answer}");
+    let message = answer["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(says),
+        "{body}: `{message}` should say `{says}`"
+    );
+    assert_eq!(
+        server.view(id, None).await,
+        before,
+        "a refused action changed the table"
+    );
+}
+
+#[tokio::test]
+async fn bad_actions_get_a_clear_error_and_change_nothing() {
+    let server = start(&temp_sqlite("refusals"), 0).await;
+    let (id, tokens) = server
+        .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    let (first, second) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let view = server.view(&id, Some(&first)).await;
+    let legal = view["rumis"]["legal"][0].clone();
+    let good = json!({"version": 0, "action": legal}).to_string();
+    refused(&server, &id, &second, &good, 409, "turn").await;
+    refused(
+        &server,
+        &id,
+        "0123456789abcdef0123456789abcdef",
+        &good,
+        403,
+        "token",
+    )
+    .await;
+    refused(&server, &id, "", &good, 403, "seat token").await;
+    refused(
+        &server,
+        &id,
+        &first,
+        &json!({"version": 3, "action": legal}).to_string(),
+        409,
+        "stale",
+    )
+    .await;
+    refused(&server, &id, &first, "{not json", 400, "malformed").await;
+    refused(
+        &server,
+        &id,
+        &first,
+        r#"{"version": 0, "action": {"move": "X9 a1"}}"#,
+        400,
+        "unknown stone",
+    )
+    .await;
+    // Two cubes of a domino on top of each other, but on level 2: a hole under it (R3).
+    refused(
+        &server,
+        &id,
+        &first,
+        r#"{"version": 0, "action": {"stone": "D2", "cells": [[0,0,1],[0,0,2]]}}"#,
+        409,
+        "hole",
+    )
+    .await;
+    refused(
+        &server,
+        &id,
+        &first,
+        r#"{"version": 0, "action": {"stone": "D2", "cells": "a1"}}"#,
+        400,
+        "cells",
+    )
+    .await;
+    // Unknown tables and routes are 404.
+    assert_eq!(server.get("/api/tables/nope").await.0, 404);
+    assert_eq!(server.get("/api/nothing").await.0, 404);
+    // The first player's good move still works afterwards.
+    let (status, _) = server
+        .post(&format!("/api/tables/{id}/actions?token={first}"), &good)
+        .await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn the_placement_check_explains_why_a_ghost_is_red() {
+    let server = start(&temp_sqlite("check"), 0).await;
+    let (id, tokens) = server
+        .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    let token = tokens[0].clone().unwrap();
+    let check = |body: Value| {
+        let server = &server;
+        let path = format!("/api/tables/{id}/check?token={token}");
+        async move { server.post(&path, &body.to_string()).await }
+    };
+    let (_, ok) = check(json!({"stone": "I4", "cells": [[0,0,0],[1,0,0],[2,0,0],[3,0,0]]})).await;
+    assert_eq!(ok, json!({"legal": true}));
+    let (_, off) = check(json!({"stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]})).await;
+    assert_eq!(off["legal"], false);
+    assert!(off["reason"].as_str().unwrap().contains("outside"), "{off}");
+}
+
+/// The tile lists a view may carry: the table, and the viewer's own rack.
+fn rummikub_keys(view: &Value) -> BTreeSet<String> {
+    view["rummikub"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn a_rummikub_rack_reaches_only_its_own_seat_over_http_and_websocket() {
+    let server = start(&temp_sqlite("hidden"), 0).await;
+    let (id, tokens) = server
+        .create(rummikub_table(
+            json!([{"kind": "human"}, {"kind": "human"}]),
+            Value::Null,
+        ))
+        .await;
+    let (a, b) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let view_a = server.view(&id, Some(&a)).await;
+    let view_b = server.view(&id, Some(&b)).await;
+    let spectator = server.view(&id, None).await;
+    assert_eq!(view_a["rummikub"]["rack"].as_array().unwrap().len(), 14);
+    assert_eq!(view_b["rummikub"]["rack"].as_array().unwrap().len(), 14);
+    assert_eq!(spectator["rummikub"]["rack"], Value::Null);
+    // No other field carries tiles: a new field would have to be added here knowingly.
+    let expected: BTreeSet<String> = [
+        "rules",
+        "rack",
+        "rack_sizes",
+        "melded",
+        "pool_size",
+        "table",
+        "round",
+        "rounds",
+        "totals",
+        "round_over",
+        "can_claim_redeal",
+        "last",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(rummikub_keys(&view_a), expected);
+    assert_eq!(rummikub_keys(&spectator), expected);
+
+    // Seat b and a spectator watch over WebSocket while seat a draws.
+    let ws_url = |token: Option<&str>| {
+        let base = server.base.replace("http://", "ws://");
+        match token {
+            Some(t) => format!("{base}/api/tables/{id}/ws?token={t}"),
+            None => format!("{base}/api/tables/{id}/ws"),
+        }
+    };
+    let (mut socket_b, _) = tokio_tungstenite::connect_async(ws_url(Some(&b)))
+        .await
+        .unwrap();
+    let (mut socket_s, _) = tokio_tungstenite::connect_async(ws_url(None))
+        .await
+        .unwrap();
+    let current = view_a["to_move"].as_u64().unwrap();
+    let (mover, mover_view) = if current == 0 {
+        (&a, &view_a)
+    } else {
+        (&b, &view_b)
+    };
+    let (status, after) = server.act(&id, mover, 0, json!({"type": "draw"})).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["rummikub"]["rack"].as_array().unwrap().len(), 15);
+    assert_eq!(
+        after["rummikub"]["last"].as_str().unwrap(),
+        format!("player {} drew a tile", current + 1)
+    );
+    let drawn: Vec<&Value> = after["rummikub"]["rack"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    assert!(mover_view["rummikub"]["rack"].as_array().unwrap().len() < drawn.len());
+
+    for (socket, own_rack) in [
+        (&mut socket_b, Some(view_b["rummikub"]["rack"].clone())),
+        (&mut socket_s, None),
+    ] {
+        let mut saw_version_1 = false;
+        while !saw_version_1 {
+            let frame = tokio::time::timeout(Duration::from_secs(5), socket.next())
+                .await
+                .expect("a state message")
+                .unwrap()
+                .unwrap();
+            let message: Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
+            assert_eq!(message["type"], "state");
+            let view = &message["view"];
+            assert_eq!(rummikub_keys(view), expected);
+            match &own_rack {
+                // Seat b's frames carry b's rack (b drew nothing if a moved).
+                Some(rack) if current == 0 => assert_eq!(&view["rummikub"]["rack"], rack),
+                Some(_) => assert_eq!(
+                    view["rummikub"]["rack"].as_array().unwrap().len() >= 14,
+                    true
+                ),
+                None => assert_eq!(view["rummikub"]["rack"], Value::Null),
+            }
+            saw_version_1 = view["version"] == 1;
+        }
+    }
+
+    // Acting on the socket: a stale version is refused with a message on the socket.
+    let stale = json!({"type": "action", "version": 0, "action": {"type": "draw"}}).to_string();
+    socket_b.send(Message::Text(stale.into())).await.unwrap();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(5), socket_b.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let message: Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
+        if message["type"] == "error" {
+            assert!(message["message"].as_str().unwrap().contains("stale"));
+            break;
+        }
+    }
+    // A spectator cannot act.
+    let action = json!({"type": "action", "version": 1, "action": {"type": "draw"}}).to_string();
+    socket_s.send(Message::Text(action.into())).await.unwrap();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(5), socket_s.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        let message: Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
+        if message["type"] == "error" {
+            assert!(message["message"].as_str().unwrap().contains("spectators"));
+            break;
+        }
+    }
+    assert_eq!(server.view(&id, None).await["version"], 1);
+}
+
+#[tokio::test]
+async fn the_server_clock_times_out_a_slow_turn_with_three_penalty_tiles() {
+    // K7: a player who has not finished in time draws three penalty tiles.
+    let server = start(&temp_sqlite("clock"), 0).await;
+    let (id, tokens) = server
+        .create(rummikub_table(
+            json!([{"kind": "human"}, {"kind": "human"}]),
+            json!(1),
+        ))
+        .await;
+    let first = server.view(&id, None).await;
+    let slow = first["to_move"].as_u64().unwrap() as usize;
+    let deadline = first["deadline_ms"].as_i64().expect("the clock runs");
+    assert!(deadline > 0);
+    let token = tokens[slow].clone().unwrap();
+    // A client cannot time a turn out itself.
+    let (status, answer) = server.act(&id, &token, 0, json!({"type": "timeout"})).await;
+    assert_eq!(status, 409, "{answer}");
+    let after = server
+        .wait_for(&id, Some(&token), |v| v["version"] == 1)
+        .await;
+    assert_eq!(after["rummikub"]["rack"].as_array().unwrap().len(), 17);
+    assert!(after["rummikub"]["last"]
+        .as_str()
+        .unwrap()
+        .contains("ran out of time"));
+    assert_ne!(after["to_move"].as_u64().unwrap() as usize, slow);
+}
+
+#[tokio::test]
+async fn a_seat_handed_to_a_bot_is_played_by_the_server() {
+    let server = start(&temp_sqlite("handover"), 0).await;
+    let (id, tokens) = server
+        .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    let (first, second) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    // A spectator cannot hand seats over; an unknown bot is refused.
+    let (status, _) = server
+        .post(
+            &format!("/api/tables/{id}/seats/1/bot"),
+            r#"{"bot": "greedy"}"#,
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (status, answer) = server
+        .post(
+            &format!("/api/tables/{id}/seats/1/bot?token={first}"),
+            r#"{"bot": "genius"}"#,
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(answer["error"].as_str().unwrap().contains("unknown"));
+    // The second player left (never connected): the first hands their seat to a bot.
+    let (status, view) = server
+        .post(
+            &format!("/api/tables/{id}/seats/1/bot?token={first}"),
+            r#"{"bot": "greedy"}"#,
+        )
+        .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["seats"][1]["kind"], "bot");
+    let legal = server.view(&id, Some(&first)).await["rumis"]["legal"][0].clone();
+    assert_eq!(server.act(&id, &first, 0, legal).await.0, 200);
+    server.wait_for(&id, None, |v| v["version"] == 2).await;
+    // The old token may no longer act for the bot's seat.
+    let legal = json!({"move": "D2 a1 a1"});
+    let (status, answer) = server.act(&id, &second, 2, legal).await;
+    assert_eq!(status, 409);
+    assert!(
+        answer["error"].as_str().unwrap().contains("turn")
+            || answer["error"].as_str().unwrap().contains("bot")
+    );
+}
+
+#[tokio::test]
+async fn the_lobby_lists_open_seats_and_joining_takes_one() {
+    let server = start(&temp_sqlite("lobby"), 0).await;
+    let (id, tokens) = server
+        .create(rummikub_table(
+            json!([{"kind": "human", "name": "Ana"}, {"kind": "human"}, {"kind": "bot"}]),
+            Value::Null,
+        ))
+        .await;
+    assert_eq!(tokens[2], None, "bots have no token");
+    // Ana opens her invite link: her seat is taken, seat 1 is still open.
+    server.view(&id, tokens[0].as_deref()).await;
+    let (_, list) = server.get("/api/tables").await;
+    let entry = list["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(entry["open_seats"], json!([1]));
+    let (status, joined) = server
+        .post(&format!("/api/tables/{id}/join"), r#"{"name": "Bea"}"#)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(joined["seat"], 1);
+    assert_eq!(
+        joined["token"].as_str().unwrap(),
+        tokens[1].as_deref().unwrap()
+    );
+    let view = server
+        .view(&id, Some(joined["token"].as_str().unwrap()))
+        .await;
+    assert_eq!(view["you"], 1);
+    assert_eq!(view["seats"][1]["name"], "Bea");
+    let (_, list) = server.get("/api/tables").await;
+    assert!(list["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["id"] != id.as_str()));
+    let (status, full) = server.post(&format!("/api/tables/{id}/join"), "{}").await;
+    assert_eq!(status, 409);
+    assert!(full["error"].as_str().unwrap().contains("taken"));
+}
+
+#[tokio::test]
+async fn creating_a_table_with_bad_settings_is_refused_with_the_reason() {
+    let server = start(&temp_sqlite("create"), 0).await;
+    for (body, says) in [
+        (
+            json!({"game": "rumis", "rumis": {"scenario": "atlantis", "players": 2}, "seats": []}),
+            "unknown scenario",
+        ),
+        (
+            json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2}, "seats": [{"kind": "human"}]}),
+            "2 seats",
+        ),
+        (
+            json!({"game": "rummikub", "rummikub": {"rules": "new"}, "seats": [{"kind": "human"}, {"kind": "human"}]}),
+            "preset",
+        ),
+        (
+            json!({"game": "rummikub", "seats": [{"kind": "human"}]}),
+            "rummikub",
+        ),
+        (
+            json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2}, "seats": [{"kind": "human"}, {"kind": "robot"}]}),
+            "kind",
+        ),
+        (json!({"game": "chess", "seats": []}), "malformed"),
+    ] {
+        let (status, answer) = server.post("/api/tables", &body.to_string()).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        let message = answer["error"].as_str().unwrap();
+        assert!(
+            message.contains(says),
+            "{body}: `{message}` should say `{says}`"
+        );
+    }
+    assert!(server.get("/api/tables").await.1["tables"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn every_route_is_in_the_openapi_document_and_nothing_else() {
+    let server = start(&temp_sqlite("openapi"), 0).await;
+    let (status, doc) = server.get("/api/openapi.json").await;
+    assert_eq!(status, 200);
+    assert_eq!(doc["openapi"], "3.0.3");
+    let documented: BTreeSet<(String, String)> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, ops)| {
+            ops.as_object()
+                .unwrap()
+                .keys()
+                .map(move |method| (method.clone(), path.clone()))
+        })
+        .collect();
+    let served: BTreeSet<(String, String)> = server::http::ROUTES
+        .iter()
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .collect();
+    assert_eq!(documented, served);
+}
