@@ -1,0 +1,28 @@
+//! The browser client end to end: `web/e2e/run.mjs` drives Debian's Chromium through
+//! whole games against the built `rumi` (see web/README.md). `scripts/test` installs
+//! Chromium and builds `web/dist` before `cargo test` runs this.
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn the_browser_client_plays_both_games_end_to_end() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let script = repo.join("web/e2e/run.mjs");
+    assert!(
+        repo.join("web/dist/index.html").is_file() && repo.join("web/node_modules").is_dir(),
+        "the browser client is not built: run scripts/test (or `cd web && npm ci && npm run build`)"
+    );
+    let output = Command::new("node")
+        .arg(&script)
+        .env("RUMI_BIN", env!("CARGO_BIN_EXE_rumi"))
+        .current_dir(&repo)
+        .output()
+        .expect("node (the machine's Node.js) runs the browser tests");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "browser tests failed:\n{stdout}\n{stderr}"
+    );
+}
