@@ -2,6 +2,8 @@
 //!
 //! Each game has its own module; this file only wires the command line together.
 
+mod bench_server;
+mod puzzle_cli;
 mod rumis_cli;
 mod rummikub_cli;
 mod serve;
@@ -38,6 +40,11 @@ enum Command {
         #[command(subcommand)]
         command: rummikub_cli::RummikubCommand,
     },
+    /// Solo puzzles: build a full cube from Rumis stones, or let the solver do it.
+    Puzzle {
+        #[command(subcommand)]
+        kind: puzzle_cli::PuzzleCommand,
+    },
     /// Measure the engines' speed against their reference implementations.
     Bench {
         #[command(subcommand)]
@@ -57,6 +64,9 @@ enum PlayGame {
 enum BenchGame {
     /// Move generation and random playouts, fast engine against the reference.
     Rumis(rumis_cli::BenchArgs),
+    /// A load run of `rumi serve`: many tables of bots with WebSocket spectators, a
+    /// kill -9 and restart halfway; actions per second, latency, lost actions.
+    Server(bench_server::ServerBenchArgs),
 }
 
 /// Errors are printed as one line of causes (`error: file:3: problem`), without a
@@ -85,8 +95,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Rumis { command } => rumis_cli::run(command),
         Command::Rummikub { command } => rummikub_cli::run(command),
+        Command::Puzzle { kind } => puzzle_cli::run(kind),
         Command::Bench { game } => match game {
             BenchGame::Rumis(args) => rumis_cli::bench(args),
+            BenchGame::Server(args) => bench_server::bench(args),
         },
     }
 }

@@ -2,7 +2,7 @@
 //! `stones`, `scenarios`) and the benchmark (`bench.rs`).
 
 mod bench;
-mod draw;
+pub(crate) mod draw;
 mod play;
 
 use std::io::Write;
