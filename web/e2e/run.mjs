@@ -233,7 +233,8 @@ async function rumisGame(browser, base, problems) {
           sawRed = true;
         }
       }
-      const anchorCell = orientation[0];
+      // The ghost hangs from its anchor: the first cube of the lowest layer (as sorted by level, row, column).
+      const anchorCell = [...move.cells].sort((a, b) => a[2] - b[2] || a[1] - b[1] || a[0] - b[0])[0];
       const p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [anchorCell[0], anchorCell[1]]);
       await page.mouse.move(p.x - 3, p.y - 3);
       await page.mouse.move(p.x, p.y);
@@ -366,7 +367,7 @@ async function rummikubTwoPlayers(browser, base, problems) {
   await lobby.locator(tid("create")).waitFor();
   await lobby.selectOption(tid("game-select"), "rummikub");
   await lobby.selectOption(tid("preset-select"), "current");
-  await lobby.check(tid("no-clock"));
+  await lobby.fill(tid("turn-seconds"), "120");
   await lobby.selectOption(tid("rk-players-select"), "2");
   await lobby.fill(tid("your-name"), "Ana");
   await lobby.selectOption(tid("seat-kind-1"), "human");
@@ -404,6 +405,8 @@ async function rummikubTwoPlayers(browser, base, problems) {
   const P = pages[mover];
   const Q = pages[1 - mover];
   await waitAttr(P, "turn-status", "data-my-turn", (m) => m === "true");
+  const seconds = Number(await waitAttr(P, "countdown", "data-seconds", (x) => !!x && Number(x) > 0, 5_000, "(the server's clock)"));
+  check(seconds <= 120, `the countdown shows ${seconds} s of a 120 s turn`);
   const rack = await P.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")));
   check(rack.length === 14, `the mover's rack shows ${rack.length} tiles`);
   const meld = meldFrom(rack);
@@ -443,12 +446,17 @@ async function rummikubTwoPlayers(browser, base, problems) {
     for (const t of set.slice(1)) await dragTile(P, `${tid("rack")} [data-tile="${t}"]`, tid(`set-${i}`));
     check((await P.locator(tid(`set-${i}`)).getAttribute("data-valid")) === "true", `set ${i} [${set.join(" ")}] is marked invalid`);
   }
-  // One tile moved from the end of a set to the front of another set and back (between sets).
-  if (meld.length >= 2) {
-    const t = meld[1][meld[1].length - 1];
-    await dragTile(P, `${tid("set-1")} [data-tile="${t}"]`, tid("set-0"));
-    check((await P.locator(tid("set-0")).getAttribute("data-valid")) === "false", "moving a tile into another set kept both valid");
-    await dragTile(P, `${tid("set-0")} [data-tile="${t}"]`, tid("set-1"));
+  // Tiles between sets: the last tile of the first set into a new set (both now
+  // invalid, and marked), then back.
+  {
+    const t = meld[0][meld[0].length - 1];
+    await dragTile(P, `${tid("set-0")} [data-tile="${t}"]`, tid("new-set"));
+    const last = meld.length;
+    check((await P.locator(tid("set-0")).getAttribute("data-valid")) === "false", "a set that lost a tile is not marked invalid");
+    check((await P.locator(tid(`set-${last}`)).getAttribute("data-valid")) === "false", "a one-tile set is not marked invalid");
+    check((await P.locator(tid("invalid-warning")).count()) === 1, "no warning about invalid sets");
+    await dragTile(P, `${tid(`set-${last}`)} [data-tile="${t}"]`, tid("set-0"));
+    check((await P.locator(tid("set-0")).getAttribute("data-valid")) === "true", "the set is not valid again after the tile came back");
   }
   await shot(P, "rummikub-meld.png");
   await P.click(tid("end-turn"));
@@ -460,7 +468,7 @@ async function rummikubTwoPlayers(browser, base, problems) {
     await Q.waitForTimeout(50);
   }
   check((await Q.locator(tid(`rack-size-${mover}`)).textContent()).startsWith(`${14 - played} `), "the other player does not see the mover's rack size");
-  check((await Q.locator(`${tid("table")} .set`).count()) === meld.length, "the other player does not see the melded sets");
+  check((await Q.locator(`${tid("table")} .set:not(.new-set)`).count()) === meld.length, "the other player does not see the melded sets");
 
   // The other player draws; then a reload mid-game restores the full view.
   await waitAttr(Q, "turn-status", "data-my-turn", (m) => m === "true");
@@ -471,7 +479,7 @@ async function rummikubTwoPlayers(browser, base, problems) {
   await waitAttr(Q, "rack", "data-count", (c) => c === "15");
   const afterReload = await Q.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")).sort());
   check(JSON.stringify(beforeReload) === JSON.stringify(afterReload), "the rack differs after a reload");
-  check((await Q.locator(`${tid("table")} .set`).count()) === meld.length, "the table differs after a reload");
+  check((await Q.locator(`${tid("table")} .set:not(.new-set)`).count()) === meld.length, "the table differs after a reload");
   log("reload restored the rack and the table");
   await waitAttr(P, "turn-status", "data-my-turn", (m) => m === "true");
   await shot(P, "rummikub-player-1.png");

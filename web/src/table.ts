@@ -124,7 +124,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, se
           },
           h("span", { className: "marker" }, v.to_move === s.seat && !v.over ? "▶" : ""),
           h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? " (you)" : "")),
-          h("span", { className: "muted" }, s.kind === "bot" ? " bot" : s.claimed ? (s.connected ? " online" : " offline") : " free seat"),
+          h("span", { className: "muted" }, s.kind === "bot" ? (/bot/i.test(seatName(s)) ? "" : " · bot") : s.claimed ? (s.connected ? " · online" : " · offline") : " · free seat"),
           canHand
             ? h(
                 "span",

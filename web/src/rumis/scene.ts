@@ -233,8 +233,10 @@ export class RumisScene {
   setGhost(cells: Cell[] | null, legal: boolean): void {
     this.ghostGroup.clear();
     if (cells) {
-      const mat = new THREE.MeshStandardMaterial({ color: legal ? 0x2fd35a : 0xe23b3b, transparent: true, opacity: 0.55, depthWrite: false });
-      const edge = new THREE.LineBasicMaterial({ color: legal ? 0x0b6a24 : 0x8a1010 });
+      // Green where legal; red where not, paler and with bright edges so that it does
+      // not read as a red player's stone.
+      const mat = new THREE.MeshStandardMaterial({ color: legal ? 0x2fd35a : 0xff3030, emissive: legal ? 0x0b4a1a : 0x550000, transparent: true, opacity: legal ? 0.6 : 0.38, depthWrite: false });
+      const edge = new THREE.LineBasicMaterial({ color: legal ? 0x0b6a24 : 0xffe000 });
       for (const [x, y, z] of cells) {
         const m = new THREE.Mesh(this.cubeGeometry, mat);
         m.position.set(x + 0.5, z + 0.5, y + 0.5);
@@ -291,7 +293,7 @@ function label(text: string, x: number, z: number): THREE.Sprite {
   c.width = 64;
   c.height = 64;
   const g = c.getContext("2d")!;
-  g.fillStyle = "#3b2a18";
+  g.fillStyle = "#f6ead2";
   g.font = "bold 40px sans-serif";
   g.textAlign = "center";
   g.textBaseline = "middle";
