@@ -541,14 +541,22 @@ impl Hub {
                 Plan::Nothing => {}
                 Plan::Bot { seat, bot } => {
                     tokio::time::sleep(hub.options.bot_delay).await;
-                    let action = {
+                    let (game, seed) = {
                         let state = table.state.lock().await;
                         if state.version != version {
                             return;
                         }
                         let seed = state.seed ^ version.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                        state.game.bot_action(&bot, seat, seed)
+                        (state.game.clone(), seed)
                     };
+                    // A bot thinks on the blocking pool, so that its search never
+                    // holds up the threads that answer people.
+                    let bot_name = bot.clone();
+                    let action =
+                        tokio::task::spawn_blocking(move || game.bot_action(&bot_name, seat, seed))
+                            .await
+                            .ok()
+                            .flatten();
                     let Some(action) = action else {
                         tracing::warn!(
                             "table {}: the {bot} bot found no action for seat {seat}",

@@ -92,7 +92,9 @@ impl Store {
             url.to_string()
         };
         let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 8 })
+            // SQLite has one writer at a time: one connection queues writes in the pool
+            // instead of letting them collide and back off inside SQLite.
+            .max_connections(if sqlite { 1 } else { 8 })
             .acquire_timeout(Duration::from_secs(10))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
