@@ -36,10 +36,10 @@ function check(condition, message) {
 
 // ---- server -------------------------------------------------------------------
 
-async function startServer(tmp) {
+async function startServer(tmp, addr = "127.0.0.1:0") {
   check(fs.existsSync(bin), `RUMI_BIN ${bin} does not exist (build it: cargo build --release -p rumi)`);
   check(fs.existsSync(path.join(webDist, "index.html")), `${webDist}/index.html is missing (build the client: cd web && npm ci && npm run build)`);
-  const args = ["serve", "--addr", "127.0.0.1:0", "--db", `sqlite://${path.join(tmp, "e2e.db")}`, "--web-dir", webDist, "--bot-delay-ms", "60"];
+  const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(tmp, "e2e.db")}`, "--web-dir", webDist, "--bot-delay-ms", "60"];
   const child = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => {
@@ -87,7 +87,8 @@ async function waitAttr(page, testid, attr, predicate, timeout = 20_000, what = 
     if (predicate(last)) return last;
     await page.waitForTimeout(40);
   }
-  throw new Failure(`timed out waiting for ${testid}[${attr}] ${what} (last value ${JSON.stringify(last)})`);
+  const detail = typeof what === "function" ? await what() : what;
+  throw new Failure(`timed out waiting for ${testid}[${attr}] ${detail} (last value ${JSON.stringify(last)})`);
 }
 
 async function shot(page, name) {
@@ -95,9 +96,14 @@ async function shot(page, name) {
   log(`screenshot target/screenshots/${name}`);
 }
 
+/** The message shown to the person (a refusal), or null. */
 async function errorText(page) {
-  const box = page.locator(`${tid("error")}:visible`);
-  return (await box.count()) ? (await box.first().textContent()) : null;
+  return page
+    .evaluate(() => {
+      const box = [...document.querySelectorAll('[data-testid="error"]')].find((e) => !e.hidden);
+      return box ? box.textContent : null;
+    })
+    .catch(() => null);
 }
 
 function watchPage(page, name, problems) {
@@ -229,7 +235,12 @@ async function rumisGame(browser, base, problems) {
           log(`red ghost at ${notation(move.stone, bad.cells)}: ${reason}`);
           await shot(page, "rumis-red-ghost.png");
           await page.mouse.click(p.x, p.y); // refused on the client, with the reason
-          check(/Cannot place/.test((await errorText(page)) ?? ""), "clicking a red ghost showed no message");
+          let said = null;
+          for (let i = 0; i < 100 && !/Cannot place/.test(said ?? ""); i++) {
+            said = await errorText(page);
+            await page.waitForTimeout(30);
+          }
+          check(/Cannot place/.test(said ?? ""), "clicking a red ghost showed no message");
           sawRed = true;
         }
       }
@@ -246,7 +257,7 @@ async function rumisGame(browser, base, problems) {
       ghosted++;
     }
     humanMoves++;
-    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > version, 20_000, `(move ${humanMoves} accepted; error: ${await errorText(page)})`);
+    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > version, 20_000, async () => `(move ${humanMoves} accepted; error: ${await errorText(page)})`);
     if (humanMoves === 3 && !reloaded) {
       // A reload mid-game restores the whole view.
       const cubes = await page.locator(tid("cube-count")).getAttribute("data-count");
@@ -356,7 +367,7 @@ async function dragTile(page, tileSelector, target) {
   await page.locator(tileSelector).first().dragTo(page.locator(target).first());
 }
 
-async function rummikubTwoPlayers(browser, base, problems) {
+async function rummikubTwoPlayers(browser, base, problems, restart) {
   const seed = await findRummikubSeed(base);
   log(`Rummikub seed ${seed} deals a 30-point meld`);
   // Create the table through the lobby, with the invite link of seat 2 for the friend.
@@ -377,24 +388,32 @@ async function rummikubTwoPlayers(browser, base, problems) {
   const id = await lobby.locator(tid("created")).getAttribute("data-table-id");
   const invites = [await lobby.locator(tid("invite-0")).getAttribute("href"), await lobby.locator(tid("invite-1")).getAttribute("href")];
   await lobby.close();
-  const tokens = invites.map((l) => new URL(l, base).searchParams.get("token"));
 
-  // Player B joins from the open-tables list? No: B uses the invite link of seat 2.
   const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const ctxS = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const pages = [await ctxA.newPage(), await ctxB.newPage()];
   const spectator = await ctxS.newPage();
   // Everything each browser receives: WebSocket frames and HTTP answers of the table.
   const received = [[], [], []];
+  const sockets = [0, 0, 0];
   [...pages, spectator].forEach((p, i) => {
     watchPage(p, ["A", "B", "spectator"][i], problems);
-    p.on("websocket", (ws) => ws.on("framereceived", (f) => received[i].push(String(f.payload))));
+    p.on("websocket", (ws) => {
+      sockets[i]++;
+      ws.on("framereceived", (f) => received[i].push(String(f.payload)));
+    });
     p.on("response", async (r) => {
       if (r.url().includes(`/api/tables/${id}`)) received[i].push(await r.text().catch(() => ""));
     });
   });
   await pages[0].goto(base + invites[0]);
-  await pages[1].goto(base + invites[1]);
+  // Player B finds the table in the lobby's list of open tables and takes the free seat.
+  await pages[1].goto(base + "/");
+  await pages[1].locator(tid(`join-${id}`)).waitFor({ timeout: 10_000 });
+  await pages[1].fill(tid("join-name"), "Bo");
+  await pages[1].click(tid(`join-${id}`));
+  await pages[1].waitForURL(/\/t\/.*token=/);
+  const tokens = [new URL(invites[0], base).searchParams.get("token"), new URL(pages[1].url()).searchParams.get("token")];
   await spectator.goto(`${base}/t/${id}`);
   for (const p of [...pages, spectator]) await waitAttr(p, "turn-status", "data-version", (v) => v !== null);
   await waitAttr(pages[0], "rack", "data-count", (c) => c === "14");
@@ -460,7 +479,7 @@ async function rummikubTwoPlayers(browser, base, problems) {
   }
   await shot(P, "rummikub-meld.png");
   await P.click(tid("end-turn"));
-  await waitAttr(P, "turn-status", "data-version", (x) => Number(x) > version, 10_000, `(meld accepted; error: ${await errorText(P)})`);
+  await waitAttr(P, "turn-status", "data-version", (x) => Number(x) > version, 10_000, async () => `(meld accepted; error: ${await errorText(P)})`);
   const played = meld.flat().length;
   await waitAttr(Q, `rack-size-${mover}`, "data-testid", () => true);
   for (let i = 0; i < 100; i++) {
@@ -509,6 +528,23 @@ async function rummikubTwoPlayers(browser, base, problems) {
   check(received[2].length > 0, "the spectator received nothing");
   for (const text of received[2]) checkMessage(text, null, "the spectator");
   log(`hidden information: ${received[0].length} + ${received[1].length} + ${received[2].length} messages checked`);
+
+  // The server dies (kill -9) and comes back: the pages reconnect by themselves and
+  // show the same game, and play goes on.
+  const rackP = await P.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")).sort());
+  const versionBefore = Number(await P.locator(tid("turn-status")).getAttribute("data-version"));
+  const socketsBefore = [...sockets];
+  await restart();
+  for (let i = 0; i < 200 && !(sockets[0] > socketsBefore[0] && sockets[1] > socketsBefore[1]); i++) await P.waitForTimeout(50);
+  check(sockets[0] > socketsBefore[0] && sockets[1] > socketsBefore[1], "the pages opened no new WebSocket after the restart");
+  for (const p of [P, Q]) await waitAttr(p, "connection", "data-state", (x) => x === "open", 20_000, "(reconnected after the restart)");
+  const rackAfter = await P.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")).sort());
+  check(JSON.stringify(rackP) === JSON.stringify(rackAfter), "the rack differs after the server restarted");
+  await waitAttr(P, "turn-status", "data-my-turn", (m) => m === "true", 10_000, "(still my turn after the restart)");
+  await P.click(tid("draw"));
+  await waitAttr(P, "turn-status", "data-version", (x) => Number(x) === versionBefore + 1, 10_000, async () => `(draw after the restart; error: ${await errorText(P)})`);
+  await waitAttr(Q, "turn-status", "data-version", (x) => Number(x) === versionBefore + 1, 10_000, "(the other player sees the draw)");
+  log("after kill -9 and restart both pages reconnected and play went on");
   await ctxA.close();
   await ctxB.close();
   await ctxS.close();
@@ -580,7 +616,14 @@ async function main() {
       const t0 = Date.now();
       log(`--- ${name}`);
       try {
-        await run(browser, server.url, problems);
+        // kill -9 and a restart on the same address and database, for reconnect tests.
+        const restart = async () => {
+          server.child.kill("SIGKILL");
+          await new Promise((r) => (server.child.exitCode !== null ? r() : server.child.on("exit", r)));
+          server = await startServer(tmp, new URL(server.url).host);
+          log(`server restarted at ${server.url}`);
+        };
+        await run(browser, server.url, problems, restart);
         log(`ok ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
       } catch (e) {
         failures.push(`${name}: ${e instanceof Failure ? e.message : e.stack ?? e}`);
