@@ -14,7 +14,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -606,6 +605,12 @@ async function main() {
     server = await startServer(tmp);
     log(`server at ${server.url} (${bin})`);
     check(fs.existsSync(chromiumPath), `${chromiumPath} is missing (apt-get install -y chromium, or set CHROMIUM)`);
+    let chromium;
+    try {
+      ({ chromium } = await import("playwright-core"));
+    } catch (e) {
+      throw new Failure(`cannot load playwright-core (run npm ci in web/): ${e.message}`);
+    }
     browser = await chromium.launch({
       executablePath: chromiumPath,
       headless: true,

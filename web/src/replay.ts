@@ -48,10 +48,10 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   const controls = h(
     "div",
     { className: "replay-controls" },
-    h("button", { testid: "replay-first", onclick: () => go(0) }, "⏮ first"),
+    h("button", { testid: "replay-first", onclick: () => go(0) }, "« first"),
     h("button", { testid: "replay-prev", onclick: () => go(index - 1) }, "◀ back"),
     h("button", { testid: "replay-next", onclick: () => go(index + 1) }, "next ▶"),
-    h("button", { testid: "replay-last", onclick: () => go(steps.length - 1) }, "last ⏭"),
+    h("button", { testid: "replay-last", onclick: () => go(steps.length - 1) }, "last »"),
     slider,
     counter,
   );

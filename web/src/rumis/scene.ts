@@ -298,8 +298,8 @@ function label(text: string, x: number, z: number): THREE.Sprite {
   g.textAlign = "center";
   g.textBaseline = "middle";
   g.fillText(text, 32, 34);
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(c), depthTest: false }));
+  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(c) }));
   sprite.scale.set(0.45, 0.45, 0.45);
-  sprite.position.set(x, 0.05, z);
+  sprite.position.set(x, 0.25, z);
   return sprite;
 }

@@ -101,7 +101,7 @@ export class RummikubUI implements GameUI {
     }
     const left = Math.max(0, Math.ceil((v.deadline_ms - Date.now()) / 1000));
     this.countdown.dataset.seconds = String(left);
-    this.countdown.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    this.countdown.textContent = `time left ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     this.countdown.classList.toggle("urgent", left <= 10);
   }
 
@@ -187,7 +187,7 @@ export class RummikubUI implements GameUI {
         title: tile.joker ? "joker" : `${COLOUR_NAMES[tile.colour!] ?? tile.colour} ${tile.number}`,
         draggable: this.myTurn() ? "true" : null,
       },
-      tile.joker ? "☺" : String(tile.number),
+      tile.joker ? "J" : String(tile.number),
     );
     if (this.myTurn()) {
       el.addEventListener("dragstart", (e) => {
