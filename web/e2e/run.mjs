@@ -251,7 +251,17 @@ async function rumisGame(browser, base, problems) {
       const want = notation(move.stone, move.cells);
       await waitAttr(page, "ghost-status", "data-move", (m) => m === want, 10_000, `(ghost at ${want})`);
       await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 10_000, "(green ghost)");
-      if (ghosted === 1) await shot(page, "rumis-green-ghost.png");
+      if (ghosted === 1) {
+        await shot(page, "rumis-green-ghost.png");
+        // The same ghost in the 3D view, then back to the top view to click.
+        await page.keyboard.press("t");
+        await page.waitForTimeout(150);
+        await shot(page, "rumis-green-ghost-3d.png");
+        await page.keyboard.press("t");
+        await page.mouse.move(p.x + 2, p.y + 2);
+        await page.mouse.move(p.x, p.y);
+        await waitAttr(page, "ghost-status", "data-move", (m) => m === want, 10_000, `(ghost at ${want} again)`);
+      }
       await page.mouse.click(p.x, p.y);
       ghosted++;
     }

@@ -265,6 +265,7 @@ export class RumisUI implements GameUI {
 
   private select(stone: string): void {
     if (!this.myTurn()) return;
+    this.ctx.clearError();
     if (this.selected === stone) {
       this.selected = null;
     } else {
