@@ -25,6 +25,7 @@ pub mod record;
 pub mod round;
 pub mod rules;
 pub mod set;
+pub mod solver;
 pub mod tile;
 pub mod view;
 

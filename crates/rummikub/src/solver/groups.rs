@@ -1,0 +1,101 @@
+//! Groups at one number (K3): which ways the tiles of one number, by colour, and some
+//! jokers can be split into groups. Precomputed once per jokers-per-set limit.
+
+use std::sync::OnceLock;
+
+/// One group: a bit per colour (in `Colour::ALL` order) and how many jokers fill it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GroupShape {
+    pub colours: u8,
+    pub jokers: u8,
+}
+
+/// `x` counts tiles per colour (0..=2 each) going into groups; returns a split into
+/// groups of 3 or 4 distinct colours (jokers filling missing colours, at most
+/// `jokers_per_set` in a group) that uses exactly those tiles and `jokers` jokers.
+pub(crate) fn split(x: [u8; 4], jokers: u8, jokers_per_set: u8) -> Option<&'static [GroupShape]> {
+    if x.iter().any(|&c| c > 2) || jokers > 2 {
+        return None;
+    }
+    let table = tables()[usize::from(jokers_per_set.min(2))].as_slice();
+    table[index(x, jokers)].as_deref()
+}
+
+fn index(x: [u8; 4], jokers: u8) -> usize {
+    let mut i = 0usize;
+    for c in x {
+        i = i * 3 + usize::from(c);
+    }
+    i * 3 + usize::from(jokers)
+}
+
+type Table = Vec<Option<Vec<GroupShape>>>;
+
+fn tables() -> &'static [Table; 3] {
+    static TABLES: OnceLock<[Table; 3]> = OnceLock::new();
+    TABLES.get_or_init(|| [build(0), build(1), build(2)])
+}
+
+fn build(jokers_per_set: u8) -> Table {
+    // Every single group shape allowed: 3 or 4 tiles, at least one numbered tile.
+    let mut shapes = Vec::new();
+    for colours in 1u8..16 {
+        for jokers in 0..=jokers_per_set {
+            let len = colours.count_ones() as u8 + jokers;
+            if (3..=4).contains(&len) {
+                shapes.push(GroupShape { colours, jokers });
+            }
+        }
+    }
+    let mut table = vec![None; 81 * 3];
+    // At most three groups fit in one number (8 tiles and 2 jokers, 3 or more each).
+    let mut chosen = Vec::new();
+    fill(&shapes, 0, &mut chosen, &mut table);
+    table
+}
+
+fn fill(shapes: &[GroupShape], from: usize, chosen: &mut Vec<GroupShape>, table: &mut Table) {
+    let mut x = [0u8; 4];
+    let mut jokers = 0u8;
+    for shape in chosen.iter() {
+        for (c, slot) in x.iter_mut().enumerate() {
+            *slot += (shape.colours >> c) & 1;
+        }
+        jokers += shape.jokers;
+    }
+    if x.iter().any(|&c| c > 2) || jokers > 2 {
+        return;
+    }
+    let slot = &mut table[index(x, jokers)];
+    if slot.is_none() {
+        *slot = Some(chosen.clone());
+    }
+    if chosen.len() == 3 {
+        return;
+    }
+    for i in from..shapes.len() {
+        chosen.push(shapes[i]);
+        fill(shapes, i, chosen, table);
+        chosen.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn k3_groups_need_three_distinct_colours_or_jokers_in_their_place() {
+        assert!(split([0; 4], 0, 2).is_some_and(|g| g.is_empty()));
+        assert!(split([1, 1, 1, 0], 0, 2).is_some());
+        assert!(split([1, 1, 0, 0], 0, 2).is_none());
+        assert!(split([1, 1, 0, 0], 1, 2).is_some());
+        assert!(split([2, 1, 1, 0], 0, 2).is_none());
+        assert_eq!(split([2, 2, 2, 0], 0, 2).map(|g| g.len()), Some(2));
+        // One joker per set (old rules): [r5 J J] is no group.
+        assert!(split([1, 0, 0, 0], 2, 2).is_some());
+        assert!(split([1, 0, 0, 0], 2, 1).is_none());
+        assert!(split([1, 1, 0, 0], 2, 1).is_none());
+        assert!(split([1, 1, 1, 1], 1, 0).is_none());
+    }
+}

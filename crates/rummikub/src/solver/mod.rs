@@ -1,0 +1,406 @@
+//! The Rummikub solver: the best play from a rack onto a table, rearranging the whole
+//! table if the rules allow (K5), exactly, by a dynamic program over the numbers 1..13.
+//!
+//! Objectives: most tiles laid, or most value laid (KD11: the increase of the table's
+//! value, a joker counting as the tile it stands for); the initial meld (K4) as the rules
+//! say. Among equally good plays the solver picks one that leaves the most old table sets
+//! unchanged (fewest sets changed). See `docs/rummikub-solver.md`.
+//!
+//! ```
+//! use rummikub::{notation::{parse_table, parse_tiles}, solver::{solve, Objective, Position}, RuleSet};
+//!
+//! let table = parse_table("[r1 r2 r3] [b5 k5 o5]").unwrap();
+//! let rack = parse_tiles("r4 J b7").unwrap();
+//! let position = Position::with_sets(table, rack, true);
+//! let best = solve(&RuleSet::current(), &position, Objective::Tiles).unwrap().unwrap();
+//! assert_eq!(best.tiles, 2); // r4 on the run, the joker on a set
+//! ```
+
+mod dp;
+mod groups;
+
+use crate::rules::RuleSet;
+use crate::set::{Set, SetProblem};
+use crate::tile::{Tile, TileCounts, MAX_NUMBER};
+
+use dp::{Keepable, Unit, PRIMARY};
+
+/// What to maximise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Objective {
+    /// Most tiles laid from the rack (a joker counts as a tile).
+    #[default]
+    Tiles,
+    /// Most value laid (KD11).
+    Value,
+}
+
+/// The table as given: laid sets, or just the tiles on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableInput {
+    Sets(Vec<Set>),
+    /// A multiset of tiles that form valid sets somehow; no set counts as unchanged.
+    Tiles(Vec<Tile>),
+}
+
+/// A position to solve: table, rack and whether the player has made the initial meld.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub table: TableInput,
+    pub rack: Vec<Tile>,
+    pub melded: bool,
+}
+
+impl Position {
+    pub fn with_sets(table: Vec<Set>, rack: Vec<Tile>, melded: bool) -> Position {
+        Position {
+            table: TableInput::Sets(table),
+            rack,
+            melded,
+        }
+    }
+}
+
+/// The best play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The whole new table (each set in the order of its best reading).
+    pub table: Vec<Set>,
+    /// The rack tiles laid, in tile order.
+    pub placed: Vec<Tile>,
+    /// How many rack tiles are laid (jokers included).
+    pub tiles: u32,
+    /// KD11: how much the table's value grows (each set at its highest reading, KD3).
+    pub value: i32,
+    /// How many of the old table's sets are not on the new table unchanged (0 for a
+    /// table given as tiles: it has no sets to keep).
+    pub changed_sets: usize,
+}
+
+/// A position that cannot be solved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error("table set {index} {set} {problem}")]
+    InvalidSet {
+        index: usize,
+        set: Set,
+        problem: SetProblem,
+    },
+    #[error("the table tiles cannot be arranged into valid sets")]
+    TableNotSets,
+    #[error("there are only two of each tile (and two jokers), but table and rack hold {count} of {tile}")]
+    TooManyCopies { tile: Tile, count: usize },
+    #[error("sets of jokers only are not sets")]
+    JokerOnlySet,
+}
+
+/// Finds the best play, or `None` when no legal play lays a tile (the player draws).
+pub fn solve(
+    rules: &RuleSet,
+    position: &Position,
+    objective: Objective,
+) -> Result<Option<Solution>, SolveError> {
+    let table_tiles: Vec<Tile> = match &position.table {
+        TableInput::Sets(sets) => sets
+            .iter()
+            .flat_map(|s| s.tiles().iter().copied())
+            .collect(),
+        TableInput::Tiles(tiles) => tiles.clone(),
+    };
+    let mut all = TileCounts::from_tiles(&table_tiles);
+    for &t in &position.rack {
+        all.add(t);
+    }
+    for (tile, count) in all.iter() {
+        if count > tile.copies_in_box() {
+            return Err(SolveError::TooManyCopies {
+                tile,
+                count: usize::from(count),
+            });
+        }
+    }
+    let unit = match objective {
+        Objective::Tiles => Unit::Tiles,
+        Objective::Value => Unit::Value,
+    };
+    // The old table as sets: given, or arranged by the DP itself (highest value).
+    let old_sets: Vec<Set> = match &position.table {
+        TableInput::Sets(sets) => {
+            for (i, set) in sets.iter().enumerate() {
+                set.check(rules).map_err(|problem| SolveError::InvalidSet {
+                    index: i + 1,
+                    set: set.clone(),
+                    problem,
+                })?;
+            }
+            sets.clone()
+        }
+        TableInput::Tiles(tiles) => arrange(rules, tiles)?,
+    };
+    let keep_sets = matches!(position.table, TableInput::Sets(_));
+    let old_value: u32 = crate::round::table_value(&old_sets, rules);
+    let old_numbered: u32 = table_tiles
+        .iter()
+        .filter_map(|t| t.number())
+        .map(u32::from)
+        .sum();
+    let old_joker_value = old_value.saturating_sub(old_numbered);
+
+    let mut rack = TileCounts::from_tiles(&position.rack);
+    if !position.melded && !rules.initial_meld_may_use_table {
+        // K4 (current rules): new sets from the rack alone, the table untouched.
+        let problem = dp::Problem {
+            threshold: Some(rules.initial_meld_minimum),
+            ..base_problem(rules, unit, &TileCounts::new(), &rack)
+        };
+        let Some(answer) = dp::solve(&problem) else {
+            return Ok(None);
+        };
+        let mut table = old_sets.clone();
+        table.extend(answer.sets.into_iter().map(Set::new));
+        return Ok(Some(finish(
+            rules,
+            &old_sets,
+            &table_tiles,
+            table,
+            0,
+            keep_sets,
+        )));
+    }
+    let threshold = (!position.melded).then_some(rules.initial_meld_minimum + old_joker_value);
+
+    // Frozen joker sets (old rules, KD7) stay whole or have their joker swapped for a
+    // rack tile; every combination is solved by the DP.
+    let frozen: Vec<usize> = if rules.frozen_joker_sets && keep_sets {
+        (0..old_sets.len())
+            .filter(|&i| old_sets[i].jokers() > 0)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut choices: Vec<Vec<Option<Tile>>> = Vec::new();
+    for &i in &frozen {
+        let mut options = vec![None];
+        for (t, _) in rack.iter() {
+            if !t.is_joker() && swapped(&old_sets[i], t).check(rules).is_ok() {
+                options.push(Some(t));
+            }
+        }
+        choices.push(options);
+    }
+    let mut best: Option<(i32, Vec<Set>, usize)> = None;
+    let mut pick = vec![0usize; frozen.len()];
+    loop {
+        // One combination of frozen-set choices.
+        let mut fixed: Vec<Set> = Vec::new();
+        let mut table_left = TileCounts::from_tiles(&table_tiles);
+        let mut rack_left = rack.clone();
+        let mut freed = 0u8;
+        let mut fixed_score = 0i32;
+        let mut acc = 0u32;
+        let mut any = false;
+        let mut possible = true;
+        for (f, &i) in frozen.iter().enumerate() {
+            let set = &old_sets[i];
+            for &t in set.tiles() {
+                table_left.remove(t);
+            }
+            let new_set = match choices[f][pick[f]] {
+                None => {
+                    fixed_score += 1;
+                    acc += set_value(set, rules).saturating_sub(numbered_sum(set.tiles()));
+                    set.clone()
+                }
+                Some(t) => {
+                    possible &= rack_left.remove(t);
+                    freed += 1;
+                    any = true;
+                    acc += u32::from(t.number().unwrap_or(0));
+                    swapped(set, t)
+                }
+            };
+            fixed_score += PRIMARY * primary_of(&new_set, rules, unit);
+            fixed.push(new_set);
+        }
+        if possible {
+            let mut problem = base_problem(rules, unit, &table_left, &rack_left);
+            problem.table_jokers += freed;
+            problem.threshold = threshold;
+            problem.start_acc = acc;
+            problem.start_any = any;
+            if keep_sets {
+                problem.keepable = keepables(&old_sets, &frozen, rules, unit);
+            }
+            if let Some(answer) = dp::solve(&problem) {
+                let score = answer.score + fixed_score;
+                if best.as_ref().is_none_or(|b| score > b.0) {
+                    let mut table = fixed;
+                    table.extend(answer.kept.iter().map(|&i| old_sets[i].clone()));
+                    table.extend(answer.sets.into_iter().map(Set::new));
+                    best = Some((score, table, 0));
+                }
+            }
+        }
+        // Next combination.
+        let mut f = 0;
+        while f < pick.len() {
+            pick[f] += 1;
+            if pick[f] < choices[f].len() {
+                break;
+            }
+            pick[f] = 0;
+            f += 1;
+        }
+        if f == pick.len() {
+            break;
+        }
+    }
+    let _ = &mut rack;
+    Ok(best.map(|(_, table, _)| finish(rules, &old_sets, &table_tiles, table, 0, keep_sets)))
+}
+
+/// Arranges a table given as tiles into valid sets (highest value), or says it cannot.
+fn arrange(rules: &RuleSet, tiles: &[Tile]) -> Result<Vec<Set>, SolveError> {
+    let counts = TileCounts::from_tiles(tiles);
+    if counts.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut problem = base_problem(rules, Unit::Value, &counts, &TileCounts::new());
+    problem.start_any = true;
+    let answer = dp::solve(&problem).ok_or(SolveError::TableNotSets)?;
+    Ok(answer
+        .sets
+        .into_iter()
+        .map(|s| Set::new(s).arranged(rules))
+        .collect())
+}
+
+fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCounts) -> dp::Problem {
+    let grid = |counts: &TileCounts| {
+        let mut g = [[0u8; 4]; 14];
+        for (t, count) in counts.iter() {
+            if let (Some(c), Some(n)) = (t.colour(), t.number()) {
+                g[usize::from(n)][crate::tile::Colour::ALL
+                    .iter()
+                    .position(|&x| x == c)
+                    .unwrap_or(0)] = count;
+            }
+        }
+        g
+    };
+    dp::Problem {
+        table: grid(table),
+        rack: grid(rack),
+        table_jokers: table.count(Tile::JOKER),
+        rack_jokers: rack.count(Tile::JOKER),
+        keepable: Vec::new(),
+        jokers_per_set: rules.jokers_per_set.min(2),
+        wrap: rules.run_wraps_around,
+        unit,
+        threshold: None,
+        start_acc: 0,
+        start_any: false,
+    }
+}
+
+fn keepables(old: &[Set], frozen: &[usize], rules: &RuleSet, unit: Unit) -> Vec<Keepable> {
+    let mut out = Vec::new();
+    for (index, set) in old.iter().enumerate() {
+        if frozen.contains(&index) {
+            continue;
+        }
+        let mut counts = [[0u8; 4]; 14];
+        let (mut first, mut last) = (MAX_NUMBER, 1);
+        for t in set.tiles() {
+            if let (Some(c), Some(n)) = (t.colour(), t.number()) {
+                let ci = crate::tile::Colour::ALL
+                    .iter()
+                    .position(|&x| x == c)
+                    .unwrap_or(0);
+                counts[usize::from(n)][ci] += 1;
+                first = first.min(n);
+                last = last.max(n);
+            }
+        }
+        if first > last {
+            continue;
+        }
+        out.push(Keepable {
+            index,
+            counts,
+            first,
+            last,
+            jokers: set.jokers() as u8,
+            score: PRIMARY * primary_of(set, rules, unit) + 1,
+            joker_value: set_value(set, rules).saturating_sub(numbered_sum(set.tiles())),
+        });
+    }
+    out
+}
+
+fn set_value(set: &Set, rules: &RuleSet) -> u32 {
+    set.check(rules).map_or(0, |r| r.value)
+}
+
+fn numbered_sum(tiles: &[Tile]) -> u32 {
+    tiles.iter().filter_map(|t| t.number()).map(u32::from).sum()
+}
+
+fn primary_of(set: &Set, rules: &RuleSet, unit: Unit) -> i32 {
+    match unit {
+        Unit::Tiles => set.len() as i32,
+        Unit::Value => set_value(set, rules) as i32,
+    }
+}
+
+/// The set with its joker replaced by `tile` (KD7).
+fn swapped(set: &Set, tile: Tile) -> Set {
+    let mut tiles = set.tiles().to_vec();
+    if let Some(i) = tiles.iter().position(|t| t.is_joker()) {
+        tiles[i] = tile;
+    }
+    Set::new(tiles)
+}
+
+/// The solution's figures from the old and new tables.
+fn finish(
+    rules: &RuleSet,
+    old_sets: &[Set],
+    old_tiles: &[Tile],
+    table: Vec<Set>,
+    _unused: usize,
+    keep_sets: bool,
+) -> Solution {
+    let table: Vec<Set> = table.iter().map(|s| s.arranged(rules)).collect();
+    let mut placed = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
+    for t in old_tiles {
+        placed.remove(*t);
+    }
+    let value = crate::round::table_value(&table, rules) as i32
+        - crate::round::table_value(old_sets, rules) as i32;
+    let changed_sets = if keep_sets {
+        let mut remaining: Vec<Vec<Tile>> = table.iter().map(|s| s.sorted_tiles()).collect();
+        old_sets
+            .iter()
+            .filter(|s| {
+                let key = s.sorted_tiles();
+                match remaining.iter().position(|r| *r == key) {
+                    Some(i) => {
+                        remaining.swap_remove(i);
+                        false
+                    }
+                    None => true,
+                }
+            })
+            .count()
+    } else {
+        0
+    };
+    Solution {
+        tiles: placed.len() as u32,
+        placed: placed.tiles(),
+        value,
+        changed_sets,
+        table,
+    }
+}

@@ -1,0 +1,113 @@
+//! The solver against two oracles that share no code with it: the integer program of
+//! den Hertog & Hulshof (`rummikub-oracle`, good_lp + microlp) on seeded self-play
+//! positions, and exhaustive search on small positions. Every answer is also checked by
+//! the rules engine as a legal turn.
+
+use rummikub::round::RoundSetup;
+use rummikub::solver::{solve, Objective, Position, Solution};
+use rummikub::tile::TileCounts;
+use rummikub::{RuleSet, Set, Tile};
+use rummikub_oracle::ilp::{self, Goal};
+use rummikub_oracle::suite::{self, SuitePosition};
+
+/// The engine's verdict on the solver's play: the new table must be a legal turn from
+/// this table and rack, laying exactly the tiles the solution names.
+fn assert_legal(rules: &RuleSet, table: &[Set], rack: &[Tile], melded: bool, s: &Solution) {
+    let mut rest = TileCounts::from_tiles(&Tile::full_set());
+    for t in table.iter().flat_map(|s| s.tiles()).chain(rack) {
+        assert!(rest.remove(*t));
+    }
+    let round = RoundSetup {
+        rules: rules.clone(),
+        racks: vec![rack.to_vec(), rest.tiles()],
+        table: table.to_vec(),
+        pool: Vec::new(),
+        current: 0,
+        melded: vec![melded, true],
+    }
+    .into_round()
+    .expect("position is valid");
+    let check = round.check_play(0, &s.table).unwrap_or_else(|e| {
+        panic!(
+            "engine rejects {:?} from {table:?} + {rack:?}: {e}",
+            s.table
+        )
+    });
+    assert_eq!(check.played, s.placed);
+    assert_eq!(s.tiles as usize, s.placed.len());
+}
+
+fn goal(objective: Objective) -> Goal {
+    match objective {
+        Objective::Tiles => Goal::Tiles,
+        Objective::Value => Goal::Value,
+    }
+}
+
+/// Solver and integer program agree on the objective and the tie-break.
+fn agree(p: &SuitePosition, objective: Objective) {
+    let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
+    let ours = solve(&p.rules, &position, objective).expect("valid position");
+    let table_tiles: Vec<Tile> = p
+        .table
+        .iter()
+        .flat_map(|s| s.tiles().iter().copied())
+        .collect();
+    let theirs = ilp::solve(
+        &p.rules,
+        Some(&p.table),
+        &table_tiles,
+        &p.rack,
+        p.melded,
+        goal(objective),
+    );
+    match (&ours, theirs) {
+        (None, None) => {}
+        (Some(s), Some(i)) => {
+            assert_legal(&p.rules, &p.table, &p.rack, p.melded, s);
+            let (a, b) = match objective {
+                Objective::Tiles => (i64::from(s.tiles), i.tiles),
+                Objective::Value => (i64::from(s.value), i.value),
+            };
+            assert_eq!(
+                a, b,
+                "{objective:?} differs on {:?} + {:?} (melded {}): {s:?} vs {i:?}",
+                p.table, p.rack, p.melded
+            );
+            assert_eq!(
+                s.changed_sets as i64, i.changed,
+                "changed sets differ on {:?} + {:?}: {s:?} vs {i:?}",
+                p.table, p.rack
+            );
+        }
+        _ => panic!(
+            "solver {ours:?} vs ILP {theirs:?} on {:?} + {:?} (melded {})",
+            p.table, p.rack, p.melded
+        ),
+    }
+}
+
+#[test]
+fn solver_matches_the_integer_program_on_1000_self_play_positions() {
+    let count: usize = std::env::var("SOLVER_ORACLE_POSITIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    // Opening to middle game (tables up to 30 tiles) keeps CI under a minute; the bench
+    // (`rumi bench solver`) compares the whole suite up to full tables.
+    let small = |p: &SuitePosition| p.table_tiles() <= 30;
+    let current = suite::self_play_filtered(&RuleSet::current(), 1, count * 6 / 10, 12, small);
+    let old = suite::self_play_filtered(&RuleSet::old(), 5001, count - current.len(), 12, small);
+    let mut jokers = 0;
+    for (i, p) in current.iter().chain(&old).enumerate() {
+        let objective = if i % 2 == 0 {
+            Objective::Tiles
+        } else {
+            Objective::Value
+        };
+        let (r, t) = p.jokers();
+        jokers += usize::from(r + t > 0);
+        agree(p, objective);
+    }
+    assert!(jokers > count / 10, "positions with jokers: {jokers}");
+}
