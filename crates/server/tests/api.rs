@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::{start, temp_sqlite, TestServer};
+use common::{start, temp_postgres, temp_sqlite, TestServer};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -21,7 +21,16 @@ fn rummikub_table(seats: Value, turn_seconds: Value) -> Value {
 
 #[tokio::test]
 async fn a_whole_rumis_game_against_the_greedy_bot_ends_with_a_result_and_replays() {
-    let server = start(&temp_sqlite("whole-rumis"), 0).await;
+    whole_rumis_game(&temp_sqlite("whole-rumis")).await;
+}
+
+#[tokio::test]
+async fn the_same_game_runs_on_postgresql() {
+    whole_rumis_game(&temp_postgres("whole_rumis").await).await;
+}
+
+async fn whole_rumis_game(db: &str) {
+    let server = start(db, 0).await;
     let (id, tokens) = server
         .create(rumis_table(
             json!([{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}]),
