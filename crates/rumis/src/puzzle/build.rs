@@ -78,7 +78,7 @@ impl<'a> Build<'a> {
         }
     }
 
-    pub fn puzzle(&self) -> &Puzzle {
+    pub fn puzzle(&self) -> &'a Puzzle {
         self.puzzle
     }
 

@@ -38,6 +38,9 @@ struct Search<'a> {
     colour_cells: Vec<u128>,
     /// Progress over the first two levels: (branch, branches) per level.
     levels: [(usize, usize); 2],
+    /// Copies of stones not placed yet, by size (2, 3, 4 cubes), and empty cells.
+    copies_by_size: [u32; 5],
+    empty: usize,
 }
 
 /// What to do at each solution: go on searching or stop.
@@ -57,7 +60,15 @@ impl<'a> Search<'a> {
         let mut first = Vec::new();
         let mut index: HashMap<(u32, u32), u32> = HashMap::new();
         let mut items = Vec::with_capacity(5);
-        for (k, kind) in puzzle.kinds.iter().enumerate() {
+        // Larger stones first: the small ones are kept to fill the last gaps.
+        let mut order: Vec<usize> = (0..puzzle.kinds.len()).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse(puzzle.kinds[k].stone.size()));
+        let mut copies_by_size = [0u32; 5];
+        for kind in &puzzle.kinds {
+            copies_by_size[kind.stone.size()] += kind.capacity;
+        }
+        for k in order {
+            let kind = &puzzle.kinds[k];
             for (p, placement) in puzzle.placements().iter().enumerate() {
                 if placement.stone != kind.stone {
                     continue;
@@ -80,6 +91,8 @@ impl<'a> Search<'a> {
             chosen: Vec::new(),
             colour_cells: vec![0; puzzle.spec().colours as usize],
             levels: [(0, 1); 2],
+            copies_by_size,
+            empty: volume,
         };
         let mut filled = 0u128;
         let mut used = vec![0u32; capacities.len()];
@@ -95,6 +108,8 @@ impl<'a> Search<'a> {
             search.dlx.open(search.dlx.header_of(node));
             search.dlx.select(node);
             search.colour_cells[piece.colour.index()] |= mask;
+            search.copies_by_size[piece.stone.size()] -= 1;
+            search.empty -= piece.stone.size();
         }
         Some(search)
     }
@@ -112,10 +127,25 @@ impl<'a> Search<'a> {
         self.puzzle.placements()[p as usize].around & self.colour_cells[colour.index()] == 0
     }
 
+    /// Whether the stones left can add up to the empty cells at all (stones have 2 to 4
+    /// cubes): a cheap cut that keeps the search from using up the small stones early.
+    fn sizes_fit(&self) -> bool {
+        let [_, _, twos, threes, fours] = self.copies_by_size.map(|c| c as usize);
+        (0..=twos.min(self.empty / 2)).any(|a| {
+            (0..=threes.min((self.empty - 2 * a) / 3)).any(|b| {
+                let rest = self.empty - 2 * a - 3 * b;
+                rest.is_multiple_of(4) && rest / 4 <= fours
+            })
+        })
+    }
+
     fn take(&mut self, row: u32, node: u32) {
         self.dlx.select(node);
         self.chosen.push(row);
         let (k, p) = self.rows[row as usize];
+        let size = self.puzzle.kinds[k as usize].stone.size();
+        self.copies_by_size[size] -= 1;
+        self.empty -= size;
         if let Some(c) = self.puzzle.kinds[k as usize].colour {
             self.colour_cells[c.index()] |= self.puzzle.placements()[p as usize].mask;
         }
@@ -123,6 +153,9 @@ impl<'a> Search<'a> {
 
     fn give_back(&mut self, row: u32, node: u32) {
         let (k, p) = self.rows[row as usize];
+        let size = self.puzzle.kinds[k as usize].stone.size();
+        self.copies_by_size[size] += 1;
+        self.empty += size;
         if let Some(c) = self.puzzle.kinds[k as usize].colour {
             self.colour_cells[c.index()] &= !self.puzzle.placements()[p as usize].mask;
         }
@@ -172,7 +205,7 @@ impl<'a> Search<'a> {
         let Some((header, size)) = self.dlx.most_constrained() else {
             return leaf(self);
         };
-        if size == 0 {
+        if size == 0 || !self.sizes_fit() {
             return Flow::Continue;
         }
         self.dlx.open(header);
