@@ -208,8 +208,8 @@ pub fn solve(
             vars.add(variable().binary()),
             set_value(tiles, rules).unwrap_or(0),
         )];
-        for t in 0..52 {
-            if rack_count[t] == 0 {
+        for (t, &count) in rack_count.iter().enumerate().take(52) {
+            if count == 0 {
                 continue;
             }
             let mut swapped: Vec<Tile> = tiles.to_vec();
@@ -275,6 +275,17 @@ pub fn solve(
     for options in &frozen_options {
         let one: Expression = options.iter().map(|o| o.1).sum();
         model = model.with(constraint!(one == 1.0));
+    }
+    // KD7: a joker is swapped only for a tile from the rack, never one taken from
+    // another table set.
+    for (i, &yi) in y.iter().enumerate().take(52) {
+        let swaps: Expression = frozen_options
+            .iter()
+            .flatten()
+            .filter(|(t, _, _)| *t == Some(i))
+            .map(|(_, v, _)| *v)
+            .sum();
+        model = model.with(constraint!(swaps <= yi));
     }
     // A kept set needs a copy of its set on the new table.
     let mut by_key: HashMap<Key, Vec<Variable>> = HashMap::new();

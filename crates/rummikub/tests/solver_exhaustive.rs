@@ -48,7 +48,7 @@ fn search(
     old: &[Set],
     rules: &RuleSet,
     objective: Objective,
-    left: &mut Vec<(Tile, bool)>,
+    left: &mut [(Tile, bool)],
     sets: &mut Vec<Set>,
     best: &mut Option<(i64, i64)>,
 ) {

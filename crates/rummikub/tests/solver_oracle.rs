@@ -93,9 +93,9 @@ fn solver_matches_the_integer_program_on_1000_self_play_positions() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1000);
-    // Opening to middle game (tables up to 30 tiles) keeps CI under a minute; the bench
+    // Opening to middle game (tables up to 24 tiles) keeps CI under a minute; the bench
     // (`rumi bench solver`) compares the whole suite up to full tables.
-    let small = |p: &SuitePosition| p.table_tiles() <= 30;
+    let small = |p: &SuitePosition| p.table_tiles() <= 24;
     let current = suite::self_play_filtered(&RuleSet::current(), 1, count * 6 / 10, 12, small);
     let old = suite::self_play_filtered(&RuleSet::old(), 5001, count - current.len(), 12, small);
     let mut jokers = 0;
