@@ -19,6 +19,13 @@
 //!   changes anyone's points: the greedy bot then places the neutral stone uniformly at
 //!   random, like the random bot.
 //!
+//!   In the dismantling phase of R16 a turn is two moves: take a stone off inside the
+//!   red line, then place it outside. Taking off changes no points by itself (the stone
+//!   in hand costs what it cost inside the red line), so the greedy bot looks one move
+//!   further: it takes off the stone whose best placement afterwards scores best (a
+//!   stone that cannot be placed is set aside and scores as such), then places it
+//!   greedily as above.
+//!
 //! Every bot draws its chance from its own [`ChaCha8Rng`], seeded when it is built: the
 //! same seed and the same positions give the same moves.
 
@@ -167,24 +174,69 @@ impl RumisBot for GreedyBot {
             // R11: neutral stones change no player's points; place one at random.
             return position.random_move(&mut self.rng);
         }
-        let colour_points = position.score().colour_points;
-        let mut best: Option<GreedyEval> = None;
-        let mut tied: Vec<Move> = Vec::new();
-        position.for_each_legal(|mv| {
-            let Some(eval) = greedy_eval(position, &colour_points, mv) else {
-                return;
-            };
-            match best {
-                Some(b) if eval < b => {}
-                Some(b) if eval == b => tied.push(mv),
-                _ => {
-                    best = Some(eval);
-                    tied.clear();
-                    tied.push(mv);
-                }
+        let mut tied = Tied::default();
+        if position.removing() {
+            // R16: judge each stone to take off by its best placement afterwards.
+            for mv in position.legal_moves() {
+                let mut after = position.clone();
+                after.play_unchecked(mv);
+                tied.offer(removal_eval(position, &after), mv);
             }
+        } else {
+            let colour_points = position.score().colour_points;
+            position.for_each_legal(|mv| {
+                if let Some(eval) = greedy_eval(position, &colour_points, mv) {
+                    tied.offer(eval, mv);
+                }
+            });
+        }
+        (!tied.moves.is_empty()).then(|| tied.moves[self.rng.gen_range(0..tied.moves.len())])
+    }
+}
+
+/// The moves tied for the best evaluation so far.
+#[derive(Default)]
+struct Tied {
+    best: Option<GreedyEval>,
+    moves: Vec<Move>,
+}
+
+impl Tied {
+    fn offer(&mut self, eval: GreedyEval, mv: Move) {
+        match self.best {
+            Some(b) if eval < b => {}
+            Some(b) if eval == b => self.moves.push(mv),
+            _ => {
+                self.best = Some(eval);
+                self.moves.clear();
+                self.moves.push(mv);
+            }
+        }
+    }
+}
+
+/// R16: the value of taking a stone off (`after` is the position once it is off): the
+/// best greedy placement of it, or, when it was set aside, the score as it stands.
+fn removal_eval(before: &Position, after: &Position) -> GreedyEval {
+    let colour = before
+        .to_move()
+        .expect("a removal is made by the colour to move");
+    let player = before.owner(colour).expect("players own their colours");
+    if after.stone_in_hand().is_some() && after.to_move() == Some(colour) {
+        let colour_points = after.score().colour_points;
+        let mut best: Option<GreedyEval> = None;
+        after.for_each_legal(|mv| {
+            best = best.max(greedy_eval(after, &colour_points, mv));
         });
-        (!tied.is_empty()).then(|| tied[self.rng.gen_range(0..tied.len())])
+        if let Some(best) = best {
+            return best;
+        }
+    }
+    let score = after.score();
+    GreedyEval {
+        player_points: score.player_points[player as usize],
+        colour_points: score.colour_points[colour.index()],
+        covered: 0,
     }
 }
 
@@ -261,6 +313,12 @@ mod tests {
             ("pisac", 2, Variant::FourColours),
             ("tambo", 2, Variant::Ruinas),
             ("cucho", 3, Variant::RuinasRandom),
+            // Rumis+: 5 and 6 players (R13, R14), inverse (R15), dismantling (R16).
+            ("chaka", 5, Variant::Standard),
+            ("huaca", 6, Variant::Inverse),
+            ("colca", 2, Variant::Dismantle),
+            ("puncu", 2, Variant::Dismantle),
+            ("apachita", 2, Variant::Dismantle),
         ];
         for (i, (key, players, variant)) in cases.into_iter().enumerate() {
             for kind in BotKind::ALL {
@@ -348,6 +406,39 @@ mod tests {
             }
             assert!(checked > 10);
         }
+    }
+
+    /// R16: both bots play the dismantling game through both phases to its end, and the
+    /// greedy one beats the random one more often than not.
+    #[test]
+    fn bots_play_the_dismantling_game_through() {
+        let games = 16;
+        let mut greedy_share = 0.0;
+        for g in 0..games {
+            let greedy_seat = (g % 2) as u8;
+            let mut bots: Vec<Box<dyn RumisBot>> = (0..2)
+                .map(|p| {
+                    let kind = if p == greedy_seat {
+                        BotKind::Greedy
+                    } else {
+                        BotKind::Random
+                    };
+                    kind.build(500 + 10 * g + p as u64)
+                })
+                .collect();
+            let key = ["colca", "puncu", "apachita"][g as usize % 3];
+            let end = play_out(new_game(key, 2, Variant::Dismantle, g), &mut bots);
+            assert!(end.is_over() && end.interim().is_some(), "{key}");
+            assert!(
+                end.events()
+                    .iter()
+                    .any(|e| matches!(e, rumis::Event::Interim { .. })),
+                "{key}"
+            );
+            greedy_share += share(&end, greedy_seat);
+        }
+        let rate = greedy_share / games as f64;
+        assert!(rate > 0.5, "greedy won only {:.0}%", rate * 100.0);
     }
 
     #[test]

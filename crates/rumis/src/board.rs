@@ -211,18 +211,44 @@ impl Board {
             [0, 0, 1],
             [0, 0, -1],
         ];
-        DIRECTIONS.into_iter().filter_map(move |d| {
-            let x = cell.x as i32 + d[0] as i32;
-            let y = cell.y as i32 + d[1] as i32;
-            let z = cell.z as i32 + d[2] as i32;
-            ((0..self.width as i32).contains(&x)
-                && (0..self.depth as i32).contains(&y)
-                && (0..self.height as i32).contains(&z))
-            .then_some(Cell {
-                x: x as u8,
-                y: y as u8,
-                z: z as u8,
-            })
+        DIRECTIONS
+            .into_iter()
+            .filter_map(move |d| self.offset(cell, d))
+    }
+
+    /// Edge neighbours (R2: sharing an edge but no face; the 12 cells two of whose
+    /// coordinates differ by one) of a cell that lie inside the box.
+    pub fn edge_neighbours(&self, cell: Cell) -> impl Iterator<Item = Cell> + '_ {
+        const DIRECTIONS: [Offset; 12] = [
+            [1, 1, 0],
+            [1, -1, 0],
+            [-1, 1, 0],
+            [-1, -1, 0],
+            [1, 0, 1],
+            [1, 0, -1],
+            [-1, 0, 1],
+            [-1, 0, -1],
+            [0, 1, 1],
+            [0, 1, -1],
+            [0, -1, 1],
+            [0, -1, -1],
+        ];
+        DIRECTIONS
+            .into_iter()
+            .filter_map(move |d| self.offset(cell, d))
+    }
+
+    fn offset(&self, cell: Cell, d: Offset) -> Option<Cell> {
+        let x = cell.x as i32 + d[0] as i32;
+        let y = cell.y as i32 + d[1] as i32;
+        let z = cell.z as i32 + d[2] as i32;
+        ((0..self.width as i32).contains(&x)
+            && (0..self.depth as i32).contains(&y)
+            && (0..self.height as i32).contains(&z))
+        .then_some(Cell {
+            x: x as u8,
+            y: y as u8,
+            z: z as u8,
         })
     }
 

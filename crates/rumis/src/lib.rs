@@ -28,7 +28,7 @@ pub mod stones;
 
 pub use board::{Board, Cell, Move};
 pub use colour::Colour;
-pub use position::{Event, Position, Score, Setup, SetupError, Variant};
+pub use position::{Event, FirstStones, Position, Score, Setup, SetupError, Variant};
 pub use rules::Illegal;
 pub use scenario::{Provenance, Scenario, ScenarioError};
 pub use stones::Stone;

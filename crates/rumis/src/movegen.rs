@@ -17,19 +17,23 @@
 //!   marks placements with a cube on the board.
 //! - its stone is still in the colour's supply: placements are sorted by stone, so
 //!   this is a range of indices.
+//! - Rumis+: R14 first stones need `edge_any` (a cube shares an edge with a placed cube)
+//!   and not `first_face` (face contact with a first stone); both are kept only while
+//!   some colour still has its first stone to place (`track_first`). R15 (inverse) is
+//!   `contact_any & !contact[colour]`. R16's red line is a mask laid over `alive` when
+//!   the generator is built: placements outside the allowed area never fit. After a
+//!   stone is taken off (R16) the position builds a new generator and replays the
+//!   stones still on the build.
 
 use crate::board::{Board, Move};
+use crate::rules::Contact;
 use crate::stones::Stone;
 
-/// Which contact rule applies to the colour to move (R6, R7).
+/// Which contact rule applies to the colour to move ([`Contact`], with the colour).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ContactRule {
-    /// The game's very first stone: anywhere inside the footprint.
-    Anywhere,
-    /// A colour's first stone on a non-empty board: on the board, touching any stone.
-    FirstStone,
-    /// Every later stone: touching the colour's own stones.
-    Own(usize),
+pub(crate) struct ContactRule {
+    pub contact: Contact,
+    pub colour: usize,
 }
 
 #[derive(Clone)]
@@ -43,10 +47,17 @@ pub(crate) struct FastGen {
     /// Per colour, then for any colour: cells whose placements already have their
     /// contact bit, so each cell's bit set is merged once per colour.
     merged: Vec<Vec<bool>>,
+    /// R14: placements with a cube sharing an edge with a placed cube; placements
+    /// touching a colour's first stone face to face; cells merged into `edge_any`.
+    edge_any: Vec<u64>,
+    first_face: Vec<u64>,
+    edge_merged: Vec<bool>,
 }
 
 impl FastGen {
-    pub fn new(board: &Board, colours: usize) -> FastGen {
+    /// A generator for the empty build. `allowed` (R16's red line) masks the
+    /// placements that may ever be played.
+    pub fn new(board: &Board, colours: usize, allowed: Option<&[u64]>) -> FastGen {
         let words = board.words;
         let mismatch = board.initial_mismatch().to_vec();
         let mut fits = vec![0u64; words];
@@ -55,14 +66,65 @@ impl FastGen {
                 fits[i / 64] |= 1 << (i % 64);
             }
         }
+        let mut alive = vec![!0; words];
+        if let Some(allowed) = allowed {
+            for ((f, a), m) in fits.iter_mut().zip(alive.iter_mut()).zip(allowed) {
+                *f &= m;
+                *a &= m;
+            }
+        }
         FastGen {
             words,
             fits,
-            alive: vec![!0; words],
+            alive,
             mismatch,
             contact: vec![0; words * colours],
             contact_any: vec![0; words],
             merged: vec![vec![false; board.cell_count()]; colours + 1],
+            edge_any: Vec::new(),
+            first_face: Vec::new(),
+            edge_merged: Vec::new(),
+        }
+    }
+
+    /// R14: keeps the first-stone bit sets for the placement just made (`first`: it
+    /// was its colour's first stone). Called before [`FastGen::place`] while some
+    /// colour has its first stone still to place.
+    pub fn track_first(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        first: bool,
+        occupied: impl Fn(u16) -> bool,
+    ) {
+        if self.edge_any.is_empty() {
+            self.edge_any = vec![0; self.words];
+            self.first_face = vec![0; self.words];
+            self.edge_merged = vec![false; board.cell_count()];
+        }
+        let p = board.placement(mv);
+        if first {
+            for &cell in board.neighbours(p) {
+                if !occupied(cell) {
+                    for (f, t) in self.first_face.iter_mut().zip(board.containing(cell)) {
+                        *f |= t;
+                    }
+                }
+            }
+        }
+        for &cube in p.cells() {
+            for n in board.edge_neighbours(board.cell(cube)) {
+                let Some(i) = board.cell_index(n) else {
+                    continue;
+                };
+                if occupied(i) || p.cells().contains(&i) || self.edge_merged[i as usize] {
+                    continue;
+                }
+                self.edge_merged[i as usize] = true;
+                for (e, t) in self.edge_any.iter_mut().zip(board.containing(i)) {
+                    *e |= t;
+                }
+            }
         }
     }
 
@@ -122,12 +184,17 @@ impl FastGen {
 
     #[inline]
     fn word(&self, board: &Board, rule: ContactRule, w: usize) -> u64 {
-        match rule {
-            ContactRule::Anywhere => self.fits[w],
-            ContactRule::FirstStone => {
-                self.fits[w] & self.contact_any[w] & board.on_board_bits()[w]
-            }
-            ContactRule::Own(c) => self.fits[w] & self.contact[c * self.words + w],
+        let own = || self.contact[rule.colour * self.words + w];
+        match rule.contact {
+            Contact::Anywhere => self.fits[w],
+            Contact::FirstStone => self.fits[w] & self.contact_any[w] & board.on_board_bits()[w],
+            Contact::Own => self.fits[w] & own(),
+            Contact::FirstStoneByEdge => match self.edge_any.get(w) {
+                Some(&edge) => self.fits[w] & edge & !self.first_face[w] & board.on_board_bits()[w],
+                None => 0,
+            },
+            Contact::Inverse => self.fits[w] & self.contact_any[w] & !own(),
+            Contact::FirstRebuilt => self.fits[w] & own() & board.on_board_bits()[w],
         }
     }
 

@@ -11,6 +11,14 @@
 //!   its bounding box, `L4/7@c3`: the stone is lowered there from above until it rests
 //!   on the build (R3). `rumi rumis stones` draws the orientations with their numbers.
 //!
+//! - **removal** (R16, the dismantling game): `x` and the stone's code, optionally its
+//!   cells, `x L4 a1:1 b1:1 c1:1 a2:1`: the colour to move takes that stone off.
+//!
+//! A turn of the dismantling phase is written on one line as the removal, `>`, and the
+//! placement of the same stone outside the red line in either form, or `aside` when it
+//! cannot be placed: `x L4 a1:1 b1:1 c1:1 a2:1 > L4 f1:1 g1:1 h1:1 f2:1`
+//! ([`Position::play_text`] plays such a line, [`format_turn`] writes it).
+//!
 //! Stone codes: D2 I3 L3 I4 O4 T4 L4 S4 Y4 (tripod) A4 B4 (the two screws).
 
 use crate::board::{Cell, Move};
@@ -33,6 +41,10 @@ pub enum NotationError {
     BadOrientation(String),
     #[error("a move needs the stone's cells (L4 a1 b1 c1 a2) or a drop (L4/7@c3)")]
     MissingCells,
+    #[error("a removal names the stone to take off: x L4 (R16)")]
+    MissingRemovedStone,
+    #[error("`{0}`: write a dismantling turn as `x L4 > L4 f1 g1 h1 f2` (take off, then place) or `x L4 > aside`")]
+    BadTurn(String),
 }
 
 /// A move as written, before it is matched against a position.
@@ -49,6 +61,29 @@ pub enum MoveText {
         x: u8,
         y: u8,
     },
+}
+
+/// R16: a removal as written, `x L4` with optional cells (they must be where it is).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemovalText {
+    pub stone: Stone,
+    pub cells: Vec<(u8, u8, Option<u8>)>,
+}
+
+/// Reads a removal (`x L4`, `x L4 a1:1 b1:1 c1:1 a2:1`); `None` when the text is not
+/// one (it does not start with `x`).
+pub fn parse_removal(text: &str) -> Option<Result<RemovalText, NotationError>> {
+    let mut words = text.split_whitespace();
+    if !words.next()?.eq_ignore_ascii_case("x") {
+        return None;
+    }
+    Some((|| {
+        let code = words.next().ok_or(NotationError::MissingRemovedStone)?;
+        let stone =
+            Stone::from_code(code).ok_or_else(|| NotationError::UnknownStone(code.to_string()))?;
+        let cells = words.map(parse_cell).collect::<Result<Vec<_>, _>>()?;
+        Ok(RemovalText { stone, cells })
+    })())
 }
 
 /// A move that could not be played: unreadable, or against the rules.
@@ -116,11 +151,15 @@ pub fn parse_move(text: &str) -> Result<MoveText, NotationError> {
     Ok(MoveText::Cells { stone, cells })
 }
 
-/// The canonical text of a move: stone code and cells.
+/// The canonical text of a move: stone code and cells (R16: `x` first for a removal).
 pub fn format_move(position: &Position, mv: Move) -> String {
     let board = position.board();
     let p = board.placement(mv);
-    let mut text = p.stone.code().to_string();
+    let mut text = if position.removing() {
+        format!("x {}", p.stone.code())
+    } else {
+        p.stone.code().to_string()
+    };
     for &c in p.cells() {
         text.push(' ');
         text.push_str(&board.cell(c).to_string());
@@ -131,6 +170,9 @@ pub fn format_move(position: &Position, mv: Move) -> String {
 /// The drop form of a move (`L4/7@c3`); it names the move only where the stone, lowered
 /// from above, comes to rest in these cells.
 pub fn format_drop(position: &Position, mv: Move) -> String {
+    if position.removing() {
+        return format_move(position, mv);
+    }
     let board = position.board();
     let p = board.placement(mv);
     let cells: Vec<Cell> = p.cells().iter().map(|&c| board.cell(c)).collect();
@@ -145,11 +187,100 @@ pub fn format_drop(position: &Position, mv: Move) -> String {
     )
 }
 
+/// The text of a whole turn from `position` on, and the number of moves it takes:
+/// one placement, or (R16) a removal with the placement that follows it (`> aside`
+/// when the stone could not be placed). `moves` are the moves played from here on.
+pub fn format_turn(position: &Position, moves: &[Move]) -> (String, usize) {
+    let Some(&first) = moves.first() else {
+        return (String::new(), 0);
+    };
+    let mut text = format_move(position, first);
+    if !position.removing() {
+        return (text, 1);
+    }
+    let colour = position.to_move();
+    let mut after = position.clone();
+    after.play_unchecked(first);
+    if after.stone_in_hand().is_some() && after.to_move() == colour {
+        if let Some(&second) = moves.get(1) {
+            text.push_str(" > ");
+            text.push_str(&format_move(&after, second));
+            return (text, 2);
+        }
+        return (text, 1);
+    }
+    text.push_str(" > aside");
+    (text, 1)
+}
+
 impl Position {
     /// Reads a move in either notation and checks it for the colour to move.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        if let Some(removal) = parse_removal(text) {
+            let RemovalText { stone, cells } = removal?;
+            let mv = self.check_removal(stone)?;
+            // Given cells must be the stone's (a left-out level matches its column).
+            let mut actual = self.cells_of(mv);
+            let matches = cells.is_empty()
+                || (cells.len() == actual.len()
+                    && cells.iter().all(|&(x, y, z)| {
+                        let found = actual
+                            .iter()
+                            .position(|c| c.x == x && c.y == y && z.is_none_or(|z| z == c.z));
+                        found.map(|i| actual.swap_remove(i)).is_some()
+                    }));
+            if !matches {
+                let colour = self.to_move().ok_or(Illegal::GameOver)?;
+                return Err(Illegal::NotOnTheBuild { colour, stone }.into());
+            }
+            return Ok(mv);
+        }
         let (stone, cells) = self.resolve(parse_move(text)?)?;
         Ok(self.check(stone, &cells)?)
+    }
+
+    /// Plays a typed turn: one move, or (R16) `x L4 > L4 f1 g1 h1 f2` (take a stone off,
+    /// then place it) or `x L4 > aside` (take it off; it cannot be placed). Returns the
+    /// moves played; on any error nothing is played.
+    pub fn play_text(&mut self, text: &str) -> Result<Vec<Move>, MoveError> {
+        let parts: Vec<&str> = text.split('>').map(str::trim).collect();
+        if parts.len() > 2 || parts.iter().any(|p| p.is_empty()) {
+            return Err(NotationError::BadTurn(text.trim().to_string()).into());
+        }
+        let mut next = self.clone();
+        let first = next.parse_move(parts[0])?;
+        let removal = next.removing();
+        next.play_unchecked(first);
+        let mut moves = vec![first];
+        if let Some(&second) = parts.get(1) {
+            if !removal {
+                return Err(NotationError::BadTurn(text.trim().to_string()).into());
+            }
+            let in_hand = next
+                .stone_in_hand()
+                .filter(|_| next.to_move() == self.to_move());
+            if second.eq_ignore_ascii_case("aside") {
+                if let Some(stone) = in_hand {
+                    return Err(Illegal::CannotSetAside(stone).into());
+                }
+            } else {
+                if in_hand.is_none() {
+                    let stone = self.board().placement(first).stone;
+                    let colour = self.to_move().ok_or(Illegal::GameOver)?;
+                    return Err(Illegal::NotTheRemovedStone {
+                        colour,
+                        removed: stone,
+                        stone,
+                    }
+                    .into());
+                }
+                let mv = next.parse_move(second)?;
+                next.play_unchecked(mv);
+                moves.push(mv);
+            }
+        }
+        *self = next;
+        Ok(moves)
     }
 
     /// Turns a written move into cells, placing left-out levels and dropped stones on

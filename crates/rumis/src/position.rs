@@ -1,5 +1,5 @@
 //! A game in progress: the build, each colour's supply, whose turn it is, and the
-//! variants that change who places what (R6–R11).
+//! variants that change who places what (R6–R11; Rumis+: R13–R16).
 
 use std::fmt;
 use std::sync::Arc;
@@ -7,10 +7,13 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::board::words_for;
 use crate::board::{Board, Cell, Move};
 use crate::colour::Colour;
 use crate::movegen::{ContactRule, FastGen};
-use crate::rules::{check_placement, Illegal, PlacementContext};
+use crate::rules::{
+    check_placement, check_removal, Area, CellName, Contact, Illegal, PlacementContext,
+};
 use crate::scenario::Scenario;
 use crate::stones::{identify, Stone};
 
@@ -27,14 +30,22 @@ pub enum Variant {
     /// R11, "the software may also generate a random ruin": the neutral stones are
     /// placed at random (legal placements drawn with the game's seed).
     RuinasRandom,
+    /// R15 (Rumis+, 5 and 6 players): no stone touches its own colour face to face;
+    /// every later stone touches another colour.
+    Inverse,
+    /// R16 (Rumis+, 2 players on Colca, Puncu, Apachita): build inside the red line,
+    /// interim score, then take stones off and rebuild them outside it.
+    Dismantle,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 4] = [
+    pub const ALL: [Variant; 6] = [
         Variant::Standard,
         Variant::FourColours,
         Variant::Ruinas,
         Variant::RuinasRandom,
+        Variant::Inverse,
+        Variant::Dismantle,
     ];
 
     /// Name used on the command line and in records.
@@ -44,7 +55,14 @@ impl Variant {
             Variant::FourColours => "four-colours",
             Variant::Ruinas => "ruinas",
             Variant::RuinasRandom => "ruinas-random",
+            Variant::Inverse => "inverse",
+            Variant::Dismantle => "dismantle",
         }
+    }
+
+    /// The variant names, for help and error texts.
+    pub fn names() -> String {
+        Variant::ALL.map(|v| v.name()).join(", ")
     }
 
     pub fn from_name(name: &str) -> Option<Variant> {
@@ -62,6 +80,46 @@ impl fmt::Display for Variant {
     }
 }
 
+/// How the players' first stones are placed (a rule option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstStones {
+    /// R6: touching a placed stone face to face.
+    Face,
+    /// R14 (Rumis+, 5 and 6 players): touching a placed stone along an edge, and no
+    /// face contact between first stones.
+    Edge,
+}
+
+impl FirstStones {
+    pub fn name(self) -> &'static str {
+        match self {
+            FirstStones::Face => "face",
+            FirstStones::Edge => "edge",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<FirstStones> {
+        [FirstStones::Face, FirstStones::Edge]
+            .into_iter()
+            .find(|f| f.name() == name)
+    }
+
+    /// R14 is the rule for 5 and 6 players (RD10): the default there, R6 otherwise.
+    pub fn default_for(players: u8) -> FirstStones {
+        if players >= 5 {
+            FirstStones::Edge
+        } else {
+            FirstStones::Face
+        }
+    }
+}
+
+impl fmt::Display for FirstStones {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Everything that fixes a game before the first move.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -70,6 +128,8 @@ pub struct Setup {
     pub variant: Variant,
     /// Used only where the rules call for chance (the random ruin).
     pub seed: u64,
+    /// R6 or R14; [`FirstStones::default_for`] the player count unless chosen.
+    pub first_stones: FirstStones,
 }
 
 /// Why a setup cannot be played.
@@ -81,6 +141,12 @@ pub enum SetupError {
     FourColoursNeedsTwo(u8),
     #[error("Ruinas (R11) is for 2 or 3 players, not {0}")]
     RuinasPlayers(u8),
+    #[error("the inverse variant (R15) is for 5 or 6 players, not {0}")]
+    InversePlayers(u8),
+    #[error("the dismantling game (R16) is for exactly 2 players, not {0}")]
+    DismantlePlayers(u8),
+    #[error("first stones touching by edges (R14) is the rule for 5 or 6 players, not {0}")]
+    EdgeFirstStonesPlayers(u8),
     #[error("{0}")]
     Scenario(String),
 }
@@ -92,7 +158,14 @@ impl Setup {
             players,
             variant: Variant::Standard,
             seed: 0,
+            first_stones: FirstStones::default_for(players),
         }
+    }
+
+    /// Chooses the first-stone rule (R6 or R14).
+    pub fn with_first_stones(mut self, first_stones: FirstStones) -> Setup {
+        self.first_stones = first_stones;
+        self
     }
 
     pub fn with_variant(mut self, variant: Variant) -> Setup {
@@ -117,16 +190,62 @@ impl Setup {
             Variant::FourColours => Err(SetupError::FourColoursNeedsTwo(p)),
             Variant::Ruinas | Variant::RuinasRandom if p == 2 || p == 3 => Ok(p + 1),
             Variant::Ruinas | Variant::RuinasRandom => Err(SetupError::RuinasPlayers(p)),
+            Variant::Inverse if p >= 5 => Ok(p),
+            Variant::Inverse => Err(SetupError::InversePlayers(p)),
+            Variant::Dismantle if p == 2 => Ok(2),
+            Variant::Dismantle => Err(SetupError::DismantlePlayers(p)),
         }
     }
 
-    /// Builds the board this setup plays on.
-    pub fn board(&self) -> Result<Board, SetupError> {
+    /// Builds the board this setup plays on, with R16's red line (per column) for the
+    /// dismantling game.
+    pub fn board(&self) -> Result<(Board, Option<Vec<bool>>), SetupError> {
+        let players = self.board_players()?;
+        if self.first_stones == FirstStones::Edge && self.players < 5 {
+            return Err(SetupError::EdgeFirstStonesPlayers(self.players));
+        }
+        if self.variant == Variant::Dismantle {
+            let (footprint, red) = self
+                .scenario
+                .dismantle_footprint()
+                .map_err(SetupError::Scenario)?;
+            return Ok((Board::new(&self.scenario.key, &footprint), Some(red)));
+        }
         let footprint = self
             .scenario
-            .footprint(self.board_players()?)
+            .footprint(players)
             .map_err(SetupError::Scenario)?;
-        Ok(Board::new(&self.scenario.key, &footprint))
+        Ok((Board::new(&self.scenario.key, &footprint), None))
+    }
+}
+
+/// R16: the red line of the dismantling game, per column and as placement masks.
+struct RedLine {
+    columns: Vec<bool>,
+    /// Placements standing wholly inside / wholly outside the red line.
+    inside: Vec<u64>,
+    outside: Vec<u64>,
+}
+
+impl RedLine {
+    fn new(board: &Board, columns: Vec<bool>) -> RedLine {
+        let words = words_for(board.placement_count());
+        let (mut inside, mut outside) = (vec![0u64; words], vec![0u64; words]);
+        for mv in board.all_moves() {
+            let spans = board.placement(mv).spans();
+            let i = mv.index();
+            if spans.iter().all(|s| columns[s.column as usize]) {
+                inside[i / 64] |= 1 << (i % 64);
+            }
+            if spans.iter().all(|s| !columns[s.column as usize]) {
+                outside[i / 64] |= 1 << (i % 64);
+            }
+        }
+        RedLine {
+            columns,
+            inside,
+            outside,
+        }
     }
 }
 
@@ -136,13 +255,29 @@ pub enum Event {
     /// R8: the colour had no legal placement on its turn (or no stones left) after
     /// `ply` moves, and is out for the rest of the game.
     Out { ply: usize, colour: Colour },
+    /// R16: no one can place inside the red line any more after `ply` moves: the
+    /// interim score is taken ([`Position::interim`]), unplaced stones leave the game,
+    /// and the dismantling phase begins.
+    Interim { ply: usize },
+    /// R16: the colour took `stone` off after `ply` moves but cannot place it: the
+    /// stone is set aside and the colour is out (an `Out` event follows).
+    SetAside {
+        ply: usize,
+        colour: Colour,
+        stone: Stone,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     /// R11: the neutral colour is being built in.
     Ruin,
+    /// Placing stones (R16: the build phase, inside the red line).
     Main,
+    /// R16: the colour to move takes one of its stones off inside the red line.
+    Remove,
+    /// R16: the colour to move places the stone it took off, outside the red line.
+    Rebuild,
     Over,
 }
 
@@ -173,6 +308,18 @@ pub struct Position {
     generated: usize,
     events: Vec<Event>,
     fast: Option<FastGen>,
+    /// The stones on the build in the order they were placed: (colour, placement).
+    present: Vec<(u8, Move)>,
+    /// R14: per colour, its first placement; per cell, part of a first stone.
+    first_moves: Vec<Option<Move>>,
+    in_first: Vec<bool>,
+    /// R16: the red line, the stones each colour has rebuilt and set aside, the colour
+    /// that placed last, and the interim score.
+    red: Option<Arc<RedLine>>,
+    rebuilt: Vec<u8>,
+    set_aside: Vec<u8>,
+    last_mover: Option<u8>,
+    interim: Option<Score>,
 }
 
 impl Position {
@@ -189,10 +336,12 @@ impl Position {
     }
 
     fn build(setup: Setup, fast: bool) -> Result<Position, SetupError> {
-        let board = Arc::new(setup.board()?);
+        let (board, red) = setup.board()?;
+        let red = red.map(|columns| Arc::new(RedLine::new(&board, columns)));
+        let board = Arc::new(board);
         let players = setup.players;
         let (owners, order, neutral): (Vec<Option<u8>>, Vec<u8>, Option<u8>) = match setup.variant {
-            Variant::Standard => (
+            Variant::Standard | Variant::Inverse | Variant::Dismantle => (
                 (0..players).map(Some).collect(),
                 (0..players).collect(),
                 None,
@@ -212,8 +361,17 @@ impl Position {
         };
         let colours = owners.len();
         let mut position = Position {
-            fast: fast.then(|| FastGen::new(&board, colours)),
+            // R16: the build phase places inside the red line only.
+            fast: fast.then(|| FastGen::new(&board, colours, red.as_ref().map(|r| &r.inside[..]))),
             cells: vec![EMPTY; board.cell_count()],
+            present: Vec::new(),
+            first_moves: vec![None; colours],
+            in_first: vec![false; board.cell_count()],
+            red,
+            rebuilt: vec![0; colours],
+            set_aside: vec![0; colours],
+            last_mover: None,
+            interim: None,
             heights: vec![0; board.column_count()],
             board,
             owners,
@@ -356,21 +514,182 @@ impl Position {
         (h > 0).then(|| Colour(self.cells[(h - 1) * self.board.column_count() + column]))
     }
 
-    fn contact_rule(&self, colour: Colour) -> ContactRule {
-        if self.placed[colour.index()] > 0 {
-            ContactRule::Own(colour.index())
-        } else if self.stones_on_board == 0 {
-            ContactRule::Anywhere
-        } else {
-            ContactRule::FirstStone
+    /// The contact rule for the colour to move (R6, R7, R14, R15, R16).
+    fn contact(&self, colour: Colour) -> Contact {
+        let c = colour.index();
+        if self.phase == Phase::Rebuild {
+            // R16: the first rebuilt stone touches the colour's stones inside the red
+            // line; later ones follow R7.
+            return if self.rebuilt[c] == 0 {
+                Contact::FirstRebuilt
+            } else {
+                Contact::Own
+            };
         }
+        if self.placed[c] > 0 {
+            if self.setup.variant == Variant::Inverse {
+                Contact::Inverse
+            } else {
+                Contact::Own
+            }
+        } else if self.stones_on_board == 0 {
+            Contact::Anywhere
+        } else if self.setup.first_stones == FirstStones::Edge {
+            Contact::FirstStoneByEdge
+        } else {
+            Contact::FirstStone
+        }
+    }
+
+    fn contact_rule(&self, colour: Colour) -> ContactRule {
+        ContactRule {
+            contact: self.contact(colour),
+            colour: colour.index(),
+        }
+    }
+
+    /// R16: where stones may stand in the current phase.
+    fn area(&self) -> Area<'_> {
+        match (&self.red, self.phase) {
+            (None, _) => Area::Whole,
+            (Some(red), Phase::Rebuild) => Area::Outside(&red.columns),
+            (Some(red), _) => Area::Inside(&red.columns),
+        }
+    }
+
+    /// Runs `f` with the rules' view of the build for `colour`.
+    fn with_context<T>(&self, colour: Colour, f: impl FnOnce(&PlacementContext<'_>) -> T) -> T {
+        let cell_colour = |i: u16| self.colour_of_index(i);
+        let in_first = |i: u16| self.in_first[i as usize];
+        f(&PlacementContext {
+            board: &self.board,
+            cell_colour: &cell_colour,
+            in_first_stone: &in_first,
+            colour,
+            contact: self.contact(colour),
+            area: self.area(),
+        })
+    }
+
+    /// The stone R16 makes the colour to move place: the one it just took off.
+    pub fn stone_in_hand(&self) -> Option<Stone> {
+        let colour = self.to_move?;
+        (self.phase == Phase::Rebuild).then(|| self.supply(colour)[0])
+    }
+
+    /// R16: the colour to move must take one of its stones off (`x L4`) before placing.
+    pub fn removing(&self) -> bool {
+        self.phase == Phase::Remove
+    }
+
+    /// R16: the dismantle-and-rebuild phase has begun (the interim score is taken).
+    pub fn dismantling(&self) -> bool {
+        self.interim.is_some()
+    }
+
+    /// R16: the interim score, once the build inside the red line is finished.
+    pub fn interim(&self) -> Option<&Score> {
+        self.interim.as_ref()
+    }
+
+    /// R16: the columns inside the red line (row-major), in the dismantling game.
+    pub fn red_line(&self) -> Option<&[bool]> {
+        self.red.as_ref().map(|r| &r.columns[..])
+    }
+
+    /// Stones each colour has set aside in the dismantling phase (R16).
+    pub fn set_aside(&self, colour: Colour) -> u8 {
+        self.set_aside[colour.index()]
+    }
+
+    /// Where a colour's stone stands on the build, if it does.
+    pub fn stone_on_build(&self, colour: Colour, stone: Stone) -> Option<Move> {
+        self.present
+            .iter()
+            .find(|&&(c, mv)| c == colour.0 && self.board.placement(mv).stone == stone)
+            .map(|&(_, mv)| mv)
+    }
+
+    /// R16: takes `stone` of the colour to move off the build, if the rules allow it.
+    pub fn check_removal(&self, stone: Stone) -> Result<Move, Illegal> {
+        let colour = self.to_move.ok_or(Illegal::GameOver)?;
+        if self.phase != Phase::Remove {
+            return Err(Illegal::NoRemovalNow);
+        }
+        let mv = self
+            .stone_on_build(colour, stone)
+            .ok_or(Illegal::NotOnTheBuild { colour, stone })?;
+        let red = &self
+            .red
+            .as_ref()
+            .expect("the dismantling game has a red line")
+            .columns;
+        let cell_colour = |i: u16| self.colour_of_index(i);
+        check_removal(
+            &self.board,
+            &cell_colour,
+            red,
+            colour,
+            stone,
+            &self.cells_of(mv),
+        )?;
+        Ok(mv)
+    }
+
+    /// R16: the stones the colour to move may take off (placements, in build order).
+    fn removals(&self) -> Vec<Move> {
+        let Some(colour) = self.to_move else {
+            return Vec::new();
+        };
+        self.removals_of(colour)
+    }
+
+    fn removals_of(&self, colour: Colour) -> Vec<Move> {
+        let Some(red) = &self.red else {
+            return Vec::new();
+        };
+        let cell_colour = |i: u16| self.colour_of_index(i);
+        let mut moves: Vec<Move> = self
+            .present
+            .iter()
+            .filter(|&&(c, _)| c == colour.0)
+            .map(|&(_, mv)| mv)
+            .filter(|&mv| {
+                let stone = self.board.placement(mv).stone;
+                check_removal(
+                    &self.board,
+                    &cell_colour,
+                    &red.columns,
+                    colour,
+                    stone,
+                    &self.cells_of(mv),
+                )
+                .is_ok()
+            })
+            .collect();
+        moves.sort();
+        moves
     }
 
     /// Checks a stone on exactly these cells for the colour to move, with the reason
     /// when it is not allowed.
     pub fn check(&self, stone: Stone, cells: &[Cell]) -> Result<Move, Illegal> {
         let colour = self.to_move.ok_or(Illegal::GameOver)?;
+        if self.phase == Phase::Remove {
+            let example = self
+                .removals()
+                .first()
+                .map_or(stone, |&mv| self.board.placement(mv).stone);
+            return Err(Illegal::MustRemove { colour, example });
+        }
         if self.stones_left[colour.index()] & (1 << stone.index()) == 0 {
+            if let Some(removed) = self.stone_in_hand() {
+                return Err(Illegal::NotTheRemovedStone {
+                    colour,
+                    removed,
+                    stone,
+                });
+            }
             return Err(Illegal::StoneAlreadyPlaced { colour, stone });
         }
         if cells.len() != stone.size() {
@@ -382,7 +701,7 @@ impl Position {
         }
         for (i, c) in cells.iter().enumerate() {
             if cells[..i].contains(c) {
-                return Err(Illegal::RepeatedCell(crate::rules::CellName(*c)));
+                return Err(Illegal::RepeatedCell(CellName(*c)));
             }
         }
         crate::rules::check_footprint(&self.board, cells)?;
@@ -393,17 +712,7 @@ impl Position {
         if identify(&offsets).map(|(s, _)| s) != Some(stone) {
             return Err(Illegal::NotTheStone { stone });
         }
-        let cell_colour = |i: u16| self.colour_of_index(i);
-        check_placement(
-            &PlacementContext {
-                board: &self.board,
-                cell_colour: &cell_colour,
-                colour,
-                first_stone: self.placed[colour.index()] == 0,
-                board_empty: self.stones_on_board == 0,
-            },
-            cells,
-        )?;
+        self.with_context(colour, |ctx| check_placement(ctx, cells))?;
         Ok(self
             .board
             .find(
@@ -426,13 +735,21 @@ impl Position {
             .collect()
     }
 
-    /// Is this move legal for the colour to move?
+    /// Is this move legal for the colour to move? (R16: while removing, a move names
+    /// the colour's stone to take off, by where it stands.)
     pub fn is_legal(&self, mv: Move) -> bool {
         mv.index() < self.board.placement_count() && self.validate(mv).is_ok()
     }
 
     fn validate(&self, mv: Move) -> Result<(), Illegal> {
         let stone = self.board.placement(mv).stone;
+        if self.phase == Phase::Remove {
+            let colour = self.to_move.ok_or(Illegal::GameOver)?;
+            return match self.check_removal(stone)? {
+                found if found == mv => Ok(()),
+                _ => Err(Illegal::NotOnTheBuild { colour, stone }),
+            };
+        }
         self.check(stone, &self.cells_of(mv)).map(|_| ())
     }
 
@@ -463,36 +780,118 @@ impl Position {
             self.fast.is_none() || self.is_legal(mv),
             "illegal move played"
         );
+        if self.phase == Phase::Remove {
+            self.remove(colour, mv);
+            return;
+        }
         let board = Arc::clone(&self.board);
         let p = board.placement(mv);
+        let first = self.phase != Phase::Rebuild && self.placed[colour.index()] == 0;
         if let Some(fast) = &mut self.fast {
             let cells = &self.cells;
+            // R14: first-stone contact is tracked while a first stone is still to come.
+            if self.setup.first_stones == FirstStones::Edge && self.placed.contains(&0) {
+                fast.track_first(&board, mv, first, |c| cells[c as usize] != EMPTY);
+            }
             fast.place(&board, mv, colour.index(), &self.heights, |c| {
                 cells[c as usize] != EMPTY
             });
         }
         for &cell in p.cells() {
             self.cells[cell as usize] = colour.0;
+            self.in_first[cell as usize] = first;
         }
         for span in p.spans() {
             self.heights[span.column as usize] = span.top;
         }
+        if first {
+            self.first_moves[colour.index()] = Some(mv);
+        }
         self.stones_left[colour.index()] &= !(1 << p.stone.index());
         self.placed[colour.index()] += 1;
         self.stones_on_board += 1;
+        self.present.push((colour.0, mv));
         self.history.push(mv);
+        self.last_mover = Some(colour.0);
+        if self.phase == Phase::Rebuild {
+            // R16: the removed stone is rebuilt; the other player's turn.
+            self.rebuilt[colour.index()] += 1;
+            self.phase = Phase::Remove;
+        }
         self.settle(self.turn + 1);
     }
 
+    /// R16: takes the colour's stone `mv` off the build; it must then be placed outside
+    /// the red line, or, when it cannot be, it is set aside and the colour is out.
+    fn remove(&mut self, colour: Colour, mv: Move) {
+        let board = Arc::clone(&self.board);
+        let p = board.placement(mv);
+        for &cell in p.cells() {
+            self.cells[cell as usize] = EMPTY;
+            self.in_first[cell as usize] = false;
+        }
+        for span in p.spans() {
+            self.heights[span.column as usize] = span.bottom;
+        }
+        self.present.retain(|&(_, m)| m != mv);
+        self.stones_on_board -= 1;
+        self.placed[colour.index()] -= 1;
+        self.stones_left[colour.index()] |= 1 << p.stone.index();
+        self.history.push(mv);
+        self.phase = Phase::Rebuild;
+        self.rebuild_fast();
+        if !self.has_legal_move(colour) {
+            // R16: cannot place the stone taken off: it is set aside, the colour is out.
+            self.stones_left[colour.index()] = 0;
+            self.set_aside[colour.index()] += 1;
+            self.out[colour.index()] = true;
+            let ply = self.history.len();
+            self.events.push(Event::SetAside {
+                ply,
+                colour,
+                stone: p.stone,
+            });
+            self.events.push(Event::Out { ply, colour });
+            self.phase = Phase::Remove;
+            self.settle(self.turn + 1);
+        }
+    }
+
+    /// R16: heights shrank, so the fast generator is built anew for the stones still
+    /// on the build (its bit sets assume heights only grow); it allows placements
+    /// outside the red line only.
+    fn rebuild_fast(&mut self) {
+        if self.fast.is_none() {
+            return;
+        }
+        let red = self
+            .red
+            .as_ref()
+            .expect("only the dismantling game removes");
+        let board = &self.board;
+        let mut fast = FastGen::new(board, self.colour_count(), Some(&red.outside));
+        let mut heights = vec![0u8; board.column_count()];
+        let cells = &self.cells;
+        for &(colour, mv) in &self.present {
+            fast.place(board, mv, colour as usize, &heights, |c| {
+                cells[c as usize] != EMPTY
+            });
+            for span in board.placement(mv).spans() {
+                heights[span.column as usize] = span.top;
+            }
+        }
+        self.fast = Some(fast);
+    }
+
     /// Finds the next colour that can move, starting at position `from` of the turn
-    /// order; colours that cannot are out for good (R8). Ends the ruin phase (R11) and
-    /// the game when no colour can move.
+    /// order; colours that cannot are out for good (R8). Ends the ruin phase (R11), the
+    /// build phase of the dismantling game (R16) and the game when no colour can move.
     fn settle(&mut self, mut from: usize) {
         loop {
             let len = match self.phase {
                 Phase::Ruin => 1,
-                Phase::Main => self.order.len(),
-                Phase::Over => return,
+                Phase::Main | Phase::Remove => self.order.len(),
+                Phase::Rebuild | Phase::Over => return,
             };
             for step in 0..len {
                 let i = (from + step) % len;
@@ -509,22 +908,49 @@ impl Position {
                     return;
                 }
                 // R8: no legal placement (or no stone left) on its turn: out for good.
+                // R16: in the dismantling phase, no stone to take off: out.
                 self.out[colour.index()] = true;
                 self.events.push(Event::Out {
                     ply: self.history.len(),
                     colour,
                 });
             }
-            self.phase = match self.phase {
-                Phase::Ruin => Phase::Main,
-                _ => Phase::Over,
-            };
             self.to_move = None;
             from = 0;
+            self.phase = match self.phase {
+                Phase::Ruin => Phase::Main,
+                Phase::Main if self.red.is_some() => {
+                    from = self.begin_dismantling();
+                    Phase::Remove
+                }
+                _ => Phase::Over,
+            };
         }
     }
 
+    /// R16: no one can place inside the red line any more. The interim score is taken
+    /// (own visible squares minus own unplaced stones), the unplaced stones leave the
+    /// game, and both players take part again; the player who placed last begins.
+    /// Returns that player's place in the turn order.
+    fn begin_dismantling(&mut self) -> usize {
+        self.interim = Some(self.score());
+        self.events.push(Event::Interim {
+            ply: self.history.len(),
+        });
+        for left in &mut self.stones_left {
+            *left = 0;
+        }
+        for out in &mut self.out {
+            *out = false;
+        }
+        let last = self.last_mover.unwrap_or(self.order[0]);
+        self.order.iter().position(|&c| c == last).unwrap_or(0)
+    }
+
     fn has_legal_move(&self, colour: Colour) -> bool {
+        if self.phase == Phase::Remove {
+            return !self.removals_of(colour).is_empty();
+        }
         let left = self.stones_left[colour.index()];
         match &self.fast {
             _ if left == 0 => false,
@@ -543,6 +969,10 @@ impl Position {
     /// Calls `f` for each legal move, in placement order, without allocating.
     pub fn for_each_legal(&self, f: impl FnMut(Move)) {
         let Some(colour) = self.to_move else { return };
+        if self.phase == Phase::Remove {
+            self.removals().into_iter().for_each(f);
+            return;
+        }
         match &self.fast {
             Some(fast) => fast.for_each(
                 &self.board,
@@ -556,6 +986,9 @@ impl Position {
 
     pub fn legal_count(&self) -> usize {
         let Some(colour) = self.to_move else { return 0 };
+        if self.phase == Phase::Remove {
+            return self.removals().len();
+        }
         match &self.fast {
             Some(fast) => fast.count(
                 &self.board,
@@ -570,15 +1003,15 @@ impl Position {
     pub fn random_move(&self, rng: &mut impl Rng) -> Option<Move> {
         let colour = self.to_move?;
         match &self.fast {
-            Some(fast) => {
+            Some(fast) if self.phase != Phase::Remove => {
                 let rule = self.contact_rule(colour);
                 let left = self.stones_left[colour.index()];
                 let n = fast.count(&self.board, rule, left);
                 (n > 0)
                     .then(|| fast.nth(&self.board, rule, left, rng.gen_range(0..n as u32) as usize))
             }
-            None => {
-                let moves = self.reference_moves(colour);
+            _ => {
+                let moves = self.legal_moves();
                 (!moves.is_empty()).then(|| moves[rng.gen_range(0..moves.len() as u32) as usize])
             }
         }
@@ -595,49 +1028,68 @@ impl Position {
     /// translation in the board's box, checked by the plain rules.
     fn reference_moves(&self, colour: Colour) -> Vec<Move> {
         let board = &self.board;
-        let cell_colour = |i: u16| self.colour_of_index(i);
-        let ctx = PlacementContext {
-            board,
-            cell_colour: &cell_colour,
-            colour,
-            first_stone: self.placed[colour.index()] == 0,
-            board_empty: self.stones_on_board == 0,
-        };
         let mut moves = Vec::new();
-        for stone in Stone::ALL {
-            if self.stones_left[colour.index()] & (1 << stone.index()) == 0 {
-                continue;
-            }
-            for shape in stone.orientations() {
-                for z in 0..board.height as u8 {
-                    for y in 0..board.depth as u8 {
-                        for x in 0..board.width as u8 {
-                            let cells = Cell::of_shape(shape, x, y, z);
-                            if check_placement(&ctx, &cells).is_ok() {
-                                let indices: Vec<u16> =
-                                    cells.iter().filter_map(|&c| board.cell_index(c)).collect();
-                                moves.extend(board.find(stone, &indices));
+        self.with_context(colour, |ctx| {
+            for stone in Stone::ALL {
+                if self.stones_left[colour.index()] & (1 << stone.index()) == 0 {
+                    continue;
+                }
+                for shape in stone.orientations() {
+                    for z in 0..board.height as u8 {
+                        for y in 0..board.depth as u8 {
+                            for x in 0..board.width as u8 {
+                                let cells = Cell::of_shape(shape, x, y, z);
+                                if check_placement(ctx, &cells).is_ok() {
+                                    let indices: Vec<u16> =
+                                        cells.iter().filter_map(|&c| board.cell_index(c)).collect();
+                                    moves.extend(board.find(stone, &indices));
+                                }
                             }
                         }
                     }
                 }
             }
-        }
+        });
         moves.sort();
         moves
     }
 
-    /// The score as it stands (R9); final once the game is over.
+    /// The score as it stands (R9); final once the game is over. R16: once the interim
+    /// score is taken, the final score is the interim score plus own visible squares
+    /// outside the red line minus one per own stone set aside, still inside the red
+    /// line, or in hand; stones that left the game at the interim score count no more.
     pub fn score(&self) -> Score {
         let colours = self.colour_count();
         let mut visible = vec![0u32; colours];
+        let red = self.red.as_ref().filter(|_| self.interim.is_some());
         for column in 0..self.board.column_count() {
+            if red.is_some_and(|r| r.columns[column]) {
+                continue;
+            }
             if let Some(c) = self.top(column) {
                 visible[c.index()] += 1;
             }
         }
-        let unplaced: Vec<u32> = self.stones_left.iter().map(|s| s.count_ones()).collect();
-        Score::tally(&visible, &unplaced, &self.owners, self.setup.players)
+        let mut unplaced: Vec<u32> = self.stones_left.iter().map(|s| s.count_ones()).collect();
+        let Some(interim) = &self.interim else {
+            return Score::tally(&visible, &unplaced, &self.owners, self.setup.players);
+        };
+        for (u, &aside) in unplaced.iter_mut().zip(&self.set_aside) {
+            *u += aside as u32;
+        }
+        for &(c, mv) in &self.present {
+            let inside = self.board.placement(mv).spans()[0].column as usize;
+            if red.is_some_and(|r| r.columns[inside]) {
+                unplaced[c as usize] += 1;
+            }
+        }
+        Score::tally_after(
+            &interim.colour_points,
+            &visible,
+            &unplaced,
+            &self.owners,
+            self.setup.players,
+        )
     }
 }
 
@@ -666,6 +1118,10 @@ pub struct Score {
     pub player_points: Vec<i32>,
     /// Players with the highest points; more than one share the win (R9).
     pub winners: Vec<u8>,
+    /// R16: the interim score per colour, already included in `colour_points` (then
+    /// `visible` counts outside the red line only, and `unplaced` the stones set
+    /// aside, still inside the red line or in hand).
+    pub interim: Option<Vec<i32>>,
 }
 
 impl Score {
@@ -674,10 +1130,33 @@ impl Score {
     /// colour (R10: their best colour; R11: a neutral colour scores for no one). The
     /// rules name no tie-break, so all players with the top score share the win.
     pub fn tally(visible: &[u32], unplaced: &[u32], owners: &[Option<u8>], players: u8) -> Score {
+        Score::tally_from(None, visible, unplaced, owners, players)
+    }
+
+    /// R16's final score: the interim points plus what is counted after it (visible
+    /// squares outside the red line minus stones set aside or left inside it).
+    pub fn tally_after(
+        interim: &[i32],
+        visible: &[u32],
+        unplaced: &[u32],
+        owners: &[Option<u8>],
+        players: u8,
+    ) -> Score {
+        Score::tally_from(Some(interim), visible, unplaced, owners, players)
+    }
+
+    fn tally_from(
+        interim: Option<&[i32]>,
+        visible: &[u32],
+        unplaced: &[u32],
+        owners: &[Option<u8>],
+        players: u8,
+    ) -> Score {
         let colour_points: Vec<i32> = visible
             .iter()
             .zip(unplaced)
-            .map(|(&v, &u)| v as i32 - u as i32)
+            .enumerate()
+            .map(|(c, (&v, &u))| interim.map_or(0, |i| i[c]) + v as i32 - u as i32)
             .collect();
         let player_points: Vec<i32> = (0..players)
             .map(|p| {
@@ -700,6 +1179,7 @@ impl Score {
             colour_points,
             player_points,
             winners,
+            interim: interim.map(|i| i.to_vec()),
         }
     }
 }

@@ -17,11 +17,21 @@
 //! `seats` is informational; `result` (the players' points, written when the game is
 //! over) is checked on replay. Text after `#` is a comment. The moves of a random ruin
 //! (R11) are not written: the seed rebuilds it.
+//!
+//! Rumis+: `first-stones: edge|face` (R14 or R6) is written for 5 and 6 players. The
+//! dismantling game (R16) writes `interim:` (the players' interim points, checked on
+//! replay like `result`) and one line per dismantling turn: the removal, `>`, and the
+//! placement, or `aside` when the stone could not be placed:
+//!
+//! ```text
+//! x L4 a1:1 b1:1 c1:1 a2:1 > L4 f1:1 g1:1 h1:1 f2:1   # red
+//! x D2 c3:2 d3:2 > aside                                # blue
+//! ```
 
 use std::fmt::Write as _;
 
-use crate::notation::format_move;
-use crate::position::{Position, Setup, Variant};
+use crate::notation::format_turn;
+use crate::position::{FirstStones, Position, Setup, Variant};
 use crate::scenario::Scenario;
 
 /// A record as read from text.
@@ -32,8 +42,12 @@ pub struct Record {
     pub players: u8,
     pub variant: Variant,
     pub seed: u64,
+    /// R6 or R14; `None`: the default for the player count.
+    pub first_stones: Option<FirstStones>,
     pub seats: Option<String>,
     pub result: Option<String>,
+    /// R16: the interim points.
+    pub interim: Option<String>,
     /// (line number, move text)
     pub moves: Vec<(usize, String)>,
 }
@@ -86,7 +100,15 @@ impl Record {
         };
         for (line, key, _) in &fields {
             if ![
-                "game", "scenario", "players", "variant", "seed", "seats", "result",
+                "game",
+                "scenario",
+                "players",
+                "variant",
+                "seed",
+                "seats",
+                "result",
+                "first-stones",
+                "interim",
             ]
             .contains(&key.as_str())
             {
@@ -107,14 +129,17 @@ impl Record {
             .map_err(|_| error(pl, format!("`{players}` is not a player count")))?;
         let variant = match get("variant") {
             None => Variant::Standard,
-            Some((l, v)) => Variant::from_name(&v).ok_or_else(|| {
+            Some((l, v)) => Variant::from_name(&v)
+                .ok_or_else(|| error(l, format!("unknown variant `{v}` ({})", Variant::names())))?,
+        };
+        let first_stones = match get("first-stones") {
+            None => None,
+            Some((l, f)) => Some(FirstStones::from_name(&f).ok_or_else(|| {
                 error(
                     l,
-                    format!(
-                        "unknown variant `{v}` (standard, four-colours, ruinas, ruinas-random)"
-                    ),
+                    format!("first-stones `{f}` must be `face` (R6) or `edge` (R14)"),
                 )
-            })?,
+            })?),
         };
         let seed = match get("seed") {
             None => 0,
@@ -127,17 +152,23 @@ impl Record {
             players,
             variant,
             seed,
+            first_stones,
             seats: get("seats").map(|(_, s)| s),
             result: get("result").map(|(_, r)| r),
+            interim: get("interim").map(|(_, r)| r),
             moves,
         })
     }
 
     /// The setup this record was played with, given its scenario.
     pub fn setup(&self, scenario: Scenario) -> Setup {
-        Setup::new(scenario, self.players)
+        let setup = Setup::new(scenario, self.players)
             .with_variant(self.variant)
-            .with_seed(self.seed)
+            .with_seed(self.seed);
+        match self.first_stones {
+            Some(f) => setup.with_first_stones(f),
+            None => setup,
+        }
     }
 
     /// Replays every move, checking each against the rules and the result line, if any.
@@ -145,10 +176,29 @@ impl Record {
         let mut position =
             Position::new(self.setup(scenario)).map_err(|e| error(1, e.to_string()))?;
         for (line, text) in &self.moves {
-            let mv = position
-                .parse_move(text)
+            position
+                .play_text(text)
                 .map_err(|e| error(*line, format!("`{text}`: {e}")))?;
-            position.play_unchecked(mv);
+            if let Some(stone) = position.stone_in_hand() {
+                return Err(error(
+                    *line,
+                    format!(
+                        "`{text}`: the turn is not finished: write where the {stone} goes (`> {stone} …`) (R16)"
+                    ),
+                ));
+            }
+        }
+        if let Some(expected) = &self.interim {
+            let actual = interim_line(&position);
+            if actual.as_deref() != Some(expected.as_str()) {
+                return Err(error(
+                    1,
+                    format!(
+                        "the record says `interim: {expected}`, the replay gives {}",
+                        actual.map_or("no interim score".to_string(), |a| format!("`{a}`"))
+                    ),
+                ));
+            }
         }
         if let Some(expected) = &self.result {
             if !position.is_over() {
@@ -182,8 +232,14 @@ impl Record {
         let _ = writeln!(text, "players: {}", setup.players);
         let _ = writeln!(text, "variant: {}", setup.variant);
         let _ = writeln!(text, "seed: {}", setup.seed);
+        if setup.players >= 5 {
+            let _ = writeln!(text, "first-stones: {}", setup.first_stones);
+        }
         if let Some(seats) = seats {
             let _ = writeln!(text, "seats: {seats}");
+        }
+        if let Some(interim) = interim_line(position) {
+            let _ = writeln!(text, "interim: {interim}");
         }
         if position.is_over() {
             let _ = writeln!(text, "result: {}", result_line(position));
@@ -191,10 +247,17 @@ impl Record {
         text.push('\n');
         // Replay to name the colour of each move in a comment.
         let mut replay = Position::new(setup.clone()).expect("a running game's setup is valid");
-        for &mv in &position.history()[position.generated_moves()..] {
+        let moves = &position.history()[position.generated_moves()..];
+        let mut i = 0;
+        while i < moves.len() {
             let colour = replay.to_move().expect("recorded moves were legal");
-            let _ = writeln!(text, "{:<28}# {colour}", format_move(&replay, mv));
-            replay.play_unchecked(mv);
+            let (turn, used) = format_turn(&replay, &moves[i..]);
+            let width = if replay.removing() { 56 } else { 28 };
+            let _ = writeln!(text, "{turn:<width$}# {colour}");
+            for &mv in &moves[i..i + used] {
+                replay.play_unchecked(mv);
+            }
+            i += used;
         }
         text
     }
@@ -202,7 +265,17 @@ impl Record {
 
 /// The players' points as a record writes them: `red 9, blue 7` (R10: `A 9, B 7`).
 pub fn result_line(position: &Position) -> String {
-    let score = position.score();
+    points_line(position, &position.score())
+}
+
+/// R16: the players' interim points (`red 5, blue 7`), once taken.
+pub fn interim_line(position: &Position) -> Option<String> {
+    position
+        .interim()
+        .map(|interim| points_line(position, interim))
+}
+
+fn points_line(position: &Position, score: &crate::position::Score) -> String {
     (0..position.setup().players)
         .map(|p| {
             let name = match position.setup().variant {

@@ -15,11 +15,19 @@
 //!   ...
 //!   .r.
 //!   ...
+//! dismantle: r              # optional (Rumis+): the R16 dismantling game is played
+//!                           # here, `r` being the red line's region (see below)
 //! players 2: cap 4 region r # per player count: height cap, and the region built on
 //! players 3:                # (no cap, no region: the whole board, printed heights)
 //! ```
 //!
-//! Rulings: R4 (footprint and height limit per player count).
+//! `players N` accepts 1 to 6 (R13: colours five and six, orange and violet). A
+//! `dismantle: r` line needs a `regions:` block with that letter and a `players 2:` line
+//! building on region `r`: the two-player dismantling game (R16) builds inside it, then
+//! rebuilds on the rest of the board, with the two-player cap on every cell (RD9).
+//! Every mistake is reported as `file:line: problem`.
+//!
+//! Rulings: R4 (footprint and height limit per player count), R13, R16.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -64,6 +72,8 @@ pub struct Scenario {
     /// Per cell: region letter, if any.
     regions: Vec<Option<char>>,
     pub player_counts: BTreeMap<u8, PlayerCountRule>,
+    /// R16: the red line's region letter, when the dismantling game is played here.
+    pub dismantle: Option<char>,
 }
 
 /// Where a scenario file went wrong: file, line and problem.
@@ -95,7 +105,7 @@ impl Footprint {
     }
 }
 
-const BUILTIN: [(&str, &str); 6] = [
+const BUILTIN: [(&str, &str); 12] = [
     (
         "chullpa",
         include_str!("../../../scenarios/chullpa.scenario"),
@@ -108,6 +118,18 @@ const BUILTIN: [(&str, &str); 6] = [
         include_str!("../../../scenarios/coricancha.scenario"),
     ),
     ("cucho", include_str!("../../../scenarios/cucho.scenario")),
+    ("colca", include_str!("../../../scenarios/colca.scenario")),
+    ("puncu", include_str!("../../../scenarios/puncu.scenario")),
+    (
+        "apachita",
+        include_str!("../../../scenarios/apachita.scenario"),
+    ),
+    ("chaka", include_str!("../../../scenarios/chaka.scenario")),
+    ("huaca", include_str!("../../../scenarios/huaca.scenario")),
+    (
+        "incahuasi",
+        include_str!("../../../scenarios/incahuasi.scenario"),
+    ),
 ];
 
 impl Scenario {
@@ -140,8 +162,52 @@ impl Scenario {
             board: Vec::new(),
             regions: Vec::new(),
             player_counts: BTreeMap::new(),
+            dismantle: None,
         }
         .parse(key, text)
+    }
+
+    /// R16: the board of the two-player dismantling game and its red line. The box is
+    /// the whole board with the two-player height cap on every cell (RD9); the second
+    /// value marks, per column (row-major), the cells inside the red line.
+    pub fn dismantle_footprint(&self) -> Result<(Footprint, Vec<bool>), String> {
+        let region = self.dismantle.ok_or_else(|| {
+            let keys: Vec<String> = Scenario::builtins()
+                .into_iter()
+                .filter(|s| s.dismantle.is_some())
+                .map(|s| s.key)
+                .collect();
+            format!(
+                "the dismantling game (R16) is not played on {} (it is played on {})",
+                self.name,
+                keys.join(", ")
+            )
+        })?;
+        let cap = self.player_counts.get(&2).and_then(|r| r.cap);
+        let mut limits = vec![0u8; self.width * self.depth];
+        for (limit, printed) in limits.iter_mut().zip(&self.printed) {
+            *limit = match (*printed, cap) {
+                (None, _) => 0,
+                (Some(0), Some(cap)) => cap,
+                (Some(0), None) => {
+                    return Err(format!(
+                        "{}: a cell has no printed height and 2 players have no cap",
+                        self.name
+                    ))
+                }
+                (Some(h), Some(cap)) => h.min(cap),
+                (Some(h), None) => h,
+            };
+        }
+        let red = self.regions.iter().map(|r| *r == Some(region)).collect();
+        Ok((
+            Footprint {
+                width: self.width,
+                depth: self.depth,
+                limits,
+            },
+            red,
+        ))
     }
 
     /// Footprint and limits for a player count (R4), or why there is none.
@@ -190,6 +256,8 @@ struct Parser<'a> {
     board: Vec<(usize, String)>,
     regions: Vec<(usize, String)>,
     player_counts: BTreeMap<u8, PlayerCountRule>,
+    /// `dismantle:` with its line number.
+    dismantle: Option<(usize, char)>,
 }
 
 enum Section {
@@ -237,6 +305,25 @@ impl Parser<'_> {
             match name.trim() {
                 "board" => section = Section::Board,
                 "regions" => section = Section::Regions,
+                "dismantle" => {
+                    if self.dismantle.is_some() {
+                        return Err(self.error(line_no, "`dismantle` given twice"));
+                    }
+                    let mut chars = value.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) if c.is_ascii_alphabetic() => {
+                            self.dismantle = Some((line_no, c))
+                        }
+                        _ => {
+                            return Err(self.error(
+                                line_no,
+                                format!(
+                                    "dismantle region `{value}` is not a single letter (write `dismantle: r`)"
+                                ),
+                            ))
+                        }
+                    }
+                }
                 field @ ("name" | "theme" | "status") => {
                     let field: &'static str = match field {
                         "name" => "name",
@@ -405,7 +492,28 @@ impl Parser<'_> {
             printed,
             regions,
             player_counts: self.player_counts.clone(),
+            dismantle: self.dismantle.map(|(_, c)| c),
         };
+        if let Some((line, region)) = self.dismantle {
+            if !scenario.regions.contains(&Some(region)) {
+                return Err(self.error(
+                    line,
+                    format!("dismantle region `{region}` is not marked in the `regions:` block"),
+                ));
+            }
+            let two = scenario.player_counts.get(&2);
+            if two.and_then(|r| r.region) != Some(region) {
+                return Err(self.error(
+                    line,
+                    format!(
+                        "the dismantling game (R16) needs `players 2: … region {region}`: two players build inside the red line first"
+                    ),
+                ));
+            }
+            scenario
+                .dismantle_footprint()
+                .map_err(|e| self.error(line, e))?;
+        }
         for &players in scenario.player_counts.keys() {
             let footprint = scenario
                 .footprint(players)
@@ -479,6 +587,127 @@ mod tests {
     }
 
     #[test]
+    fn rumis_plus_scenarios_have_the_documented_volumes() {
+        // R13: Rumis+ boards for 2 to 6 players, as SCENARIOS.md gives them:
+        // (players, cells in footprint, volume).
+        type Counts = [(u8, usize, usize); 5];
+        let expected: [(&str, Counts); 6] = [
+            // 4 x 10, `r` = left half; 2p 4 and 3p 6 inside `r`, then 4/5/6 on all.
+            (
+                "colca",
+                [
+                    (2, 20, 80),
+                    (3, 20, 120),
+                    (4, 40, 160),
+                    (5, 40, 200),
+                    (6, 40, 240),
+                ],
+            ),
+            // U of 33 cells, threshold bar `r` of 21; 2p 4 inside `r`, then 4/5/6/7.
+            (
+                "puncu",
+                [
+                    (2, 21, 84),
+                    (3, 33, 132),
+                    (4, 33, 165),
+                    (5, 33, 198),
+                    (6, 33, 231),
+                ],
+            ),
+            // Diamond radius 4 (41 cells), `r` radius 3 (25); 2p 3 inside, 3/4/5/6.
+            (
+                "apachita",
+                [
+                    (2, 25, 75),
+                    (3, 41, 123),
+                    (4, 41, 164),
+                    (5, 41, 205),
+                    (6, 41, 246),
+                ],
+            ),
+            // Rows 2 3 4 5 6 6 6 6 5 4 3 2 (52 per row of four), capped 2/3/4/5/none.
+            (
+                "chaka",
+                [
+                    (2, 48, 96),
+                    (3, 48, 136),
+                    (4, 48, 168),
+                    (5, 48, 192),
+                    (6, 48, 208),
+                ],
+            ),
+            // Inner 6 x 6 `b` capped 2 and 3; whole 8 x 8 rings capped 4/5/none.
+            (
+                "huaca",
+                [
+                    (2, 36, 72),
+                    (3, 36, 108),
+                    (4, 64, 180),
+                    (5, 64, 184),
+                    (6, 64, 188),
+                ],
+            ),
+            // Rows 2 4 6 6 4 2 of ten, capped 2/2/3/4/none.
+            (
+                "incahuasi",
+                [
+                    (2, 60, 120),
+                    (3, 60, 120),
+                    (4, 60, 160),
+                    (5, 60, 200),
+                    (6, 60, 240),
+                ],
+            ),
+        ];
+        for (key, counts) in expected {
+            let s = Scenario::builtin(key).unwrap();
+            assert_eq!(s.provenance, Provenance::Reconstructed, "{key}");
+            for (players, cells, volume) in counts {
+                let f = s.footprint(players).unwrap();
+                assert_eq!(
+                    f.limits.iter().filter(|&&l| l > 0).count(),
+                    cells,
+                    "{key} {players}p cells"
+                );
+                assert_eq!(f.volume(), volume, "{key} {players}p volume");
+            }
+        }
+        // Huaca for three: only inside the blue line, H max 3 (sourced).
+        let huaca = Scenario::builtin("huaca").unwrap().footprint(3).unwrap();
+        assert_eq!(huaca.limits[0], 0);
+        assert_eq!(huaca.limits[3 * 8 + 3], 3, "printed 6, capped at 3");
+    }
+
+    #[test]
+    fn the_dismantling_boards_mark_the_red_line() {
+        // R16 on Colca, Puncu, Apachita only; the whole board at the two-player cap.
+        for (key, cells, red, height) in [
+            ("colca", 40, 20, 4),
+            ("puncu", 33, 21, 4),
+            ("apachita", 41, 25, 3),
+        ] {
+            let s = Scenario::builtin(key).unwrap();
+            let (f, inside) = s.dismantle_footprint().unwrap();
+            assert_eq!(f.limits.iter().filter(|&&l| l > 0).count(), cells, "{key}");
+            assert_eq!(inside.iter().filter(|&&r| r).count(), red, "{key}");
+            assert_eq!(f.height(), height, "{key}");
+            // The red area is exactly the two-player footprint.
+            let two = s.footprint(2).unwrap();
+            for (i, &r) in inside.iter().enumerate() {
+                assert_eq!(r, two.limits[i] > 0, "{key} column {i}");
+            }
+        }
+        let err = Scenario::builtin("chaka")
+            .unwrap()
+            .dismantle_footprint()
+            .unwrap_err();
+        assert_eq!(
+            err,
+            "the dismantling game (R16) is not played on Chaka (it is played on colca, puncu, apachita)"
+        );
+    }
+
+    #[test]
     fn coricancha_two_players_is_the_inner_square() {
         let f = Scenario::builtin("coricancha")
             .unwrap()
@@ -535,6 +764,29 @@ mod tests {
             "name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\nplayers 2: cap 2 region q\n",
         );
         assert!(e.problem.contains("no cell to build on"), "{e}");
+
+        let e = parse_err(
+            "name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\ndismantle: rr\nplayers 2: cap 2\n",
+        );
+        assert_eq!(e.line, 6);
+        assert!(e.problem.contains("`rr` is not a single letter"), "{e}");
+
+        let e = parse_err(
+            "name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\ndismantle: r\nplayers 2: cap 2\n",
+        );
+        assert_eq!(
+            (e.line, e.problem.as_str()),
+            (
+                6,
+                "dismantle region `r` is not marked in the `regions:` block"
+            )
+        );
+
+        let e = parse_err(
+            "name: X\ntheme: t\nstatus: sourced\nboard:\n  ###\nregions:\n  rr.\ndismantle: r\nplayers 2: cap 2\n",
+        );
+        assert_eq!(e.line, 8);
+        assert!(e.problem.contains("needs `players 2: … region r`"), "{e}");
 
         let e = parse_err("name: X\ncolour: red\n");
         assert_eq!((e.line, e.problem.as_str()), (2, "unknown key `colour`"));

@@ -57,12 +57,19 @@ fn column_letter(x: usize) -> char {
 }
 
 /// The build seen from above: each column shows its top colour's letter and its height
-/// (`R3`), `.` for an empty column inside the footprint, blank outside it.
+/// (`R3`), `.` for an empty column inside the footprint, blank outside it. Inside the
+/// red line of the dismantling game (R16) the letter is lower case and an empty column
+/// is `:`.
 pub fn top_view(position: &Position, paint: Paint) -> String {
     let board = position.board();
+    let red = position.red_line();
     // Room for a letter and the largest height, plus a separating space.
     let width = 2 + board.height.to_string().len();
-    let mut out = String::from("top view (colour on top and height):\n   ");
+    let mut out = String::from(if red.is_some() {
+        "top view (colour on top and height; red line: lower case, `:` empty):\n   "
+    } else {
+        "top view (colour on top and height):\n   "
+    });
     for x in 0..board.width {
         out.push_str(&paint.cell(None, &column_letter(x).to_string(), width));
     }
@@ -73,15 +80,24 @@ pub fn top_view(position: &Position, paint: Paint) -> String {
         out.push_str(&format!("{:>3}", y + 1));
         for x in 0..board.width {
             let column = y * board.width + x;
+            let inside = red.is_some_and(|r| r[column]);
             let cell = if board.limit(column) == 0 {
                 paint.cell(None, "", width)
             } else {
                 match position.top(column) {
-                    Some(c) => paint.cell(
-                        Some(c),
-                        &format!("{}{}", c.letter(), position.height(column)),
-                        width,
-                    ),
+                    Some(c) => {
+                        let letter = if inside {
+                            c.letter().to_ascii_lowercase()
+                        } else {
+                            c.letter()
+                        };
+                        paint.cell(
+                            Some(c),
+                            &format!("{letter}{}", position.height(column)),
+                            width,
+                        )
+                    }
+                    None if inside => paint.cell(None, ":", width),
                     None => paint.cell(None, ".", width),
                 }
             };

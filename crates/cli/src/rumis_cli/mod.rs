@@ -13,8 +13,8 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rumis::notation::format_move;
 use rumis::perft::perft;
-use rumis::record::{result_line, Record};
-use rumis::{Position, Scenario, Setup, Stone, Variant};
+use rumis::record::{interim_line, result_line, Record};
+use rumis::{FirstStones, Position, Scenario, Setup, Stone, Variant};
 
 pub use bench::{bench, BenchArgs};
 pub use play::{play, PlayArgs};
@@ -50,15 +50,19 @@ pub enum RumisCommand {
 /// Which game to look at: a setup, optionally advanced by a record's moves.
 #[derive(Args)]
 pub struct GameArgs {
-    /// Built-in scenario key (chullpa, pirka, tambo, pisac, coricancha, cucho) or a path
-    /// to a scenario file.
+    /// Built-in scenario key (chullpa, pirka, tambo, pisac, coricancha, cucho; Rumis+:
+    /// colca, puncu, apachita, chaka, huaca, incahuasi) or a path to a scenario file.
     #[arg(long, default_value = "chullpa")]
     scenario: String,
     #[arg(long, default_value_t = 4)]
     players: u8,
-    /// standard, four-colours (R10), ruinas or ruinas-random (R11).
+    /// standard, four-colours (R10), ruinas or ruinas-random (R11), inverse (R15) or
+    /// dismantle (R16).
     #[arg(long, default_value = "standard")]
     variant: String,
+    /// First stones: edge (R14, default for 5 and 6 players) or face (R6).
+    #[arg(long, value_name = "RULE")]
+    first_stones: Option<String>,
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// A game record: its header replaces the options above, its moves are played.
@@ -112,14 +116,16 @@ impl GameArgs {
             return Ok(slow);
         }
         let variant = Variant::from_name(&self.variant).with_context(|| {
-            format!(
-                "unknown variant `{}` (standard, four-colours, ruinas, ruinas-random)",
-                self.variant
-            )
+            format!("unknown variant `{}` ({})", self.variant, Variant::names())
         })?;
-        let setup = Setup::new(load_scenario(&self.scenario)?, self.players)
+        let mut setup = Setup::new(load_scenario(&self.scenario)?, self.players)
             .with_variant(variant)
             .with_seed(self.seed);
+        if let Some(rule) = &self.first_stones {
+            setup = setup.with_first_stones(FirstStones::from_name(rule).with_context(|| {
+                format!("unknown first-stone rule `{rule}` (edge for R14, face for R6)")
+            })?);
+        }
         Ok(if reference {
             Position::new_reference(setup)?
         } else {
@@ -147,6 +153,9 @@ pub fn run(command: RumisCommand) -> anyhow::Result<()> {
         }
         RumisCommand::Replay { file } => {
             let (_, position) = load_record(&file)?;
+            if let Some(interim) = interim_line(&position) {
+                println!("interim score (R16): {interim}");
+            }
             println!(
                 "{} moves replayed, all legal; {}",
                 position.history().len() - position.generated_moves(),
@@ -177,11 +186,16 @@ pub fn run(command: RumisCommand) -> anyhow::Result<()> {
                     })
                     .collect();
                 println!(
-                    "{:<11} {:<11} {:<13} {}",
+                    "{:<11} {:<11} {:<13} {}{}",
                     s.key,
                     s.theme,
                     s.provenance,
-                    counts.join(", ")
+                    counts.join(", "),
+                    if s.dismantle.is_some() {
+                        "; dismantle (R16)"
+                    } else {
+                        ""
+                    }
                 );
             }
         }

@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use clap::Args;
 use play::rumis_bots::{BotKind, GreedyBot, RumisBot};
-use rumis::notation::{format_drop, format_move};
+use rumis::notation::{format_drop, format_move, format_turn};
 use rumis::record::Record;
-use rumis::{Colour, Event, Position, Provenance, Scenario, Setup, Stone, Variant};
+use rumis::{Colour, Event, FirstStones, Position, Provenance, Scenario, Setup, Stone, Variant};
 
 use super::draw::{self, Paint};
 
@@ -42,9 +42,15 @@ pub struct PlayArgs {
     #[arg(long, value_delimiter = ',')]
     seats: Vec<String>,
     /// standard, four-colours (R10: 2 players, two colours each), ruinas or
-    /// ruinas-random (R11: 2 or 3 players build a neutral ruin first).
+    /// ruinas-random (R11: 2 or 3 players build a neutral ruin first), inverse (R15:
+    /// 5 or 6 players, never beside your own colour) or dismantle (R16: 2 players on
+    /// colca, puncu or apachita).
     #[arg(long, default_value = "standard")]
     variant: String,
+    /// First stones: `edge` (R14, default for 5 and 6 players: first stones touch only
+    /// by edges) or `face` (R6, default otherwise).
+    #[arg(long, value_name = "RULE")]
+    first_stones: Option<String>,
     /// Seed for the bots' choices and the random ruin (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
@@ -275,6 +281,28 @@ impl Session {
                 "Four colours (R10): colours move in turn; each player's best colour counts."
             );
         }
+        if setup.first_stones == FirstStones::Edge {
+            let _ = writeln!(
+                out,
+                "First stones (R14): each first stone lies on the board and touches a placed \
+                 stone along an edge; first stones never touch face to face."
+            );
+        }
+        if setup.variant == Variant::Inverse {
+            let _ = writeln!(
+                out,
+                "Inverse (R15): no stone may touch your own colour face to face; each later \
+                 stone touches another colour."
+            );
+        }
+        if setup.variant == Variant::Dismantle {
+            let _ = writeln!(
+                out,
+                "Dismantling (R16): build inside the red line (lower-case cells) until no one \
+                 can; interim score; then each turn take one of your stones off inside it \
+                 (`x L4`) and place it outside (`x L4 > L4 f1 g1 h1 f2`)."
+            );
+        }
         out.push_str("Type `help` for the commands.\n");
         out
     }
@@ -308,8 +336,31 @@ impl Session {
                 state
             );
         }
+        if let Some(interim) = position.interim() {
+            let _ = writeln!(
+                out,
+                "interim score (R16): {}; points now include it",
+                self.points_text(interim)
+            );
+        }
         if let (Some(colour), Some(player)) = (position.to_move(), position.actor()) {
-            if position.building_ruin() {
+            if position.removing() {
+                let _ = writeln!(
+                    out,
+                    "move {}: {} to take a stone off inside the red line (R16), {}: `x STONE`",
+                    self.move_number(),
+                    self.paint.name(colour),
+                    self.player_label(player)
+                );
+            } else if let Some(stone) = position.stone_in_hand() {
+                let _ = writeln!(
+                    out,
+                    "move {}: {} to place the {stone} it took off, outside the red line (R16), {}",
+                    self.move_number(),
+                    self.paint.name(colour),
+                    self.player_label(player)
+                );
+            } else if position.building_ruin() {
                 let _ = writeln!(
                     out,
                     "move {}: ruin stone ({}, neutral), placed by {}",
@@ -337,8 +388,43 @@ impl Session {
     /// Explains the events (R8, R11) that happened since the last call.
     fn new_events(&mut self) -> String {
         let mut out = String::new();
-        for event in &self.position.events()[self.events_seen..] {
-            let Event::Out { colour, .. } = *event;
+        let events = self.position.events();
+        for (index, event) in events.iter().enumerate().skip(self.events_seen) {
+            let colour = match *event {
+                Event::Out { colour, ply } if self.position.dismantling() => {
+                    let name = self.paint.name(colour);
+                    let interim_at = events
+                        .iter()
+                        .position(|e| matches!(e, Event::Interim { .. }))
+                        .unwrap_or(events.len());
+                    let set_aside = index > 0
+                        && matches!(events[index - 1], Event::SetAside { ply: p, .. } if p == ply);
+                    let _ = if index < interim_at {
+                        writeln!(out, "{name} cannot place inside the red line any more (R8)")
+                    } else if set_aside {
+                        writeln!(out, "{name} is out (R16)")
+                    } else {
+                        writeln!(
+                            out,
+                            "{name} is out: no stone of its own to take off inside the red line (R16)"
+                        )
+                    };
+                    continue;
+                }
+                Event::Out { colour, .. } => colour,
+                Event::Interim { .. } => {
+                    let _ = writeln!(out, "{}", self.interim_report());
+                    continue;
+                }
+                Event::SetAside { colour, stone, .. } => {
+                    let _ = writeln!(
+                        out,
+                        "{} cannot place the {stone} it took off: it is set aside (R16)",
+                        self.paint.name(colour)
+                    );
+                    continue;
+                }
+            };
             let left = self.position.supply(colour).len();
             let name = self.paint.name(colour);
             let _ = if self.position.owner(colour).is_none() {
@@ -377,6 +463,7 @@ impl Session {
         "commands:\n\
          \x20 L4 a1 b1 c1 a2      place a stone on these cells (levels optional: c3:2)\n\
          \x20 L4/7@c3             drop orientation 7 of L4 with its corner at column c3\n\
+         \x20 x L4 > L4 f1 g1 h1 f2  R16: take your L4 off, then place it (or type the two parts)\n\
          \x20 moves [STONE]       list the legal moves (also `legal`), e.g. `moves L4`\n\
          \x20 stones [STONE]      your stones left; with a stone, its numbered orientations\n\
          \x20 hint                the greedy bot's choice\n\
@@ -424,6 +511,10 @@ impl Session {
         let _ = writeln!(out, "{} legal moves ({})", moves.len(), counts.join(", "));
         for &mv in moves.iter().take(MOVES_SHOWN) {
             let cells = format_move(position, mv);
+            if position.removing() {
+                let _ = writeln!(out, "  {cells}");
+                continue;
+            }
             // The drop form names this move only if lowering the stone lands it here.
             let drop = format_drop(position, mv);
             if position.parse_move(&drop) == Ok(mv) {
@@ -481,15 +572,74 @@ impl Session {
         }
     }
 
+    /// `red 12, blue 9`.
+    fn points_text(&self, score: &rumis::Score) -> String {
+        (0..self.position.colour_count())
+            .map(|i| {
+                format!(
+                    "{} {}",
+                    self.paint.name(Colour(i as u8)),
+                    score.colour_points[i]
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// R16: the interim score, and who begins the dismantling.
+    fn interim_report(&self) -> String {
+        let position = &self.position;
+        let Some(interim) = position.interim() else {
+            return String::new();
+        };
+        let mut out = format!(
+            "no one can place inside the red line any more: interim score (R16: visible squares minus unplaced stones): {}\n",
+            self.points_text(interim)
+        );
+        out.push_str("unplaced stones leave the game; ");
+        match position.to_move() {
+            Some(colour) => {
+                let _ = write!(
+                    out,
+                    "{} placed last and begins taking stones off",
+                    self.paint.name(colour)
+                );
+            }
+            None => out.push_str("no one can take a stone off"),
+        }
+        out
+    }
+
     /// The final build, the scores per colour and per player, and the winners (R9, R10).
     fn final_report(&self) -> String {
         let position = &self.position;
         let score = position.score();
         let mut out = String::from("game over\n");
         out.push_str(&self.board());
-        out.push_str("final score (R9: visible squares minus unplaced stones):\n");
-        out.push_str("colour   player    visible  unplaced  points\n");
-        for i in 0..position.colour_count() {
+        if let Some(interim) = &score.interim {
+            out.push_str(
+                "final score (R16: interim + visible squares outside the red line minus stones \
+                 set aside or left inside it):\n",
+            );
+            out.push_str("colour   player    interim  visible  minus  points\n");
+            for (i, points) in interim.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "{}{} {:<9} {:>7} {:>8} {:>6} {:>7}",
+                    self.paint.name(Colour(i as u8)),
+                    " ".repeat(8 - Colour(i as u8).name().len()),
+                    i + 1,
+                    points,
+                    score.visible[i],
+                    score.unplaced[i],
+                    score.colour_points[i]
+                );
+            }
+        } else {
+            out.push_str("final score (R9: visible squares minus unplaced stones):\n");
+            out.push_str("colour   player    visible  unplaced  points\n");
+        }
+        for i in (0..position.colour_count()).filter(|_| score.interim.is_none()) {
             let colour = Colour(i as u8);
             let owner = match position.owner(colour) {
                 Some(p) => format!("{}", p + 1),
@@ -606,20 +756,22 @@ impl Session {
                     None => "save needs a file name: save FILE\n".to_string(),
                 },
                 "quit" | "exit" => break Ending::Quit,
-                _ => match self.position.parse_move(line) {
-                    Ok(mv) => {
-                        let text = format_move(&self.position, mv);
-                        self.position.play(mv)?;
-                        self.board_stale = true;
-                        format!(
-                            "move {}: {} ({}) plays {text}\n",
-                            self.move_number() - 1,
-                            self.paint.name(colour),
-                            self.player_label(player)
-                        )
+                _ => {
+                    let before = self.position.clone();
+                    match self.position.play_text(line) {
+                        Ok(moves) => {
+                            let (text, _) = format_turn(&before, &moves);
+                            self.board_stale = true;
+                            format!(
+                                "move {}: {} ({}) plays {text}\n",
+                                self.move_number() - 1,
+                                self.paint.name(colour),
+                                self.player_label(player)
+                            )
+                        }
+                        Err(e) => format!("not played: {e}\n"),
                     }
-                    Err(e) => format!("not played: {e}\n"),
-                },
+                }
             };
             write!(out, "{reply}")?;
         };
@@ -643,12 +795,8 @@ fn session(args: PlayArgs) -> anyhow::Result<Session> {
             .then(|| PathBuf::from(&args.scenario))
     });
     let scenario = load_scenario(&args.scenario, scenario_file.as_deref())?;
-    let variant = Variant::from_name(&args.variant).with_context(|| {
-        format!(
-            "unknown variant `{}` (standard, four-colours, ruinas, ruinas-random)",
-            args.variant
-        )
-    })?;
+    let variant = Variant::from_name(&args.variant)
+        .with_context(|| format!("unknown variant `{}` ({})", args.variant, Variant::names()))?;
     let players = args.players.unwrap_or(if args.seats.is_empty() {
         2
     } else {
@@ -675,9 +823,14 @@ fn session(args: PlayArgs) -> anyhow::Result<Session> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
     });
-    let setup = Setup::new(scenario, players)
+    let mut setup = Setup::new(scenario, players)
         .with_variant(variant)
         .with_seed(seed);
+    if let Some(rule) = &args.first_stones {
+        setup = setup.with_first_stones(FirstStones::from_name(rule).with_context(|| {
+            format!("unknown first-stone rule `{rule}` (edge for R14, face for R6)")
+        })?);
+    }
     Ok(Session::new(setup, seats)?
         .with_save(args.save)
         .with_scenario_file(scenario_file))
