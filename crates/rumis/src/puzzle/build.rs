@@ -8,7 +8,7 @@
 use crate::board::Cell;
 use crate::colour::Colour;
 use crate::notation::{MoveText, NotationError};
-use crate::rules::CellName;
+use crate::rules::{CellName, Illegal};
 use crate::stones::{identify, Offset, Stone};
 
 use super::{Piece, Puzzle, Solution};
@@ -24,16 +24,10 @@ pub enum PlaceError {
     LeftOut { stone: Stone },
     #[error("there is no colour {0}: this puzzle has {1} colour(s)")]
     NoSuchColour(String, u8),
-    #[error("{stone} has {expected} cubes, but {given} cells were given")]
-    WrongCubeCount {
-        stone: Stone,
-        expected: usize,
-        given: usize,
-    },
-    #[error("these cells do not form the {stone} ({name}) in any rotation (mirroring is not allowed)", name = stone.name())]
-    NotTheStone { stone: Stone },
-    #[error("cell {0} is given twice")]
-    RepeatedCell(CellName),
+    /// The stone as written: wrong cube count, not the stone, a repeated cell, no such
+    /// orientation (the same reasons as in a game).
+    #[error(transparent)]
+    Shape(#[from] Illegal),
     #[error("cell {0} is outside the cube")]
     OutsideCube(CellName),
     #[error("cell {0} is already filled")]
@@ -50,12 +44,6 @@ pub enum PlaceError {
     NoOwnContact(Colour),
     #[error("the stone touches a {0} stone face to face, and the colours alternate")]
     SameColourContact(Colour),
-    #[error("stone orientation {orientation} does not exist for {stone} (it has {count})")]
-    NoSuchOrientation {
-        stone: Stone,
-        orientation: usize,
-        count: usize,
-    },
     #[error(
         "{stone} cannot be lowered at {column} in that orientation: it would stick out of the cube"
     )]
@@ -147,13 +135,11 @@ impl<'a> Build<'a> {
                 y,
             } => {
                 let shapes = stone.orientations();
-                let shape = shapes
-                    .get(orientation)
-                    .ok_or(PlaceError::NoSuchOrientation {
-                        stone,
-                        orientation,
-                        count: shapes.len(),
-                    })?;
+                let shape = shapes.get(orientation).ok_or(Illegal::NoSuchOrientation {
+                    stone,
+                    orientation,
+                    count: shapes.len(),
+                })?;
                 let e = self.puzzle.edge() as u8;
                 let [w, d, _] = shape.extent();
                 if x.saturating_add(w as u8) > e || y.saturating_add(d as u8) > e {
@@ -190,11 +176,11 @@ impl<'a> Build<'a> {
             return Err(PlaceError::LeftOut { stone });
         }
         if cells.len() != stone.size() {
-            return Err(PlaceError::WrongCubeCount {
+            return Err(PlaceError::Shape(Illegal::WrongCubeCount {
                 stone,
                 expected: stone.size(),
                 given: cells.len(),
-            });
+            }));
         }
         let mut mask = 0u128;
         for (i, &cell) in cells.iter().enumerate() {
@@ -202,7 +188,7 @@ impl<'a> Build<'a> {
                 .cell_index(cell)
                 .ok_or(PlaceError::OutsideCube(CellName(cell)))?;
             if cells[..i].contains(&cell) {
-                return Err(PlaceError::RepeatedCell(CellName(cell)));
+                return Err(Illegal::RepeatedCell(CellName(cell)).into());
             }
             if self.filled & 1 << index != 0 {
                 return Err(PlaceError::Occupied(CellName(cell)));
@@ -214,11 +200,11 @@ impl<'a> Build<'a> {
             .map(|c| [c.x as i8, c.y as i8, c.z as i8])
             .collect();
         if identify(&offsets).map(|(s, _)| s) != Some(stone) {
-            return Err(PlaceError::NotTheStone { stone });
+            return Err(Illegal::NotTheStone { stone }.into());
         }
         let placement = puzzle
             .placement_of(mask)
-            .ok_or(PlaceError::NotTheStone { stone })?;
+            .ok_or(Illegal::NotTheStone { stone })?;
         let p = &puzzle.placements()[placement];
         if puzzle.spec().rules {
             // R3: stones go in from above, each cube on the floor or on a filled cell.

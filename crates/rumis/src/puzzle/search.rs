@@ -352,6 +352,39 @@ mod tests {
         assert!((last - 1.0).abs() < 1e-9, "progress ends at 1, got {last}");
     }
 
+    /// PD3: under the rules a cube counts if some build order exists; every Soma
+    /// solution has one, and up stays up, so 8 symmetries remain (11,520 / 8 = 1,440).
+    #[test]
+    fn soma_under_the_rules_every_solution_can_be_built() {
+        let puzzle = Puzzle::new(soma().with_rules(true)).unwrap();
+        let counts = puzzle.count(&mut |_| {});
+        assert_eq!(
+            counts,
+            Counts {
+                as_placed: 11_520,
+                up_to_symmetry: 1_440
+            }
+        );
+    }
+
+    /// PD2: without rules or alternation a stone's copies are one kind (colours only
+    /// limit how often it is used); with them every colour's stone is its own kind.
+    #[test]
+    fn colours_tell_stones_apart_only_under_an_option() {
+        let plain = Puzzle::new(CubeSpec::new(4, 2)).unwrap();
+        assert_eq!(plain.kinds.len(), 11);
+        assert!(plain
+            .kinds
+            .iter()
+            .all(|k| k.capacity == 2 && k.colour.is_none()));
+        let alternate = Puzzle::new(CubeSpec::new(4, 2).with_alternate(true)).unwrap();
+        assert_eq!(alternate.kinds.len(), 22);
+        assert!(alternate
+            .kinds
+            .iter()
+            .all(|k| k.capacity == 1 && k.colour.is_some()));
+    }
+
     #[test]
     fn every_soma_solution_is_valid_and_distinct() {
         let puzzle = Puzzle::new(soma()).unwrap();
