@@ -14,8 +14,8 @@ fn golden_games_replay_to_their_recorded_results() {
     files.sort();
     assert_eq!(
         files.len(),
-        6,
-        "one golden game per variant and several scenarios"
+        12,
+        "one golden game per variant and several scenarios, Rumis+ included"
     );
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();

@@ -1,8 +1,10 @@
 //! Perft counts for every base scenario and player count at depths 1 and 2, pinned, and
-//! equal for the fast generator and the plain reference generator.
+//! equal for the fast generator and the plain reference generator; the same for the
+//! Rumis+ boards with 2 to 6 players, both first-stone rules (R6, R14), the inverse
+//! variant (R15) and the dismantling game (R16), including its dismantling phase.
 
 use rumis::perft::perft;
-use rumis::{Position, Scenario, Setup};
+use rumis::{FirstStones, Position, Scenario, Setup, Variant};
 
 /// (scenario, players, depth 1, depth 2)
 const PINNED: [(&str, u8, u64, u64); 18] = [
@@ -101,3 +103,206 @@ fn depth_one_on_chullpa_counts_each_stone_and_cell_set_once() {
     }
     assert_eq!(perft(&game, 1), expected);
 }
+
+/// Rumis+: (scenario, players, variant, first stones, depth 1, depth 2).
+const PINNED_PLUS: [(&str, u8, Variant, FirstStones, u64, u64); 14] = [
+    // Colca for two is the 5 x 4 half at height 4: Chullpa's count for two (4 x 5).
+    (
+        "colca",
+        2,
+        Variant::Standard,
+        FirstStones::Face,
+        687,
+        165_662,
+    ),
+    (
+        "colca",
+        6,
+        Variant::Standard,
+        FirstStones::Edge,
+        1557,
+        162_612,
+    ),
+    (
+        "puncu",
+        5,
+        Variant::Standard,
+        FirstStones::Edge,
+        1065,
+        74_708,
+    ),
+    (
+        "apachita",
+        6,
+        Variant::Standard,
+        FirstStones::Edge,
+        1579,
+        218_072,
+    ),
+    (
+        "chaka",
+        2,
+        Variant::Standard,
+        FirstStones::Face,
+        1649,
+        482_184,
+    ),
+    // R14 against R6 on the same board: edge-only second stones are fewer.
+    (
+        "chaka",
+        5,
+        Variant::Standard,
+        FirstStones::Edge,
+        1861,
+        203_506,
+    ),
+    (
+        "chaka",
+        5,
+        Variant::Standard,
+        FirstStones::Face,
+        1861,
+        614_752,
+    ),
+    (
+        "huaca",
+        3,
+        Variant::Standard,
+        FirstStones::Face,
+        1405,
+        495_952,
+    ),
+    (
+        "huaca",
+        6,
+        Variant::Inverse,
+        FirstStones::Face,
+        2677,
+        1_156_928,
+    ),
+    (
+        "incahuasi",
+        6,
+        Variant::Standard,
+        FirstStones::Edge,
+        2505,
+        391_068,
+    ),
+    // R16: the build phase is the two-player game inside the red line.
+    (
+        "colca",
+        2,
+        Variant::Dismantle,
+        FirstStones::Face,
+        687,
+        165_662,
+    ),
+    (
+        "puncu",
+        2,
+        Variant::Dismantle,
+        FirstStones::Face,
+        687,
+        141_530,
+    ),
+    (
+        "apachita",
+        2,
+        Variant::Dismantle,
+        FirstStones::Face,
+        818,
+        223_880,
+    ),
+    (
+        "huaca",
+        6,
+        Variant::Standard,
+        FirstStones::Edge,
+        2677,
+        449_816,
+    ),
+];
+
+fn check_plus(key: &str) {
+    for &(scenario, players, variant, first, d1, d2) in PINNED_PLUS.iter().filter(|r| r.0 == key) {
+        let setup = Setup::new(Scenario::builtin(scenario).unwrap(), players)
+            .with_variant(variant)
+            .with_first_stones(first);
+        let fast = Position::new(setup.clone()).unwrap();
+        let reference = Position::new_reference(setup).unwrap();
+        let name = format!("{scenario} {players}p {variant} {first}");
+        assert_eq!(perft(&fast, 1), d1, "{name} depth 1 (fast)");
+        assert_eq!(perft(&fast, 2), d2, "{name} depth 2 (fast)");
+        assert_eq!(perft(&reference, 1), d1, "{name} depth 1 (reference)");
+        assert_eq!(perft(&reference, 2), d2, "{name} depth 2 (reference)");
+    }
+}
+
+#[test]
+fn colca() {
+    check_plus("colca");
+}
+
+#[test]
+fn puncu() {
+    check_plus("puncu");
+}
+
+#[test]
+fn apachita() {
+    check_plus("apachita");
+}
+
+#[test]
+fn chaka() {
+    check_plus("chaka");
+}
+
+#[test]
+fn huaca() {
+    check_plus("huaca");
+}
+
+#[test]
+fn incahuasi() {
+    check_plus("incahuasi");
+}
+
+/// R16's dismantling phase: from the interim score of each golden dismantling game,
+/// plies alternate removal and placement (a removal that cannot be placed ends the
+/// turn at once), counted by both generators.
+#[test]
+fn the_dismantling_phase() {
+    for (file, d1, d2, d3) in DISMANTLING_PERFT {
+        let path = format!("{}/tests/golden/{file}", env!("CARGO_MANIFEST_DIR"));
+        let record =
+            rumis::record::Record::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let scenario = Scenario::builtin(&record.scenario).unwrap();
+        for reference in [false, true] {
+            let setup = record.setup(scenario.clone());
+            let mut game = if reference {
+                Position::new_reference(setup).unwrap()
+            } else {
+                Position::new(setup).unwrap()
+            };
+            for (_, text) in &record.moves {
+                if game.dismantling() {
+                    break;
+                }
+                game.play_text(text).unwrap();
+            }
+            assert!(game.removing(), "{file}: at the interim score");
+            let which = if reference { "reference" } else { "fast" };
+            assert_eq!(perft(&game, 1), d1, "{file} depth 1 ({which})");
+            assert_eq!(perft(&game, 2), d2, "{file} depth 2 ({which})");
+            assert_eq!(perft(&game, 3), d3, "{file} depth 3 ({which})");
+        }
+    }
+}
+
+/// (golden record, depth 1, depth 2, depth 3) from its interim score.
+const DISMANTLING_PERFT: [(&str, u64, u64, u64); 3] = [
+    ("colca-2p-dismantle.record", 4, 40, 97),
+    ("puncu-2p-dismantle.record", 5, 34, 152),
+    ("apachita-2p-dismantle.record", 4, 24, 74),
+];
