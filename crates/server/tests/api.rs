@@ -517,3 +517,30 @@ async fn every_route_is_in_the_openapi_document_and_nothing_else() {
         .collect();
     assert_eq!(documented, served);
 }
+
+#[tokio::test]
+async fn rummikub_bots_play_whole_rounds_on_the_server() {
+    // The greedy bot (the solver's most tiles) against the random bot, two rounds;
+    // the server starts the second round itself, as every seat is a bot.
+    let server = start(&temp_sqlite("rummikub-bots"), 0).await;
+    let (id, _) = server
+        .create(json!({"game": "rummikub", "rummikub": {"rounds": 2, "turn_seconds": null},
+            "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], "seed": 4}))
+        .await;
+    let done = server.wait_for(&id, None, |v| v["over"] == true).await;
+    let totals = done["rummikub"]["totals"].as_array().unwrap();
+    assert_eq!(totals.len(), 2);
+    // K9: the winner of each round gains what the others lose, so totals sum to zero.
+    assert_eq!(totals.iter().map(|t| t.as_i64().unwrap()).sum::<i64>(), 0);
+    assert_eq!(done["rummikub"]["round"], 2);
+    assert!(done["result"]["text"].as_str().unwrap().contains("win"));
+    let (status, replay) = server.get(&format!("/api/tables/{id}/replay")).await;
+    assert_eq!(status, 200);
+    assert!(replay["record"].as_str().unwrap().contains("play ["));
+    // Spectator steps of a replay carry no rack.
+    assert!(replay["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["rummikub"]["rack"].is_null()));
+}

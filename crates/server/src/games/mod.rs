@@ -157,7 +157,7 @@ impl TableGame {
 pub fn bot_names(game: &str) -> &'static [&'static str] {
     match game {
         "rumis" => &["random", "greedy"],
-        _ => &["random"],
+        _ => &["random", "greedy"],
     }
 }
 
