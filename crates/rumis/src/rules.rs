@@ -91,7 +91,7 @@ pub enum Illegal {
         "{colour}'s {stone} is outside the red line: only stones inside it are taken off (R16)"
     )]
     RemovalOutsideRedLine { colour: Colour, stone: Stone },
-    #[error("taking the {stone} off would leave a hole under cell {cell} (R16)")]
+    #[error("taking the {stone} off would leave a hole under the cube on cell {cell} (R16)")]
     RemovalLeavesHole { stone: Stone, cell: CellName },
     #[error("the removed {0} can still be placed, so it may not be set aside (R16)")]
     CannotSetAside(Stone),
@@ -203,7 +203,7 @@ pub fn check_removal(
         if board.cell_index(above).and_then(cell_colour).is_some() {
             return Err(Illegal::RemovalLeavesHole {
                 stone,
-                cell: CellName(cell),
+                cell: CellName(above),
             });
         }
     }
