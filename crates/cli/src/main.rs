@@ -7,6 +7,8 @@ mod puzzle_cli;
 mod rumis_cli;
 mod rummikub_cli;
 mod serve;
+mod solve_cli;
+mod solver_bench;
 
 use clap::{Parser, Subcommand};
 
@@ -45,6 +47,11 @@ enum Command {
         #[command(subcommand)]
         kind: puzzle_cli::PuzzleCommand,
     },
+    /// Best play for a position: `rumi solve rummikub --table ... --rack ...`.
+    Solve {
+        #[command(subcommand)]
+        game: solve_cli::SolveGame,
+    },
     /// Measure the engines' speed against their reference implementations.
     Bench {
         #[command(subcommand)]
@@ -67,6 +74,8 @@ enum BenchGame {
     /// A load run of `rumi serve`: many tables of bots with WebSocket spectators, a
     /// kill -9 and restart halfway; actions per second, latency, lost actions.
     Server(bench_server::ServerBenchArgs),
+    /// The Rummikub solver against the integer program on a seeded suite: p50/p99/max.
+    Solver(solver_bench::SolverBenchArgs),
 }
 
 /// Errors are printed as one line of causes (`error: file:3: problem`), without a
@@ -81,7 +90,9 @@ fn main() {
         });
         if !broken_pipe {
             eprintln!("error: {error:#}");
-            std::process::exit(1);
+            // Malformed input to `rumi solve` is a usage error.
+            let usage = error.downcast_ref::<solve_cli::UsageError>().is_some();
+            std::process::exit(if usage { 2 } else { 1 });
         }
     }
 }
@@ -96,9 +107,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rumis { command } => rumis_cli::run(command),
         Command::Rummikub { command } => rummikub_cli::run(command),
         Command::Puzzle { kind } => puzzle_cli::run(kind),
+        Command::Solve { game } => solve_cli::run(game),
         Command::Bench { game } => match game {
             BenchGame::Rumis(args) => rumis_cli::bench(args),
             BenchGame::Server(args) => bench_server::bench(args),
+            BenchGame::Solver(args) => solver_bench::bench(args),
         },
     }
 }

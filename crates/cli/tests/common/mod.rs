@@ -5,6 +5,12 @@ use std::process::{Command, Stdio};
 
 /// Runs `rumi` with `args`, writes `stdin` to it, returns (stdout, stderr, success).
 pub fn rumi(args: &[&str], stdin: &str) -> (String, String, bool) {
+    let (stdout, stderr, code) = rumi_status(args, stdin);
+    (stdout, stderr, code == Some(0))
+}
+
+/// Like [`rumi`], with the exit code (`None` if killed by a signal).
+pub fn rumi_status(args: &[&str], stdin: &str) -> (String, String, Option<i32>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rumi"))
         .args(args)
         .stdin(Stdio::piped())
@@ -22,6 +28,6 @@ pub fn rumi(args: &[&str], stdin: &str) -> (String, String, bool) {
     (
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.success(),
+        output.status.code(),
     )
 }

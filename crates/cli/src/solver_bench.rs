@@ -1,0 +1,238 @@
+//! `rumi bench solver`: the Rummikub solver against the integer program (den Hertog &
+//! Hulshof, good_lp + microlp) on one fixed seeded suite, both timed in the same run.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rummikub::notation::parse_table;
+use rummikub::solver::{solve, Objective, Position};
+use rummikub::{Colour, RuleSet, Set, Tile};
+use rummikub_oracle::ilp::{self, Goal};
+use rummikub_oracle::suite::{self, SuitePosition};
+
+/// Options for `rumi bench solver`.
+#[derive(Args)]
+pub struct SolverBenchArgs {
+    /// Positions from self-play games (the constructed worst cases come on top).
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// First seed of the self-play rounds.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Skip the integer program (time the solver alone).
+    #[arg(long)]
+    pub no_ilp: bool,
+}
+
+/// Hand-made hard positions: long racks after penalties and a full table.
+fn worst_cases() -> Vec<(String, SuitePosition)> {
+    let current = RuleSet::current();
+    let numbered = |from: u8, to: u8| -> Vec<Tile> {
+        Colour::ALL
+            .iter()
+            .flat_map(|&c| (from..=to).filter_map(move |n| Tile::new(c, n)))
+            .collect()
+    };
+    // Both copies of 1..11 in runs on the table (88 tiles); the 12s, 13s and jokers on
+    // the rack.
+    let mut full_table: Vec<Set> = Vec::new();
+    for _ in 0..2 {
+        for c in Colour::ALL {
+            full_table.push(Set::new((1..=11).filter_map(|n| Tile::new(c, n)).collect()));
+        }
+    }
+    let mut rack_high = numbered(12, 13);
+    rack_high.extend(numbered(12, 13));
+    rack_high.extend([Tile::JOKER, Tile::JOKER]);
+    // A 30-tile rack: 1..7 of every colour and the jokers, on an empty table.
+    let mut long_rack = numbered(1, 7);
+    long_rack.extend([Tile::JOKER, Tile::JOKER]);
+    // Groups on the table, a rack that can extend them into runs.
+    let groups = parse_table(
+        "[r3 b3 k3] [r4 b4 k4 o4] [r5 b5 k5] [r6 b6 k6 o6] [r7 b7 k7] [r8 b8 k8 o8] \
+         [r9 b9 k9] [r10 b10 k10 o10] [b11 k11 o11] [r12 b12 o12]",
+    )
+    .unwrap_or_default();
+    let mut rack_runs = numbered(1, 2);
+    rack_runs.extend([Tile::JOKER]);
+    let position = |table: Vec<Set>, rack: Vec<Tile>, melded: bool| SuitePosition {
+        rules: current.clone(),
+        table,
+        rack,
+        melded,
+    };
+    vec![
+        (
+            "full table, 18-tile rack with both jokers".into(),
+            position(full_table.clone(), rack_high.clone(), true),
+        ),
+        (
+            "30-tile rack, empty table".into(),
+            position(Vec::new(), long_rack.clone(), true),
+        ),
+        (
+            "30-tile rack, initial meld".into(),
+            position(Vec::new(), long_rack, false),
+        ),
+        (
+            "groups table, rack of 1s, 2s and a joker".into(),
+            position(groups, rack_runs, true),
+        ),
+        (
+            "full table, old rules".into(),
+            SuitePosition {
+                rules: RuleSet::old(),
+                ..position(full_table, rack_high, true)
+            },
+        ),
+    ]
+}
+
+struct Timing {
+    solver: Vec<Duration>,
+    ilp: Vec<Duration>,
+    disagreements: usize,
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn show(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us < 1000.0 {
+        format!("{us:.1} µs")
+    } else if us < 1e6 {
+        format!("{:.2} ms", us / 1000.0)
+    } else {
+        format!("{:.2} s", us / 1e6)
+    }
+}
+
+fn run_one(p: &SuitePosition, objective: Objective, no_ilp: bool, t: &mut Timing) -> Result<()> {
+    let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
+    let start = Instant::now();
+    let ours = solve(&p.rules, &position, objective)?;
+    t.solver.push(start.elapsed());
+    if no_ilp {
+        return Ok(());
+    }
+    let table_tiles: Vec<Tile> = p
+        .table
+        .iter()
+        .flat_map(|s| s.tiles().iter().copied())
+        .collect();
+    let goal = match objective {
+        Objective::Tiles => Goal::Tiles,
+        Objective::Value => Goal::Value,
+    };
+    let start = Instant::now();
+    let theirs = ilp::solve(
+        &p.rules,
+        Some(&p.table),
+        &table_tiles,
+        &p.rack,
+        p.melded,
+        goal,
+    );
+    t.ilp.push(start.elapsed());
+    let same = match (&ours, theirs) {
+        (None, None) => true,
+        (Some(s), Some(i)) => {
+            let primary = match objective {
+                Objective::Tiles => i64::from(s.tiles) == i.tiles,
+                Objective::Value => i64::from(s.value) == i.value,
+            };
+            primary && s.changed_sets as i64 == i.changed
+        }
+        _ => false,
+    };
+    t.disagreements += usize::from(!same);
+    Ok(())
+}
+
+fn report(name: &str, t: &mut Timing) {
+    t.solver.sort();
+    t.ilp.sort();
+    let line = |label: &str, v: &[Duration]| {
+        println!(
+            "  {label:<7} p50 {:>10}  p99 {:>10}  max {:>10}",
+            show(percentile(v, 0.5)),
+            show(percentile(v, 0.99)),
+            show(v.last().copied().unwrap_or_default())
+        );
+    };
+    println!("{name} ({} positions):", t.solver.len());
+    line("solver", &t.solver);
+    if !t.ilp.is_empty() {
+        line("ILP", &t.ilp);
+        let ratio = |p: f64| {
+            percentile(&t.ilp, p).as_secs_f64() / percentile(&t.solver, p).as_secs_f64().max(1e-9)
+        };
+        println!(
+            "  ILP / solver: {:.1}x at p50, {:.1}x at p99; disagreements: {}",
+            ratio(0.5),
+            ratio(0.99),
+            t.disagreements
+        );
+    }
+}
+
+pub fn bench(args: SolverBenchArgs) -> Result<()> {
+    let positions = suite::self_play(&RuleSet::current(), args.seed, args.positions, 12);
+    let racks = positions.iter().map(|p| p.rack.len());
+    let tables = positions.iter().map(|p| p.table_tiles());
+    println!(
+        "suite: {} self-play positions (rack {}-{} tiles, table {}-{} tiles, {} with jokers), objective alternating tiles/value",
+        positions.len(),
+        racks.clone().min().unwrap_or(0),
+        racks.max().unwrap_or(0),
+        tables.clone().min().unwrap_or(0),
+        tables.max().unwrap_or(0),
+        positions.iter().filter(|p| p.jokers() != (0, 0)).count()
+    );
+    let bar = ProgressBar::new(positions.len() as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, about {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut t = Timing {
+        solver: Vec::new(),
+        ilp: Vec::new(),
+        disagreements: 0,
+    };
+    for (i, p) in positions.iter().enumerate() {
+        let objective = if i % 2 == 0 {
+            Objective::Tiles
+        } else {
+            Objective::Value
+        };
+        run_one(p, objective, args.no_ilp, &mut t)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    report("(a) self-play suite", &mut t);
+    println!("(b) constructed worst cases:");
+    for (name, p) in worst_cases() {
+        let mut w = Timing {
+            solver: Vec::new(),
+            ilp: Vec::new(),
+            disagreements: 0,
+        };
+        run_one(&p, Objective::Tiles, args.no_ilp, &mut w)?;
+        report(&format!("  {name}"), &mut w);
+        t.disagreements += w.disagreements;
+    }
+    if t.disagreements > 0 {
+        bail!(
+            "the solver and the integer program disagree on {} positions",
+            t.disagreements
+        );
+    }
+    Ok(())
+}
