@@ -10,6 +10,7 @@ use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rummikub::bot::random_bot_action;
 use rummikub::round::EndReason;
+use rummikub::solver::{solve, Objective, Position};
 use rummikub::tile::TileCounts;
 use rummikub::{Action, Event, Game, RuleSet, Set, Tile};
 
@@ -67,6 +68,7 @@ Commands (tiles like r1 b13 k7 o5 J; sets are numbered as shown):
   show               show the table and your rack again
   reset              undo everything this turn
   end                end the turn (the engine checks your table)
+  hint [value]       the best play from your rack (most tiles, or most value)
   draw               draw a tile instead of playing
   quit               leave the game";
 
@@ -473,6 +475,26 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(())
     }
 
+    /// The solver's best play from the position at the start of the turn, respecting the
+    /// initial meld (K4) if the player has not made it.
+    fn show_hint(&mut self, player: usize, objective: Objective) -> Result<()> {
+        let round = self.game.round();
+        let position = Position::with_sets(
+            round.table().to_vec(),
+            round.rack(player),
+            round.has_melded(player),
+        );
+        match solve(round.rules(), &position, objective) {
+            Ok(Some(best)) => {
+                let drawn = crate::solve_cli::draw(&best, round.table());
+                write!(self.out, "Best play from the start of your turn:\n{drawn}")?;
+            }
+            Ok(None) => writeln!(self.out, "No play lays a tile from your rack: draw.")?,
+            Err(error) => writeln!(self.out, "No hint: {error}")?,
+        }
+        Ok(())
+    }
+
     fn human_turn(&mut self, player: usize) -> Result<HumanTurn> {
         let round = self.game.round();
         let mut work = Workspace::new(round.table(), &round.rack(player));
@@ -516,6 +538,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     work.reset();
                     self.show_workspace(player, &work)?;
                 }
+                ["hint"] => self.show_hint(player, Objective::Tiles)?,
+                ["hint", "value"] => self.show_hint(player, Objective::Value)?,
                 ["draw"] => return Ok(HumanTurn::Act(Action::Draw)),
                 ["quit"] => return Ok(HumanTurn::Quit),
                 ["end"] | ["done"] => {
@@ -643,6 +667,26 @@ quit
         assert!(rummikub::record::replay(&end.records[0]).is_ok());
         // Plain text: no ANSI colours when not on a terminal.
         assert!(!out.contains('\x1b'));
+    }
+
+    #[test]
+    fn hint_shows_the_best_initial_meld_from_the_rack() {
+        // Seed 12: the 13s and b9 b10 b11 are the most tiles worth 30 from the rack.
+        let (out, _) = session(
+            "hint\nhint value\nquit\n",
+            12,
+            vec![Seat::Human, Seat::Random],
+        );
+        assert!(
+            out.contains("Best play from the start of your turn:"),
+            "{out}"
+        );
+        assert!(out.contains("  + [b9* b10* b11*]\n"), "{out}");
+        assert!(out.contains("  + [r13* b13* k13*]\n"), "{out}");
+        assert!(
+            out.contains("placed: r13 b9 b10 b11 b13 k13 (6 tiles, value 69)"),
+            "{out}"
+        );
     }
 
     #[test]
