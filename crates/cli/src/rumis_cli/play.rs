@@ -943,6 +943,75 @@ mod tests {
         assert!(out.ends_with("input ended\ngame abandoned after 1 moves\n"));
     }
 
+    /// R16 at the terminal: two people play the golden Apachita dismantling game,
+    /// one turn typed in two parts, with a refused removal and the removal list shown.
+    #[test]
+    fn people_play_the_dismantling_game() {
+        let golden = Record::parse(include_str!(
+            "../../../rumis/tests/golden/apachita-2p-dismantle.record"
+        ))
+        .unwrap();
+        let mut script: Vec<String> = golden.moves.iter().map(|(_, m)| m.clone()).collect();
+        script.splice(
+            16..17,
+            ["moves", "x L3", "x D2", "D2 b6 b6"].map(String::from),
+        );
+        let setup = Setup::new(Scenario::builtin("apachita").unwrap(), 2)
+            .with_variant(Variant::Dismantle)
+            .with_seed(12);
+        let mut session = Session::new(setup, vec![Seat::Human, Seat::Human]).unwrap();
+        let (ending, out) = run(&mut session, &(script.join("\n") + "\n"));
+        assert_eq!(ending, Ending::Finished, "{out}");
+        assert!(out.contains("Dismantling (R16)"));
+        assert!(out
+            .contains("interim score (R16: visible squares minus unplaced stones): red 8, blue 9"));
+        assert!(out.contains("blue placed last and begins taking stones off"));
+        assert!(out.contains("to take a stone off inside the red line (R16)"));
+        assert!(
+            out.contains("  x D2 f3:1 f3:2\n"),
+            "the removals are listed"
+        );
+        assert!(out.contains(
+            "not played: taking the L3 off would leave a hole under the cube on cell c5 level 2 (R16)"
+        ));
+        assert!(out.contains("to place the D2 it took off, outside the red line (R16)"));
+        assert!(out.contains("blue cannot place the B4 it took off: it is set aside (R16)"));
+        assert!(out.contains("blue is out (R16)"));
+        assert!(
+            out.contains("red      1               8        1      7       2"),
+            "{out}"
+        );
+        assert!(out.contains("winner: player 2 (blue, human) with 3 points"));
+        assert_eq!(session.position().history().len(), 22);
+    }
+
+    /// R16 by bots: a whole game whose saved record replays to the same scores.
+    #[test]
+    fn bots_play_the_dismantling_game_and_the_record_replays() {
+        let saved = temp_file("dismantle.rumis");
+        let setup = Setup::new(Scenario::builtin("puncu").unwrap(), 2)
+            .with_variant(Variant::Dismantle)
+            .with_seed(4);
+        let mut session = Session::new(
+            setup,
+            vec![Seat::Bot(BotKind::Greedy), Seat::Bot(BotKind::Random)],
+        )
+        .unwrap()
+        .with_save(Some(saved.clone()));
+        let (ending, out) = run(&mut session, "");
+        assert_eq!(ending, Ending::Finished);
+        assert!(out.contains("interim score (R16"));
+        let text = std::fs::read_to_string(&saved).unwrap();
+        std::fs::remove_file(&saved).unwrap();
+        assert!(text.contains("\nx "), "dismantling turns are recorded");
+        let replayed = Record::parse(&text)
+            .unwrap()
+            .replay(Scenario::builtin("puncu").unwrap())
+            .unwrap();
+        assert_eq!(replayed.score(), session.position().score());
+        assert_eq!(replayed.interim(), session.position().interim());
+    }
+
     #[test]
     fn an_all_bot_game_ends_with_scores_and_a_record_that_replays() {
         let saved = temp_file("bots.rumis");
