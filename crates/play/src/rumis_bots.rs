@@ -276,9 +276,14 @@ mod tests {
         }
     }
 
-    #[test]
-    fn greedy_beats_random_on_chullpa_two_players() {
-        let games = 40;
+    /// Greedy against random over `games` two-player games, seats alternating; checks
+    /// each end with `check` and returns greedy's share of the wins.
+    fn greedy_against_random(
+        games: u64,
+        seed: u64,
+        new: impl Fn(u64) -> Position,
+        check: impl Fn(&Position),
+    ) -> f64 {
         let mut greedy_share = 0.0;
         for g in 0..games {
             let greedy_seat = (g % 2) as u8;
@@ -289,14 +294,25 @@ mod tests {
                     } else {
                         BotKind::Random
                     };
-                    kind.build(1000 * g + p as u64)
+                    kind.build(seed * g + p as u64)
                 })
                 .collect();
-            let end = play_out(new_game("chullpa", 2, Variant::Standard, g), &mut bots);
+            let end = play_out(new(g), &mut bots);
             assert!(end.is_over());
+            check(&end);
             greedy_share += share(&end, greedy_seat);
         }
-        let rate = greedy_share / games as f64;
+        greedy_share / games as f64
+    }
+
+    #[test]
+    fn greedy_beats_random_on_chullpa_two_players() {
+        let rate = greedy_against_random(
+            40,
+            1000,
+            |g| new_game("chullpa", 2, Variant::Standard, g),
+            |_| {},
+        );
         assert!(
             rate > 0.6,
             "greedy won only {:.0}% against random",
@@ -412,32 +428,19 @@ mod tests {
     /// greedy one beats the random one more often than not.
     #[test]
     fn bots_play_the_dismantling_game_through() {
-        let games = 16;
-        let mut greedy_share = 0.0;
-        for g in 0..games {
-            let greedy_seat = (g % 2) as u8;
-            let mut bots: Vec<Box<dyn RumisBot>> = (0..2)
-                .map(|p| {
-                    let kind = if p == greedy_seat {
-                        BotKind::Greedy
-                    } else {
-                        BotKind::Random
-                    };
-                    kind.build(500 + 10 * g + p as u64)
-                })
-                .collect();
-            let key = ["colca", "puncu", "apachita"][g as usize % 3];
-            let end = play_out(new_game(key, 2, Variant::Dismantle, g), &mut bots);
-            assert!(end.is_over() && end.interim().is_some(), "{key}");
-            assert!(
-                end.events()
+        let boards = ["colca", "puncu", "apachita"];
+        let rate = greedy_against_random(
+            16,
+            10,
+            |g| new_game(boards[g as usize % 3], 2, Variant::Dismantle, g),
+            |end| {
+                assert!(end.interim().is_some());
+                assert!(end
+                    .events()
                     .iter()
-                    .any(|e| matches!(e, rumis::Event::Interim { .. })),
-                "{key}"
-            );
-            greedy_share += share(&end, greedy_seat);
-        }
-        let rate = greedy_share / games as f64;
+                    .any(|e| matches!(e, rumis::Event::Interim { .. })));
+            },
+        );
         assert!(rate > 0.5, "greedy won only {:.0}%", rate * 100.0);
     }
 

@@ -184,21 +184,7 @@ impl Scenario {
             )
         })?;
         let cap = self.player_counts.get(&2).and_then(|r| r.cap);
-        let mut limits = vec![0u8; self.width * self.depth];
-        for (limit, printed) in limits.iter_mut().zip(&self.printed) {
-            *limit = match (*printed, cap) {
-                (None, _) => 0,
-                (Some(0), Some(cap)) => cap,
-                (Some(0), None) => {
-                    return Err(format!(
-                        "{}: a cell has no printed height and 2 players have no cap",
-                        self.name
-                    ))
-                }
-                (Some(h), Some(cap)) => h.min(cap),
-                (Some(h), None) => h,
-            };
-        }
+        let limits = self.limits(None, cap, 2)?;
         let red = self.regions.iter().map(|r| *r == Some(region)).collect();
         Ok((
             Footprint {
@@ -220,17 +206,30 @@ impl Scenario {
                 counts.join(", ")
             )
         })?;
+        Ok(Footprint {
+            width: self.width,
+            depth: self.depth,
+            limits: self.limits(rule.region, rule.cap, players)?,
+        })
+    }
+
+    /// Height limit per column (R4): the printed height under the cap, 0 outside the
+    /// footprint or outside `region`.
+    fn limits(
+        &self,
+        region: Option<char>,
+        cap: Option<u8>,
+        players: u8,
+    ) -> Result<Vec<u8>, String> {
         let mut limits = vec![0u8; self.width * self.depth];
         for (i, limit) in limits.iter_mut().enumerate() {
             let Some(printed) = self.printed[i] else {
                 continue;
             };
-            if let Some(region) = rule.region {
-                if self.regions[i] != Some(region) {
-                    continue;
-                }
+            if region.is_some_and(|r| self.regions[i] != Some(r)) {
+                continue;
             }
-            *limit = match (printed, rule.cap) {
+            *limit = match (printed, cap) {
                 (0, Some(cap)) => cap,
                 (0, None) => {
                     return Err(format!(
@@ -242,11 +241,7 @@ impl Scenario {
                 (h, None) => h,
             };
         }
-        Ok(Footprint {
-            width: self.width,
-            depth: self.depth,
-            limits,
-        })
+        Ok(limits)
     }
 }
 
@@ -533,6 +528,22 @@ impl Parser<'_> {
 mod tests {
     use super::*;
 
+    /// Checks a shipped scenario's provenance and, per player count, its cells and
+    /// volume.
+    fn assert_counts(key: &str, provenance: Provenance, counts: &[(u8, usize, usize)]) {
+        let s = Scenario::builtin(key).unwrap();
+        assert_eq!(s.provenance, provenance, "{key}");
+        for &(players, cells, volume) in counts {
+            let f = s.footprint(players).unwrap();
+            assert_eq!(
+                f.limits.iter().filter(|&&l| l > 0).count(),
+                cells,
+                "{key} {players}p cells"
+            );
+            assert_eq!(f.volume(), volume, "{key} {players}p volume");
+        }
+    }
+
     #[test]
     fn shipped_scenarios_have_the_documented_volumes() {
         /// (players, cells in footprint, volume)
@@ -572,17 +583,7 @@ mod tests {
             ),
         ];
         for (key, provenance, counts) in expected {
-            let s = Scenario::builtin(key).unwrap();
-            assert_eq!(s.provenance, provenance, "{key}");
-            for (players, cells, volume) in counts {
-                let f = s.footprint(players).unwrap();
-                assert_eq!(
-                    f.limits.iter().filter(|&&l| l > 0).count(),
-                    cells,
-                    "{key} {players}p cells"
-                );
-                assert_eq!(f.volume(), volume, "{key} {players}p volume");
-            }
+            assert_counts(key, provenance, &counts);
         }
     }
 
@@ -660,17 +661,7 @@ mod tests {
             ),
         ];
         for (key, counts) in expected {
-            let s = Scenario::builtin(key).unwrap();
-            assert_eq!(s.provenance, Provenance::Reconstructed, "{key}");
-            for (players, cells, volume) in counts {
-                let f = s.footprint(players).unwrap();
-                assert_eq!(
-                    f.limits.iter().filter(|&&l| l > 0).count(),
-                    cells,
-                    "{key} {players}p cells"
-                );
-                assert_eq!(f.volume(), volume, "{key} {players}p volume");
-            }
+            assert_counts(key, Provenance::Reconstructed, &counts);
         }
         // Huaca for three: only inside the blue line, H max 3 (sourced).
         let huaca = Scenario::builtin("huaca").unwrap().footprint(3).unwrap();
