@@ -21,10 +21,14 @@ use crate::tile::{Colour, Tile};
 /// below it (a table holds at most 35 sets).
 pub(crate) const PRIMARY: i32 = 64;
 
-// Token layout (u8): bits 0-1 length class 1..=3, bit 2 joker, bits 3-4 kind,
-// bits 5-6 tail class of a wrap-around part.
-const LEN_MASK: u8 = 0b11;
-const JOKER: u8 = 0b100;
+// Token layout (u16): bits 0-1 length class 1..=3, bit 2 joker, bits 3-4 kind,
+// bits 5-6 tail class of a wrap-around part, bits 8-15 the old table set (pattern + 1)
+// whose tiles the run has followed so far, 0 for none.
+type Tok = u16;
+/// Up to eight tokens of one colour.
+type Packed = u128;
+const LEN_MASK: Tok = 0b11;
+const JOKER: Tok = 0b100;
 const KIND_SHIFT: u8 = 3;
 const RUN: u8 = 0;
 /// A run started at 1 or 2 under wrap-around rules: it cannot be the part before 1 of a
@@ -36,34 +40,43 @@ const HEAD: u8 = 2;
 const OBLIGATION: u8 = 3;
 const TAIL_SHIFT: u8 = 5;
 
-fn token(kind: u8, len: u8, joker: bool, tail: u8) -> u8 {
-    len | if joker { JOKER } else { 0 } | (kind << KIND_SHIFT) | (tail << TAIL_SHIFT)
+fn token(kind: u8, len: u8, joker: bool, tail: u8) -> Tok {
+    Tok::from(len)
+        | if joker { JOKER } else { 0 }
+        | (Tok::from(kind) << KIND_SHIFT)
+        | (Tok::from(tail) << TAIL_SHIFT)
 }
-fn kind(t: u8) -> u8 {
-    (t >> KIND_SHIFT) & 0b11
+fn kind(t: Tok) -> u8 {
+    ((t >> KIND_SHIFT) & 0b11) as u8
 }
-fn len(t: u8) -> u8 {
-    t & LEN_MASK
+fn len(t: Tok) -> u8 {
+    (t & LEN_MASK) as u8
 }
-fn tail(t: u8) -> u8 {
-    (t >> TAIL_SHIFT) & 0b11
+fn tail(t: Tok) -> u8 {
+    ((t >> TAIL_SHIFT) & 0b11) as u8
 }
-fn has_joker(t: u8) -> bool {
+fn has_joker(t: Tok) -> bool {
     t & JOKER != 0
 }
+fn label(t: Tok) -> usize {
+    usize::from(t >> 8)
+}
+fn with_label(t: Tok, label: usize) -> Tok {
+    (t & 0xff) | ((label as Tok) << 8)
+}
 
-/// Tokens of one colour packed in a u64, sorted descending, 0 = empty byte.
-fn pack(tokens: &mut [u8]) -> u64 {
+/// Tokens of one colour packed, sorted descending, 0 = empty.
+fn pack(tokens: &mut [Tok]) -> Packed {
     tokens.sort_unstable_by(|a, b| b.cmp(a));
     tokens
         .iter()
         .take(8)
         .enumerate()
-        .fold(0u64, |acc, (i, &t)| acc | (u64::from(t) << (8 * i)))
+        .fold(0, |acc, (i, &t)| acc | (Packed::from(t) << (16 * i)))
 }
-fn unpack(packed: u64) -> Vec<u8> {
+fn unpack(packed: Packed) -> Vec<Tok> {
     (0..8)
-        .map(|i| (packed >> (8 * i)) as u8)
+        .map(|i| (packed >> (16 * i)) as Tok)
         .take_while(|&t| t != 0)
         .collect()
 }
@@ -99,6 +112,24 @@ pub(crate) struct Keepable {
     pub joker_value: u32,
 }
 
+/// A run reading of an old table set: the run the DP may build to leave it unchanged.
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern {
+    pub set: usize,
+    pub colour: usize,
+    pub first: u8,
+    pub last: u8,
+    /// Bit m set: the slot at number m holds a joker.
+    pub jokers: u16,
+}
+
+impl Pattern {
+    /// Whether a run slot at n filled by a joker (or a tile) keeps following it.
+    fn follows(&self, n: u8, joker: bool) -> bool {
+        (self.first..=self.last).contains(&n) && (self.jokers >> n & 1 == 1) == joker
+    }
+}
+
 /// One problem for the DP: tiles by number and colour, jokers, rules.
 #[derive(Clone, Debug)]
 pub(crate) struct Problem {
@@ -108,7 +139,12 @@ pub(crate) struct Problem {
     pub rack: [[u8; 4]; 14],
     pub table_jokers: u8,
     pub rack_jokers: u8,
+    /// Old sets that may stay unchanged through the mask (those read wrapping past 13).
     pub keepable: Vec<Keepable>,
+    /// Run readings of the other old sets, followed by labels on the runs.
+    pub patterns: Vec<Pattern>,
+    /// Group readings of old sets by number: colours (bits) and jokers.
+    pub group_shapes: Vec<Vec<(u8, u8)>>,
     pub jokers_per_set: u8,
     pub wrap: bool,
     pub unit: Unit,
@@ -129,7 +165,7 @@ pub(crate) struct Answer {
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 struct Key {
-    cols: [u64; 4],
+    cols: [Packed; 4],
     mask: u64,
     jokers: u8,
     acc: u8,
@@ -154,6 +190,10 @@ impl Hasher for Fx {
     fn write_u64(&mut self, i: u64) {
         self.add(i);
     }
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
     fn write_usize(&mut self, i: usize) {
         self.add(i as u64);
     }
@@ -177,33 +217,91 @@ enum Act {
 /// One way to treat one colour's open runs at one number.
 #[derive(Clone, Debug)]
 struct ColOpt {
-    next: u64,
+    next: Packed,
     tiles: u8,
     jokers: u8,
+    /// Old sets completed unchanged by this step.
+    bonus: u8,
     acts: Vec<Act>,
     /// New runs (their first token) and whether a joker fills their first slot.
-    starts: Vec<(u8, bool)>,
+    starts: Vec<(Tok, bool)>,
+    /// The token every run becomes, acts first then starts (0 for a run that ended).
+    after: Vec<Tok>,
 }
+
+/// Tokens, colour, number, tiles and jokers available.
+type OptionsKey = (Packed, u8, u8, u8, u8);
 
 struct Ctx<'a> {
     p: &'a Problem,
     track_joker: bool,
-    options: Map<(u64, u8, u8, u8), std::rc::Rc<Vec<ColOpt>>>,
+    options: Map<OptionsKey, std::rc::Rc<Vec<ColOpt>>>,
+    group_bonus: Map<(u8, u8, u8), (u8, usize)>,
 }
 
 impl Ctx<'_> {
-    fn options(&mut self, packed: u64, n: u8, tiles: u8, jokers: u8) -> std::rc::Rc<Vec<ColOpt>> {
-        let key = (packed, n, tiles, jokers);
+    /// The split of the group tiles at n that leaves the most old groups unchanged.
+    fn group_bonus(&mut self, n: u8, x: [u8; 4], jokers: u8) -> Option<(u8, usize)> {
+        let packed = x[0] | x[1] << 2 | x[2] << 4 | x[3] << 6;
+        if let Some(&found) = self.group_bonus.get(&(n, packed, jokers)) {
+            return Some(found);
+        }
+        let all = groups::splits(x, jokers, self.p.jokers_per_set);
+        if all.is_empty() {
+            return None;
+        }
+        let old = &self.p.group_shapes[usize::from(n)];
+        let mut best = (0u8, 0usize);
+        for (i, split) in all.iter().enumerate() {
+            let mut left: Vec<(u8, u8)> = old.clone();
+            let mut matched = 0u8;
+            for shape in split {
+                if let Some(j) = left
+                    .iter()
+                    .position(|&o| o == (shape.colours, shape.jokers))
+                {
+                    left.swap_remove(j);
+                    matched += 1;
+                }
+            }
+            if matched > best.0 {
+                best = (matched, i);
+            }
+        }
+        self.group_bonus.insert((n, packed, jokers), best);
+        Some(best)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn options(
+        &mut self,
+        packed: Packed,
+        c: usize,
+        n: u8,
+        tiles: u8,
+        jokers: u8,
+    ) -> std::rc::Rc<Vec<ColOpt>> {
+        let key = (packed, c as u8, n, tiles, jokers);
         if let Some(found) = self.options.get(&key) {
             return found.clone();
         }
         let tokens = unpack(packed);
         let mut out = Vec::new();
-        let mut seen: Map<(u64, u8, u8), ()> = Map::default();
+        let mut seen: Map<(Packed, u8, u8, u8), ()> = Map::default();
         let mut acts = Vec::with_capacity(tokens.len());
         let mut next = Vec::with_capacity(8);
+        let mut claims = Vec::new();
         self.continue_tokens(
-            &tokens, n, tiles, jokers, &mut acts, &mut next, &mut out, &mut seen,
+            &tokens,
+            c,
+            n,
+            tiles,
+            jokers,
+            &mut acts,
+            &mut next,
+            &mut claims,
+            &mut out,
+            &mut seen,
         );
         let out = undominated(out);
         let rc = std::rc::Rc::new(out);
@@ -214,19 +312,32 @@ impl Ctx<'_> {
     #[allow(clippy::too_many_arguments)]
     fn continue_tokens(
         &self,
-        tokens: &[u8],
+        tokens: &[Tok],
+        c: usize,
         n: u8,
         tiles: u8,
         jokers: u8,
         acts: &mut Vec<Act>,
-        next: &mut Vec<u8>,
+        next: &mut Vec<Tok>,
+        claims: &mut Vec<usize>,
         out: &mut Vec<ColOpt>,
-        seen: &mut Map<(u64, u8, u8), ()>,
+        seen: &mut Map<(Packed, u8, u8, u8), ()>,
     ) {
         let i = acts.len();
         if i == tokens.len() {
             let mut starts = Vec::new();
-            self.start_runs(n, tiles, jokers, acts, next, &mut starts, out, seen);
+            self.start_runs(
+                c,
+                n,
+                tiles,
+                jokers,
+                acts,
+                next,
+                claims,
+                &mut starts,
+                out,
+                seen,
+            );
             return;
         }
         let t = tokens[i];
@@ -234,13 +345,18 @@ impl Ctx<'_> {
         let jokers_allowed = self.p.jokers_per_set > 0 && !(self.track_joker && has_joker(t));
         let grow = |joker: bool| {
             let j = has_joker(t) || (joker && self.track_joker);
-            token(k, (len(t) + 1).min(3), j, tail(t))
+            let l = label(t);
+            let keeps = l > 0 && self.p.patterns[l - 1].follows(n, joker);
+            with_label(
+                token(k, (len(t) + 1).min(3), j, tail(t)),
+                if keeps { l } else { 0 },
+            )
         };
         match k {
             OBLIGATION => {
                 acts.push(Act::Pass);
                 next.push(t);
-                self.continue_tokens(tokens, n, tiles, jokers, acts, next, out, seen);
+                self.continue_tokens(tokens, c, n, tiles, jokers, acts, next, claims, out, seen);
                 next.pop();
                 acts.pop();
             }
@@ -252,26 +368,59 @@ impl Ctx<'_> {
                 };
                 if may_end {
                     acts.push(Act::End);
-                    if k == HEAD {
-                        next.push(token(OBLIGATION, 0, has_joker(t), tail(t)));
+                    next.push(if k == HEAD {
+                        token(OBLIGATION, 0, has_joker(t), tail(t))
+                    } else {
+                        0
+                    });
+                    // A run that followed an old set to its last tile leaves it unchanged.
+                    let l = label(t);
+                    let claim = l > 0 && self.p.patterns[l - 1].last + 1 == n;
+                    if claim {
+                        claims.push(self.p.patterns[l - 1].set);
                     }
-                    self.continue_tokens(tokens, n, tiles, jokers, acts, next, out, seen);
-                    if k == HEAD {
-                        next.pop();
+                    self.continue_tokens(
+                        tokens, c, n, tiles, jokers, acts, next, claims, out, seen,
+                    );
+                    if claim {
+                        claims.pop();
                     }
+                    next.pop();
                     acts.pop();
                 }
                 if may_continue && tiles > 0 {
                     acts.push(Act::Tile);
                     next.push(grow(false));
-                    self.continue_tokens(tokens, n, tiles - 1, jokers, acts, next, out, seen);
+                    self.continue_tokens(
+                        tokens,
+                        c,
+                        n,
+                        tiles - 1,
+                        jokers,
+                        acts,
+                        next,
+                        claims,
+                        out,
+                        seen,
+                    );
                     next.pop();
                     acts.pop();
                 }
                 if may_continue && jokers > 0 && jokers_allowed {
                     acts.push(Act::Joker);
                     next.push(grow(true));
-                    self.continue_tokens(tokens, n, tiles, jokers - 1, acts, next, out, seen);
+                    self.continue_tokens(
+                        tokens,
+                        c,
+                        n,
+                        tiles,
+                        jokers - 1,
+                        acts,
+                        next,
+                        claims,
+                        out,
+                        seen,
+                    );
                     next.pop();
                     acts.pop();
                 }
@@ -281,37 +430,31 @@ impl Ctx<'_> {
     }
 
     /// New runs starting at n, in non-decreasing order of (token, joker) so that each
-    /// multiset of starts is generated once.
+    /// multiset of starts is generated once; a new run may follow an old set that starts
+    /// here.
     #[allow(clippy::too_many_arguments)]
     fn start_runs(
         &self,
+        c: usize,
         n: u8,
         tiles: u8,
         jokers: u8,
         acts: &[Act],
-        next: &mut Vec<u8>,
-        starts: &mut Vec<(u8, bool)>,
+        next: &mut Vec<Tok>,
+        claims: &[usize],
+        starts: &mut Vec<(Tok, bool)>,
         out: &mut Vec<ColOpt>,
-        seen: &mut Map<(u64, u8, u8), ()>,
+        seen: &mut Map<(Packed, u8, u8, u8), ()>,
     ) {
-        // Record this option (tiles and jokers counted as used from the budget given).
-        let mut sorted = next.clone();
-        let packed = pack(&mut sorted);
-        let used_tiles = starts.iter().filter(|s| !s.1).count() as u8
-            + acts.iter().filter(|&&a| a == Act::Tile).count() as u8;
-        let used_jokers = starts.iter().filter(|s| s.1).count() as u8
-            + acts.iter().filter(|&&a| a == Act::Joker).count() as u8;
-        if sorted.len() <= 8 && seen.insert((packed, used_tiles, used_jokers), ()).is_none() {
-            out.push(ColOpt {
-                next: packed,
-                tiles: used_tiles,
-                jokers: used_jokers,
-                acts: acts.to_vec(),
-                starts: starts.clone(),
-            });
-        }
+        self.record(acts, next, claims, starts, out, seen);
         let wrap = self.p.wrap;
-        let mut kinds: Vec<u8> = vec![token(if wrap && n <= 2 { EARLY } else { RUN }, 1, false, 0)];
+        let mut kinds: Vec<Tok> =
+            vec![token(if wrap && n <= 2 { EARLY } else { RUN }, 1, false, 0)];
+        for (i, pattern) in self.p.patterns.iter().enumerate() {
+            if pattern.colour == c && pattern.first == n {
+                kinds.push(with_label(kinds[0], i + 1));
+            }
+        }
         if wrap && n == 1 {
             for tail_class in 1..=3 {
                 kinds.push(token(HEAD, 1, false, tail_class));
@@ -327,6 +470,10 @@ impl Ctx<'_> {
                 if joker && (jokers == 0 || self.p.jokers_per_set == 0) || !joker && tiles == 0 {
                     continue;
                 }
+                let l = label(base);
+                if l > 0 && !self.p.patterns[l - 1].follows(n, joker) {
+                    continue;
+                }
                 let t = if joker && self.track_joker {
                     base | JOKER
                 } else {
@@ -339,10 +486,61 @@ impl Ctx<'_> {
                 } else {
                     (tiles - 1, jokers)
                 };
-                self.start_runs(n, tl, jk, acts, next, starts, out, seen);
+                self.start_runs(c, n, tl, jk, acts, next, claims, starts, out, seen);
                 next.pop();
                 starts.pop();
             }
+        }
+    }
+
+    /// Records one option: the runs' next tokens, with labels of old sets completed now
+    /// cleared from the other runs (each old set counts once).
+    fn record(
+        &self,
+        acts: &[Act],
+        next: &[Tok],
+        claims: &[usize],
+        starts: &[(Tok, bool)],
+        out: &mut Vec<ColOpt>,
+        seen: &mut Map<(Packed, u8, u8, u8), ()>,
+    ) {
+        let mut claimed: Vec<usize> = claims.to_vec();
+        claimed.sort_unstable();
+        claimed.dedup();
+        let after: Vec<Tok> = next
+            .iter()
+            .map(|&t| {
+                let l = label(t);
+                if l > 0 && claimed.contains(&self.p.patterns[l - 1].set) {
+                    with_label(t, 0)
+                } else {
+                    t
+                }
+            })
+            .collect();
+        let mut sorted: Vec<Tok> = after.iter().copied().filter(|&t| t != 0).collect();
+        if sorted.len() > 8 {
+            return;
+        }
+        let packed = pack(&mut sorted);
+        let used_tiles = starts.iter().filter(|s| !s.1).count() as u8
+            + acts.iter().filter(|&&a| a == Act::Tile).count() as u8;
+        let used_jokers = starts.iter().filter(|s| s.1).count() as u8
+            + acts.iter().filter(|&&a| a == Act::Joker).count() as u8;
+        let bonus = claimed.len() as u8;
+        if seen
+            .insert((packed, used_tiles, used_jokers, bonus), ())
+            .is_none()
+        {
+            out.push(ColOpt {
+                next: packed,
+                tiles: used_tiles,
+                jokers: used_jokers,
+                bonus,
+                acts: acts.to_vec(),
+                starts: starts.to_vec(),
+                after,
+            });
         }
     }
 }
@@ -351,7 +549,7 @@ impl Ctx<'_> {
 /// open runs can do everything the other's can (each run matched by one at least as
 /// long and no more restricted by a joker; runs left over are 3 long and may end).
 fn undominated(options: Vec<ColOpt>) -> Vec<ColOpt> {
-    let tokens: Vec<Vec<u8>> = options.iter().map(|o| unpack(o.next)).collect();
+    let tokens: Vec<Vec<Tok>> = options.iter().map(|o| unpack(o.next)).collect();
     let mut keep = vec![true; options.len()];
     for i in 0..options.len() {
         for j in 0..options.len() {
@@ -359,11 +557,13 @@ fn undominated(options: Vec<ColOpt>) -> Vec<ColOpt> {
                 || !keep[j]
                 || options[i].tiles != options[j].tiles
                 || options[i].jokers != options[j].jokers
+                || options[i].bonus > options[j].bonus
             {
                 continue;
             }
             // j dominates i (ties broken by index so one of two equals stays).
-            if dominates(&tokens[j], &tokens[i]) && (!dominates(&tokens[i], &tokens[j]) || j < i) {
+            let equal = options[i].bonus == options[j].bonus && dominates(&tokens[i], &tokens[j]);
+            if dominates(&tokens[j], &tokens[i]) && (!equal || j < i) {
                 keep[i] = false;
                 break;
             }
@@ -377,25 +577,32 @@ fn undominated(options: Vec<ColOpt>) -> Vec<ColOpt> {
         .collect()
 }
 
-fn dominates(a: &[u8], b: &[u8]) -> bool {
+/// Whether the runs `a` can do everything the runs `b` can. A run following an old set
+/// covers the same run following none: it drops the label as soon as it deviates, and an
+/// old set completed clears the labels of the others (so each counts once).
+fn dominates(a: &[Tok], b: &[Tok]) -> bool {
     // Tokens other than plain runs must agree exactly.
-    let other = |v: &[u8]| {
-        let mut o: Vec<u8> = v.iter().copied().filter(|&t| kind(t) != RUN).collect();
+    let other = |v: &[Tok]| {
+        let mut o: Vec<Tok> = v.iter().copied().filter(|&t| kind(t) != RUN).collect();
         o.sort_unstable();
         o
     };
     if other(a) != other(b) {
         return false;
     }
-    let ra: Vec<u8> = a.iter().copied().filter(|&t| kind(t) == RUN).collect();
-    let rb: Vec<u8> = b.iter().copied().filter(|&t| kind(t) == RUN).collect();
-    let covers = |x: u8, y: u8| len(x) >= len(y) && (!has_joker(x) || has_joker(y));
+    let ra: Vec<Tok> = a.iter().copied().filter(|&t| kind(t) == RUN).collect();
+    let rb: Vec<Tok> = b.iter().copied().filter(|&t| kind(t) == RUN).collect();
+    let covers = |x: Tok, y: Tok| {
+        len(x) >= len(y)
+            && (!has_joker(x) || has_joker(y))
+            && (label(y) == 0 || label(x) == label(y))
+    };
     fn assign(
-        ra: &[u8],
-        rb: &[u8],
+        ra: &[Tok],
+        rb: &[Tok],
         used: &mut Vec<bool>,
         k: usize,
-        covers: &dyn Fn(u8, u8) -> bool,
+        covers: &dyn Fn(Tok, Tok) -> bool,
     ) -> bool {
         if k == rb.len() {
             return ra.iter().zip(used.iter()).all(|(&t, &u)| u || len(t) == 3);
@@ -427,8 +634,13 @@ fn head_deadline(tail_class: u8) -> u8 {
 }
 
 /// Matches waiting heads (obligations) to runs open after 13; `None` if impossible.
-/// Returns for each obligation (in token order) the index of its run.
-fn match_tails(tokens: &[u8], track_joker: bool) -> Option<Vec<(usize, usize)>> {
+/// Returns the pairs (obligation, run) of the matching that leaves the most old sets
+/// unchanged (runs following an old set that ends at 13), and that number.
+fn match_tails(
+    tokens: &[Tok],
+    track_joker: bool,
+    patterns: &[Pattern],
+) -> Option<(Vec<(usize, usize)>, u8)> {
     if tokens.iter().any(|&t| kind(t) == HEAD) {
         return None;
     }
@@ -438,55 +650,71 @@ fn match_tails(tokens: &[u8], track_joker: bool) -> Option<Vec<(usize, usize)>> 
     let runs: Vec<usize> = (0..tokens.len())
         .filter(|&i| kind(tokens[i]) != OBLIGATION)
         .collect();
-    let mut used = vec![false; runs.len()];
-    let mut pairs = Vec::new();
-    fn go(
-        k: usize,
-        obligations: &[usize],
-        runs: &[usize],
-        tokens: &[u8],
-        used: &mut [bool],
-        pairs: &mut Vec<(usize, usize)>,
+    struct Search<'a> {
+        tokens: &'a [Tok],
+        obligations: Vec<usize>,
+        runs: Vec<usize>,
         track_joker: bool,
-    ) -> bool {
-        if k == obligations.len() {
-            // Unmatched runs end at 13 and must be 3 long.
-            return runs
-                .iter()
-                .zip(used.iter())
-                .all(|(&r, &u)| u || len(tokens[r]) == 3);
-        }
-        let o = tokens[obligations[k]];
-        for (j, &r) in runs.iter().enumerate() {
-            let t = tokens[r];
-            let fits = match tail(o) {
-                1 => len(t) == 1,
-                2 => len(t) == 2,
-                _ => len(t) == 3 && kind(t) == RUN,
-            };
-            if used[j] || !fits || (track_joker && has_joker(o) && has_joker(t)) {
-                continue;
-            }
-            used[j] = true;
-            pairs.push((obligations[k], r));
-            if go(k + 1, obligations, runs, tokens, used, pairs, track_joker) {
-                return true;
-            }
-            pairs.pop();
-            used[j] = false;
-        }
-        false
+        patterns: &'a [Pattern],
+        best: Option<(Vec<(usize, usize)>, u8)>,
     }
-    go(
-        0,
-        &obligations,
-        &runs,
+    impl Search<'_> {
+        fn go(&mut self, k: usize, used: &mut Vec<bool>, pairs: &mut Vec<(usize, usize)>) {
+            if k == self.obligations.len() {
+                // Unmatched runs end at 13 and must be 3 long.
+                let mut sets = Vec::new();
+                for (&r, &u) in self.runs.iter().zip(used.iter()) {
+                    let t = self.tokens[r];
+                    if u {
+                        continue;
+                    }
+                    if len(t) != 3 {
+                        return;
+                    }
+                    let l = label(t);
+                    if l > 0 && self.patterns[l - 1].last == 13 {
+                        sets.push(self.patterns[l - 1].set);
+                    }
+                }
+                sets.sort_unstable();
+                sets.dedup();
+                let bonus = sets.len() as u8;
+                if self.best.as_ref().is_none_or(|b| bonus > b.1) {
+                    self.best = Some((pairs.clone(), bonus));
+                }
+                return;
+            }
+            let o = self.tokens[self.obligations[k]];
+            for j in 0..self.runs.len() {
+                let r = self.runs[j];
+                let t = self.tokens[r];
+                let fits = match tail(o) {
+                    1 => len(t) == 1,
+                    2 => len(t) == 2,
+                    _ => len(t) == 3 && kind(t) == RUN,
+                };
+                if used[j] || !fits || (self.track_joker && has_joker(o) && has_joker(t)) {
+                    continue;
+                }
+                used[j] = true;
+                pairs.push((self.obligations[k], r));
+                self.go(k + 1, used, pairs);
+                pairs.pop();
+                used[j] = false;
+            }
+        }
+    }
+    let mut search = Search {
         tokens,
-        &mut used,
-        &mut pairs,
+        obligations,
+        runs,
         track_joker,
-    )
-    .then_some(pairs)
+        patterns,
+        best: None,
+    };
+    let mut used = vec![false; search.runs.len()];
+    search.go(0, &mut used, &mut Vec::new());
+    search.best
 }
 
 fn tile(c: usize, n: u8) -> Tile {
@@ -524,6 +752,7 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
         p,
         track_joker: p.jokers_per_set == 1,
         options: Map::default(),
+        group_bonus: Map::default(),
     };
     let total_jokers = p.table_jokers + p.rack_jokers;
     let cap = p.threshold.unwrap_or(0).min(255);
@@ -606,7 +835,7 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
                 };
                 let avail = must + p.rack[ni][c];
                 let jokers_left = total_jokers - sub.key.jokers;
-                let options = ctx.options(sub.key.cols[c], n, avail.min(4), jokers_left);
+                let options = ctx.options(sub.key.cols[c], c, n, avail.min(4), jokers_left);
                 for (i, o) in options.iter().enumerate() {
                     for x in 0..=avail.min(2) {
                         let used = x + o.tiles;
@@ -629,7 +858,7 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
                         offer(
                             &mut out,
                             next,
-                            score + slots * unit * PRIMARY,
+                            score + slots * unit * PRIMARY + i32::from(o.bonus),
                             sub,
                             Choice::Colour {
                                 c: c as u8,
@@ -657,9 +886,9 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
             let x = unpack_x(sub.x);
             let jokers_left = total_jokers - sub.key.jokers;
             for gj in 0..=jokers_left.min(2) {
-                if groups::split(x, gj, p.jokers_per_set).is_none() {
+                let Some((bonus, _)) = ctx.group_bonus(n, x, gj) else {
                     continue;
-                }
+                };
                 let mut key = sub.key;
                 key.jokers += gj;
                 key.mask &= !ending;
@@ -669,7 +898,7 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
                 offer(
                     &mut out,
                     next,
-                    score + i32::from(gj) * unit * PRIMARY,
+                    score + i32::from(gj) * unit * PRIMARY + i32::from(bonus),
                     sub,
                     Choice::Groups(gj),
                 );
@@ -687,11 +916,16 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
         if u32::from(key.acc) < cap || !(key.any || key.jokers > p.table_jokers) {
             continue;
         }
-        if !(0..4).all(|c| match_tails(&unpack(key.cols[c]), ctx.track_joker).is_some()) {
-            continue;
+        let mut bonus = 0;
+        let mut valid = true;
+        for c in 0..4 {
+            match match_tails(&unpack(key.cols[c]), ctx.track_joker, &p.patterns) {
+                Some((_, b)) => bonus += i32::from(b),
+                None => valid = false,
+            }
         }
-        if best.is_none_or(|(s, _)| entry.score > s) {
-            best = Some((entry.score, *sub));
+        if valid && best.is_none_or(|(s, _)| entry.score + bonus > s) {
+            best = Some((entry.score + bonus, *sub));
         }
     }
     let (score, last) = best?;
@@ -741,7 +975,7 @@ fn rebuild(ctx: &mut Ctx, choices: &[(Sub, Choice)], last: Key, score: i32) -> A
     let mut sets: Vec<Vec<Tile>> = Vec::new();
     let mut kept = Vec::new();
     // Per colour: open runs with their token and tiles.
-    let mut runs: [Vec<(u8, Vec<Tile>)>; 4] = Default::default();
+    let mut runs: [Vec<(Tok, Vec<Tile>)>; 4] = Default::default();
     for (step, chunk) in choices.chunks(6).enumerate() {
         let n = step as u8 + 1;
         let ni = usize::from(n);
@@ -765,15 +999,16 @@ fn rebuild(ctx: &mut Ctx, choices: &[(Sub, Choice)], last: Key, score: i32) -> A
                         .sum();
                     let avail = p.table[ni][c] - reserved + p.rack[ni][c];
                     let jokers_left = total_jokers - prev.key.jokers;
-                    let options = ctx.options(prev.key.cols[c], n, avail.min(4), jokers_left);
+                    let options = ctx.options(prev.key.cols[c], c, n, avail.min(4), jokers_left);
                     if let Some(opt) = options.get(usize::from(opt)) {
                         let current = std::mem::take(&mut runs[c]);
-                        runs[c] = replay(ctx, current, opt, c, n, &mut sets);
+                        runs[c] = replay(current, opt, c, n, &mut sets);
                     }
                 }
                 Choice::Groups(gj) => {
                     let x = unpack_x(prev.x);
-                    if let Some(shapes) = groups::split(x, gj, p.jokers_per_set) {
+                    let chosen = ctx.group_bonus(n, x, gj).map_or(0, |b| b.1);
+                    if let Some(shapes) = groups::splits(x, gj, p.jokers_per_set).get(chosen) {
                         for &GroupShape { colours, jokers } in shapes {
                             let mut set: Vec<Tile> = (0..4)
                                 .filter(|c| colours & (1 << c) != 0)
@@ -789,8 +1024,10 @@ fn rebuild(ctx: &mut Ctx, choices: &[(Sub, Choice)], last: Key, score: i32) -> A
     }
     for (c, colour_runs) in runs.iter_mut().enumerate() {
         colour_runs.sort_by_key(|r| std::cmp::Reverse(r.0));
-        let tokens: Vec<u8> = unpack(last.cols[c]);
-        let pairs = match_tails(&tokens, ctx.track_joker).unwrap_or_default();
+        let tokens: Vec<Tok> = unpack(last.cols[c]);
+        let pairs = match_tails(&tokens, ctx.track_joker, &p.patterns)
+            .map(|m| m.0)
+            .unwrap_or_default();
         let mut taken = vec![false; colour_runs.len()];
         for (o, r) in pairs {
             let mut set = colour_runs[r].1.clone();
@@ -810,38 +1047,33 @@ fn rebuild(ctx: &mut Ctx, choices: &[(Sub, Choice)], last: Key, score: i32) -> A
 
 /// Applies one colour option to the concrete open runs of that colour.
 fn replay(
-    ctx: &Ctx,
-    mut current: Vec<(u8, Vec<Tile>)>,
+    mut current: Vec<(Tok, Vec<Tile>)>,
     opt: &ColOpt,
     c: usize,
     n: u8,
     sets: &mut Vec<Vec<Tile>>,
-) -> Vec<(u8, Vec<Tile>)> {
+) -> Vec<(Tok, Vec<Tile>)> {
     current.sort_by_key(|r| std::cmp::Reverse(r.0));
     let mut next = Vec::new();
-    for ((t, mut tiles), act) in current.into_iter().zip(opt.acts.iter()) {
-        let k = kind(t);
+    let acts = opt.acts.len();
+    for (((_, mut tiles), act), &after) in current.into_iter().zip(opt.acts.iter()).zip(&opt.after)
+    {
         match act {
-            Act::Pass => next.push((t, tiles)),
-            Act::End if k == HEAD => {
-                next.push((token(OBLIGATION, 0, has_joker(t), tail(t)), tiles))
-            }
+            Act::Pass => next.push((after, tiles)),
+            Act::End if after != 0 => next.push((after, tiles)),
             Act::End => sets.push(tiles),
             Act::Tile | Act::Joker => {
-                let joker = *act == Act::Joker;
-                tiles.push(if joker { Tile::JOKER } else { tile(c, n) });
-                let j = has_joker(t) || (joker && ctx.track_joker);
-                next.push((token(k, (len(t) + 1).min(3), j, tail(t)), tiles));
+                tiles.push(if *act == Act::Joker {
+                    Tile::JOKER
+                } else {
+                    tile(c, n)
+                });
+                next.push((after, tiles));
             }
         }
     }
-    for &(base, joker) in &opt.starts {
-        let t = if joker && ctx.track_joker {
-            base | JOKER
-        } else {
-            base
-        };
-        next.push((t, vec![if joker { Tile::JOKER } else { tile(c, n) }]));
+    for (&(_, joker), &after) in opt.starts.iter().zip(&opt.after[acts..]) {
+        next.push((after, vec![if joker { Tile::JOKER } else { tile(c, n) }]));
     }
     next
 }

@@ -13,12 +13,13 @@ pub(crate) struct GroupShape {
 /// `x` counts tiles per colour (0..=2 each) going into groups; returns a split into
 /// groups of 3 or 4 distinct colours (jokers filling missing colours, at most
 /// `jokers_per_set` in a group) that uses exactly those tiles and `jokers` jokers.
-pub(crate) fn split(x: [u8; 4], jokers: u8, jokers_per_set: u8) -> Option<&'static [GroupShape]> {
+/// Every split of those tiles into groups (each multiset of groups once).
+pub(crate) fn splits(x: [u8; 4], jokers: u8, jokers_per_set: u8) -> &'static [Vec<GroupShape>] {
     if x.iter().any(|&c| c > 2) || jokers > 2 {
-        return None;
+        return &[];
     }
     let table = tables()[usize::from(jokers_per_set.min(2))].as_slice();
-    table[index(x, jokers)].as_deref()
+    table[index(x, jokers)].as_slice()
 }
 
 fn index(x: [u8; 4], jokers: u8) -> usize {
@@ -29,7 +30,7 @@ fn index(x: [u8; 4], jokers: u8) -> usize {
     i * 3 + usize::from(jokers)
 }
 
-type Table = Vec<Option<Vec<GroupShape>>>;
+type Table = Vec<Vec<Vec<GroupShape>>>;
 
 fn tables() -> &'static [Table; 3] {
     static TABLES: OnceLock<[Table; 3]> = OnceLock::new();
@@ -47,7 +48,7 @@ fn build(jokers_per_set: u8) -> Table {
             }
         }
     }
-    let mut table = vec![None; 81 * 3];
+    let mut table = vec![Vec::new(); 81 * 3];
     // At most three groups fit in one number (8 tiles and 2 jokers, 3 or more each).
     let mut chosen = Vec::new();
     fill(&shapes, 0, &mut chosen, &mut table);
@@ -66,10 +67,7 @@ fn fill(shapes: &[GroupShape], from: usize, chosen: &mut Vec<GroupShape>, table:
     if x.iter().any(|&c| c > 2) || jokers > 2 {
         return;
     }
-    let slot = &mut table[index(x, jokers)];
-    if slot.is_none() {
-        *slot = Some(chosen.clone());
-    }
+    table[index(x, jokers)].push(chosen.clone());
     if chosen.len() == 3 {
         return;
     }
@@ -86,6 +84,7 @@ mod tests {
 
     #[test]
     fn k3_groups_need_three_distinct_colours_or_jokers_in_their_place() {
+        let split = |x, j, jps| splits(x, j, jps).first();
         assert!(split([0; 4], 0, 2).is_some_and(|g| g.is_empty()));
         assert!(split([1, 1, 1, 0], 0, 2).is_some());
         assert!(split([1, 1, 0, 0], 0, 2).is_none());

@@ -20,7 +20,7 @@ mod dp;
 mod groups;
 
 use crate::rules::RuleSet;
-use crate::set::{Set, SetProblem};
+use crate::set::{Set, SetKind, SetProblem};
 use crate::tile::{Tile, TileCounts, MAX_NUMBER};
 
 use dp::{Keepable, Unit, PRIMARY};
@@ -229,7 +229,7 @@ pub fn solve(
             problem.start_acc = acc;
             problem.start_any = any;
             if keep_sets {
-                problem.keepable = keepables(&old_sets, &frozen, rules, unit);
+                old_set_readings(&old_sets, &frozen, rules, unit, &mut problem);
             }
             if let Some(answer) = dp::solve(&problem) {
                 let score = answer.score + fixed_score;
@@ -294,6 +294,8 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
         table_jokers: table.count(Tile::JOKER),
         rack_jokers: rack.count(Tile::JOKER),
         keepable: Vec::new(),
+        patterns: Vec::new(),
+        group_shapes: vec![Vec::new(); 14],
         jokers_per_set: rules.jokers_per_set.min(2),
         wrap: rules.run_wraps_around,
         unit,
@@ -303,39 +305,90 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
     }
 }
 
-fn keepables(old: &[Set], frozen: &[usize], rules: &RuleSet, unit: Unit) -> Vec<Keepable> {
-    let mut out = Vec::new();
+/// How the DP may leave each old (not frozen) set unchanged: a run reading becomes a
+/// pattern that new runs may follow, a group reading a shape at its number; a set read
+/// as a run over 13 (old rules) is kept whole through the DP's mask instead.
+fn old_set_readings(
+    old: &[Set],
+    frozen: &[usize],
+    rules: &RuleSet,
+    unit: Unit,
+    problem: &mut dp::Problem,
+) {
+    let colour_index = |c| {
+        crate::tile::Colour::ALL
+            .iter()
+            .position(|&x| x == c)
+            .unwrap_or(0)
+    };
     for (index, set) in old.iter().enumerate() {
         if frozen.contains(&index) {
             continue;
         }
-        let mut counts = [[0u8; 4]; 14];
-        let (mut first, mut last) = (MAX_NUMBER, 1);
-        for t in set.tiles() {
-            if let (Some(c), Some(n)) = (t.colour(), t.number()) {
-                let ci = crate::tile::Colour::ALL
-                    .iter()
-                    .position(|&x| x == c)
-                    .unwrap_or(0);
-                counts[usize::from(n)][ci] += 1;
-                first = first.min(n);
-                last = last.max(n);
+        let readings = crate::set::readings(set.tiles(), rules);
+        let numbers = |r: &crate::set::Reading| -> Vec<u8> {
+            r.represented.iter().filter_map(|t| t.number()).collect()
+        };
+        let wraps = readings
+            .iter()
+            .any(|r| r.kind == SetKind::Run && numbers(r).windows(2).any(|w| w[1] <= w[0]));
+        if wraps {
+            let mut counts = [[0u8; 4]; 14];
+            let (mut first, mut last) = (MAX_NUMBER, 1);
+            for t in set.tiles() {
+                if let (Some(c), Some(n)) = (t.colour(), t.number()) {
+                    counts[usize::from(n)][colour_index(c)] += 1;
+                    first = first.min(n);
+                    last = last.max(n);
+                }
             }
-        }
-        if first > last {
+            if first <= last {
+                problem.keepable.push(Keepable {
+                    index,
+                    counts,
+                    first,
+                    last,
+                    jokers: set.jokers() as u8,
+                    score: PRIMARY * primary_of(set, rules, unit) + 1,
+                    joker_value: set_value(set, rules).saturating_sub(numbered_sum(set.tiles())),
+                });
+            }
             continue;
         }
-        out.push(Keepable {
-            index,
-            counts,
-            first,
-            last,
-            jokers: set.jokers() as u8,
-            score: PRIMARY * primary_of(set, rules, unit) + 1,
-            joker_value: set_value(set, rules).saturating_sub(numbered_sum(set.tiles())),
-        });
+        let printed: Vec<u8> = set.tiles().iter().filter_map(|t| t.number()).collect();
+        for reading in &readings {
+            let ns = numbers(reading);
+            let (Some(&first), Some(&last)) = (ns.first(), ns.last()) else {
+                continue;
+            };
+            match reading.kind {
+                SetKind::Run => {
+                    let Some(colour) = reading.represented.first().and_then(|t| t.colour()) else {
+                        continue;
+                    };
+                    let jokers = ns
+                        .iter()
+                        .filter(|n| !printed.contains(n))
+                        .fold(0u16, |m, &n| m | 1 << n);
+                    problem.patterns.push(dp::Pattern {
+                        set: index,
+                        colour: colour_index(colour),
+                        first,
+                        last,
+                        jokers,
+                    });
+                }
+                SetKind::Group => {
+                    let colours = set
+                        .tiles()
+                        .iter()
+                        .filter_map(|t| t.colour())
+                        .fold(0u8, |m, c| m | 1 << colour_index(c));
+                    problem.group_shapes[usize::from(first)].push((colours, set.jokers() as u8));
+                }
+            }
+        }
     }
-    out
 }
 
 fn set_value(set: &Set, rules: &RuleSet) -> u32 {
