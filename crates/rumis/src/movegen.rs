@@ -182,53 +182,35 @@ impl FastGen {
         }
     }
 
-    #[inline]
-    fn word(&self, board: &Board, rule: ContactRule, w: usize) -> u64 {
-        let own = || self.contact[rule.colour * self.words + w];
-        match rule.contact {
-            Contact::Anywhere => self.fits[w],
-            Contact::FirstStone => self.fits[w] & self.contact_any[w] & board.on_board_bits()[w],
-            Contact::Own => self.fits[w] & own(),
-            Contact::FirstStoneByEdge => match self.edge_any.get(w) {
-                Some(&edge) => self.fits[w] & edge & !self.first_face[w] & board.on_board_bits()[w],
-                None => 0,
-            },
-            Contact::Inverse => self.fits[w] & self.contact_any[w] & !own(),
-            Contact::FirstRebuilt => self.fits[w] & own() & board.on_board_bits()[w],
-        }
-    }
-
     /// Calls `f` with each legal word's bits (already masked to the stone's range), by
-    /// stone; stops early when `f` returns false.
+    /// stone; stops early when `f` returns false. The contact rule is matched once, so
+    /// each rule gets its own loop.
     #[inline]
     fn scan(
         &self,
         board: &Board,
         rule: ContactRule,
         stones_left: u16,
-        mut f: impl FnMut(usize, u64) -> bool,
+        f: impl FnMut(usize, u64) -> bool,
     ) {
-        for s in 0..Stone::ALL.len() {
-            if stones_left & (1 << s) == 0 {
-                continue;
+        let (fits, any, on_board) = (&self.fits[..], &self.contact_any[..], board.on_board_bits());
+        let own = &self.contact[rule.colour * self.words..(rule.colour + 1) * self.words];
+        match rule.contact {
+            Contact::Anywhere => scan_words(board, stones_left, f, |w| fits[w]),
+            Contact::FirstStone => {
+                scan_words(board, stones_left, f, |w| fits[w] & any[w] & on_board[w])
             }
-            let range = board.stone_range(s);
-            if range.is_empty() {
-                continue;
+            Contact::Own => scan_words(board, stones_left, f, |w| fits[w] & own[w]),
+            Contact::FirstStoneByEdge if self.edge_any.is_empty() => {}
+            Contact::FirstStoneByEdge => {
+                let (edge, first) = (&self.edge_any[..], &self.first_face[..]);
+                scan_words(board, stones_left, f, |w| {
+                    fits[w] & edge[w] & !first[w] & on_board[w]
+                })
             }
-            let (lo, hi) = (range.start as usize, range.end as usize);
-            let (first, last) = (lo / 64, (hi - 1) / 64);
-            for w in first..=last {
-                let mut bits = self.word(board, rule, w);
-                if w == first {
-                    bits &= !0u64 << (lo % 64);
-                }
-                if w == last && hi % 64 != 0 {
-                    bits &= !0u64 >> (64 - hi % 64);
-                }
-                if bits != 0 && !f(w, bits) {
-                    return;
-                }
+            Contact::Inverse => scan_words(board, stones_left, f, |w| fits[w] & any[w] & !own[w]),
+            Contact::FirstRebuilt => {
+                scan_words(board, stones_left, f, |w| fits[w] & own[w] & on_board[w])
             }
         }
     }
@@ -284,5 +266,39 @@ impl FastGen {
             false
         });
         found
+    }
+}
+
+/// The legal words of one contact rule (`word` gives them), stone by stone in supply,
+/// masked to each stone's range of placements; stops when `f` returns false.
+#[inline]
+fn scan_words(
+    board: &Board,
+    stones_left: u16,
+    mut f: impl FnMut(usize, u64) -> bool,
+    word: impl Fn(usize) -> u64,
+) {
+    for s in 0..Stone::ALL.len() {
+        if stones_left & (1 << s) == 0 {
+            continue;
+        }
+        let range = board.stone_range(s);
+        if range.is_empty() {
+            continue;
+        }
+        let (lo, hi) = (range.start as usize, range.end as usize);
+        let (first, last) = (lo / 64, (hi - 1) / 64);
+        for w in first..=last {
+            let mut bits = word(w);
+            if w == first {
+                bits &= !0u64 << (lo % 64);
+            }
+            if w == last && hi % 64 != 0 {
+                bits &= !0u64 >> (64 - hi % 64);
+            }
+            if bits != 0 && !f(w, bits) {
+                return;
+            }
+        }
     }
 }

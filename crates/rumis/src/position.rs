@@ -308,11 +308,11 @@ pub struct Position {
     generated: usize,
     events: Vec<Event>,
     fast: Option<FastGen>,
-    /// The stones on the build in the order they were placed: (colour, placement).
+    /// R16: the stones on the build in the order they were placed: (colour,
+    /// placement); kept in the dismantling game only (elsewhere that is the history).
     present: Vec<(u8, Move)>,
-    /// R14: per colour, its first placement; per cell, part of a first stone.
+    /// R14: per colour, its first placement.
     first_moves: Vec<Option<Move>>,
-    in_first: Vec<bool>,
     /// R16: the red line, the stones each colour has rebuilt and set aside, the colour
     /// that placed last, and the interim score.
     red: Option<Arc<RedLine>>,
@@ -366,7 +366,6 @@ impl Position {
             cells: vec![EMPTY; board.cell_count()],
             present: Vec::new(),
             first_moves: vec![None; colours],
-            in_first: vec![false; board.cell_count()],
             red,
             rebuilt: vec![0; colours],
             set_aside: vec![0; colours],
@@ -560,7 +559,12 @@ impl Position {
     /// Runs `f` with the rules' view of the build for `colour`.
     fn with_context<T>(&self, colour: Colour, f: impl FnOnce(&PlacementContext<'_>) -> T) -> T {
         let cell_colour = |i: u16| self.colour_of_index(i);
-        let in_first = |i: u16| self.in_first[i as usize];
+        let in_first = |i: u16| {
+            self.first_moves
+                .iter()
+                .flatten()
+                .any(|&mv| self.board.placement(mv).cells().contains(&i))
+        };
         f(&PlacementContext {
             board: &self.board,
             cell_colour: &cell_colour,
@@ -604,10 +608,26 @@ impl Position {
 
     /// Where a colour's stone stands on the build, if it does.
     pub fn stone_on_build(&self, colour: Colour, stone: Stone) -> Option<Move> {
-        self.present
-            .iter()
-            .find(|&&(c, mv)| c == colour.0 && self.board.placement(mv).stone == stone)
-            .map(|&(_, mv)| mv)
+        if self.stones_left[colour.index()] & (1 << stone.index()) != 0 && self.red.is_none() {
+            return None;
+        }
+        let placed = |mv: Move| self.board.placement(mv).stone == stone;
+        if self.red.is_some() {
+            return self
+                .present
+                .iter()
+                .find(|&&(c, mv)| c == colour.0 && placed(mv))
+                .map(|&(_, mv)| mv);
+        }
+        // Without removals every move of the history is on the build; the ruin's
+        // neutral colour and each player colour place a stone once.
+        let mut replay_colour = self.history.iter().filter(|&&mv| placed(mv));
+        replay_colour
+            .find(|&&mv| {
+                let cell = self.board.placement(mv).cells()[0];
+                self.colour_of_index(cell) == Some(colour)
+            })
+            .copied()
     }
 
     /// R16: takes `stone` of the colour to move off the build, if the rules allow it.
@@ -799,7 +819,6 @@ impl Position {
         }
         for &cell in p.cells() {
             self.cells[cell as usize] = colour.0;
-            self.in_first[cell as usize] = first;
         }
         for span in p.spans() {
             self.heights[span.column as usize] = span.top;
@@ -810,7 +829,9 @@ impl Position {
         self.stones_left[colour.index()] &= !(1 << p.stone.index());
         self.placed[colour.index()] += 1;
         self.stones_on_board += 1;
-        self.present.push((colour.0, mv));
+        if self.red.is_some() {
+            self.present.push((colour.0, mv));
+        }
         self.history.push(mv);
         self.last_mover = Some(colour.0);
         if self.phase == Phase::Rebuild {
@@ -828,7 +849,6 @@ impl Position {
         let p = board.placement(mv);
         for &cell in p.cells() {
             self.cells[cell as usize] = EMPTY;
-            self.in_first[cell as usize] = false;
         }
         for span in p.spans() {
             self.heights[span.column as usize] = span.bottom;
