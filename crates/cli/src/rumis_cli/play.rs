@@ -27,8 +27,8 @@ const MOVES_SHOWN: usize = 100;
 
 #[derive(Args)]
 pub struct PlayArgs {
-    /// Built-in scenario (chullpa, pirka, tambo, pisac, coricancha, cucho) or the path
-    /// of a scenario file.
+    /// Built-in scenario (chullpa, pirka, tambo, pisac, coricancha, cucho; Rumis+:
+    /// colca, puncu, apachita, chaka, huaca, incahuasi) or the path of a scenario file.
     #[arg(long, default_value = "chullpa")]
     scenario: String,
     /// Play on your own scenario file instead of a built-in one.
