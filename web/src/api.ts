@@ -55,7 +55,8 @@ export interface RumisView {
   cubes: RumisCube[];
   colours: RumisColour[];
   to_move_colour: string | null;
-  stones: Record<string, Cell[][]>;
+  /** Only in a connection's first view (and HTTP views): it never changes. */
+  stones?: Record<string, Cell[][]>;
   legal?: Placement[] | null;
   history: string[];
 }

@@ -71,7 +71,8 @@ fn start_server(db: &str, bot_delay_ms: u64) -> anyhow::Result<Served> {
 
 #[derive(Default)]
 struct Totals {
-    latencies_us: Mutex<Vec<u64>>,
+    /// (ms since the start when the action was sent, latency in µs).
+    latencies_us: Mutex<Vec<(u64, u64)>>,
     acknowledged: AtomicU64,
     lost: AtomicU64,
     spectator_messages: AtomicU64,
@@ -130,14 +131,19 @@ async fn run(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
     let end = start + Duration::from_secs(args.seconds);
     let mut tasks = Vec::new();
     for (index, (id, token)) in tables.iter().enumerate() {
+        let seat = BenchSeat {
+            id: id.clone(),
+            token: token.clone(),
+            think_ms: args.think_ms,
+            seed: index as u64,
+            // People arrive over the first two seconds, not in one instant.
+            arrival: Duration::from_millis(index as u64 * 2000 / args.tables.max(1) as u64),
+        };
         tasks.push(tokio::spawn(player(
-            id.clone(),
-            token.clone(),
+            seat,
             base_rx.clone(),
             totals.clone(),
-            args.think_ms,
-            index as u64,
-            end,
+            (start, end),
         )));
         tasks.push(tokio::spawn(spectator(
             id.clone(),
@@ -192,15 +198,24 @@ async fn run(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
     }
     let elapsed = start.elapsed().as_secs_f64();
     served.child.kill()?;
-    let mut latencies = totals.latencies_us.lock().expect("latency lock").clone();
-    latencies.sort_unstable();
-    let pct = |p: f64| -> f64 {
-        if latencies.is_empty() {
-            return f64::NAN;
-        }
-        let i = ((latencies.len() as f64 - 1.0) * p).round() as usize;
-        latencies[i] as f64 / 1000.0
-    };
+    let samples = totals.latencies_us.lock().expect("latency lock").clone();
+    // Steady state leaves out the warm-up (everyone joining at once) and the seconds
+    // after the restart (every table reloaded, every client reconnecting); both are
+    // reported on their own lines and drawn in the chart.
+    let warm_up_ms = WARM_UP.as_millis() as u64;
+    let restart_ms = (!args.no_crash).then(|| args.seconds * 500);
+    let in_restart = |t: u64| restart_ms.is_some_and(|r| t >= r && t < r + warm_up_ms);
+    let steady: Vec<u64> = samples
+        .iter()
+        .filter(|&&(t, _)| t >= warm_up_ms && !in_restart(t))
+        .map(|&(_, l)| l)
+        .collect();
+    let after_restart: Vec<u64> = samples
+        .iter()
+        .filter(|&&(t, _)| in_restart(t))
+        .map(|&(_, l)| l)
+        .collect();
+    let all: Vec<u64> = samples.iter().map(|&(_, l)| l).collect();
     println!(
         "{} tables ({} Rumis, {} Rummikub), {} spectators, {:.0} s on {db}",
         tables.len(),
@@ -215,12 +230,27 @@ async fn run(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
         totals.spectator_messages.load(Ordering::Relaxed)
     );
     println!(
-        "player action latency over {} actions: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        latencies.len(),
-        pct(0.5),
-        pct(0.99),
-        pct(1.0)
+        "{}",
+        percentiles("player action latency, steady state", steady)
     );
+    println!(
+        "{}",
+        percentiles(
+            "  during the first 5 s (warm-up)",
+            samples
+                .iter()
+                .filter(|&&(t, _)| t < warm_up_ms)
+                .map(|&(_, l)| l)
+                .collect()
+        )
+    );
+    if !args.no_crash {
+        println!(
+            "{}",
+            percentiles("  in the 5 s after the restart", after_restart)
+        );
+    }
+    println!("{}", percentiles("  the whole run", all));
     println!(
         "kill -9 + restart: {}; acknowledged actions lost: {}, duplicated: {}, reconnects: {}",
         if args.no_crash { "skipped" } else { "done" },
@@ -228,7 +258,66 @@ async fn run(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
         duplicated,
         totals.reconnects.load(Ordering::Relaxed)
     );
+    println!("{}", latency_chart(&samples, args.seconds));
     Ok(())
+}
+
+/// Left out of the steady-state latency: the start, and the same span after the restart.
+const WARM_UP: Duration = Duration::from_secs(5);
+
+/// One line of latency percentiles in ms.
+fn percentiles(label: &str, mut latencies: Vec<u64>) -> String {
+    if latencies.is_empty() {
+        return format!("{label}: no actions");
+    }
+    latencies.sort_unstable();
+    let at =
+        |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize] as f64 / 1000.0;
+    format!(
+        "{label}: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms over {} actions",
+        at(0.5),
+        at(0.99),
+        at(1.0),
+        latencies.len()
+    )
+}
+
+/// p50 and p99 latency per window of the run, drawn as bars (log scale), so that a
+/// stall (the restart, a database checkpoint) shows where it happened.
+fn latency_chart(samples: &[(u64, u64)], seconds: u64) -> String {
+    let windows = 20u64;
+    let width_ms = (seconds * 1000).div_ceil(windows).max(1);
+    let mut out =
+        String::from("latency over the run (p99 bar, log scale: | = 1 ms, 10 ms, 100 ms, 1 s)\n");
+    for w in 0..windows {
+        let mut window: Vec<u64> = samples
+            .iter()
+            .filter(|&&(t, _)| t / width_ms == w)
+            .map(|&(_, l)| l)
+            .collect();
+        if window.is_empty() {
+            out.push_str(&format!(
+                "{:>5.1} s  (no actions)\n",
+                (w * width_ms) as f64 / 1000.0
+            ));
+            continue;
+        }
+        window.sort_unstable();
+        let at =
+            |p: f64| window[((window.len() as f64 - 1.0) * p).round() as usize] as f64 / 1000.0;
+        let (p50, p99) = (at(0.5), at(0.99));
+        // 10 characters per decade from 0.1 ms.
+        let bar = ((p99.max(0.1) / 0.1).log10() * 10.0).round() as usize;
+        out.push_str(&format!(
+            "{:>5.1} s  {:<45} p50 {:>7.1} ms  p99 {:>7.1} ms  ({} actions)\n",
+            (w * width_ms) as f64 / 1000.0,
+            "#".repeat(bar.min(45)),
+            p50,
+            p99,
+            window.len()
+        ));
+    }
+    out
 }
 
 fn ws_url(base: &str, id: &str, token: Option<&str>) -> String {
@@ -239,18 +328,33 @@ fn ws_url(base: &str, id: &str, token: Option<&str>) -> String {
     }
 }
 
+/// The seat this program plays at one table.
+struct BenchSeat {
+    id: String,
+    token: String,
+    think_ms: u64,
+    seed: u64,
+    /// When this player first connects, after the start.
+    arrival: Duration,
+}
+
 /// This program's seat at one table: think, act, measure until the new state arrives.
 /// After the server's restart it reconnects and checks that its acknowledged actions
 /// are still there.
 async fn player(
-    id: String,
-    token: String,
+    seat: BenchSeat,
     mut base: watch::Receiver<String>,
     totals: Arc<Totals>,
-    think_ms: u64,
-    seed: u64,
-    end: Instant,
+    (start, end): (Instant, Instant),
 ) {
+    let BenchSeat {
+        id,
+        token,
+        think_ms,
+        seed,
+        arrival,
+    } = seat;
+    tokio::time::sleep(arrival).await;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut acknowledged = 0u64;
     while Instant::now() < end {
@@ -287,7 +391,7 @@ async fn player(
                     }
                     if let Some((expected, sent)) = pending {
                         if version >= expected {
-                            totals.latencies_us.lock().expect("latency lock").push(sent.elapsed().as_micros() as u64);
+                            totals.latencies_us.lock().expect("latency lock").push((sent.duration_since(start).as_millis() as u64, sent.elapsed().as_micros() as u64));
                             totals.acknowledged.fetch_add(1, Ordering::Relaxed);
                             pending = None;
                         }

@@ -12,6 +12,11 @@ mod solver_bench;
 
 use clap::{Parser, Subcommand};
 
+/// The server builds many small JSON values per action; mimalloc serves those
+/// allocations from many threads much faster than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "rumi",

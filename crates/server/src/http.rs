@@ -345,10 +345,15 @@ async fn live(
     let (mut sender, mut receiver) = socket.split();
     let mut changes = table.changes.subscribe();
     hub.connect(&table, seat, 1).await;
+    let mut first = true;
     loop {
         let view = {
             let state = table.state.lock().await;
-            state.view(&table.id, seat)
+            if std::mem::take(&mut first) {
+                state.view(&table.id, seat)
+            } else {
+                state.view_update(&table.id, seat)
+            }
         };
         changes.mark_unchanged();
         let message = json!({ "type": "state", "view": view }).to_string();

@@ -103,6 +103,16 @@ impl TableState {
 
     /// The whole view for a seat, or for a spectator (`None`).
     pub fn view(&self, id: &str, seat: Option<usize>) -> Value {
+        self.view_detail(id, seat, true)
+    }
+
+    /// A view without what never changes during the game (see [`TableGame::view`]):
+    /// the updates a live connection gets after its first, full view.
+    pub fn view_update(&self, id: &str, seat: Option<usize>) -> Value {
+        self.view_detail(id, seat, false)
+    }
+
+    fn view_detail(&self, id: &str, seat: Option<usize>, full: bool) -> Value {
         let game_name = match self.config {
             GameConfig::Rumis { .. } => "rumis",
             GameConfig::Rummikub { .. } => "rummikub",
@@ -144,7 +154,7 @@ impl TableState {
             "deadline_ms": self.deadline_ms(),
             "result": result,
         });
-        view[game_name] = self.game.view(seat);
+        view[game_name] = self.game.view(seat, full);
         view
     }
 

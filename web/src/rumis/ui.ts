@@ -135,8 +135,8 @@ export class RumisUI implements GameUI {
     const prevVersion = this.view?.version;
     this.view = view;
     const r = view.rumis!;
-    const sk = JSON.stringify(Object.keys(r.stones));
-    if (sk !== this.stonesKey) {
+    const sk = r.stones ? JSON.stringify(Object.keys(r.stones)) : this.stonesKey;
+    if (r.stones && sk !== this.stonesKey) {
       this.stonesKey = sk;
       this.orientations.clear();
       this.orientationIndex.clear();

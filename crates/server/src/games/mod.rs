@@ -112,10 +112,12 @@ impl TableGame {
         }
     }
 
-    /// The game part of a view for `seat` (`None`: a spectator).
-    pub fn view(&self, seat: Option<usize>) -> Value {
+    /// The game part of a view for `seat` (`None`: a spectator). `full` adds what
+    /// never changes during a game (the Rumis stones' orientations): a connection gets
+    /// it once, not with every update.
+    pub fn view(&self, seat: Option<usize>, full: bool) -> Value {
         match self {
-            TableGame::Rumis(g) => g.view(seat),
+            TableGame::Rumis(g) => g.view(seat, full),
             TableGame::Rummikub(g) => g.view(seat),
         }
     }

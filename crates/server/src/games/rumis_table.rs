@@ -140,7 +140,7 @@ impl RumisTable {
             .map_err(|e| ActionError::Illegal(e.to_string()))
     }
 
-    pub fn view(&self, seat: Option<usize>) -> Value {
+    pub fn view(&self, seat: Option<usize>, full: bool) -> Value {
         let position = &self.position;
         let board = position.board();
         let limits: Vec<Vec<u8>> = (0..board.depth)
@@ -187,14 +187,6 @@ impl RumisTable {
                 })
             })
             .collect();
-        let stones: serde_json::Map<String, Value> = Stone::ALL
-            .iter()
-            .map(|s| {
-                let shapes: Vec<Value> =
-                    s.orientations().iter().map(|o| json!(o.cubes())).collect();
-                (s.code().to_string(), Value::Array(shapes))
-            })
-            .collect();
         let legal: Vec<Value> = match seat {
             Some(seat) if self.to_move() == Some(seat) => position
                 .legal_moves()
@@ -211,7 +203,7 @@ impl RumisTable {
             _ => Vec::new(),
         };
         let setup = position.setup();
-        json!({
+        let mut view = json!({
             "scenario": {
                 "key": setup.scenario.key, "name": setup.scenario.name,
                 "width": board.width, "depth": board.depth, "limits": limits,
@@ -223,10 +215,13 @@ impl RumisTable {
             "to_move_colour": position.to_move().map(|c| c.name()),
             "building_ruin": position.building_ruin(),
             "scores": score.player_points,
-            "stones": stones,
             "legal": legal,
             "history": position.history().iter().map(|&mv| format_move(position, mv)).collect::<Vec<_>>(),
-        })
+        });
+        if full {
+            view["stones"] = stone_orientations();
+        }
+        view
     }
 
     pub fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
@@ -242,6 +237,24 @@ impl RumisTable {
     pub fn record(&self) -> String {
         Record::write(&self.position, None)
     }
+}
+
+/// Every stone's distinct orientations as cube offsets (R5), the same for every game.
+fn stone_orientations() -> Value {
+    static STONES: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    STONES
+        .get_or_init(|| {
+            Stone::ALL
+                .iter()
+                .map(|s| {
+                    let shapes: Vec<Value> =
+                        s.orientations().iter().map(|o| json!(o.cubes())).collect();
+                    (s.code().to_string(), Value::Array(shapes))
+                })
+                .collect::<serde_json::Map<String, Value>>()
+                .into()
+        })
+        .clone()
 }
 
 fn read_cells(value: &Value) -> Result<Vec<Cell>, ActionError> {
