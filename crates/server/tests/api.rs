@@ -541,3 +541,56 @@ async fn rummikub_bots_play_whole_rounds_on_the_server() {
         .iter()
         .all(|s| s["rummikub"]["rack"].is_null()));
 }
+
+#[tokio::test]
+async fn the_dismantling_game_is_played_to_its_final_score_through_the_api() {
+    // R16 on Colca: the build inside the red line, the interim score, then turns of
+    // taking a stone off and rebuilding it outside, all sent as the seat's legal moves.
+    let server = start(&temp_sqlite("dismantle"), 0).await;
+    let (id, tokens) = server
+        .create(json!({"game": "rumis", "rumis": {"scenario": "colca", "players": 2, "variant": "dismantle"},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], "seed": 2}))
+        .await;
+    let token = tokens[0].clone().unwrap();
+    let mut saw_removal = false;
+    let view = loop {
+        let view = server
+            .wait_for(&id, Some(&token), |v| {
+                v["over"] == true || v["to_move"] == 0
+            })
+            .await;
+        if view["over"] == true {
+            break view;
+        }
+        let rumis = &view["rumis"];
+        assert!(rumis["red_line"].is_array(), "the red line is shown");
+        saw_removal |= rumis["removing"] == true;
+        let legal = rumis["legal"].as_array().unwrap();
+        let version = view["version"].as_u64().unwrap();
+        let (status, after) = server.act(&id, &token, version, legal[0].clone()).await;
+        assert_eq!(status, 200, "{after}");
+    };
+    assert!(
+        saw_removal,
+        "the game reached the dismantle-and-rebuild phase"
+    );
+    let rumis = &view["rumis"];
+    assert!(rumis["interim"].is_array(), "the interim score is kept");
+    let history = rumis["history"].as_array().unwrap();
+    assert!(history
+        .iter()
+        .any(|m| m.as_str().unwrap().starts_with("x ")));
+    // The record replays in the engine to the same final score.
+    let (_, replay) = server.get(&format!("/api/tables/{id}/replay")).await;
+    let record = rumis::record::Record::parse(replay["record"].as_str().unwrap()).unwrap();
+    let position = record
+        .replay(rumis::Scenario::builtin("colca").unwrap())
+        .unwrap();
+    let scores: Vec<i64> = position
+        .score()
+        .player_points
+        .iter()
+        .map(|&p| i64::from(p))
+        .collect();
+    assert_eq!(json!(scores), view["result"]["scores"]);
+}

@@ -28,6 +28,8 @@ fn standard() -> String {
 #[derive(Clone)]
 pub struct RumisTable {
     position: Position,
+    /// Each move as written when it was played (R16: a removal reads `x L4 …`).
+    history: Vec<String>,
 }
 
 impl RumisTable {
@@ -53,7 +55,13 @@ impl RumisTable {
             .with_variant(variant)
             .with_seed(seed);
         let position = Position::new(setup).map_err(|e| e.to_string())?;
-        Ok(RumisTable { position })
+        // A random ruin (R11) is already built when the game starts.
+        let history = position
+            .history()
+            .iter()
+            .map(|&mv| format_move(&position, mv))
+            .collect();
+        Ok(RumisTable { position, history })
     }
 
     pub fn position(&self) -> &Position {
@@ -86,11 +94,12 @@ impl RumisTable {
     /// `{"move": "L4 a1:1 …"}` or `{"stone": "L4", "cells": [[x, y, z], …]}`.
     pub fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
         let mv = self.read_move(seat, action)?;
-        let canonical = json!({ "move": format_move(&self.position, mv) });
+        let text = format_move(&self.position, mv);
         self.position
             .play(mv)
             .map_err(|e| ActionError::Illegal(e.to_string()))?;
-        Ok(canonical)
+        self.history.push(text.clone());
+        Ok(json!({ "move": text }))
     }
 
     /// Checks a placement for `seat` without playing it (the client's red ghost).
@@ -135,6 +144,24 @@ impl RumisTable {
             ))
         })?;
         let cells = read_cells(field(action, "cells", "a list of [x, y, z] cells")?)?;
+        if self.position.removing() {
+            // R16: taking a stone off; the cells must be where that stone stands.
+            let mv = self
+                .position
+                .check_removal(stone)
+                .map_err(|e| ActionError::Illegal(e.to_string()))?;
+            let mut standing = self.position.cells_of(mv);
+            let mut given = cells;
+            standing.sort();
+            given.sort();
+            if standing != given {
+                return Err(ActionError::Illegal(format!(
+                    "your {} does not stand on those cells",
+                    stone.code()
+                )));
+            }
+            return Ok(mv);
+        }
         self.position
             .check(stone, &cells)
             .map_err(|e| ActionError::Illegal(e.to_string()))
@@ -216,7 +243,14 @@ impl RumisTable {
             "building_ruin": position.building_ruin(),
             "scores": score.player_points,
             "legal": legal,
-            "history": position.history().iter().map(|&mv| format_move(position, mv)).collect::<Vec<_>>(),
+            "history": self.history,
+            // R16, the dismantling game: the red line, the phase, the interim score.
+            "red_line": position.red_line().map(|red| {
+                red.chunks(board.width.max(1)).map(<[bool]>::to_vec).collect::<Vec<_>>()
+            }),
+            "removing": position.removing(),
+            "stone_in_hand": position.stone_in_hand().map(|s| s.code()),
+            "interim": score.interim,
         });
         if full {
             view["stones"] = stone_orientations();
