@@ -155,6 +155,13 @@ pub(crate) struct Problem {
     pub start_any: bool,
 }
 
+/// Most states the DP keeps for one step before it gives up (memory stays near 1 GB).
+pub(crate) const MAX_STATES: usize = 3_000_000;
+
+/// The position needs more states than [`MAX_STATES`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TooLarge(pub usize);
+
 /// The DP's answer: its score and the sets it builds, plus the old sets it keeps.
 #[derive(Clone, Debug)]
 pub(crate) struct Answer {
@@ -747,7 +754,7 @@ struct SubEntry {
 
 /// Solves the problem; `None` when no arrangement lays every table tile and at least one
 /// rack tile (and reaches the initial meld's threshold).
-pub(crate) fn solve(p: &Problem) -> Option<Answer> {
+pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
     let mut ctx = Ctx {
         p,
         track_joker: p.jokers_per_set == 1,
@@ -786,7 +793,7 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
         let base = usize::from(n) * 6;
         // Keep choices: old sets that start at n stay whole or not.
         let starting: Vec<&Keepable> = p.keepable.iter().filter(|k| k.first == n).collect();
-        let mut kept_layer: Map<Sub, SubEntry> = Map::default();
+        let mut kept_layer: Map<Sub, SubEntry> = with_room(layers[base].len());
         for (sub, entry) in &layers[base] {
             for keep in 0u16..(1 << starting.len()) {
                 let mut key = sub.key;
@@ -818,7 +825,7 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
         let ni = usize::from(n);
         let unit = p.unit.of(n);
         for c in 0..4usize {
-            let mut out: Map<Sub, SubEntry> = Map::default();
+            let mut out: Map<Sub, SubEntry> = with_room(3 * layers[base + 1 + c].len());
             let current: Vec<(Sub, i32)> = layers[base + 1 + c]
                 .iter()
                 .map(|(s, e)| (*s, e.score))
@@ -868,11 +875,14 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
                     }
                 }
             }
+            if out.len() > MAX_STATES {
+                return Err(TooLarge(out.len()));
+            }
             layers.push(out);
         }
         // Groups from the tiles set aside, with jokers; then kept sets ending at n leave
         // the mask.
-        let mut out: Map<Sub, SubEntry> = Map::default();
+        let mut out: Map<Sub, SubEntry> = with_room(layers[base + 5].len());
         let ending: u64 = p
             .keepable
             .iter()
@@ -904,7 +914,7 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
                 );
             }
         }
-        layers.push(out);
+        layers.push(prune_labels(out));
     }
     // Final states: every open run must end at 13 or be matched to its head.
     let mut best: Option<(i32, Sub)> = None;
@@ -928,17 +938,58 @@ pub(crate) fn solve(p: &Problem) -> Option<Answer> {
             best = Some((entry.score + bonus, *sub));
         }
     }
-    let (score, last) = best?;
+    let Some((score, last)) = best else {
+        return Ok(None);
+    };
     // Walk back through the sub-layers.
     let mut choices = Vec::with_capacity(13 * 6);
     let mut sub = last;
     for layer in (7..=14 * 6).rev() {
-        let entry = layers[layer].get(&sub)?;
+        let Some(entry) = layers[layer].get(&sub) else {
+            return Ok(None);
+        };
         choices.push((entry.prev, entry.choice));
         sub = entry.prev;
     }
     choices.reverse();
-    Some(rebuild(&mut ctx, &choices, last.key, score))
+    Ok(Some(rebuild(&mut ctx, &choices, last.key, score)))
+}
+
+/// Drops states beaten whatever comes: a state differing from a better one only in the
+/// labels of its runs can gain at most one point per label over it.
+fn prune_labels(layer: Map<Sub, SubEntry>) -> Map<Sub, SubEntry> {
+    let erase = |key: &Key| {
+        let mut plain = *key;
+        let mut labels = 0;
+        for col in plain.cols.iter_mut() {
+            let mut tokens = unpack(*col);
+            for t in tokens.iter_mut() {
+                labels += i32::from(label(*t) > 0);
+                *t = with_label(*t, 0);
+            }
+            *col = pack(&mut tokens);
+        }
+        (plain, labels)
+    };
+    let mut best: Map<Key, i32> = Map::default();
+    for (sub, entry) in &layer {
+        let (plain, _) = erase(&sub.key);
+        let slot = best.entry(plain).or_insert(i32::MIN);
+        *slot = (*slot).max(entry.score);
+    }
+    layer
+        .into_iter()
+        .filter(|(sub, entry)| {
+            let (plain, labels) = erase(&sub.key);
+            let top = best.get(&plain).copied().unwrap_or(i32::MIN);
+            // Keep the best state of its kind and any that its labels could lift above it.
+            entry.score == top || entry.score + labels > top
+        })
+        .collect()
+}
+
+fn with_room(states: usize) -> Map<Sub, SubEntry> {
+    Map::with_capacity_and_hasher(states.min(MAX_STATES), Default::default())
 }
 
 fn unpack_x(x: u8) -> [u8; 4] {

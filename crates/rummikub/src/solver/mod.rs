@@ -90,8 +90,14 @@ pub enum SolveError {
     TableNotSets,
     #[error("there are only two of each tile (and two jokers), but table and rack hold {count} of {tile}")]
     TooManyCopies { tile: Tile, count: usize },
-    #[error("sets of jokers only are not sets")]
-    JokerOnlySet,
+    #[error("the position is too large for the exact solver ({0} states in one step)")]
+    TooLarge(usize),
+}
+
+impl From<dp::TooLarge> for SolveError {
+    fn from(e: dp::TooLarge) -> SolveError {
+        SolveError::TooLarge(e.0)
+    }
 }
 
 /// Finds the best play, or `None` when no legal play lays a tile (the player draws).
@@ -146,14 +152,14 @@ pub fn solve(
         .sum();
     let old_joker_value = old_value.saturating_sub(old_numbered);
 
-    let mut rack = TileCounts::from_tiles(&position.rack);
+    let rack = TileCounts::from_tiles(&position.rack);
     if !position.melded && !rules.initial_meld_may_use_table {
         // K4 (current rules): new sets from the rack alone, the table untouched.
         let problem = dp::Problem {
             threshold: Some(rules.initial_meld_minimum),
             ..base_problem(rules, unit, &TileCounts::new(), &rack)
         };
-        let Some(answer) = dp::solve(&problem) else {
+        let Some(answer) = dp::solve(&problem)? else {
             return Ok(None);
         };
         let mut table = old_sets.clone();
@@ -163,7 +169,6 @@ pub fn solve(
             &old_sets,
             &table_tiles,
             table,
-            0,
             keep_sets,
         )));
     }
@@ -188,7 +193,7 @@ pub fn solve(
         }
         choices.push(options);
     }
-    let mut best: Option<(i32, Vec<Set>, usize)> = None;
+    let mut best: Option<(i32, Vec<Set>)> = None;
     let mut pick = vec![0usize; frozen.len()];
     loop {
         // One combination of frozen-set choices.
@@ -231,13 +236,13 @@ pub fn solve(
             if keep_sets {
                 old_set_readings(&old_sets, &frozen, rules, unit, &mut problem);
             }
-            if let Some(answer) = dp::solve(&problem) {
+            if let Some(answer) = dp::solve(&problem)? {
                 let score = answer.score + fixed_score;
                 if best.as_ref().is_none_or(|b| score > b.0) {
                     let mut table = fixed;
                     table.extend(answer.kept.iter().map(|&i| old_sets[i].clone()));
                     table.extend(answer.sets.into_iter().map(Set::new));
-                    best = Some((score, table, 0));
+                    best = Some((score, table));
                 }
             }
         }
@@ -255,8 +260,7 @@ pub fn solve(
             break;
         }
     }
-    let _ = &mut rack;
-    Ok(best.map(|(_, table, _)| finish(rules, &old_sets, &table_tiles, table, 0, keep_sets)))
+    Ok(best.map(|(_, table)| finish(rules, &old_sets, &table_tiles, table, keep_sets)))
 }
 
 /// Arranges a table given as tiles into valid sets (highest value), or says it cannot.
@@ -267,7 +271,7 @@ fn arrange(rules: &RuleSet, tiles: &[Tile]) -> Result<Vec<Set>, SolveError> {
     }
     let mut problem = base_problem(rules, Unit::Value, &counts, &TileCounts::new());
     problem.start_any = true;
-    let answer = dp::solve(&problem).ok_or(SolveError::TableNotSets)?;
+    let answer = dp::solve(&problem)?.ok_or(SolveError::TableNotSets)?;
     Ok(answer
         .sets
         .into_iter()
@@ -421,7 +425,6 @@ fn finish(
     old_sets: &[Set],
     old_tiles: &[Tile],
     table: Vec<Set>,
-    _unused: usize,
     keep_sets: bool,
 ) -> Solution {
     let table: Vec<Set> = table.iter().map(|s| s.arranged(rules)).collect();
@@ -429,6 +432,8 @@ fn finish(
     for t in old_tiles {
         placed.remove(*t);
     }
+    // KD11: the value laid is the growth of the table's value (sets at their highest
+    // reading, KD3).
     let value = crate::round::table_value(&table, rules) as i32
         - crate::round::table_value(old_sets, rules) as i32;
     let changed_sets = if keep_sets {
