@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rummikub::notation::parse_table;
-use rummikub::solver::{solve, Objective, Position};
+use rummikub::solver::{solve, Objective, Position, SolveError};
 use rummikub::{Colour, RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
@@ -90,10 +90,13 @@ fn worst_cases() -> Vec<(String, SuitePosition)> {
     ]
 }
 
+#[derive(Default)]
 struct Timing {
     solver: Vec<Duration>,
     ilp: Vec<Duration>,
     disagreements: usize,
+    /// Positions the solver refused as too large for its state budget.
+    refused: usize,
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -118,7 +121,16 @@ fn show(d: Duration) -> String {
 fn run_one(p: &SuitePosition, objective: Objective, no_ilp: bool, t: &mut Timing) -> Result<()> {
     let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
     let start = Instant::now();
-    let ours = solve(&p.rules, &position, objective)?;
+    let ours = match solve(&p.rules, &position, objective) {
+        Ok(answer) => answer,
+        Err(SolveError::TooLarge(_)) => {
+            // Timed like any other position, and counted.
+            t.solver.push(start.elapsed());
+            t.refused += 1;
+            return Ok(());
+        }
+        Err(error) => return Err(error.into()),
+    };
     t.solver.push(start.elapsed());
     if no_ilp {
         return Ok(());
@@ -168,7 +180,11 @@ fn report(name: &str, t: &mut Timing) {
             show(v.last().copied().unwrap_or_default())
         );
     };
-    println!("{name} ({} positions):", t.solver.len());
+    println!(
+        "{name} ({} positions, {} refused as too large):",
+        t.solver.len(),
+        t.refused
+    );
     line("solver", &t.solver);
     if !t.ilp.is_empty() {
         line("ILP", &t.ilp);
@@ -201,11 +217,7 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} positions, about {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut t = Timing {
-        solver: Vec::new(),
-        ilp: Vec::new(),
-        disagreements: 0,
-    };
+    let mut t = Timing::default();
     for (i, p) in positions.iter().enumerate() {
         let objective = if i % 2 == 0 {
             Objective::Tiles
@@ -219,11 +231,7 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
     report("(a) self-play suite", &mut t);
     println!("(b) constructed worst cases:");
     for (name, p) in worst_cases() {
-        let mut w = Timing {
-            solver: Vec::new(),
-            ilp: Vec::new(),
-            disagreements: 0,
-        };
+        let mut w = Timing::default();
         run_one(&p, Objective::Tiles, args.no_ilp, &mut w)?;
         report(&format!("  {name}"), &mut w);
         t.disagreements += w.disagreements;

@@ -4,7 +4,7 @@
 //! the rules engine as a legal turn.
 
 use rummikub::round::RoundSetup;
-use rummikub::solver::{solve, Objective, Position, Solution};
+use rummikub::solver::{solve, Objective, Position, Solution, SolveError};
 use rummikub::tile::TileCounts;
 use rummikub::{RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
@@ -45,9 +45,14 @@ fn goal(objective: Objective) -> Goal {
 }
 
 /// Solver and integer program agree on the objective and the tie-break.
-fn agree(p: &SuitePosition, objective: Objective) {
+/// Returns false if the solver refused the position as too large (never a wrong answer).
+fn agree(p: &SuitePosition, objective: Objective) -> bool {
     let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
-    let ours = solve(&p.rules, &position, objective).expect("valid position");
+    let ours = match solve(&p.rules, &position, objective) {
+        Ok(answer) => answer,
+        Err(SolveError::TooLarge(_)) => return false,
+        Err(e) => panic!("{e} on {:?} + {:?}", p.table, p.rack),
+    };
     let table_tiles: Vec<Tile> = p
         .table
         .iter()
@@ -85,6 +90,7 @@ fn agree(p: &SuitePosition, objective: Objective) {
             p.table, p.rack, p.melded
         ),
     }
+    true
 }
 
 #[test]
@@ -99,6 +105,7 @@ fn solver_matches_the_integer_program_on_1000_self_play_positions() {
     let current = suite::self_play_filtered(&RuleSet::current(), 1, count * 6 / 10, 12, small);
     let old = suite::self_play_filtered(&RuleSet::old(), 5001, count - current.len(), 12, small);
     let mut jokers = 0;
+    let mut refused = 0;
     for (i, p) in current.iter().chain(&old).enumerate() {
         let objective = if i % 2 == 0 {
             Objective::Tiles
@@ -107,7 +114,14 @@ fn solver_matches_the_integer_program_on_1000_self_play_positions() {
         };
         let (r, t) = p.jokers();
         jokers += usize::from(r + t > 0);
-        agree(p, objective);
+        refused += usize::from(!agree(p, objective));
     }
     assert!(jokers > count / 10, "positions with jokers: {jokers}");
+    // The solver may refuse a position as too large for its state budget, never answer
+    // wrongly; refusals must stay rare.
+    eprintln!("refused as too large: {refused} of {count}");
+    assert!(
+        refused * 50 <= count,
+        "refused as too large: {refused} of {count}"
+    );
 }

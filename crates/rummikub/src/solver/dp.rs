@@ -155,8 +155,8 @@ pub(crate) struct Problem {
     pub start_any: bool,
 }
 
-/// Most states the DP keeps for one step before it gives up (memory stays near 1 GB).
-pub(crate) const MAX_STATES: usize = 3_000_000;
+/// Most states the DP keeps over all steps before it gives up (about 1 GB).
+pub(crate) const MAX_STATES: usize = 4_000_000;
 
 /// The position needs more states than [`MAX_STATES`].
 #[derive(Clone, Copy, Debug)]
@@ -789,6 +789,7 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
         },
     );
     layers.push(first);
+    let mut total = 0usize;
     for n in 1..=13u8 {
         let base = usize::from(n) * 6;
         // Keep choices: old sets that start at n stay whole or not.
@@ -821,16 +822,19 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
                 );
             }
         }
-        layers.push(kept_layer);
+        layers.push(prune(kept_layer));
         let ni = usize::from(n);
         let unit = p.unit.of(n);
         for c in 0..4usize {
-            let mut out: Map<Sub, SubEntry> = with_room(3 * layers[base + 1 + c].len());
+            let mut out: Map<Sub, SubEntry> = with_room(layers[base + 1 + c].len());
             let current: Vec<(Sub, i32)> = layers[base + 1 + c]
                 .iter()
                 .map(|(s, e)| (*s, e.score))
                 .collect();
             for (sub, score) in current {
+                if total + out.len() > MAX_STATES {
+                    return Err(TooLarge(total + out.len()));
+                }
                 let reserved: u8 = p
                     .keepable
                     .iter()
@@ -875,8 +879,10 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
                     }
                 }
             }
-            if out.len() > MAX_STATES {
-                return Err(TooLarge(out.len()));
+            let out = prune(out);
+            total += out.len();
+            if total > MAX_STATES {
+                return Err(TooLarge(total));
             }
             layers.push(out);
         }
@@ -914,7 +920,7 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
                 );
             }
         }
-        layers.push(prune_labels(out));
+        layers.push(prune(out));
     }
     // Final states: every open run must end at 13 or be matched to its head.
     let mut best: Option<(i32, Sub)> = None;
@@ -955,37 +961,60 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
     Ok(Some(rebuild(&mut ctx, &choices, last.key, score)))
 }
 
-/// Drops states beaten whatever comes: a state differing from a better one only in the
-/// labels of its runs can gain at most one point per label over it.
-fn prune_labels(layer: Map<Sub, SubEntry>) -> Map<Sub, SubEntry> {
-    let erase = |key: &Key| {
-        let mut plain = *key;
+/// Drops states beaten whatever comes: a state that differs from another only in the
+/// initial meld's value reached and in run labels, with no more value reached and a score
+/// that its labels (at most one point each) cannot lift above the other's.
+fn prune(layer: Map<Sub, SubEntry>) -> Map<Sub, SubEntry> {
+    if layer.len() < 2 {
+        return layer;
+    }
+    let erase = |sub: &Sub| {
+        let mut plain = *sub;
+        plain.key.acc = 0;
         let mut labels = 0;
-        for col in plain.cols.iter_mut() {
-            let mut tokens = unpack(*col);
-            for t in tokens.iter_mut() {
-                labels += i32::from(label(*t) > 0);
-                *t = with_label(*t, 0);
+        for col in plain.key.cols.iter_mut() {
+            let tokens = unpack(*col);
+            if tokens.iter().any(|&t| label(t) > 0) {
+                let mut erased: Vec<Tok> = tokens
+                    .iter()
+                    .map(|&t| {
+                        labels += i32::from(label(t) > 0);
+                        with_label(t, 0)
+                    })
+                    .collect();
+                *col = pack(&mut erased);
             }
-            *col = pack(&mut tokens);
         }
         (plain, labels)
     };
-    let mut best: Map<Key, i32> = Map::default();
+    let mut groups: Map<Sub, Vec<(u8, i32, i32, Sub)>> = Map::default();
     for (sub, entry) in &layer {
-        let (plain, _) = erase(&sub.key);
-        let slot = best.entry(plain).or_insert(i32::MIN);
-        *slot = (*slot).max(entry.score);
+        let (plain, labels) = erase(sub);
+        groups
+            .entry(plain)
+            .or_default()
+            .push((sub.key.acc, entry.score, labels, *sub));
+    }
+    let mut dropped: Vec<Sub> = Vec::new();
+    for (_, mut members) in groups {
+        if members.len() < 2 {
+            continue;
+        }
+        // Higher value reached first; a state is beaten by the best score seen so far.
+        members.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+        let mut best = i32::MIN;
+        for (_, score, labels, sub) in members {
+            if best != i32::MIN && best >= score + labels {
+                dropped.push(sub);
+            }
+            best = best.max(score);
+        }
+    }
+    let mut layer = layer;
+    for sub in dropped {
+        layer.remove(&sub);
     }
     layer
-        .into_iter()
-        .filter(|(sub, entry)| {
-            let (plain, labels) = erase(&sub.key);
-            let top = best.get(&plain).copied().unwrap_or(i32::MIN);
-            // Keep the best state of its kind and any that its labels could lift above it.
-            entry.score == top || entry.score + labels > top
-        })
-        .collect()
 }
 
 fn with_room(states: usize) -> Map<Sub, SubEntry> {

@@ -90,7 +90,7 @@ pub enum SolveError {
     TableNotSets,
     #[error("there are only two of each tile (and two jokers), but table and rack hold {count} of {tile}")]
     TooManyCopies { tile: Tile, count: usize },
-    #[error("the position is too large for the exact solver ({0} states in one step)")]
+    #[error("the position is too large for the exact solver ({0} states)")]
     TooLarge(usize),
 }
 
@@ -153,10 +153,17 @@ pub fn solve(
     let old_joker_value = old_value.saturating_sub(old_numbered);
 
     let rack = TileCounts::from_tiles(&position.rack);
+    // K4: the initial meld must be worth the minimum. With the value objective the best
+    // play's value decides it afterwards (the DP maximises that very value); with the
+    // tiles objective the DP tracks the value reached, capped at the minimum.
+    let meld_check = |best: Option<Solution>| {
+        best.filter(|s| position.melded || s.value >= rules.initial_meld_minimum as i32)
+    };
+    let track = |minimum: u32| (!position.melded && unit == Unit::Tiles).then_some(minimum);
     if !position.melded && !rules.initial_meld_may_use_table {
         // K4 (current rules): new sets from the rack alone, the table untouched.
         let problem = dp::Problem {
-            threshold: Some(rules.initial_meld_minimum),
+            threshold: track(rules.initial_meld_minimum),
             ..base_problem(rules, unit, &TileCounts::new(), &rack)
         };
         let Some(answer) = dp::solve(&problem)? else {
@@ -164,15 +171,10 @@ pub fn solve(
         };
         let mut table = old_sets.clone();
         table.extend(answer.sets.into_iter().map(Set::new));
-        return Ok(Some(finish(
-            rules,
-            &old_sets,
-            &table_tiles,
-            table,
-            keep_sets,
-        )));
+        let best = finish(rules, &old_sets, &table_tiles, table, keep_sets);
+        return Ok(meld_check(Some(best)));
     }
-    let threshold = (!position.melded).then_some(rules.initial_meld_minimum + old_joker_value);
+    let threshold = track(rules.initial_meld_minimum + old_joker_value);
 
     // Frozen joker sets (old rules, KD7) stay whole or have their joker swapped for a
     // rack tile; every combination is solved by the DP.
@@ -260,7 +262,9 @@ pub fn solve(
             break;
         }
     }
-    Ok(best.map(|(_, table)| finish(rules, &old_sets, &table_tiles, table, keep_sets)))
+    Ok(meld_check(best.map(|(_, table)| {
+        finish(rules, &old_sets, &table_tiles, table, keep_sets)
+    })))
 }
 
 /// Arranges a table given as tiles into valid sets (highest value), or says it cannot.
