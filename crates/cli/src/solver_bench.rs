@@ -135,24 +135,12 @@ fn run_one(p: &SuitePosition, objective: Objective, no_ilp: bool, t: &mut Timing
     if no_ilp {
         return Ok(());
     }
-    let table_tiles: Vec<Tile> = p
-        .table
-        .iter()
-        .flat_map(|s| s.tiles().iter().copied())
-        .collect();
     let goal = match objective {
         Objective::Tiles => Goal::Tiles,
         Objective::Value => Goal::Value,
     };
     let start = Instant::now();
-    let theirs = ilp::solve(
-        &p.rules,
-        Some(&p.table),
-        &table_tiles,
-        &p.rack,
-        p.melded,
-        goal,
-    );
+    let theirs = ilp::solve_position(p, goal);
     t.ilp.push(start.elapsed());
     let same = match (&ours, theirs) {
         (None, None) => true,

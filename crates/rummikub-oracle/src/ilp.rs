@@ -134,6 +134,16 @@ pub fn set_value(tiles: &[Tile], rules: &RuleSet) -> Option<i64> {
         .copied()
 }
 
+/// [`solve`] for a suite position (table given as sets).
+pub fn solve_position(p: &crate::suite::SuitePosition, goal: Goal) -> Option<IlpAnswer> {
+    let tiles: Vec<Tile> = p
+        .table
+        .iter()
+        .flat_map(|s| s.tiles().iter().copied())
+        .collect();
+    solve(&p.rules, Some(&p.table), &tiles, &p.rack, p.melded, goal)
+}
+
 /// Solves the position by integer programming; `None` when no legal play lays a tile.
 /// `table_sets` is `None` for a table given only as tiles (`table_tiles`).
 pub fn solve(

@@ -2,8 +2,11 @@
 //! table tiles and any part of the rack into sets, each checked by the rules engine as
 //! a turn, the best kept. No code is shared with the solver.
 
+mod common;
+
+use common::round_for;
 use rummikub::deal::{rng_from_seed, uniform_below};
-use rummikub::round::{table_value, RoundSetup};
+use rummikub::round::table_value;
 use rummikub::solver::{solve, Objective, Position};
 use rummikub::tile::TileCounts;
 use rummikub::{Colour, Round, RuleSet, Set, Tile};
@@ -16,20 +19,7 @@ fn exhaustive(
     melded: bool,
     objective: Objective,
 ) -> Option<(i64, i64)> {
-    let mut rest = TileCounts::from_tiles(&Tile::full_set());
-    for t in table.iter().flat_map(|s| s.tiles()).chain(rack) {
-        assert!(rest.remove(*t));
-    }
-    let round = RoundSetup {
-        rules: rules.clone(),
-        racks: vec![rack.to_vec(), rest.tiles()],
-        table: table.to_vec(),
-        pool: Vec::new(),
-        current: 0,
-        melded: vec![melded, true],
-    }
-    .into_round()
-    .ok()?;
+    let round = round_for(rules, table, rack, melded)?;
     let mut tiles: Vec<(Tile, bool)> = table
         .iter()
         .flat_map(|s| s.tiles().iter().map(|&t| (t, true)))

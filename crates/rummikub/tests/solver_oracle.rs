@@ -3,9 +3,10 @@
 //! positions, and exhaustive search on small positions. Every answer is also checked by
 //! the rules engine as a legal turn.
 
-use rummikub::round::RoundSetup;
+mod common;
+
+use common::round_for;
 use rummikub::solver::{solve, Objective, Position, Solution, SolveError};
-use rummikub::tile::TileCounts;
 use rummikub::{RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
@@ -13,20 +14,7 @@ use rummikub_oracle::suite::{self, SuitePosition};
 /// The engine's verdict on the solver's play: the new table must be a legal turn from
 /// this table and rack, laying exactly the tiles the solution names.
 fn assert_legal(rules: &RuleSet, table: &[Set], rack: &[Tile], melded: bool, s: &Solution) {
-    let mut rest = TileCounts::from_tiles(&Tile::full_set());
-    for t in table.iter().flat_map(|s| s.tiles()).chain(rack) {
-        assert!(rest.remove(*t));
-    }
-    let round = RoundSetup {
-        rules: rules.clone(),
-        racks: vec![rack.to_vec(), rest.tiles()],
-        table: table.to_vec(),
-        pool: Vec::new(),
-        current: 0,
-        melded: vec![melded, true],
-    }
-    .into_round()
-    .expect("position is valid");
+    let round = round_for(rules, table, rack, melded).expect("position is valid");
     let check = round.check_play(0, &s.table).unwrap_or_else(|e| {
         panic!(
             "engine rejects {:?} from {table:?} + {rack:?}: {e}",
@@ -53,19 +41,7 @@ fn agree(p: &SuitePosition, objective: Objective) -> bool {
         Err(SolveError::TooLarge(_)) => return false,
         Err(e) => panic!("{e} on {:?} + {:?}", p.table, p.rack),
     };
-    let table_tiles: Vec<Tile> = p
-        .table
-        .iter()
-        .flat_map(|s| s.tiles().iter().copied())
-        .collect();
-    let theirs = ilp::solve(
-        &p.rules,
-        Some(&p.table),
-        &table_tiles,
-        &p.rack,
-        p.melded,
-        goal(objective),
-    );
+    let theirs = ilp::solve_position(p, goal(objective));
     match (&ours, theirs) {
         (None, None) => {}
         (Some(s), Some(i)) => {
