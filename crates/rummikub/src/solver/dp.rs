@@ -395,33 +395,28 @@ impl Ctx<'_> {
                     next.pop();
                     acts.pop();
                 }
-                if may_continue && tiles > 0 {
-                    acts.push(Act::Tile);
-                    next.push(grow(false));
-                    self.continue_tokens(
-                        tokens,
-                        c,
-                        n,
-                        tiles - 1,
-                        jokers,
-                        acts,
-                        next,
-                        claims,
-                        out,
-                        seen,
-                    );
-                    next.pop();
-                    acts.pop();
-                }
-                if may_continue && jokers > 0 && jokers_allowed {
-                    acts.push(Act::Joker);
-                    next.push(grow(true));
-                    self.continue_tokens(
-                        tokens,
-                        c,
-                        n,
+                // Go on with a tile, or with a joker.
+                let ways = [
+                    (Act::Tile, tiles > 0, tiles.saturating_sub(1), jokers),
+                    (
+                        Act::Joker,
+                        jokers > 0 && jokers_allowed,
                         tiles,
-                        jokers - 1,
+                        jokers.saturating_sub(1),
+                    ),
+                ];
+                for (act, possible, tiles_left, jokers_left) in ways {
+                    if !may_continue || !possible {
+                        continue;
+                    }
+                    acts.push(act);
+                    next.push(grow(act == Act::Joker));
+                    self.continue_tokens(
+                        tokens,
+                        c,
+                        n,
+                        tiles_left,
+                        jokers_left,
                         acts,
                         next,
                         claims,
