@@ -3,6 +3,7 @@
 //! Each game has its own module; this file only wires the command line together.
 
 mod bench_server;
+mod match_cli;
 mod puzzle_cli;
 mod rumis_cli;
 mod rummikub_cli;
@@ -57,6 +58,18 @@ enum Command {
         #[command(subcommand)]
         game: solve_cli::SolveGame,
     },
+    /// Play seeded games between bots: win shares with 95% CIs, mean scores, Elo.
+    Match {
+        #[command(subcommand)]
+        game: match_cli::MatchGame,
+    },
+    /// Speak the engine text protocol on stdin/stdout (docs/engine-protocol.md).
+    Engine,
+    /// The strongest bot's best few moves for a Rumis position, with win chances.
+    Analyse {
+        #[command(subcommand)]
+        game: AnalyseGame,
+    },
     /// Measure the engines' speed against their reference implementations.
     Bench {
         #[command(subcommand)]
@@ -70,6 +83,12 @@ enum PlayGame {
     Rumis(rumis_cli::PlayArgs),
     /// Rummikub, the tile game.
     Rummikub(rummikub_cli::PlayArgs),
+}
+
+#[derive(Subcommand)]
+enum AnalyseGame {
+    /// A Rumis position: a new game's options or `--record FILE`.
+    Rumis(match_cli::AnalyseArgs),
 }
 
 #[derive(Subcommand)]
@@ -113,6 +132,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rummikub { command } => rummikub_cli::run(command),
         Command::Puzzle { kind } => puzzle_cli::run(kind),
         Command::Solve { game } => solve_cli::run(game),
+        Command::Match { game } => match_cli::run_match_command(game),
+        Command::Engine => match_cli::engine(),
+        Command::Analyse { game } => match game {
+            AnalyseGame::Rumis(args) => match_cli::analyse(args),
+        },
         Command::Bench { game } => match game {
             BenchGame::Rumis(args) => rumis_cli::bench(args),
             BenchGame::Server(args) => bench_server::bench(args),

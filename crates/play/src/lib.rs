@@ -1,5 +1,7 @@
-//! What the games share: bots first (random and greedy for Rumis), later the `Game`
-//! trait, the match runner and the engine text protocol (see DESIGN.md).
+//! What the games share (DESIGN.md, crate `play`): the [`game::Game`] trait that bots,
+//! the match runner and the engine protocol use for both games; bots (random, greedy,
+//! MCTS for Rumis, a planning bot for Rummikub) with levels 1–5; the match runner with
+//! win shares, confidence intervals and Elo; the engine text protocol; analysis.
 //!
 //! Pure: no I/O; every bot draws its chance from a seed passed in.
 //!
@@ -12,4 +14,12 @@
 //! game.play(mv).unwrap();
 //! ```
 
+pub mod bots;
+pub mod engine;
+pub mod game;
+pub mod match_runner;
+pub mod mcts;
 pub mod rumis_bots;
+pub mod rumis_game;
+pub mod rummikub_bots;
+pub mod rummikub_game;

@@ -103,7 +103,7 @@ pub fn load_record(file: &str) -> anyhow::Result<(Record, Position)> {
 }
 
 impl GameArgs {
-    fn position(&self, reference: bool) -> anyhow::Result<Position> {
+    pub(crate) fn position(&self, reference: bool) -> anyhow::Result<Position> {
         if let Some(file) = &self.record {
             let (record, position) = load_record(file)?;
             if !reference {

@@ -158,8 +158,18 @@ impl TableGame {
 /// The bots a seat can be given, per game.
 pub fn bot_names(game: &str) -> &'static [&'static str] {
     match game {
-        "rumis" => &["random", "greedy"],
-        _ => &["random", "greedy"],
+        "rumis" => &[
+            "random", "greedy", "mcts:1", "mcts:2", "mcts:3", "mcts:4", "mcts:5",
+        ],
+        _ => &[
+            "random",
+            "greedy",
+            "planner:1",
+            "planner:2",
+            "planner:3",
+            "planner:4",
+            "planner:5",
+        ],
     }
 }
 

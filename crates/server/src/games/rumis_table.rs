@@ -1,7 +1,8 @@
 //! A Rumis game at a table: seats are the players (R6), actions are stone placements
 //! in the project's move notation, and every check is the engine's.
 
-use play::rumis_bots::BotKind;
+use play::bots::WithBots;
+use play::rumis_game::RumisGame;
 use rumis::notation::{format_move, MoveError};
 use rumis::record::Record;
 use rumis::{Cell, Colour, Position, Scenario, Setup, Stone, Variant};
@@ -262,9 +263,10 @@ impl RumisTable {
         if self.to_move() != Some(seat) {
             return None;
         }
-        let mv = BotKind::from_name(bot)?
-            .build(seed)
-            .choose(&self.position)?;
+        let mv = RumisGame::bot(bot, seed)
+            .ok()?
+            .choose(&self.position, seat)
+            .ok()?;
         Some(json!({ "move": format_move(&self.position, mv) }))
     }
 

@@ -2,11 +2,9 @@
 //! (K5), a draw (K6), a redeal claim (K2) or starting the next round (K9). The turn
 //! clock's time-out (K7) is an action of the server's clock, never of a client.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use rummikub::bot::random_bot_action;
+use play::bots::WithBots;
+use play::rummikub_game::RummikubGame;
 use rummikub::record::write_record;
-use rummikub::solver;
 use rummikub::{Action, EndReason, Event, Game, GameLength, RuleSet, Set, Tile, TurnError};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -262,26 +260,17 @@ impl RummikubTable {
         })
     }
 
-    /// `random`: the engine's random bot. `greedy`: the solver's most tiles every turn
-    /// (the initial meld as the rules say), drawing when nothing can be laid.
+    /// The bots of `play::bots`: `random`, `greedy` (the solver's most tiles every
+    /// turn), `planner:1` … `planner:5`. A bot sees only the seat's view.
     pub fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
         if self.to_move() != Some(seat) {
             return None;
         }
         let view = self.game.view(seat);
-        let action = match bot {
-            "random" => random_bot_action(&view, &mut ChaCha8Rng::seed_from_u64(seed)),
-            "greedy" => {
-                let melded = view.melded.get(seat).copied().unwrap_or(false);
-                let position =
-                    solver::Position::with_sets(view.table.clone(), view.rack.clone(), melded);
-                match solver::solve(&view.rules, &position, solver::Objective::Tiles) {
-                    Ok(Some(best)) => Action::Play(best.table),
-                    _ => Action::Draw,
-                }
-            }
-            _ => return None,
-        };
+        let action = RummikubGame::bot(bot, seed)
+            .ok()?
+            .choose(&view, seat)
+            .ok()?;
         Some(match action {
             Action::Play(table) => json!({ "type": "play", "table": table_json(&table) }),
             _ => json!({ "type": "draw" }),

@@ -1,0 +1,98 @@
+//! The one interface every game offers to bots, the match runner and the engine
+//! protocol (in the spirit of OpenSpiel's `Game`/`State`).
+//!
+//! - seats: [`Game::seats`]; whose turn: [`Game::to_act`];
+//! - actions: listed by [`Game::legal_actions`] where they can be listed (Rumis), or
+//!   only checked by [`Game::validate`] where they are too many (a Rummikub turn is a
+//!   whole new table); [`Game::apply`] plays one and changes nothing when it is refused;
+//! - hidden information: [`Game::observe`] is what one seat may know, and bots choose
+//!   from an observation only ([`crate::bots::Bot`]);
+//! - chance: every chance event (the Rummikub deal and draws, a random Rumis ruin) comes
+//!   from the seed given to [`Game::start`], so a seed replays a whole game;
+//! - the outcome: [`Game::outcome`], scores and winners once the game is over.
+
+use std::fmt;
+
+/// Why a game could not be started or an action was refused. The text is for a person.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError(pub String);
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl GameError {
+    pub fn new(text: impl Into<String>) -> GameError {
+        GameError(text.into())
+    }
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Each seat's final score (Rumis: points, R9; Rummikub: game totals, K9).
+    pub scores: Vec<f64>,
+    /// Seats that share the win (usually one).
+    pub winners: Vec<usize>,
+}
+
+impl Outcome {
+    /// A seat's share of the win: 1 for a sole win, 1/n for a win shared by n.
+    pub fn win_share(&self, seat: usize) -> f64 {
+        if self.winners.contains(&seat) {
+            1.0 / self.winners.len() as f64
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A game between seats, from its seeded start to its outcome.
+pub trait Game: Clone + Send + 'static {
+    /// What fixes a game before its first action (scenario and players, rule set …).
+    type Config: Clone + Send + Sync;
+    /// One action of one seat.
+    type Action: Clone + PartialEq + fmt::Debug + Send;
+    /// What one seat may know.
+    type Observation: Clone;
+
+    /// The game's name, as on the command line (`rumis`, `rummikub`).
+    const NAME: &'static str;
+
+    /// A new game; every chance event in it is drawn from `seed`.
+    fn start(config: &Self::Config, seed: u64) -> Result<Self, GameError>;
+
+    fn seats(&self) -> usize;
+
+    /// The seat to act, `None` once the game is over.
+    fn to_act(&self) -> Option<usize>;
+
+    /// Every legal action of the seat to act, or `None` where they are too many to list
+    /// (then [`Game::validate`] decides).
+    fn legal_actions(&self) -> Option<Vec<Self::Action>>;
+
+    /// Whether `seat` may take `action` now, with the reason when it may not.
+    fn validate(&self, seat: usize, action: &Self::Action) -> Result<(), GameError>;
+
+    /// Takes the action; a refused action changes nothing.
+    fn apply(&mut self, seat: usize, action: &Self::Action) -> Result<(), GameError>;
+
+    /// What `seat` may know now.
+    fn observe(&self, seat: usize) -> Self::Observation;
+
+    /// Scores and winners once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The action in the game's text notation.
+    fn format_action(&self, action: &Self::Action) -> String;
+
+    /// Reads an action in the game's notation for the seat to act.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, GameError>;
+
+    /// The game so far as a text record that replays it.
+    fn record(&self, seats: Option<&str>) -> String;
+}

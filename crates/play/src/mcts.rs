@@ -1,0 +1,434 @@
+//! Monte-Carlo tree search for Rumis, written by hand.
+//!
+//! - Selection: PUCT (UCT with priors): a move's score is its mean reward for the player
+//!   who makes it plus `c · P · √N / (1 + n)`. Unvisited moves start at their parent's
+//!   mean (first-play urgency).
+//! - Priors `P`: a softmax over the greedy evaluation ([`greedy_eval`]: the mover's
+//!   points after the move, then opponents' tops covered), so the search looks at the
+//!   moves a good player would consider first.
+//! - Playouts: heuristic, not uniform: at each step the best of a few uniformly drawn
+//!   legal moves by the same greedy evaluation ([`heuristic_playout`]).
+//! - Reward per player: mostly the win share (R9: a tie shares the win), plus a little of
+//!   the point margin over the best opponent, which separates moves early in a game.
+//! - Budget: a number of playouts (deterministic: same seed, same positions, same
+//!   moves) or milliseconds (not deterministic).
+//! - Tree reuse: the bot keeps its tree between moves; when the next position follows
+//!   from the old root by moves it searched, that subtree becomes the new root.
+
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rumis::{Move, Position};
+
+use crate::rumis_bots::{greedy_eval, RumisBot};
+
+/// How much a search may spend on one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// New playouts per move (moves reused from the old tree do not count).
+    Playouts(u32),
+    /// Wall-clock milliseconds per move.
+    Millis(u64),
+}
+
+/// The search's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    pub budget: Budget,
+    /// Exploration constant `c` of PUCT.
+    pub exploration: f64,
+    /// Softmax temperature of the priors, in points.
+    pub prior_temperature: f64,
+    /// Legal moves drawn per playout step; the best by the greedy evaluation is played
+    /// (1: uniform random playouts).
+    pub playout_samples: u32,
+    /// Keep the tree between moves.
+    pub reuse_tree: bool,
+}
+
+/// Playout budgets of the levels 1–5; level 5 takes about a second a move on Chullpa
+/// on the machine this was tuned on (one core).
+pub const LEVEL_PLAYOUTS: [u32; 5] = [40, 300, 1500, 6000, 20000];
+
+impl MctsConfig {
+    pub fn with_budget(budget: Budget) -> MctsConfig {
+        MctsConfig {
+            budget,
+            exploration: 1.2,
+            prior_temperature: 1.0,
+            playout_samples: 4,
+            reuse_tree: true,
+        }
+    }
+
+    /// Level 1 (beginner) to 5 (strongest in about a second); `None` for another number.
+    pub fn level(level: u8) -> Option<MctsConfig> {
+        let playouts = *LEVEL_PLAYOUTS.get(usize::from(level).checked_sub(1)?)?;
+        Some(MctsConfig::with_budget(Budget::Playouts(playouts)))
+    }
+}
+
+/// One move out of a node, with its statistics for the player who makes it.
+#[derive(Clone, Debug)]
+struct Edge {
+    mv: Move,
+    prior: f32,
+    visits: u32,
+    /// Sum of shaped rewards (win share and margin) for the mover.
+    reward: f64,
+    /// Sum of win shares for the mover.
+    wins: f64,
+    /// Index of the child node, `NONE` until the move is first tried.
+    child: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug, Default)]
+struct Node {
+    edges: Vec<Edge>,
+    expanded: bool,
+}
+
+/// A searched move of the root: how often it was tried and how it did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStats {
+    pub mv: Move,
+    pub visits: u32,
+    /// Estimated chance to win (mean win share) for the player to move.
+    pub win_chance: f64,
+    /// The greedy prior the search started from.
+    pub prior: f64,
+}
+
+/// A search tree rooted at a position.
+#[derive(Clone, Debug)]
+pub struct Search {
+    config: MctsConfig,
+    root_position: Position,
+    nodes: Vec<Node>,
+    root: u32,
+    rng: ChaCha8Rng,
+}
+
+impl Search {
+    pub fn new(position: Position, config: MctsConfig, seed: u64) -> Search {
+        Search {
+            config,
+            root_position: position,
+            nodes: vec![Node::default()],
+            root: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// Moves the root to `position` if it follows from the current root by moves in the
+    /// tree; otherwise starts a new tree. Returns whether the tree was kept.
+    pub fn advance_to(&mut self, position: &Position) -> bool {
+        let old = self.root_position.history();
+        let new = position.history();
+        let same_game = {
+            let (a, b) = (self.root_position.setup(), position.setup());
+            a.scenario.key == b.scenario.key
+                && a.players == b.players
+                && a.variant == b.variant
+                && a.seed == b.seed
+        };
+        let mut node = self.root;
+        let mut kept = same_game && new.len() >= old.len() && new[..old.len()] == *old;
+        if kept {
+            for mv in &new[old.len()..] {
+                let next = self.nodes[node as usize]
+                    .edges
+                    .iter()
+                    .find(|e| e.mv == *mv)
+                    .map_or(NONE, |e| e.child);
+                if next == NONE {
+                    kept = false;
+                    break;
+                }
+                node = next;
+            }
+        }
+        self.root_position = position.clone();
+        if kept {
+            self.root = node;
+            if self.nodes.len() > 2_000_000 {
+                // Bound the memory of a very long game: start afresh.
+                self.nodes = vec![Node::default()];
+                self.root = 0;
+            }
+        } else {
+            self.nodes = vec![Node::default()];
+            self.root = 0;
+        }
+        kept
+    }
+
+    /// Runs the search within the budget, from `now` (the caller's clock start).
+    pub fn run(&mut self) {
+        if self.root_position.is_over() {
+            return;
+        }
+        let start = Instant::now();
+        let mut done: u64 = 0;
+        loop {
+            match self.config.budget {
+                Budget::Playouts(n) if done >= u64::from(n) => break,
+                Budget::Millis(ms)
+                    if done.is_multiple_of(8) && start.elapsed() >= Duration::from_millis(ms) =>
+                {
+                    break
+                }
+                _ => {}
+            }
+            self.iterate();
+            done += 1;
+            // A root with a single move needs no search.
+            let root = &self.nodes[self.root as usize];
+            if root.expanded && root.edges.len() == 1 && done >= 1 {
+                break;
+            }
+        }
+    }
+
+    /// One selection, expansion, playout and back-propagation.
+    fn iterate(&mut self) {
+        let mut position = self.root_position.clone();
+        let mut node = self.root;
+        // (node, edge index, player who moved)
+        let mut path: Vec<(u32, usize, usize)> = Vec::new();
+        while let Some(actor) = position.actor() {
+            if !self.nodes[node as usize].expanded {
+                self.expand(node, &position);
+            }
+            let Some(e) = self.select(node) else { break };
+            let edge = &self.nodes[node as usize].edges[e];
+            let (mv, child) = (edge.mv, edge.child);
+            position.play_unchecked(mv);
+            path.push((node, e, usize::from(actor)));
+            if child == NONE {
+                let index = self.nodes.len() as u32;
+                self.nodes.push(Node::default());
+                self.nodes[node as usize].edges[e].child = index;
+                break;
+            }
+            node = child;
+        }
+        heuristic_playout(&mut position, self.config.playout_samples, &mut self.rng);
+        let (rewards, shares) = rewards(&position);
+        for (node, e, player) in path {
+            let edge = &mut self.nodes[node as usize].edges[e];
+            edge.visits += 1;
+            edge.reward += rewards[player];
+            edge.wins += shares[player];
+        }
+    }
+
+    fn expand(&mut self, node: u32, position: &Position) {
+        let mut edges = Vec::new();
+        let colour_points = position.score().colour_points;
+        let mut evals = Vec::new();
+        position.for_each_legal(|mv| {
+            let eval = greedy_eval(position, &colour_points, mv);
+            let value = eval.map_or(0.0, |e| {
+                f64::from(e.player_points)
+                    + 0.1 * f64::from(e.colour_points)
+                    + 0.3 * f64::from(e.covered)
+            });
+            evals.push(value);
+            edges.push(Edge {
+                mv,
+                prior: 0.0,
+                visits: 0,
+                reward: 0.0,
+                wins: 0.0,
+                child: NONE,
+            });
+        });
+        let best = evals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let weights: Vec<f64> = evals
+            .iter()
+            .map(|v| ((v - best) / self.config.prior_temperature).exp())
+            .collect();
+        let total: f64 = weights.iter().sum();
+        for (edge, w) in edges.iter_mut().zip(weights) {
+            edge.prior = (w / total) as f32;
+        }
+        let n = &mut self.nodes[node as usize];
+        n.edges = edges;
+        n.expanded = true;
+    }
+
+    /// The edge PUCT prefers; ties go to the earlier (higher-prior first is not
+    /// assumed: the order is the generator's, which is deterministic).
+    fn select(&self, node: u32) -> Option<usize> {
+        let edges = &self.nodes[node as usize].edges;
+        let visits: u32 = edges.iter().map(|e| e.visits).sum();
+        let reward: f64 = edges.iter().map(|e| e.reward).sum();
+        let fpu = if visits > 0 {
+            reward / f64::from(visits)
+        } else {
+            0.5
+        };
+        let sqrt_n = f64::from(visits.max(1)).sqrt();
+        let c = self.config.exploration;
+        let mut best: Option<(usize, f64)> = None;
+        for (i, e) in edges.iter().enumerate() {
+            let q = if e.visits > 0 {
+                e.reward / f64::from(e.visits)
+            } else {
+                fpu
+            };
+            let u = c * f64::from(e.prior) * sqrt_n / (1.0 + f64::from(e.visits));
+            let score = q + u;
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((i, score));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// The root's moves, most visited first.
+    pub fn root_stats(&self) -> Vec<MoveStats> {
+        let mut stats: Vec<MoveStats> = self.nodes[self.root as usize]
+            .edges
+            .iter()
+            .map(|e| MoveStats {
+                mv: e.mv,
+                visits: e.visits,
+                win_chance: if e.visits > 0 {
+                    e.wins / f64::from(e.visits)
+                } else {
+                    0.0
+                },
+                prior: f64::from(e.prior),
+            })
+            .collect();
+        stats.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.prior.total_cmp(&a.prior))
+                .then(a.mv.cmp(&b.mv))
+        });
+        stats
+    }
+
+    /// The move to play: the most visited (then the highest prior).
+    pub fn best_move(&self) -> Option<Move> {
+        self.root_stats().first().map(|s| s.mv)
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.root_position
+    }
+}
+
+/// Plays a game to its end with the heuristic playout policy: at each step `samples`
+/// legal moves are drawn uniformly and the best by the greedy evaluation is played
+/// (uniform while the ruin is built or stones are taken off, where it sees nothing).
+pub fn heuristic_playout(position: &mut Position, samples: u32, rng: &mut impl Rng) {
+    while let Some(first) = position.random_move(rng) {
+        let mut mv = first;
+        if samples > 1 && !position.building_ruin() && !position.removing() {
+            let points = position.score().colour_points;
+            let mut best = greedy_eval(position, &points, first);
+            for _ in 1..samples {
+                let Some(other) = position.random_move(rng) else {
+                    break;
+                };
+                let eval = greedy_eval(position, &points, other);
+                if eval > best {
+                    best = eval;
+                    mv = other;
+                }
+            }
+        }
+        position.play_unchecked(mv);
+    }
+}
+
+/// Per player: the shaped reward (win share, with a quarter of the weight on the point
+/// margin over the best opponent) and the plain win share.
+fn rewards(position: &Position) -> (Vec<f64>, Vec<f64>) {
+    let score = position.score();
+    let players = score.player_points.len();
+    let shares: Vec<f64> = (0..players)
+        .map(|p| {
+            if score.winners.contains(&(p as u8)) {
+                1.0 / score.winners.len() as f64
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let rewards = (0..players)
+        .map(|p| {
+            let best_other = (0..players)
+                .filter(|&q| q != p)
+                .map(|q| score.player_points[q])
+                .max()
+                .unwrap_or(0);
+            let margin = f64::from(score.player_points[p] - best_other);
+            0.75 * shares[p] + 0.25 * (0.5 + 0.5 * (margin / 5.0).tanh())
+        })
+        .collect();
+    (rewards, shares)
+}
+
+/// The MCTS bot: a [`Search`] kept between moves.
+pub struct MctsBot {
+    config: MctsConfig,
+    seed: u64,
+    search: Option<Search>,
+    name: &'static str,
+}
+
+impl MctsBot {
+    pub fn new(config: MctsConfig, seed: u64) -> MctsBot {
+        MctsBot {
+            config,
+            seed,
+            search: None,
+            name: "mcts",
+        }
+    }
+
+    /// Searches `position` and returns the root's statistics (most visited first).
+    pub fn analyse(&mut self, position: &Position) -> Vec<MoveStats> {
+        let search = match &mut self.search {
+            Some(s) if self.config.reuse_tree => {
+                s.advance_to(position);
+                s
+            }
+            _ => {
+                let s = Search::new(position.clone(), self.config, self.seed);
+                self.search.insert(s)
+            }
+        };
+        search.run();
+        search.root_stats()
+    }
+}
+
+impl RumisBot for MctsBot {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn choose(&mut self, position: &Position) -> Option<Move> {
+        position.to_move()?;
+        self.analyse(position).first().map(|s| s.mv)
+    }
+}
+
+/// The strongest bot's view of a position: its best `count` moves with estimated win
+/// chances for the player to move, from a search of `config`'s budget.
+pub fn analyse(position: &Position, config: MctsConfig, seed: u64, count: usize) -> Vec<MoveStats> {
+    let mut config = config;
+    config.reuse_tree = false;
+    let mut stats = MctsBot::new(config, seed).analyse(position);
+    stats.truncate(count);
+    stats
+}

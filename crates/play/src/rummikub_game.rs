@@ -1,0 +1,115 @@
+//! Rummikub behind the [`Game`] trait: hidden racks, so a seat observes its
+//! [`PlayerView`]; an action is a whole turn ([`Action`]: the new table, or a draw),
+//! too many to list, so [`Game::legal_actions`] is `None` and [`Game::validate`] decides.
+//! The deal and every draw come from the game's seed (rounds after the first from
+//! seeds derived from it, [`rummikub::game::round_seed`]).
+
+use rummikub::record::{format_action, parse_action, write_record};
+use rummikub::{Action, PlayerView, RuleSet};
+
+use crate::game::{Game, GameError, Outcome};
+
+/// What fixes a Rummikub game: the rule set and the number of players.
+#[derive(Clone, Debug)]
+pub struct RummikubConfig {
+    pub rules: RuleSet,
+    pub players: usize,
+}
+
+/// A Rummikub game (one or more rounds, K9) for the shared interface.
+#[derive(Clone, Debug)]
+pub struct RummikubGame {
+    pub game: rummikub::Game,
+    /// Records of the finished rounds.
+    rounds: Vec<String>,
+}
+
+impl RummikubGame {
+    /// Deals the next round when the current one is over and the game is not.
+    fn continue_game(&mut self) {
+        if self.game.round().is_over() && !self.game.is_over() {
+            self.rounds.extend(write_record(self.game.round()));
+            self.game.next_round();
+        }
+    }
+}
+
+impl Game for RummikubGame {
+    type Config = RummikubConfig;
+    type Action = Action;
+    type Observation = PlayerView;
+
+    const NAME: &'static str = "rummikub";
+
+    fn start(config: &RummikubConfig, seed: u64) -> Result<RummikubGame, GameError> {
+        let game =
+            rummikub::Game::new(config.rules.clone(), config.players, seed).map_err(|e| {
+                GameError::new(format!("Rummikub is played by 2 to 4 players, not {}", e.0))
+            })?;
+        Ok(RummikubGame {
+            game,
+            rounds: Vec::new(),
+        })
+    }
+
+    fn seats(&self) -> usize {
+        self.game.round().players()
+    }
+
+    fn to_act(&self) -> Option<usize> {
+        let round = self.game.round();
+        (!round.is_over()).then(|| round.current_player())
+    }
+
+    fn legal_actions(&self) -> Option<Vec<Action>> {
+        None
+    }
+
+    fn validate(&self, seat: usize, action: &Action) -> Result<(), GameError> {
+        let round = self.game.round();
+        match action {
+            Action::Play(table) => round
+                .check_play(seat, table)
+                .map(|_| ())
+                .map_err(|e| GameError::new(e.to_string())),
+            _ => round
+                .clone()
+                .apply(seat, action.clone())
+                .map(|_| ())
+                .map_err(|e| GameError::new(e.to_string())),
+        }
+    }
+
+    fn apply(&mut self, seat: usize, action: &Action) -> Result<(), GameError> {
+        self.game
+            .apply(seat, action.clone())
+            .map_err(|e| GameError::new(e.to_string()))?;
+        self.continue_game();
+        Ok(())
+    }
+
+    fn observe(&self, seat: usize) -> PlayerView {
+        self.game.view(seat)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.is_over().then(|| Outcome {
+            scores: self.game.totals().iter().map(|&t| f64::from(t)).collect(),
+            winners: self.game.winners(),
+        })
+    }
+
+    fn format_action(&self, action: &Action) -> String {
+        format_action(action)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, GameError> {
+        parse_action(text).map_err(GameError::new)
+    }
+
+    fn record(&self, _seats: Option<&str>) -> String {
+        let mut records = self.rounds.clone();
+        records.extend(write_record(self.game.round()));
+        records.join("\n")
+    }
+}
