@@ -64,7 +64,7 @@ enum Command {
         game: match_cli::MatchGame,
     },
     /// Speak the engine text protocol on stdin/stdout (docs/engine-protocol.md).
-    Engine,
+    Engine(match_cli::EngineArgs),
     /// The strongest bot's best few moves for a Rumis position, with win chances.
     Analyse {
         #[command(subcommand)]
@@ -133,7 +133,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Puzzle { kind } => puzzle_cli::run(kind),
         Command::Solve { game } => solve_cli::run(game),
         Command::Match { game } => match_cli::run_match_command(game),
-        Command::Engine => match_cli::engine(),
+        Command::Engine(args) => match_cli::engine(args),
         Command::Analyse { game } => match game {
             AnalyseGame::Rumis(args) => match_cli::analyse(args),
         },

@@ -378,9 +378,28 @@ impl Bot<RumisGame> for ExternalEngine {
     }
 }
 
+#[derive(Args)]
+pub struct EngineArgs {
+    /// The bot that answers `genmove` in new games (default: mcts:5, planner:5).
+    #[arg(long)]
+    bot: Option<String>,
+}
+
 /// `rumi engine`: the protocol over stdin/stdout.
-pub fn engine() -> anyhow::Result<()> {
-    let mut engine = Engine::new();
+pub fn engine(args: EngineArgs) -> anyhow::Result<()> {
+    let mut engine = match &args.bot {
+        Some(spec) => {
+            if RumisGame::bot(spec, 0).is_err() && RummikubGame::bot(spec, 0).is_err() {
+                bail!(
+                    "unknown bot `{spec}`; Rumis: {}; Rummikub: {}",
+                    RumisGame::BOT_SPECS,
+                    RummikubGame::BOT_SPECS
+                );
+            }
+            Engine::with_bot(spec)
+        }
+        None => Engine::new(),
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {

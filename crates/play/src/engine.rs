@@ -38,6 +38,8 @@ pub struct Engine {
     reading: Option<Vec<String>>,
     /// Set by `quit`.
     pub quit: bool,
+    /// The bot `genmove` uses in a new game, when one was chosen for the engine.
+    default_bot: Option<String>,
 }
 
 impl Default for Engine {
@@ -196,6 +198,15 @@ impl Engine {
             current: Current::None,
             reading: None,
             quit: false,
+            default_bot: None,
+        }
+    }
+
+    /// An engine whose `genmove` uses `spec` in every new game (until `bot` changes it).
+    pub fn with_bot(spec: &str) -> Engine {
+        Engine {
+            default_bot: Some(spec.to_string()),
+            ..Engine::new()
         }
     }
 
@@ -315,7 +326,8 @@ impl Engine {
                 let mut config =
                     RumisConfig::builtin(&scenario, players).map_err(|e| e.to_string())?;
                 config.variant = variant;
-                self.current = Current::Rumis(Session::new(config, seed, "mcts:5".into())?);
+                let bot = self.default_bot.clone().unwrap_or("mcts:5".into());
+                self.current = Current::Rumis(Session::new(config, seed, bot)?);
             }
             "rummikub" => {
                 let mut players = 2usize;
@@ -332,7 +344,8 @@ impl Engine {
                     }
                 }
                 let config = RummikubConfig { rules, players };
-                self.current = Current::Rummikub(Session::new(config, seed, "planner:5".into())?);
+                let bot = self.default_bot.clone().unwrap_or("planner:5".into());
+                self.current = Current::Rummikub(Session::new(config, seed, bot)?);
             }
             other => return Err(format!("unknown game `{other}` (rumis, rummikub)")),
         }
