@@ -221,9 +221,8 @@ async fn act(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let table = hub.table(&id).await?;
-    let request: ActionRequest = parse_body(&body)?;
-    let seat = seat_for_action(&table, token_of(&query, &headers).as_deref()).await?;
+    let (table, request, seat) =
+        seat_request::<ActionRequest>(&hub, &id, &query, &headers, &body).await?;
     hub.submit(
         &table,
         Actor::Seat(seat),
@@ -235,15 +234,24 @@ async fn act(
     Ok(Json(state.view(&id, Some(seat))))
 }
 
-/// An action needs a token of a seat at the table.
-async fn seat_for_action(
-    table: &crate::hub::Table,
-    token: Option<&str>,
-) -> Result<usize, ApiError> {
-    let state = table.state.lock().await;
-    state
-        .seat_of(token)?
-        .ok_or_else(|| ApiError::Forbidden("an action needs your seat token".into()))
+/// A seat's request: the table, the body read as `T`, and the seat of the token
+/// (an action needs a token of a seat at the table).
+async fn seat_request<T: serde::de::DeserializeOwned>(
+    hub: &Arc<Hub>,
+    id: &str,
+    query: &TokenQuery,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<(Arc<crate::hub::Table>, T, usize), ApiError> {
+    let table = hub.table(id).await?;
+    let request: T = parse_body(body)?;
+    let seat = {
+        let state = table.state.lock().await;
+        state
+            .seat_of(token_of(query, headers).as_deref())?
+            .ok_or_else(|| ApiError::Forbidden("an action needs your seat token".into()))?
+    };
+    Ok((table, request, seat))
 }
 
 async fn check(
@@ -253,9 +261,7 @@ async fn check(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let table = hub.table(&id).await?;
-    let action: Value = parse_body(&body)?;
-    let seat = seat_for_action(&table, token_of(&query, &headers).as_deref()).await?;
+    let (table, action, seat) = seat_request::<Value>(&hub, &id, &query, &headers, &body).await?;
     let state = table.state.lock().await;
     let TableGame::Rumis(game) = &state.game else {
         return Err(ApiError::BadRequest(

@@ -298,37 +298,42 @@ async fn a_rummikub_rack_reaches_only_its_own_seat_over_http_and_websocket() {
         }
     }
 
-    // Acting on the socket: a stale version is refused with a message on the socket.
-    let stale = json!({"type": "action", "version": 0, "action": {"type": "draw"}}).to_string();
-    socket_b.send(Message::Text(stale.into())).await.unwrap();
-    loop {
-        let frame = tokio::time::timeout(Duration::from_secs(5), socket_b.next())
-            .await
-            .unwrap()
-            .unwrap()
-            .unwrap();
-        let message: Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
-        if message["type"] == "error" {
-            assert!(message["message"].as_str().unwrap().contains("stale"));
-            break;
-        }
-    }
-    // A spectator cannot act.
-    let action = json!({"type": "action", "version": 1, "action": {"type": "draw"}}).to_string();
-    socket_s.send(Message::Text(action.into())).await.unwrap();
-    loop {
-        let frame = tokio::time::timeout(Duration::from_secs(5), socket_s.next())
-            .await
-            .unwrap()
-            .unwrap()
-            .unwrap();
-        let message: Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
-        if message["type"] == "error" {
-            assert!(message["message"].as_str().unwrap().contains("spectators"));
-            break;
-        }
-    }
+    // Acting on the socket: a stale version is refused with a message on the socket,
+    // and a spectator cannot act at all.
+    let stale = json!({"type": "action", "version": 0, "action": {"type": "draw"}});
+    assert!(refusal_on_socket(&mut socket_b, stale)
+        .await
+        .contains("stale"));
+    let action = json!({"type": "action", "version": 1, "action": {"type": "draw"}});
+    assert!(refusal_on_socket(&mut socket_s, action)
+        .await
+        .contains("spectators"));
     assert_eq!(server.view(&id, None).await["version"], 1);
+}
+
+/// Sends a message on a socket and waits for the error message it gets back.
+async fn refusal_on_socket<S>(socket: &mut S, message: Value) -> String
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>>
+        + futures_util::Sink<Message>
+        + Unpin,
+    <S as futures_util::Sink<Message>>::Error: std::fmt::Debug,
+{
+    socket
+        .send(Message::Text(message.to_string().into()))
+        .await
+        .unwrap();
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await
+            .expect("an answer on the socket")
+            .unwrap()
+            .unwrap();
+        let message: Value = serde_json::from_str(frame.to_text().unwrap()).unwrap();
+        if message["type"] == "error" {
+            return message["message"].as_str().unwrap().to_string();
+        }
+    }
 }
 
 #[tokio::test]
