@@ -227,6 +227,10 @@ pub struct Hub {
     pub store: Store,
     tables: StdMutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
+    /// Bots thinking at once: one per core. A strong bot's search (or the Rummikub
+    /// solver on a full table) takes seconds and much memory; more at once would only
+    /// share the cores and multiply the memory.
+    thinking: Arc<tokio::sync::Semaphore>,
 }
 
 /// What a new table asks for.
@@ -244,16 +248,30 @@ impl Hub {
     /// Opens the hub on a store and resumes every unfinished table, bots and clocks
     /// included.
     pub async fn start(store: Store, options: HubOptions) -> anyhow::Result<Arc<Hub>> {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let hub = Arc::new(Hub {
             store,
             tables: StdMutex::new(HashMap::new()),
             options,
+            thinking: Arc::new(tokio::sync::Semaphore::new(cores)),
         });
         let ids = hub.store.unfinished_ids().await?;
+        let mut resumed = Vec::new();
         for id in &ids {
             if let Some(table) = hub.load(id).await? {
-                hub.schedule(table);
+                resumed.push(table);
             }
+        }
+        // The resumed tables' bots and clocks start over the first two seconds rather
+        // than all in one instant, while the players reconnect.
+        let count = resumed.len().max(1) as u64;
+        for (index, table) in resumed.into_iter().enumerate() {
+            let hub = hub.clone();
+            let wait = Duration::from_millis(index as u64 * 2000 / count);
+            tokio::spawn(async move {
+                tokio::time::sleep(wait).await;
+                hub.schedule(table);
+            });
         }
         if !ids.is_empty() {
             tracing::info!("resumed {} unfinished tables", ids.len());
@@ -562,11 +580,16 @@ impl Hub {
                     // A bot thinks on the blocking pool, so that its search never
                     // holds up the threads that answer people.
                     let bot_name = bot.clone();
-                    let action =
-                        tokio::task::spawn_blocking(move || game.bot_action(&bot_name, seat, seed))
-                            .await
-                            .ok()
-                            .flatten();
+                    let Ok(permit) = hub.thinking.clone().acquire_owned().await else {
+                        return;
+                    };
+                    let action = tokio::task::spawn_blocking(move || {
+                        let _thinking = permit;
+                        game.bot_action(&bot_name, seat, seed)
+                    })
+                    .await
+                    .ok()
+                    .flatten();
                     let Some(action) = action else {
                         tracing::warn!(
                             "table {}: the {bot} bot found no action for seat {seat}",
