@@ -11,7 +11,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
-use rumis::{Scenario, Variant};
+use rumis::{Scenario, Setup, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_http::services::{ServeDir, ServeFile};
@@ -89,10 +89,36 @@ async fn meta() -> Json<Value> {
     let scenarios: Vec<Value> = Scenario::builtins()
         .iter()
         .map(|s| {
+            let playable = |variant: Variant, players: u8| {
+                Setup::new(s.clone(), players)
+                    .with_variant(variant)
+                    .board_players()
+                    .is_ok_and(|p| match variant {
+                        Variant::Dismantle => s.dismantle_footprint().is_ok(),
+                        _ => s.footprint(p).is_ok(),
+                    })
+            };
+            // In the engine's order (standard first), with the player counts of each.
+            let variant_players: Vec<(&str, Vec<u8>)> = Variant::ALL
+                .iter()
+                .map(|&v| {
+                    let counts = s
+                        .player_counts
+                        .keys()
+                        .copied()
+                        .filter(|&p| playable(v, p))
+                        .collect::<Vec<u8>>();
+                    (v.name(), counts)
+                })
+                .filter(|(_, counts)| !counts.is_empty())
+                .collect();
             json!({
                 "key": s.key, "name": s.name, "theme": s.theme,
                 "status": s.provenance.to_string(),
                 "players": s.player_counts.keys().collect::<Vec<_>>(),
+                // The variants this board can be played in, and with how many players.
+                "variants": variant_players.iter().map(|(v, _)| v).collect::<Vec<_>>(),
+                "variant_players": variant_players.iter().map(|(v, c)| ((*v).to_string(), json!(c))).collect::<serde_json::Map<_, _>>(),
             })
         })
         .collect();

@@ -599,3 +599,24 @@ async fn the_dismantling_game_is_played_to_its_final_score_through_the_api() {
         .collect();
     assert_eq!(json!(scores), view["result"]["scores"]);
 }
+
+#[tokio::test]
+async fn meta_offers_each_board_only_the_variants_it_can_be_played_in() {
+    let server = start(&temp_sqlite("meta"), 0).await;
+    let (status, meta) = server.get("/api/meta").await;
+    assert_eq!(status, 200);
+    let scenarios = meta["rumis"]["scenarios"].as_array().unwrap();
+    let board = |key: &str| scenarios.iter().find(|s| s["key"] == key).unwrap().clone();
+    // R16: the dismantling game is for two players on Colca, Puncu and Apachita only.
+    assert_eq!(board("colca")["variant_players"]["dismantle"], json!([2]));
+    assert!(board("chullpa")["variant_players"]
+        .get("dismantle")
+        .is_none());
+    // R15: the inverse variant is for five and six players; R10: four colours for two.
+    assert_eq!(board("huaca")["variant_players"]["inverse"], json!([5, 6]));
+    assert_eq!(
+        board("chullpa")["variant_players"]["four-colours"],
+        json!([2])
+    );
+    assert_eq!(board("chullpa")["variants"][0], "standard");
+}
