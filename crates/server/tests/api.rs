@@ -72,17 +72,25 @@ async fn whole_rumis_game(db: &str) {
     );
     assert_eq!(last["rumis"]["cubes"], final_view["rumis"]["cubes"]);
     // The record replays in the engine to the same final score.
+    assert_eq!(
+        record_scores(&replay, "chullpa"),
+        final_view["result"]["scores"]
+    );
+}
+
+/// The players' final scores of a replay's record, replayed by the rules engine.
+fn record_scores(replay: &Value, scenario: &str) -> Value {
     let record = rumis::record::Record::parse(replay["record"].as_str().unwrap()).unwrap();
     let position = record
-        .replay(rumis::Scenario::builtin("chullpa").unwrap())
-        .unwrap();
+        .replay(rumis::Scenario::builtin(scenario).unwrap())
+        .expect("the stored game replays in the engine");
     let scores: Vec<i64> = position
         .score()
         .player_points
         .iter()
         .map(|&p| i64::from(p))
         .collect();
-    assert_eq!(json!(scores), final_view["result"]["scores"]);
+    json!(scores)
 }
 
 /// Sends a refused request and checks that the table did not change.
@@ -587,17 +595,7 @@ async fn the_dismantling_game_is_played_to_its_final_score_through_the_api() {
         .any(|m| m.as_str().unwrap().starts_with("x ")));
     // The record replays in the engine to the same final score.
     let (_, replay) = server.get(&format!("/api/tables/{id}/replay")).await;
-    let record = rumis::record::Record::parse(replay["record"].as_str().unwrap()).unwrap();
-    let position = record
-        .replay(rumis::Scenario::builtin("colca").unwrap())
-        .unwrap();
-    let scores: Vec<i64> = position
-        .score()
-        .player_points
-        .iter()
-        .map(|&p| i64::from(p))
-        .collect();
-    assert_eq!(json!(scores), view["result"]["scores"]);
+    assert_eq!(record_scores(&replay, "colca"), view["result"]["scores"]);
 }
 
 #[tokio::test]
