@@ -287,56 +287,67 @@ impl Position {
     /// the current build.
     fn resolve(&self, text: MoveText) -> Result<(Stone, Vec<Cell>), Illegal> {
         let board = self.board();
-        let column_height = |x: u8, y: u8| {
+        resolve_on(text, board.width, board.depth, |x, y| {
             if (x as usize) < board.width && (y as usize) < board.depth {
                 self.height(y as usize * board.width + x as usize)
             } else {
                 0
             }
-        };
-        match text {
-            MoveText::Cells { stone, cells } => {
-                let mut out: Vec<Cell> = Vec::with_capacity(cells.len());
-                for (x, y, level) in cells {
-                    let z = level.unwrap_or_else(|| {
-                        let below = out.iter().filter(|c| c.x == x && c.y == y).count() as u8;
-                        column_height(x, y) + below
-                    });
-                    out.push(Cell { x, y, z });
-                }
-                Ok((stone, out))
+        })
+    }
+}
+
+/// Turns a written move into cells on any build given by its size and column heights
+/// (a board, or a puzzle cube): a left-out level lands on top of its column (above the
+/// cubes given before it there), a dropped orientation is lowered until it rests on the
+/// build (R3). A drop that sticks out of the `width` × `depth` grid is
+/// [`Illegal::OffTheBoard`].
+pub(crate) fn resolve_on(
+    text: MoveText,
+    width: usize,
+    depth: usize,
+    column_height: impl Fn(u8, u8) -> u8,
+) -> Result<(Stone, Vec<Cell>), Illegal> {
+    match text {
+        MoveText::Cells { stone, cells } => {
+            let mut out: Vec<Cell> = Vec::with_capacity(cells.len());
+            for (x, y, level) in cells {
+                let z = level.unwrap_or_else(|| {
+                    let below = out.iter().filter(|c| (c.x, c.y) == (x, y)).count() as u8;
+                    column_height(x, y).saturating_add(below)
+                });
+                out.push(Cell { x, y, z });
             }
-            MoveText::Drop {
+            Ok((stone, out))
+        }
+        MoveText::Drop {
+            stone,
+            orientation,
+            x,
+            y,
+        } => {
+            let shapes = stone.orientations();
+            let shape = shapes.get(orientation).ok_or(Illegal::NoSuchOrientation {
                 stone,
                 orientation,
-                x,
-                y,
-            } => {
-                let shapes = stone.orientations();
-                let shape = shapes.get(orientation).ok_or(Illegal::NoSuchOrientation {
+                count: shapes.len(),
+            })?;
+            let ext = shape.extent();
+            if x as usize + ext[0] as usize > width || y as usize + ext[1] as usize > depth {
+                return Err(Illegal::OffTheBoard {
                     stone,
-                    orientation,
-                    count: shapes.len(),
-                })?;
-                let ext = shape.extent();
-                if x as usize + ext[0] as usize > board.width
-                    || y as usize + ext[1] as usize > board.depth
-                {
-                    return Err(Illegal::OffTheBoard {
-                        stone,
-                        column: format!("{}{}", (b'a' + x) as char, y + 1),
-                    });
-                }
-                // Lowered from above: it stops where its first cube meets the build.
-                let z = shape
-                    .cubes()
-                    .iter()
-                    .map(|c| column_height(x + c[0] as u8, y + c[1] as u8) as i32 - c[2] as i32)
-                    .max()
-                    .unwrap_or(0)
-                    .max(0) as u8;
-                Ok((stone, Cell::of_shape(shape, x, y, z)))
+                    column: Cell { x, y, z: 0 }.column_name(),
+                });
             }
+            // Lowered from above: it stops where its first cube meets the build.
+            let z = shape
+                .cubes()
+                .iter()
+                .map(|c| column_height(x + c[0] as u8, y + c[1] as u8) as i32 - c[2] as i32)
+                .max()
+                .unwrap_or(0)
+                .max(0) as u8;
+            Ok((stone, Cell::of_shape(shape, x, y, z)))
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::board::Cell;
 use crate::colour::Colour;
-use crate::notation::{MoveText, NotationError};
+use crate::notation::{resolve_on, MoveText, NotationError};
 use crate::rules::{CellName, Illegal};
 use crate::stones::{identify, Offset, Stone};
 
@@ -118,46 +118,11 @@ impl<'a> Build<'a> {
     /// (above the cubes given before it there), a dropped orientation comes to rest on
     /// the build.
     pub fn resolve(&self, text: MoveText) -> Result<(Stone, Vec<Cell>), PlaceError> {
-        match text {
-            MoveText::Cells { stone, cells } => {
-                let mut out: Vec<Cell> = Vec::with_capacity(cells.len());
-                for (x, y, level) in cells {
-                    let stacked = out.iter().filter(|c| (c.x, c.y) == (x, y)).count() as u8;
-                    let z = level.unwrap_or_else(|| self.height(x, y).saturating_add(stacked));
-                    out.push(Cell { x, y, z });
-                }
-                Ok((stone, out))
-            }
-            MoveText::Drop {
-                stone,
-                orientation,
-                x,
-                y,
-            } => {
-                let shapes = stone.orientations();
-                let shape = shapes.get(orientation).ok_or(Illegal::NoSuchOrientation {
-                    stone,
-                    orientation,
-                    count: shapes.len(),
-                })?;
-                let e = self.puzzle.edge() as u8;
-                let [w, d, _] = shape.extent();
-                if x.saturating_add(w as u8) > e || y.saturating_add(d as u8) > e {
-                    return Err(PlaceError::OffTheCube {
-                        stone,
-                        column: Cell { x, y, z: 0 }.column_name(),
-                    });
-                }
-                let rest = shape
-                    .cubes()
-                    .iter()
-                    .map(|c| self.height(x + c[0] as u8, y + c[1] as u8) as i16 - c[2] as i16)
-                    .max()
-                    .unwrap_or(0)
-                    .max(0) as u8;
-                Ok((stone, Cell::of_shape(shape, x, y, rest)))
-            }
-        }
+        let edge = self.puzzle.edge();
+        resolve_on(text, edge, edge, |x, y| self.height(x, y)).map_err(|e| match e {
+            Illegal::OffTheBoard { stone, column } => PlaceError::OffTheCube { stone, column },
+            other => other.into(),
+        })
     }
 
     /// Checks a stone of `colour` (or, if none is named, of the first colour it is
