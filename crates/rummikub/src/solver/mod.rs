@@ -18,9 +18,10 @@
 
 mod dp;
 mod groups;
+mod runs;
 
 use crate::rules::RuleSet;
-use crate::set::{Set, SetKind, SetProblem};
+use crate::set::{Set, SetProblem};
 use crate::tile::{Tile, TileCounts, MAX_NUMBER};
 
 use dp::{Keepable, Unit, PRIMARY};
@@ -302,8 +303,6 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
         table_jokers: table.count(Tile::JOKER),
         rack_jokers: rack.count(Tile::JOKER),
         keepable: Vec::new(),
-        patterns: Vec::new(),
-        group_shapes: vec![Vec::new(); 14],
         jokers_per_set: rules.jokers_per_set.min(2),
         wrap: rules.run_wraps_around,
         unit,
@@ -313,9 +312,8 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
     }
 }
 
-/// How the DP may leave each old (not frozen) set unchanged: a run reading becomes a
-/// pattern that new runs may follow, a group reading a shape at its number; a set read
-/// as a run over 13 (old rules) is kept whole through the DP's mask instead.
+/// Every old (not frozen) set may stay on the table unchanged: the DP keeps it whole by
+/// reserving its tiles, for one tie-break point.
 fn old_set_readings(
     old: &[Set],
     frozen: &[usize],
@@ -330,71 +328,28 @@ fn old_set_readings(
             .unwrap_or(0)
     };
     for (index, set) in old.iter().enumerate() {
-        if frozen.contains(&index) {
+        if frozen.contains(&index) || index >= 64 {
             continue;
         }
-        let readings = crate::set::readings(set.tiles(), rules);
-        let numbers = |r: &crate::set::Reading| -> Vec<u8> {
-            r.represented.iter().filter_map(|t| t.number()).collect()
-        };
-        let wraps = readings
-            .iter()
-            .any(|r| r.kind == SetKind::Run && numbers(r).windows(2).any(|w| w[1] <= w[0]));
-        if wraps {
-            let mut counts = [[0u8; 4]; 14];
-            let (mut first, mut last) = (MAX_NUMBER, 1);
-            for t in set.tiles() {
-                if let (Some(c), Some(n)) = (t.colour(), t.number()) {
-                    counts[usize::from(n)][colour_index(c)] += 1;
-                    first = first.min(n);
-                    last = last.max(n);
-                }
+        let mut counts = [[0u8; 4]; 14];
+        let (mut first, mut last) = (MAX_NUMBER, 1);
+        for t in set.tiles() {
+            if let (Some(c), Some(n)) = (t.colour(), t.number()) {
+                counts[usize::from(n)][colour_index(c)] += 1;
+                first = first.min(n);
+                last = last.max(n);
             }
-            if first <= last {
-                problem.keepable.push(Keepable {
-                    index,
-                    counts,
-                    first,
-                    last,
-                    jokers: set.jokers() as u8,
-                    score: PRIMARY * primary_of(set, rules, unit) + 1,
-                    joker_value: set_value(set, rules).saturating_sub(numbered_sum(set.tiles())),
-                });
-            }
-            continue;
         }
-        let printed: Vec<u8> = set.tiles().iter().filter_map(|t| t.number()).collect();
-        for reading in &readings {
-            let ns = numbers(reading);
-            let (Some(&first), Some(&last)) = (ns.first(), ns.last()) else {
-                continue;
-            };
-            match reading.kind {
-                SetKind::Run => {
-                    let Some(colour) = reading.represented.first().and_then(|t| t.colour()) else {
-                        continue;
-                    };
-                    let jokers = ns
-                        .iter()
-                        .filter(|n| !printed.contains(n))
-                        .fold(0u16, |m, &n| m | 1 << n);
-                    problem.patterns.push(dp::Pattern {
-                        set: index,
-                        colour: colour_index(colour),
-                        first,
-                        last,
-                        jokers,
-                    });
-                }
-                SetKind::Group => {
-                    let colours = set
-                        .tiles()
-                        .iter()
-                        .filter_map(|t| t.colour())
-                        .fold(0u8, |m, c| m | 1 << colour_index(c));
-                    problem.group_shapes[usize::from(first)].push((colours, set.jokers() as u8));
-                }
-            }
+        if first <= last {
+            problem.keepable.push(Keepable {
+                index,
+                counts,
+                first,
+                last,
+                jokers: set.jokers() as u8,
+                score: PRIMARY * primary_of(set, rules, unit) + 1,
+                joker_value: set_value(set, rules).saturating_sub(numbered_sum(set.tiles())),
+            });
         }
     }
 }
