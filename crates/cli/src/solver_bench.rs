@@ -24,6 +24,9 @@ pub struct SolverBenchArgs {
     /// Skip the integer program (time the solver alone).
     #[arg(long)]
     pub no_ilp: bool,
+    /// Also list the N positions the solver took longest on.
+    #[arg(long, default_value_t = 0)]
+    pub slowest: usize,
 }
 
 /// Hand-made hard positions: long racks after penalties and a full table.
@@ -206,6 +209,7 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut t = Timing::default();
+    let mut times: Vec<(Duration, usize, Objective)> = Vec::new();
     for (i, p) in positions.iter().enumerate() {
         let objective = if i % 2 == 0 {
             Objective::Tiles
@@ -213,10 +217,24 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
             Objective::Value
         };
         run_one(p, objective, args.no_ilp, &mut t)?;
+        times.push((t.solver.last().copied().unwrap_or_default(), i, objective));
         bar.inc(1);
     }
     bar.finish_and_clear();
     report("(a) self-play suite", &mut t);
+    times.sort_by_key(|t| std::cmp::Reverse(t.0));
+    for &(time, i, objective) in times.iter().take(args.slowest) {
+        let p = &positions[i];
+        println!(
+            "  slow: {:>10}  {objective:?}, table {} tiles in {} sets, rack {} tiles, jokers (table, rack) {:?}, melded {}",
+            show(time),
+            p.table_tiles(),
+            p.table.len(),
+            p.rack.len(),
+            p.jokers(),
+            p.melded
+        );
+    }
     println!("(b) constructed worst cases:");
     for (name, p) in worst_cases() {
         let mut w = Timing::default();

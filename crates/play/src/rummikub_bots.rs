@@ -18,7 +18,8 @@ use rummikub::deal::shuffle;
 use rummikub::solver::{self, Objective};
 use rummikub::{Action, PlayerView, RuleSet, Set, Tile};
 
-/// The solver's best play for a rack onto a table, or `None` (draw).
+/// The solver's best play for a rack onto a table, or `None` (draw). Bots do not care
+/// which table sets move, so any of the equally good plays will do (faster).
 fn best_play(
     rules: &RuleSet,
     table: &[Set],
@@ -27,7 +28,9 @@ fn best_play(
     objective: Objective,
 ) -> Option<solver::Solution> {
     let position = solver::Position::with_sets(table.to_vec(), rack.to_vec(), melded);
-    solver::solve(rules, &position, objective).ok().flatten()
+    solver::solve_with(rules, &position, objective, solver::TieBreak::Any)
+        .ok()
+        .flatten()
 }
 
 /// The greedy bot: the solver's most tiles, or a draw.

@@ -230,7 +230,7 @@ impl Arena {
     /// comes: same kept sets, jokers and group tiles, at least the score, meld value and
     /// rack tile laid, and open runs that can do everything the other's can, colour by
     /// colour. Checks at most [`DOMINANCE_CHECKS`] candidates per state.
-    fn drop_dominated_all(&mut self, ctx: &mut Ctx) {
+    fn drop_dominated_all(&mut self, ctx: &mut Ctx, n: u8) {
         let from = self.last().start;
         let step = &mut self.states[from..];
         if step.len() < 2 {
@@ -255,7 +255,7 @@ impl Arena {
                 let a = step[j].key;
                 a.acc >= b.acc
                     && a.any >= b.any
-                    && (0..4).all(|c| ctx.config_dominates(a.cols[c], b.cols[c]))
+                    && (0..4).all(|c| ctx.config_dominates(a.cols[c], b.cols[c], n))
             });
             if beaten {
                 keep[i] = false;
@@ -264,6 +264,22 @@ impl Arena {
             }
         }
         self.retain_step(from, &keep);
+    }
+
+    /// With a beam, keeps only that many best states of the step being built; says
+    /// whether any were dropped.
+    fn narrow(&mut self, beam: Option<usize>) -> bool {
+        let from = self.last().start;
+        let Some(width) = beam else {
+            return false;
+        };
+        let step = &mut self.states[from..];
+        if step.len() <= width {
+            return false;
+        }
+        step.select_nth_unstable_by(width, |a, b| b.score.cmp(&a.score));
+        self.states.truncate(from + width);
+        true
     }
 
     /// Keeps the states of the step from `from` whose flag is set.
@@ -282,7 +298,7 @@ impl Arena {
     /// whatever comes: equal but for colour `c` (and the meld value and rack tile laid),
     /// at least the score, value and rack tile laid, and open runs of colour `c` that
     /// can do everything the other's can.
-    fn drop_dominated(&mut self, ctx: &mut Ctx, colours: &[usize]) {
+    fn drop_dominated(&mut self, ctx: &mut Ctx, colours: &[usize], n: u8) {
         let from = self.last().start;
         for &c in colours {
             let plain = |k: &Key| {
@@ -315,7 +331,7 @@ impl Arena {
                     keep[j]
                         && a.acc >= b.acc
                         && a.any >= b.any
-                        && ctx.config_dominates(a.cols[c], b.cols[c])
+                        && ctx.config_dominates(a.cols[c], b.cols[c], n)
                 });
                 keep[i] = !beaten;
             }
@@ -331,8 +347,9 @@ struct Ctx {
     ids: Map<Packed, u16>,
     lists: Vec<OptList>,
     list_ids: Map<(u16, u8, u8, u8), u32>,
-    /// `dominance[a][b]`: 1 if configuration a dominates b, 0 if not, [`UNKNOWN`].
-    dominance: Vec<Vec<u8>>,
+    /// `dominance[strict][a][b]`: 1 if configuration a dominates b, 0 if not, or
+    /// [`UNKNOWN`]; `strict` as [`RunRules::strict_len`].
+    dominance: [Vec<Vec<u8>>; 2],
 }
 
 const UNKNOWN: u8 = 2;
@@ -349,25 +366,24 @@ struct OptList {
 
 impl Ctx {
     /// Whether configuration `a` can do everything configuration `b` can.
-    fn config_dominates(&mut self, a: u16, b: u16) -> bool {
+    fn config_dominates(&mut self, a: u16, b: u16, n: u8) -> bool {
         if a == b {
             return true;
         }
+        let strict = self.rules.strict_len(n);
         let (ai, bi) = (usize::from(a), usize::from(b));
-        if let Some(&d) = self.dominance.get(ai).and_then(|row| row.get(bi)) {
+        let matrix = &mut self.dominance[usize::from(strict)];
+        if let Some(&d) = matrix.get(ai).and_then(|row| row.get(bi)) {
             if d != UNKNOWN {
                 return d == 1;
             }
         }
-        let d = dominates(
-            &unpack(self.packed[ai]),
-            &unpack(self.packed[bi]),
-            self.rules.wrap,
-        );
-        if self.dominance.len() <= ai {
-            self.dominance.resize(ai + 1, Vec::new());
+        let d = dominates(&unpack(self.packed[ai]), &unpack(self.packed[bi]), strict);
+        let matrix = &mut self.dominance[usize::from(strict)];
+        if matrix.len() <= ai {
+            matrix.resize(ai + 1, Vec::new());
         }
-        let row = &mut self.dominance[ai];
+        let row = &mut matrix[ai];
         if row.len() <= bi {
             row.resize(bi + 1, UNKNOWN);
         }
@@ -414,16 +430,103 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
         static ARENA: std::cell::RefCell<Arena> = std::cell::RefCell::default();
     }
     let mut arena = ARENA.with(|a| std::mem::take(&mut *a.borrow_mut()));
-    arena.states.clear();
-    arena.steps.clear();
-    let answer = solve_in(p, &mut arena);
+    // A narrow pass first: its answer is a real play, so the exact pass may drop every
+    // state that cannot beat it (branch and bound).
+    let bounds = Bounds::new(p);
+    let narrow = solve_in(p, &mut arena, &bounds, Some(BEAM), i32::MIN);
+    let answer = match narrow {
+        Ok((answer, false)) => Ok(answer),
+        Ok((answer, true)) => {
+            let floor = answer.as_ref().map_or(i32::MIN, |a| a.score);
+            solve_in(p, &mut arena, &bounds, None, floor).map(|(exact, _)| exact)
+        }
+        Err(e) => Err(e),
+    };
     if arena.states.capacity() <= MAX_STATES {
         ARENA.with(|a| *a.borrow_mut() = arena);
     }
     answer
 }
 
-fn solve_in(p: &Problem, arena: &mut Arena) -> Result<Option<Answer>, TooLarge> {
+/// States the narrow pass keeps per step.
+const BEAM: usize = 48;
+
+/// Upper bounds on what a state can still score, for branch and bound.
+struct Bounds {
+    /// `rest[i]`: the score of every tile at positions `i..` (position = 4 (n - 1) + c),
+    /// table and rack.
+    rest: [i32; 53],
+    /// The same for the tiles of each keepable set (their tiles are scored when kept).
+    kept_rest: Vec<[i32; 53]>,
+    /// Per number n, how many keepable sets start after n.
+    keep_after: [i32; 14],
+    /// Score of a joker at best.
+    joker: i32,
+    total_jokers: u8,
+}
+
+impl Bounds {
+    fn new(p: &Problem) -> Bounds {
+        let suffix = |counts: &dyn Fn(usize, usize) -> u8| {
+            let mut rest = [0i32; 53];
+            for i in (0..52).rev() {
+                let (n, c) = (i / 4 + 1, i % 4);
+                rest[i] = rest[i + 1] + i32::from(counts(n, c)) * p.unit.of(n as u8) * PRIMARY;
+            }
+            rest
+        };
+        let mut keep_after = [0i32; 14];
+        for (n, slot) in keep_after.iter_mut().enumerate() {
+            *slot = p
+                .keepable
+                .iter()
+                .filter(|k| usize::from(k.first) > n)
+                .count() as i32;
+        }
+        Bounds {
+            rest: suffix(&|n, c| p.table[n][c] + p.rack[n][c]),
+            kept_rest: p
+                .keepable
+                .iter()
+                .map(|k| suffix(&|n, c| k.counts[n][c]))
+                .collect(),
+            keep_after,
+            joker: p.unit.of(13) * PRIMARY,
+            total_jokers: p.table_jokers + p.rack_jokers,
+        }
+    }
+
+    /// The most a state with `key` and `score` can end with, once every tile before
+    /// position `from` is decided (and the keep choices up to number n).
+    fn potential(&self, p: &Problem, key: &Key, score: i32, from: usize, n: u8) -> i32 {
+        let mut reserved = 0;
+        let mut mask = key.mask;
+        while mask != 0 {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if let Some(k) = p.keepable.iter().position(|k| k.index == bit) {
+                reserved += self.kept_rest[k][from];
+            }
+        }
+        score + self.rest[from] - reserved
+            + i32::from(self.total_jokers - key.jokers) * self.joker
+            + self.keep_after[usize::from(n)]
+    }
+}
+
+/// One pass of the DP: `beam` keeps only the best states per step (then the answer may
+/// not be the best; the flag says whether any step was cut); states that cannot reach
+/// `floor` are dropped.
+fn solve_in(
+    p: &Problem,
+    arena: &mut Arena,
+    bounds: &Bounds,
+    beam: Option<usize>,
+    floor: i32,
+) -> Result<(Option<Answer>, bool), TooLarge> {
+    arena.states.clear();
+    arena.steps.clear();
+    let mut cut = false;
     let rules = RunRules {
         jokers_per_set: p.jokers_per_set,
         wrap: p.wrap,
@@ -434,7 +537,7 @@ fn solve_in(p: &Problem, arena: &mut Arena) -> Result<Option<Answer>, TooLarge> 
         ids: Map::default(),
         lists: Vec::new(),
         list_ids: Map::default(),
-        dominance: Vec::new(),
+        dominance: [Vec::new(), Vec::new()],
     };
     let empty = ctx.id(0);
     let total_jokers = p.table_jokers + p.rack_jokers;
@@ -447,6 +550,7 @@ fn solve_in(p: &Problem, arena: &mut Arena) -> Result<Option<Answer>, TooLarge> 
         any: p.start_any,
         x: 0,
     };
+    let group_need = group_need(p);
     arena.open();
     arena.offer(start, 0, 0, Choice::Start);
     let check = |arena: &Arena| {
@@ -481,14 +585,20 @@ fn solve_in(p: &Problem, arena: &mut Arena) -> Result<Option<Answer>, TooLarge> 
                         continue;
                     }
                     key.acc = acc.min(cap) as u8;
-                    arena.offer(key, s.score + gain, i, Choice::Keep(keep));
+                    let score = s.score + gain;
+                    let from = (ni - 1) * 4;
+                    if floor != i32::MIN && bounds.potential(p, &key, score, from, n) < floor {
+                        continue;
+                    }
+                    arena.offer(key, score, i, Choice::Keep(keep));
                 }
             }
+            cut |= arena.narrow(beam);
             check(arena)?;
         }
 
         // Colour by colour: runs go on, end or start; tiles set aside for groups.
-        for c in 0..4usize {
+        for (c, need) in group_need[ni].iter().enumerate() {
             for i in arena.open() {
                 let s = arena.states[i];
                 let reserved = reserved(p, s.key.mask, ni, c);
@@ -518,11 +628,22 @@ fn solve_in(p: &Problem, arena: &mut Arena) -> Result<Option<Answer>, TooLarge> 
                             list,
                             opt: o as u16,
                         };
-                        arena.offer(key, s.score + slots * unit, i, choice);
+                        // The tiles set aside so far must still fit into groups.
+                        let partial = usize::from(key.x) & ((1 << (2 * c + 2)) - 1);
+                        if need[partial] > total_jokers - key.jokers {
+                            continue;
+                        }
+                        let score = s.score + slots * unit;
+                        let from = (ni - 1) * 4 + c + 1;
+                        if floor != i32::MIN && bounds.potential(p, &key, score, from, n) < floor {
+                            continue;
+                        }
+                        arena.offer(key, score, i, choice);
                     }
                 }
             }
-            arena.drop_dominated(&mut ctx, &[c]);
+            arena.drop_dominated(&mut ctx, &[c], n);
+            cut |= arena.narrow(beam);
             check(arena)?;
         }
 
@@ -547,10 +668,15 @@ fn solve_in(p: &Problem, arena: &mut Arena) -> Result<Option<Answer>, TooLarge> 
                 key.x = 0;
                 let acc = u32::from(key.acc) + u32::from(n) * u32::from(gj);
                 key.acc = acc.min(cap) as u8;
-                arena.offer(key, s.score + i32::from(gj) * unit, i, Choice::Groups(gj));
+                let score = s.score + i32::from(gj) * unit;
+                if floor != i32::MIN && bounds.potential(p, &key, score, ni * 4, n) < floor {
+                    continue;
+                }
+                arena.offer(key, score, i, Choice::Groups(gj));
             }
         }
-        arena.drop_dominated_all(&mut ctx);
+        arena.drop_dominated_all(&mut ctx, n);
+        cut |= arena.narrow(beam);
         check(arena)?;
     }
     // Final states: every open run must end at 13 or be joined to its part after 13.
@@ -574,7 +700,7 @@ fn solve_in(p: &Problem, arena: &mut Arena) -> Result<Option<Answer>, TooLarge> 
         }
     }
     let Some((score, mut at)) = best else {
-        return Ok(None);
+        return Ok((None, cut));
     };
     // Walk back to the start.
     let mut path: Vec<(Key, Choice)> = Vec::with_capacity(14 * 6);
@@ -585,7 +711,39 @@ fn solve_in(p: &Problem, arena: &mut Arena) -> Result<Option<Answer>, TooLarge> 
     }
     path.reverse();
     let final_key = path.last().map_or(start, |step| step.0);
-    Ok(Some(rebuild(&ctx, p, &path, final_key, score)))
+    Ok((Some(rebuild(&ctx, p, &path, final_key, score)), cut))
+}
+
+/// `group_need[n][c][x]`: the fewest jokers with which the tiles `x` set aside for groups
+/// in colours 0..=c at number n (2 bits each) can still make groups, whatever the other
+/// colours add (within the tiles there are); `u8::MAX` if they cannot.
+fn group_need(p: &Problem) -> Vec<[[u8; 256]; 4]> {
+    let mut need = vec![[[u8::MAX; 256]; 4]; 14];
+    for (n, table) in need.iter_mut().enumerate().skip(1) {
+        let most: Vec<u8> = (0..4)
+            .map(|c| (p.table[n][c] + p.rack[n][c]).min(2))
+            .collect();
+        for x in 0..81usize {
+            let xs = [x % 3, x / 3 % 3, x / 9 % 3, x / 27].map(|v| v as u8);
+            if xs.iter().zip(&most).any(|(v, m)| v > m) {
+                continue;
+            }
+            let Some(gj) =
+                (0..=2u8).find(|&gj| !groups::splits(xs, gj, p.jokers_per_set).is_empty())
+            else {
+                continue;
+            };
+            let packed = xs
+                .iter()
+                .enumerate()
+                .fold(0usize, |acc, (c, &v)| acc | usize::from(v) << (2 * c));
+            for (c, row) in table.iter_mut().enumerate() {
+                let partial = packed & ((1 << (2 * c + 2)) - 1);
+                row[partial] = row[partial].min(gj);
+            }
+        }
+    }
+    need
 }
 
 /// Tiles of (n, colour c) reserved by the kept sets in `mask`.

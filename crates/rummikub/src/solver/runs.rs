@@ -92,6 +92,12 @@ pub(crate) struct RunRules {
 }
 
 impl RunRules {
+    /// Whether run configurations after number `n` compare by exact run length (see
+    /// [`dominates`]).
+    pub fn strict_len(self, n: u8) -> bool {
+        self.wrap && n >= 12
+    }
+
     /// Whether tokens remember a joker (one joker per set).
     pub fn track_joker(self) -> bool {
         self.jokers_per_set == 1
@@ -111,7 +117,7 @@ impl RunRules {
             out: Vec::new(),
         };
         gen.continue_tokens(tiles, jokers);
-        undominated(gen.out, self.wrap)
+        undominated(gen.out, self.strict_len(n))
     }
 }
 
@@ -237,7 +243,7 @@ impl Gen<'_> {
 /// Drops options that another option with the same tiles and jokers dominates: its
 /// open runs can do everything the other's can (each run matched by one at least as
 /// long and no more restricted by a joker; runs left over are 3 long and may end).
-fn undominated(options: Vec<ColOpt>, wrap: bool) -> Vec<ColOpt> {
+fn undominated(options: Vec<ColOpt>, strict_len: bool) -> Vec<ColOpt> {
     let tokens: Vec<Vec<Tok>> = options.iter().map(|o| unpack(o.next)).collect();
     let mut keep = vec![true; options.len()];
     for i in 0..options.len() {
@@ -250,8 +256,8 @@ fn undominated(options: Vec<ColOpt>, wrap: bool) -> Vec<ColOpt> {
                 continue;
             }
             // j dominates i (ties broken by index so one of two equals stays).
-            let equal = dominates(&tokens[i], &tokens[j], wrap);
-            if dominates(&tokens[j], &tokens[i], wrap) && (!equal || j < i) {
+            let equal = dominates(&tokens[i], &tokens[j], strict_len);
+            if dominates(&tokens[j], &tokens[i], strict_len) && (!equal || j < i) {
                 keep[i] = false;
                 break;
             }
@@ -265,35 +271,66 @@ fn undominated(options: Vec<ColOpt>, wrap: bool) -> Vec<ColOpt> {
         .collect()
 }
 
-/// Whether the runs `a` can do everything the runs `b` can. With wrap-around runs a
-/// run's exact length counts (a part before 1 must match its part after 13), so a run
-/// covers another only if it is as long.
-pub(crate) fn dominates(a: &[Tok], b: &[Tok], wrap: bool) -> bool {
-    // Tokens other than plain runs must agree exactly.
-    let other = |v: &[Tok]| {
-        let mut o: Vec<Tok> = v.iter().copied().filter(|&t| kind(t) != RUN).collect();
+/// Whether the runs `a` can do everything the runs `b` can: waiting parts after 13
+/// agree, and every other run of `b` is matched by one of `a` at least as long, no more
+/// restricted by a joker, of a kind that can do what it does (a plain run covers one
+/// started early; a part after 13 only one with the same tail), the runs of `a` left
+/// over 3 long so that they may end. With `strict_len` (wrap-around runs from number 12
+/// on) a plain run covers only one exactly as long: a part before 1 of one or two tiles
+/// must match its part after 13.
+pub(crate) fn dominates(a: &[Tok], b: &[Tok], strict_len: bool) -> bool {
+    let waiting = |v: &[Tok]| {
+        let mut o: Vec<Tok> = v
+            .iter()
+            .copied()
+            .filter(|&t| kind(t) == OBLIGATION)
+            .collect();
         o.sort_unstable();
         o
     };
-    if other(a) != other(b) {
+    if waiting(a) != waiting(b) {
         return false;
     }
-    let ra: Vec<Tok> = a.iter().copied().filter(|&t| kind(t) == RUN).collect();
-    let rb: Vec<Tok> = b.iter().copied().filter(|&t| kind(t) == RUN).collect();
-    fn assign(ra: &[Tok], rb: &[Tok], used: &mut [bool], k: usize, wrap: bool) -> bool {
+    let ra: Vec<Tok> = a
+        .iter()
+        .copied()
+        .filter(|&t| kind(t) != OBLIGATION)
+        .collect();
+    let rb: Vec<Tok> = b
+        .iter()
+        .copied()
+        .filter(|&t| kind(t) != OBLIGATION)
+        .collect();
+    let covers = |x: Tok, y: Tok| {
+        let kinds = match (kind(x), kind(y)) {
+            (RUN, RUN | EARLY) | (EARLY, EARLY) => true,
+            (HEAD, HEAD) => tail(x) == tail(y),
+            _ => false,
+        };
+        let long = if strict_len && kind(y) == RUN {
+            len(x) == len(y)
+        } else {
+            len(x) >= len(y)
+        };
+        kinds && long && (!has_joker(x) || has_joker(y))
+    };
+    fn assign(
+        ra: &[Tok],
+        rb: &[Tok],
+        used: &mut [bool],
+        k: usize,
+        covers: &dyn Fn(Tok, Tok) -> bool,
+    ) -> bool {
         if k == rb.len() {
-            return ra.iter().zip(used.iter()).all(|(&t, &u)| u || len(t) == 3);
+            return ra
+                .iter()
+                .zip(used.iter())
+                .all(|(&t, &u)| u || (len(t) == 3 && kind(t) != HEAD));
         }
         for i in 0..ra.len() {
-            let longer = if wrap {
-                len(ra[i]) == len(rb[k])
-            } else {
-                len(ra[i]) >= len(rb[k])
-            };
-            let covers = longer && (!has_joker(ra[i]) || has_joker(rb[k]));
-            if !used[i] && covers {
+            if !used[i] && covers(ra[i], rb[k]) {
                 used[i] = true;
-                if assign(ra, rb, used, k + 1, wrap) {
+                if assign(ra, rb, used, k + 1, covers) {
                     return true;
                 }
                 used[i] = false;
@@ -302,7 +339,7 @@ pub(crate) fn dominates(a: &[Tok], b: &[Tok], wrap: bool) -> bool {
         false
     }
     let mut used = vec![false; ra.len()];
-    assign(&ra, &rb, &mut used, 0, wrap)
+    assign(&ra, &rb, &mut used, 0, &covers)
 }
 
 /// The last number a part after 13 may reach: with a tail of one tile (13) the run may
