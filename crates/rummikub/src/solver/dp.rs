@@ -184,6 +184,15 @@ struct Arena {
     /// Where each step starts in `states`.
     steps: Vec<usize>,
     index: Map<Key, u32>,
+    /// Scratch for the dominance checks.
+    order: Vec<(u64, i32, u8, bool, u32)>,
+    keep: Vec<bool>,
+}
+
+fn hash_of(value: &impl std::hash::Hash) -> u64 {
+    let mut h = Fx::default();
+    value.hash(&mut h);
+    h.finish()
 }
 
 impl Arena {
@@ -231,39 +240,80 @@ impl Arena {
     /// rack tile laid, and open runs that can do everything the other's can, colour by
     /// colour. Checks at most [`DOMINANCE_CHECKS`] candidates per state.
     fn drop_dominated_all(&mut self, ctx: &mut Ctx, n: u8) {
+        let same = |a: &Key, b: &Key| a.mask == b.mask && a.jokers == b.jokers && a.x == b.x;
+        self.drop_beaten(
+            |k| hash_of(&(k.mask, k.jokers, k.x)),
+            |a, b| same(a, b) && (0..4).all(|c| ctx.config_dominates(a.cols[c], b.cols[c], n)),
+        );
+    }
+
+    /// Drops from the step being built the states that another state of it beats
+    /// whatever comes: equal but for colour `c` (and the meld value and rack tile laid),
+    /// at least the score, value and rack tile laid, and open runs of colour `c` that
+    /// can do everything the other's can.
+    fn drop_dominated(&mut self, ctx: &mut Ctx, c: usize, n: u8) {
+        let plain = |k: &Key| Key {
+            cols: {
+                let mut cols = k.cols;
+                cols[c] = 0;
+                cols
+            },
+            acc: 0,
+            any: false,
+            ..*k
+        };
+        self.drop_beaten(
+            |k| hash_of(&plain(k)),
+            |a, b| plain(a) == plain(b) && ctx.config_dominates(a.cols[c], b.cols[c], n),
+        );
+    }
+
+    /// Drops every state of the step being built that a state with the same `group`
+    /// hash, at least its score, meld value and rack tile laid beats (`beats`).
+    fn drop_beaten(
+        &mut self,
+        group: impl Fn(&Key) -> u64,
+        mut beats: impl FnMut(&Key, &Key) -> bool,
+    ) {
         let from = self.last().start;
-        let step = &mut self.states[from..];
+        let step = &self.states[from..];
         if step.len() < 2 {
             return;
         }
-        step.sort_unstable_by(|a, b| {
-            (a.key.mask, a.key.jokers, a.key.x)
-                .cmp(&(b.key.mask, b.key.jokers, b.key.x))
-                .then(b.score.cmp(&a.score))
-                .then(b.key.acc.cmp(&a.key.acc))
-                .then(b.key.any.cmp(&a.key.any))
-        });
-        let group = |k: &Key| (k.mask, k.jokers, k.x);
-        let mut keep = vec![true; step.len()];
-        let mut kept: Vec<usize> = Vec::new();
-        for i in 0..step.len() {
-            if i > 0 && group(&step[i].key) != group(&step[i - 1].key) {
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(step.iter().enumerate().map(|(i, s)| {
+            (
+                group(&s.key),
+                -s.score,
+                u8::MAX - s.key.acc,
+                !s.key.any,
+                i as u32,
+            )
+        }));
+        order.sort_unstable();
+        let mut keep = std::mem::take(&mut self.keep);
+        keep.clear();
+        keep.resize(step.len(), true);
+        let mut kept: Vec<u32> = Vec::new();
+        for (k, entry) in order.iter().enumerate() {
+            if k > 0 && order[k - 1].0 != entry.0 {
                 kept.clear();
             }
-            let b = step[i].key;
+            let b = step[entry.4 as usize].key;
             let beaten = kept.iter().take(DOMINANCE_CHECKS).any(|&j| {
-                let a = step[j].key;
-                a.acc >= b.acc
-                    && a.any >= b.any
-                    && (0..4).all(|c| ctx.config_dominates(a.cols[c], b.cols[c], n))
+                let a = step[j as usize].key;
+                a.acc >= b.acc && a.any >= b.any && beats(&a, &b)
             });
             if beaten {
-                keep[i] = false;
+                keep[entry.4 as usize] = false;
             } else {
-                kept.push(i);
+                kept.push(entry.4);
             }
         }
         self.retain_step(from, &keep);
+        self.order = order;
+        self.keep = keep;
     }
 
     /// With a beam, keeps only that many best states of the step being built; says
@@ -284,6 +334,9 @@ impl Arena {
 
     /// Keeps the states of the step from `from` whose flag is set.
     fn retain_step(&mut self, from: usize, keep: &[bool]) {
+        if keep.iter().all(|&k| k) {
+            return;
+        }
         let mut kept = from;
         for (i, &k) in (from..self.states.len()).zip(keep) {
             if k {
@@ -292,51 +345,6 @@ impl Arena {
             }
         }
         self.states.truncate(kept);
-    }
-
-    /// Drops from the step being built the states that another state of it beats
-    /// whatever comes: equal but for colour `c` (and the meld value and rack tile laid),
-    /// at least the score, value and rack tile laid, and open runs of colour `c` that
-    /// can do everything the other's can.
-    fn drop_dominated(&mut self, ctx: &mut Ctx, colours: &[usize], n: u8) {
-        let from = self.last().start;
-        for &c in colours {
-            let plain = |k: &Key| {
-                let mut p = *k;
-                p.cols[c] = 0;
-                p.acc = 0;
-                p.any = false;
-                p
-            };
-            let step = &mut self.states[from..];
-            if step.len() < 2 {
-                return;
-            }
-            step.sort_unstable_by(|a, b| {
-                plain(&a.key)
-                    .cmp(&plain(&b.key))
-                    .then(b.score.cmp(&a.score))
-                    .then(b.key.acc.cmp(&a.key.acc))
-                    .then(b.key.any.cmp(&a.key.any))
-            });
-            let mut keep = vec![true; step.len()];
-            let mut group_start = 0;
-            for i in 0..step.len() {
-                if plain(&step[i].key) != plain(&step[group_start].key) {
-                    group_start = i;
-                }
-                let b = step[i].key;
-                let beaten = (group_start..i).any(|j| {
-                    let a = step[j].key;
-                    keep[j]
-                        && a.acc >= b.acc
-                        && a.any >= b.any
-                        && ctx.config_dominates(a.cols[c], b.cols[c], n)
-                });
-                keep[i] = !beaten;
-            }
-            self.retain_step(from, &keep);
-        }
     }
 }
 
@@ -498,15 +506,13 @@ impl Bounds {
 
     /// The most a state with `key` and `score` can end with, once every tile before
     /// position `from` is decided (and the keep choices up to number n).
-    fn potential(&self, p: &Problem, key: &Key, score: i32, from: usize, n: u8) -> i32 {
+    fn potential(&self, key: &Key, score: i32, from: usize, n: u8) -> i32 {
         let mut reserved = 0;
         let mut mask = key.mask;
         while mask != 0 {
             let bit = mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            if let Some(k) = p.keepable.iter().position(|k| k.index == bit) {
-                reserved += self.kept_rest[k][from];
-            }
+            reserved += self.kept_rest[bit][from];
         }
         score + self.rest[from] - reserved
             + i32::from(self.total_jokers - key.jokers) * self.joker
@@ -565,7 +571,13 @@ fn solve_in(
         let unit = p.unit.of(n) * PRIMARY;
 
         // Keep choices: old sets that start at n stay whole or not.
-        let starting: Vec<&Keepable> = p.keepable.iter().filter(|k| k.first == n).collect();
+        // Mask bits are positions in `p.keepable`.
+        let starting: Vec<(usize, &Keepable)> = p
+            .keepable
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.first == n)
+            .collect();
         if !starting.is_empty() {
             for i in arena.open() {
                 let s = arena.states[i];
@@ -573,9 +585,9 @@ fn solve_in(
                     let mut key = s.key;
                     let mut gain = 0;
                     let mut acc = u32::from(key.acc);
-                    for (b, k) in starting.iter().enumerate() {
+                    for (b, &(bit, k)) in starting.iter().enumerate() {
                         if keep & (1 << b) != 0 {
-                            key.mask |= 1 << k.index;
+                            key.mask |= 1 << bit;
                             key.jokers += k.jokers;
                             gain += k.score;
                             acc += k.joker_value;
@@ -587,7 +599,7 @@ fn solve_in(
                     key.acc = acc.min(cap) as u8;
                     let score = s.score + gain;
                     let from = (ni - 1) * 4;
-                    if floor != i32::MIN && bounds.potential(p, &key, score, from, n) < floor {
+                    if floor != i32::MIN && bounds.potential(&key, score, from, n) < floor {
                         continue;
                     }
                     arena.offer(key, score, i, Choice::Keep(keep));
@@ -635,14 +647,14 @@ fn solve_in(
                         }
                         let score = s.score + slots * unit;
                         let from = (ni - 1) * 4 + c + 1;
-                        if floor != i32::MIN && bounds.potential(p, &key, score, from, n) < floor {
+                        if floor != i32::MIN && bounds.potential(&key, score, from, n) < floor {
                             continue;
                         }
                         arena.offer(key, score, i, choice);
                     }
                 }
             }
-            arena.drop_dominated(&mut ctx, &[c], n);
+            arena.drop_dominated(&mut ctx, c, n);
             cut |= arena.narrow(beam);
             check(arena)?;
         }
@@ -652,8 +664,9 @@ fn solve_in(
         let ending: u64 = p
             .keepable
             .iter()
-            .filter(|k| k.last == n)
-            .fold(0, |m, k| m | (1 << k.index));
+            .enumerate()
+            .filter(|(_, k)| k.last == n)
+            .fold(0, |m, (bit, _)| m | (1 << bit));
         for i in arena.open() {
             let s = arena.states[i];
             let x = unpack_x(s.key.x);
@@ -669,7 +682,7 @@ fn solve_in(
                 let acc = u32::from(key.acc) + u32::from(n) * u32::from(gj);
                 key.acc = acc.min(cap) as u8;
                 let score = s.score + i32::from(gj) * unit;
-                if floor != i32::MIN && bounds.potential(p, &key, score, ni * 4, n) < floor {
+                if floor != i32::MIN && bounds.potential(&key, score, ni * 4, n) < floor {
                     continue;
                 }
                 arena.offer(key, score, i, Choice::Groups(gj));
@@ -746,15 +759,14 @@ fn group_need(p: &Problem) -> Vec<[[u8; 256]; 4]> {
     need
 }
 
-/// Tiles of (n, colour c) reserved by the kept sets in `mask`.
+/// Tiles of (n, colour c) reserved by the kept sets in `mask` (bits: positions in
+/// `p.keepable`).
 fn reserved(p: &Problem, mut mask: u64, n: usize, c: usize) -> u8 {
     let mut sum = 0;
     while mask != 0 {
         let bit = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        if let Some(k) = p.keepable.iter().find(|k| k.index == bit) {
-            sum += k.counts[n][c];
-        }
+        sum += p.keepable[bit].counts[n][c];
     }
     sum
 }
