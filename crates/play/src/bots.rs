@@ -5,6 +5,7 @@
 //! | both | `random` | a uniformly random legal action (Rummikub: the engine's random bot) |
 //! | both | `greedy` | Rumis: best immediate score; Rummikub: the solver's most tiles |
 //! | rumis | `mcts:L` (`L` = 1–5), `mcts:p=N`, `mcts:ms=N` | Monte-Carlo tree search ([`crate::mcts`]) |
+//! | rummikub | `keeper` | greedy, keeping its jokers until they let it go out |
 //! | rummikub | `planner:L` (`L` = 1–5) | the planning bot ([`crate::rummikub_bots`]) |
 //! | both | `level:L` | the game's level `L` (1–5) |
 //!
@@ -18,7 +19,7 @@ use crate::game::{Game, GameError};
 use crate::mcts::{Budget, MctsBot, MctsConfig};
 use crate::rumis_bots::RumisBot;
 use crate::rumis_game::RumisGame;
-use crate::rummikub_bots::{greedy_action, PlannerBot, PlannerConfig};
+use crate::rummikub_bots::{greedy_action, keeper_action, PlannerBot, PlannerConfig};
 use crate::rummikub_game::RummikubGame;
 
 /// Something that chooses actions for one seat.
@@ -142,11 +143,15 @@ impl Bot<RummikubGame> for RummikubRandom {
     }
 }
 
-struct RummikubGreedy;
+/// A Rummikub bot that is a plain function of the view (greedy, keeper).
+struct RummikubPolicy {
+    name: &'static str,
+    policy: fn(&rummikub::PlayerView) -> rummikub::Action,
+}
 
-impl Bot<RummikubGame> for RummikubGreedy {
+impl Bot<RummikubGame> for RummikubPolicy {
     fn name(&self) -> String {
-        "greedy".into()
+        self.name.into()
     }
 
     fn choose(
@@ -154,7 +159,7 @@ impl Bot<RummikubGame> for RummikubGreedy {
         view: &rummikub::PlayerView,
         _seat: usize,
     ) -> Result<rummikub::Action, GameError> {
-        Ok(greedy_action(view))
+        Ok((self.policy)(view))
     }
 }
 
@@ -174,7 +179,7 @@ impl Bot<RummikubGame> for PlannerBot {
 
 impl WithBots for RummikubGame {
     const BOT_SPECS: &'static str =
-        "random, greedy, planner:1 … planner:5 (levels), level:1 … level:5";
+        "random, greedy, keeper, planner:1 … planner:5 (levels), level:1 … level:5";
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<RummikubGame>>, GameError> {
         let lower = spec.trim().to_ascii_lowercase();
@@ -183,7 +188,14 @@ impl WithBots for RummikubGame {
             ("random", "") => Box::new(RummikubRandom {
                 rng: ChaCha8Rng::seed_from_u64(seed),
             }),
-            ("greedy", "") => Box::new(RummikubGreedy),
+            ("greedy", "") => Box::new(RummikubPolicy {
+                name: "greedy",
+                policy: greedy_action,
+            }),
+            ("keeper", "") => Box::new(RummikubPolicy {
+                name: "keeper",
+                policy: keeper_action,
+            }),
             ("planner", "") => Box::new(PlannerBot::new(PlannerConfig::level(5), seed)),
             ("planner", arg) | ("level", arg) => {
                 let level = level_of(arg).ok_or_else(|| bad_spec::<RummikubGame>(spec))?;
