@@ -29,7 +29,7 @@ pub enum MatchGame {
 pub struct CommonArgs {
     /// One bot per seat, comma-separated: random, greedy, mcts:1…5, mcts:p=N, mcts:ms=N
     /// (Rumis), planner:1…5 (Rummikub), level:1…5, or "engine:COMMAND ARGS" for an
-    /// external engine speaking the protocol of docs/engine-protocol.md (Rumis).
+    /// external engine speaking the protocol of docs/engine-protocol.md.
     #[arg(long, value_delimiter = ',', required = true)]
     seats: Vec<String>,
     /// Games to play (a multiple of the seat count rotates seats fairly).
@@ -98,13 +98,13 @@ pub fn run_match_command(game: MatchGame) -> anyhow::Result<()> {
             let rules = RuleSet::preset(&args.rules)
                 .with_context(|| format!("unknown rule set `{}` (current, old)", args.rules))?;
             let config = RummikubConfig { rules, players };
-            run::<RummikubGame>(&config, players, &args.common, &|spec, seed| {
-                if spec.starts_with("engine:") {
-                    return Err(GameError::new(
-                        "external engines play Rumis matches only for now (a Rummikub engine would need the hidden-information view sent to it)",
-                    ));
+            run::<RummikubGame>(&config, players, &args.common, &|spec, seed| match spec
+                .strip_prefix("engine:")
+            {
+                Some(command) => {
+                    Ok(Box::new(ExternalEngine::start(command)?) as Box<dyn Bot<RummikubGame>>)
                 }
-                RummikubGame::bot(spec, seed)
+                None => RummikubGame::bot(spec, seed),
             })
         }
     }
@@ -229,9 +229,10 @@ fn summary_json<G: Game>(summary: &Summary, args: &CommonArgs, seconds: f64) -> 
     })
 }
 
-/// An external engine seated in a Rumis match: a child process speaking the engine
-/// protocol. Before each move it is brought up to the position (a new game when the
+/// An external engine seated in a match: a child process speaking the engine protocol.
+/// Rumis: before each move it is brought up to the position (a new game when the
 /// position does not follow from what it was sent, then the moves it has not seen).
+/// Rummikub: before each move it gets the seat's view (`setview`), never more.
 pub struct ExternalEngine {
     command: String,
     child: Child,
@@ -375,6 +376,28 @@ impl Bot<RumisGame> for ExternalEngine {
         })?;
         self.sent.push(mv);
         Ok(mv)
+    }
+}
+
+impl Bot<RummikubGame> for ExternalEngine {
+    fn name(&self) -> String {
+        format!("engine:{}", self.command)
+    }
+
+    fn choose(
+        &mut self,
+        view: &rummikub::PlayerView,
+        _seat: usize,
+    ) -> Result<rummikub::Action, GameError> {
+        let lines = rummikub::view::write_view(view).map_err(GameError::new)?;
+        self.ask(&format!("setview\n{}\nend", lines.join("\n")))?;
+        let answer = self.ask("genmove")?;
+        rummikub::record::parse_action(&answer[0]).map_err(|e| {
+            GameError::new(format!(
+                "engine `{}` chose `{}`: {e}",
+                self.command, answer[0]
+            ))
+        })
     }
 }
 

@@ -34,3 +34,39 @@ fn match_seats_rumi_engine_as_an_external_engine() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot start engine"));
 }
+
+/// Rummikub: the engine gets each seat's view (`setview`) and answers with the same
+/// deterministic bot, so every game comes out move for move as with that bot in process.
+#[test]
+fn a_rummikub_engine_plays_exactly_like_the_same_bot_in_process() {
+    let rumi = env!("CARGO_BIN_EXE_rumi");
+    let dir = std::env::temp_dir().join(format!("rumi-engine-match-{}", std::process::id()));
+    let run = |seat: &str, name: &str| {
+        let records = dir.join(name);
+        let out = Command::new(rumi)
+            .args(["match", "rummikub", "--seats"])
+            .arg(format!("{seat},greedy"))
+            .args(["--games", "4", "--seed", "11", "--save-records"])
+            .arg(&records)
+            .output()
+            .expect("rumi runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (1..=4)
+            .map(|g| {
+                std::fs::read_to_string(records.join(format!("game-{g:04}.txt"))).expect("record")
+            })
+            .collect::<Vec<String>>()
+    };
+    let external = run(&format!("engine:{rumi} engine --bot keeper"), "external");
+    let internal = run("keeper", "internal");
+    assert!(
+        internal.iter().all(|r| r.lines().count() > 10),
+        "whole games"
+    );
+    assert_eq!(external, internal);
+    let _ = std::fs::remove_dir_all(&dir);
+}

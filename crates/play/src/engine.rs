@@ -29,13 +29,54 @@ enum Current {
     None,
     Rumis(Session<RumisGame>),
     Rummikub(Session<RummikubGame>),
+    /// A Rummikub seat's view sent by `setview` (no game behind it): `genmove` answers
+    /// for that seat, nothing is played.
+    RummikubView(ViewSession),
+}
+
+/// A Rummikub view and the bot that answers for it. The bot stays from one view to the
+/// next (a match sends a view before each move).
+struct ViewSession {
+    view: rummikub::PlayerView,
+    bot_spec: String,
+    bot: Option<Box<dyn Bot<RummikubGame>>>,
+}
+
+impl ViewSession {
+    fn genmove(&mut self, spec: Option<&str>) -> String {
+        if let Some(spec) = spec {
+            if spec != self.bot_spec {
+                self.bot_spec = spec.to_string();
+                self.bot = None;
+            }
+        }
+        if self.bot.is_none() {
+            match RummikubGame::bot(&self.bot_spec, 0) {
+                Ok(bot) => self.bot = Some(bot),
+                Err(e) => return refuse(e),
+            }
+        }
+        let Some(bot) = self.bot.as_mut() else {
+            return refuse("no bot");
+        };
+        match bot.choose(&self.view, self.view.player) {
+            Ok(action) => ok(rummikub::record::format_action(&action)),
+            Err(e) => refuse(e),
+        }
+    }
+}
+
+/// What the lines after `setrecord` or `setview` are, until `end`.
+enum Reading {
+    Record(Vec<String>),
+    View(Vec<String>),
 }
 
 /// The protocol's state: the game, the bot, and a record being read.
 pub struct Engine {
     current: Current,
-    /// Lines of a record after `setrecord`, until `end`.
-    reading: Option<Vec<String>>,
+    /// Lines of a record or view being read, until `end`.
+    reading: Option<Reading>,
     /// Set by `quit`.
     pub quit: bool,
     /// The bot `genmove` uses in a new game, when one was chosen for the engine.
@@ -66,6 +107,7 @@ protocol | name | help | quit
 newgame rumis [scenario=KEY] [players=N] [variant=NAME] [seed=N]
 newgame rummikub [players=N] [rules=current|old] [seed=N]
 setrecord   (then the record's lines, then a line `end`)
+setview     (then a Rummikub seat's view as key: value lines, then `end`; genmove answers for it)
 state | record | moves
 play ACTION
 bot SPEC    (the bot that answers genmove, e.g. mcts:5, planner:4, greedy)
@@ -212,17 +254,22 @@ impl Engine {
 
     /// Handles one line and returns the response (empty while a record is read).
     pub fn handle(&mut self, line: &str) -> String {
-        if let Some(lines) = &mut self.reading {
-            if line.trim() == "end" {
-                let text = lines.join("\n");
-                self.reading = None;
-                return match self.set_record(&text) {
-                    Ok(()) => ok(""),
-                    Err(e) => refuse(e),
-                };
+        if let Some(reading) = &mut self.reading {
+            if line.trim() != "end" {
+                match reading {
+                    Reading::Record(lines) | Reading::View(lines) => lines.push(line.to_string()),
+                }
+                return String::new();
             }
-            lines.push(line.to_string());
-            return String::new();
+            let result = match self.reading.take() {
+                Some(Reading::Record(lines)) => self.set_record(&lines.join("\n")),
+                Some(Reading::View(lines)) => self.set_view(&lines),
+                None => Ok(()),
+            };
+            return match result {
+                Ok(()) => ok(""),
+                Err(e) => refuse(e),
+            };
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = words.split_first() else {
@@ -242,7 +289,11 @@ impl Engine {
                 Err(e) => refuse(e),
             },
             "setrecord" => {
-                self.reading = Some(Vec::new());
+                self.reading = Some(Reading::Record(Vec::new()));
+                String::new()
+            }
+            "setview" => {
+                self.reading = Some(Reading::View(Vec::new()));
                 String::new()
             }
             "state" => self.with(|s| s.state(), |s| s.state()),
@@ -254,11 +305,20 @@ impl Engine {
                 [spec] => {
                     let spec = spec.to_string();
                     let check = match &self.current {
-                        Current::Rummikub(_) => RummikubGame::bot(&spec, 0).map(|_| ()),
+                        Current::Rummikub(_) | Current::RummikubView(_) => {
+                            RummikubGame::bot(&spec, 0).map(|_| ())
+                        }
                         _ => RumisGame::bot(&spec, 0).map(|_| ()),
                     };
                     match check {
                         Err(e) => refuse(e),
+                        Ok(()) if matches!(self.current, Current::RummikubView(_)) => {
+                            if let Current::RummikubView(v) = &mut self.current {
+                                v.bot_spec = spec;
+                                v.bot = None;
+                            }
+                            ok("")
+                        }
                         Ok(()) => self.with(
                             |s| {
                                 s.bot_spec = spec.clone();
@@ -278,6 +338,9 @@ impl Engine {
             "genmove" => match args {
                 [] | [_] => {
                     let spec = args.first().copied();
+                    if let Current::RummikubView(v) = &mut self.current {
+                        return v.genmove(spec);
+                    }
                     self.with(|s| s.genmove(spec), |s| s.genmove(spec))
                 }
                 _ => refuse("usage: genmove [SPEC]"),
@@ -296,6 +359,9 @@ impl Engine {
             Current::None => refuse("no game: start one with `newgame`"),
             Current::Rumis(s) => rumis(s),
             Current::Rummikub(s) => rummikub(s),
+            Current::RummikubView(_) => refuse(
+                "a view has no game behind it: only `genmove` and `bot` answer (start a game with `newgame` or `setrecord`)",
+            ),
         }
     }
 
@@ -386,6 +452,22 @@ impl Engine {
                 .map_err(|e| format!("line {line}: {e}"))?;
         }
         self.current = Current::Rummikub(session);
+        Ok(())
+    }
+
+    /// A Rummikub seat's view: `genmove` answers for that seat from then on. The bot of
+    /// the previous view stays (its chance goes on), unless `bot` changes it.
+    fn set_view(&mut self, lines: &[String]) -> Result<(), String> {
+        let view = rummikub::view::parse_view(lines)?;
+        let (bot_spec, bot) = match std::mem::replace(&mut self.current, Current::None) {
+            Current::RummikubView(v) => (v.bot_spec, v.bot),
+            _ => (self.default_bot.clone().unwrap_or("planner:5".into()), None),
+        };
+        self.current = Current::RummikubView(ViewSession {
+            view,
+            bot_spec,
+            bot,
+        });
         Ok(())
     }
 

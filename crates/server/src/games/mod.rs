@@ -164,6 +164,7 @@ pub fn bot_names(game: &str) -> &'static [&'static str] {
         _ => &[
             "random",
             "greedy",
+            "keeper",
             "planner:1",
             "planner:2",
             "planner:3",
