@@ -65,7 +65,7 @@ enum Command {
     },
     /// Speak the engine text protocol on stdin/stdout (docs/engine-protocol.md).
     Engine(match_cli::EngineArgs),
-    /// The strongest bot's best few moves for a Rumis position, with win chances.
+    /// The strongest bot's best few moves for a position, with win chances.
     Analyse {
         #[command(subcommand)]
         game: AnalyseGame,
@@ -89,6 +89,8 @@ enum PlayGame {
 enum AnalyseGame {
     /// A Rumis position: a new game's options or `--record FILE`.
     Rumis(match_cli::AnalyseArgs),
+    /// A Rummikub turn: the last position of `--record FILE`, from the acting seat's view.
+    Rummikub(match_cli::RummikubAnalyseArgs),
 }
 
 #[derive(Subcommand)]
@@ -136,6 +138,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Engine(args) => match_cli::engine(args),
         Command::Analyse { game } => match game {
             AnalyseGame::Rumis(args) => match_cli::analyse(args),
+            AnalyseGame::Rummikub(args) => match_cli::analyse_rummikub(args),
         },
         Command::Bench { game } => match game {
             BenchGame::Rumis(args) => rumis_cli::bench(args),

@@ -13,6 +13,7 @@ use play::engine::{analyse_lines, Engine};
 use play::game::{Game, GameError};
 use play::match_runner::{run_match, summarize, GameRecord, Summary};
 use play::rumis_game::{RumisConfig, RumisGame};
+use play::rummikub_bots::Estimate;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
 use rumis::{Position, Variant};
 use rummikub::RuleSet;
@@ -472,6 +473,61 @@ pub fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
     spinner.finish_and_clear();
     for line in lines {
         println!("{line}");
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct RummikubAnalyseArgs {
+    /// A round record (as `rumi match --save-records` or `rumi play rummikub --record`
+    /// write); the turn after its last line is analysed, from the acting seat's view.
+    #[arg(long)]
+    record: std::path::PathBuf,
+    /// Deals of the unseen tiles per candidate turn.
+    #[arg(long, default_value_t = 64)]
+    samples: u32,
+    /// Turns played on after the candidate at most.
+    #[arg(long, default_value_t = 80)]
+    horizon: u32,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// `rumi analyse rummikub`: the candidate turns with estimated win chances.
+pub fn analyse_rummikub(args: RummikubAnalyseArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.record)
+        .with_context(|| format!("reading {}", args.record.display()))?;
+    let round = rummikub::record::replay(&text)?;
+    if round.is_over() {
+        bail!("the round is over: nothing to analyse");
+    }
+    let view = round.view(round.current_player());
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_message(format!("{} deals per candidate…", args.samples));
+    spinner.enable_steady_tick(std::time::Duration::from_millis(100));
+    let estimates = play::rummikub_bots::analyse(&view, args.samples, args.horizon, args.seed);
+    spinner.finish_and_clear();
+    println!(
+        "seat {} to act, rack {}",
+        view.player + 1,
+        rummikub::notation::format_tiles(&view.rack)
+    );
+    if let [Estimate {
+        action: rummikub::Action::Draw,
+        ..
+    }] = estimates.as_slice()
+    {
+        println!("nothing can be laid: draw");
+        return Ok(());
+    }
+    for e in estimates {
+        let bar = "#".repeat((e.win_chance.max(0.0) * 20.0).round() as usize);
+        println!(
+            "{:>5.1}%  {bar:<20}  {}",
+            e.win_chance * 100.0,
+            rummikub::record::format_action(&e.action)
+        );
     }
     Ok(())
 }

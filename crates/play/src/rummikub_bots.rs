@@ -160,56 +160,138 @@ impl PlannerBot {
         if self.config.samples == 0 {
             return base.map_or(Action::Draw, Action::Play);
         }
-        // Candidate turns (new table, or a draw), the bot's own policy first.
-        let mut candidates: Vec<Option<Vec<Set>>> = vec![base];
-        let mut offer = |c: Option<Vec<Set>>| {
-            if !candidates.contains(&c) {
-                candidates.push(c);
-            }
-        };
-        // Holding jokers, the alternatives lay the rack's plain tiles.
-        let hand: Vec<Tile> = if self.config.hold_jokers {
-            view.rack
-                .iter()
-                .copied()
-                .filter(|t| !t.is_joker())
-                .collect()
-        } else {
-            view.rack.clone()
-        };
-        if !self.config.hold_jokers {
-            offer(Some(most.table.clone()));
-        }
-        if let Some(value) = best_play(rules, &view.table, &hand, melded, Objective::Value) {
-            offer(Some(value.table));
-        }
-        if self.config.consider_draw && view.pool_size > 0 && melded {
-            offer(None);
-        }
+        let candidates = candidate_turns(view, base, &most.table, self.config);
         if candidates.len() == 1 {
             return candidates[0].clone().map_or(Action::Draw, Action::Play);
         }
-        let deals: Vec<Sim> = (0..self.config.samples)
-            .map(|_| Sim::sample(view, &mut self.rng))
-            .collect();
-        let mut best: Option<(f64, usize)> = None;
-        for (i, candidate) in candidates.iter().enumerate() {
-            let mut total = 0.0;
-            for deal in &deals {
-                let mut sim = deal.clone();
-                sim.turn(candidate.clone());
-                total += sim.play_on(me, self.config.horizon, self.config.hold_jokers);
-            }
-            // Ties keep the earlier candidate (the bot's own policy first).
-            if best.is_none_or(|(b, _)| total > b + 1e-9) {
-                best = Some((total, i));
+        let means = estimate(view, &candidates, self.config, &mut self.rng);
+        // Ties keep the earlier candidate (the bot's own policy first).
+        let mut best = 0;
+        for (i, &mean) in means.iter().enumerate() {
+            if mean > means[best] + 1e-9 {
+                best = i;
             }
         }
-        match best.and_then(|(_, i)| candidates[i].clone()) {
-            Some(table) => Action::Play(table),
-            None => Action::Draw,
-        }
+        candidates[best].clone().map_or(Action::Draw, Action::Play)
     }
+}
+
+/// The candidate turns (a new table, or `None` for a draw), `base` (the bot's own
+/// policy) first: then the most tiles (unless holding jokers), the most value (laying
+/// only plain tiles when holding jokers), and a draw.
+fn candidate_turns(
+    view: &PlayerView,
+    base: Option<Vec<Set>>,
+    most: &[Set],
+    config: PlannerConfig,
+) -> Vec<Option<Vec<Set>>> {
+    let melded = view.melded.get(view.player).copied().unwrap_or(false);
+    let mut candidates: Vec<Option<Vec<Set>>> = vec![base];
+    let mut offer = |c: Option<Vec<Set>>| {
+        if !candidates.contains(&c) {
+            candidates.push(c);
+        }
+    };
+    let hand: Vec<Tile> = if config.hold_jokers {
+        view.rack
+            .iter()
+            .copied()
+            .filter(|t| !t.is_joker())
+            .collect()
+    } else {
+        offer(Some(most.to_vec()));
+        view.rack.clone()
+    };
+    if let Some(value) = best_play(&view.rules, &view.table, &hand, melded, Objective::Value) {
+        offer(Some(value.table));
+    }
+    if config.consider_draw && view.pool_size > 0 && melded {
+        offer(None);
+    }
+    candidates
+}
+
+/// Each candidate's mean score over `config.samples` deals of the unseen tiles (the same
+/// deals for every candidate), played on for `config.horizon` turns.
+fn estimate(
+    view: &PlayerView,
+    candidates: &[Option<Vec<Set>>],
+    config: PlannerConfig,
+    rng: &mut ChaCha8Rng,
+) -> Vec<f64> {
+    let deals: Vec<Sim> = (0..config.samples.max(1))
+        .map(|_| Sim::sample(view, rng))
+        .collect();
+    candidates
+        .iter()
+        .map(|candidate| {
+            let total: f64 = deals
+                .iter()
+                .map(|deal| {
+                    let mut sim = deal.clone();
+                    sim.turn(candidate.clone());
+                    sim.play_on(view.player, config.horizon, config.hold_jokers)
+                })
+                .sum();
+            total / deals.len() as f64
+        })
+        .collect()
+}
+
+/// One candidate turn of an analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    pub action: Action,
+    /// The share of sampled deals won (a deal not decided within the horizon counts by
+    /// the rack sizes, between 0 and 1); 1 for the only possible turn.
+    pub win_chance: f64,
+}
+
+/// Analysis of the viewer's turn: the strongest bot's candidate turns (the keeper's, the
+/// most tiles, the most value, a draw) with their estimated chances to win, best first,
+/// from `samples` deals of the unseen tiles played on to the end of the round (at most
+/// `horizon` turns) by the keeper (the viewer) and greedy bots (the others).
+pub fn analyse(view: &PlayerView, samples: u32, horizon: u32, seed: u64) -> Vec<Estimate> {
+    let melded = view.melded.get(view.player).copied().unwrap_or(false);
+    let Some(most) = best_play(
+        &view.rules,
+        &view.table,
+        &view.rack,
+        melded,
+        Objective::Tiles,
+    ) else {
+        // Nothing can be laid: the draw is the only turn.
+        return vec![Estimate {
+            action: Action::Draw,
+            win_chance: 1.0,
+        }];
+    };
+    let config = PlannerConfig {
+        samples,
+        horizon,
+        consider_draw: true,
+        ..PlannerConfig::level(5)
+    };
+    let base = keeper_play(&view.rules, &view.table, &view.rack, melded, view.pool_size);
+    let mut candidates = candidate_turns(view, base, &most.table, config);
+    if !candidates.contains(&Some(most.table.clone())) {
+        candidates.push(Some(most.table));
+    }
+    if view.pool_size > 0 && !candidates.contains(&None) {
+        candidates.push(None);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let means = estimate(view, &candidates, config, &mut rng);
+    let mut out: Vec<Estimate> = candidates
+        .into_iter()
+        .zip(means)
+        .map(|(c, win_chance)| Estimate {
+            action: c.map_or(Action::Draw, Action::Play),
+            win_chance,
+        })
+        .collect();
+    out.sort_by(|a, b| b.win_chance.total_cmp(&a.win_chance));
+    out
 }
 
 /// A determinized round: every rack and the pool known, played by greedy turns.
@@ -392,5 +474,23 @@ mod tests {
         // Nothing left to draw: laying the joker beats passing.
         let v = view("[r1 r2 r3]", "J b7 o11", 0);
         assert_eq!(laid(&keeper_action(&v)), 4);
+    }
+
+    #[test]
+    fn analysis_ranks_going_out_first_and_is_seeded() {
+        let v = view("[r1 r2 r3] [b5 k5 o5]", "r4 r5 J", 40);
+        let estimates = analyse(&v, 8, 40, 3);
+        assert_eq!(
+            laid(&estimates[0].action),
+            9,
+            "going out lays the whole rack"
+        );
+        assert_eq!(estimates[0].win_chance, 1.0);
+        let draw = estimates.iter().find(|e| e.action == Action::Draw);
+        assert!(draw.is_some_and(|d| d.win_chance < 1.0), "{estimates:?}");
+        assert_eq!(analyse(&v, 8, 40, 3), estimates, "same seed, same analysis");
+        // Nothing to lay: the draw is the only turn.
+        let v = view("", "r1 b7", 40);
+        assert_eq!(analyse(&v, 8, 40, 3).len(), 1);
     }
 }
