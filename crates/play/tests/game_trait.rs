@@ -108,8 +108,8 @@ fn rummikub_planner_is_deterministic() {
         let view = game.observe(seat);
         if view.melded[seat] && compared < 3 && game.game.round().history().len().is_multiple_of(4)
         {
-            let a = PlannerBot::new(PlannerConfig::level(4), 9).act(&view);
-            let b = PlannerBot::new(PlannerConfig::level(4), 9).act(&view);
+            let a = PlannerBot::new(PlannerConfig::level(5), 9).act(&view);
+            let b = PlannerBot::new(PlannerConfig::level(5), 9).act(&view);
             assert_eq!(a, b);
             assert!(game.validate(seat, &a).is_ok());
             compared += 1;
