@@ -55,18 +55,20 @@ pub fn greedy_action(view: &PlayerView) -> Action {
 
 /// The joker keeper (see the module documentation).
 pub fn keeper_action(view: &PlayerView) -> Action {
+    keeper_turn(view).map_or(Action::Draw, Action::Play)
+}
+
+/// The keeper's turn for a view: a new table, or `None` to draw.
+fn keeper_turn(view: &PlayerView) -> Option<Vec<Set>> {
     let melded = view.melded.get(view.player).copied().unwrap_or(false);
-    match keeper_play(
+    keeper_play(
         &view.rules,
         &view.table,
         &view.rack,
         melded,
         view.pool_size,
         false,
-    ) {
-        Some(table) => Action::Play(table),
-        None => Action::Draw,
-    }
+    )
 }
 
 /// The keeper's turn: a new table, or `None` to draw.
@@ -290,15 +292,7 @@ pub fn analyse(view: &PlayerView, samples: u32, horizon: u32, seed: u64) -> Vec<
         consider_draw: true,
         ..PlannerConfig::level(5)
     };
-    let base = keeper_play(
-        &view.rules,
-        &view.table,
-        &view.rack,
-        melded,
-        view.pool_size,
-        false,
-    );
-    let mut candidates = candidate_turns(view, base, &most.table, config);
+    let mut candidates = candidate_turns(view, keeper_turn(view), &most.table, config);
     if !candidates.contains(&Some(most.table.clone())) {
         candidates.push(Some(most.table));
     }
