@@ -441,7 +441,12 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
     // A narrow pass first: its answer is a real play, so the exact pass may drop every
     // state that cannot beat it (branch and bound).
     let bounds = Bounds::new(p);
-    let narrow = solve_in(p, &mut arena, &bounds, Some(BEAM), i32::MIN);
+    // When the narrow pass finds no play (ties can crowd the way out of the beam), a
+    // wider one tries before the exact pass runs without a floor.
+    let mut narrow = solve_in(p, &mut arena, &bounds, Some(BEAM), i32::MIN);
+    if matches!(narrow, Ok((None, true))) {
+        narrow = solve_in(p, &mut arena, &bounds, Some(WIDE_BEAM), i32::MIN);
+    }
     let answer = match narrow {
         Ok((answer, false)) => Ok(answer),
         Ok((answer, true)) => {
@@ -458,6 +463,8 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
 
 /// States the narrow pass keeps per step.
 const BEAM: usize = 48;
+/// States the second narrow pass keeps per step, when the first found no play.
+const WIDE_BEAM: usize = 1024;
 
 /// Upper bounds on what a state can still score, for branch and bound.
 struct Bounds {
