@@ -82,12 +82,17 @@ fn agree(p: &SuitePosition, objective: Objective) -> bool {
     true
 }
 
-#[test]
-fn solver_matches_the_integer_program_on_1000_self_play_positions() {
-    let count: usize = std::env::var("SOLVER_ORACLE_POSITIONS")
+/// How many positions a test compares: the variable's value, or `default`.
+fn positions_from_env(variable: &str, default: usize) -> usize {
+    std::env::var(variable)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+        .unwrap_or(default)
+}
+
+#[test]
+fn solver_matches_the_integer_program_on_1000_self_play_positions() {
+    let count = positions_from_env("SOLVER_ORACLE_POSITIONS", 1000);
     // Opening to middle game (tables up to 24 tiles) keeps CI under a minute; the bench
     // (`rumi bench solver`) compares the whole suite up to full tables.
     let small = |p: &SuitePosition| p.table_tiles() <= 24;
@@ -120,10 +125,7 @@ fn solver_matches_the_integer_program_on_middle_game_tables() {
     // Tables of 25 to 60 tiles under the current rules: fewer positions, the integer
     // program is slower there. (Under the old rules such tables with jokers on the rack
     // can exceed the solver's state budget; see docs/rummikub-solver.md.)
-    let count: usize = std::env::var("SOLVER_ORACLE_LARGE_POSITIONS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
+    let count = positions_from_env("SOLVER_ORACLE_LARGE_POSITIONS", 200);
     let middle = |p: &SuitePosition| (25..=60).contains(&p.table_tiles());
     let current = suite::self_play_filtered(&RuleSet::current(), 7001, count, 3, middle);
     let mut refused = 0;
