@@ -91,6 +91,7 @@ pub(crate) struct Answer {
     pub kept: Vec<usize>,
 }
 
+thread_local! { pub(crate) static OFFERS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) }; }
 /// FxHash-style hasher: the keys are a handful of integers.
 #[derive(Default)]
 struct Fx(u64);
@@ -206,11 +207,17 @@ impl Arena {
     fn open(&mut self) -> std::ops::Range<usize> {
         let prev = self.last();
         self.steps.push(self.states.len());
-        self.index.clear();
+        // Clearing a map costs its capacity: after a large position, start small again.
+        if self.index.capacity() > 4 * prev.len().max(1024) {
+            self.index = Map::default();
+        } else {
+            self.index.clear();
+        }
         prev
     }
 
     fn offer(&mut self, key: Key, score: i32, prev: usize, choice: Choice) {
+        OFFERS.with(|o| o.set(o.get() + 1));
         match self.index.get(&key) {
             Some(&i) => {
                 let s = &mut self.states[i as usize];
@@ -316,18 +323,25 @@ impl Arena {
         self.keep = keep;
     }
 
-    /// With a beam, keeps only that many best states of the step being built; says
-    /// whether any were dropped.
-    fn narrow(&mut self, beam: Option<usize>) -> bool {
+    /// With a beam, keeps only that many states of the step being built, those whose
+    /// `potential` (score so far plus a bound on the rest) is highest: ranking by score
+    /// alone would favour states that spent jokers early on low numbers. Says whether
+    /// any were dropped.
+    fn narrow(&mut self, beam: Option<(usize, Rank)>, potential: impl Fn(&State) -> i32) -> bool {
         let from = self.last().start;
-        let Some(width) = beam else {
+        let Some((width, rank)) = beam else {
             return false;
         };
         let step = &mut self.states[from..];
         if step.len() <= width {
             return false;
         }
-        step.select_nth_unstable_by(width, |a, b| b.score.cmp(&a.score));
+        match rank {
+            Rank::Potential => {
+                step.select_nth_unstable_by_key(width, |s| std::cmp::Reverse(potential(s)))
+            }
+            Rank::Score => step.select_nth_unstable_by_key(width, |s| std::cmp::Reverse(s.score)),
+        };
         self.states.truncate(from + width);
         true
     }
@@ -372,7 +386,42 @@ struct OptList {
     full: Vec<ColOpt>,
 }
 
+thread_local! {
+    /// Contexts per rule shape, kept between calls: the option lists and dominance
+    /// tables depend on the rules alone, and building them is most of a small position.
+    static CONTEXTS: std::cell::RefCell<Vec<Ctx>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Past this many interned configurations a kept context is dropped (memory bound).
+const MAX_CONTEXT_CONFIGS: usize = 20_000;
+
 impl Ctx {
+    /// This thread's context for `rules` (a fresh one the first time).
+    fn take(rules: RunRules) -> Ctx {
+        let same =
+            |c: &Ctx| c.rules.jokers_per_set == rules.jokers_per_set && c.rules.wrap == rules.wrap;
+        let kept = CONTEXTS.with(|all| {
+            let mut all = all.borrow_mut();
+            let i = all.iter().position(same)?;
+            Some(all.swap_remove(i))
+        });
+        kept.unwrap_or_else(|| Ctx {
+            rules,
+            packed: Vec::new(),
+            ids: Map::default(),
+            lists: Vec::new(),
+            list_ids: Map::default(),
+            dominance: [Vec::new(), Vec::new()],
+        })
+    }
+
+    /// Keeps the context for the next call on this thread.
+    fn give_back(self) {
+        if self.packed.len() <= MAX_CONTEXT_CONFIGS {
+            CONTEXTS.with(|all| all.borrow_mut().push(self));
+        }
+    }
+
     /// Whether configuration `a` can do everything configuration `b` can.
     fn config_dominates(&mut self, a: u16, b: u16, n: u8) -> bool {
         if a == b {
@@ -437,28 +486,151 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
     thread_local! {
         static ARENA: std::cell::RefCell<Arena> = std::cell::RefCell::default();
     }
+    let pruned = without_unplayable(p);
+    let p = &pruned;
     let mut arena = ARENA.with(|a| std::mem::take(&mut *a.borrow_mut()));
+    let rules = RunRules {
+        jokers_per_set: p.jokers_per_set,
+        wrap: p.wrap,
+    };
+    let mut ctx = Ctx::take(rules);
+    let group_need = group_need(p);
     // A narrow pass first: its answer is a real play, so the exact pass may drop every
     // state that cannot beat it (branch and bound).
     let bounds = Bounds::new(p);
     // When the narrow pass finds no play (ties can crowd the way out of the beam), a
     // wider one tries before the exact pass runs without a floor.
-    let mut narrow = solve_in(p, &mut arena, &bounds, Some(BEAM), i32::MIN);
-    if matches!(narrow, Ok((None, true))) {
-        narrow = solve_in(p, &mut arena, &bounds, Some(WIDE_BEAM), i32::MIN);
+    let t0 = std::time::Instant::now();
+    // The first narrow pass ranks states by potential; if it finds no play (it may keep
+    // only states that hoard jokers), one ranked by score tries, then a wider one.
+    let bound = bounds.potential(&start_key(p), 0, 0, 0);
+    let mut narrow = Ok((None, true));
+    for (width, rank) in [
+        (BEAM, Rank::Potential),
+        (BEAM, Rank::Score),
+        (WIDE_BEAM, Rank::Potential),
+    ] {
+        narrow = solve_in(
+            p,
+            &mut ctx,
+            &group_need,
+            &mut arena,
+            &bounds,
+            Some((width, rank)),
+            i32::MIN,
+        );
+        if !matches!(narrow, Ok((None, true))) {
+            break;
+        }
     }
+    let narrow_states = arena.states.len();
+    let narrow_offers = OFFERS.with(|o| o.replace(0));
+    let t1 = t0.elapsed();
+    let nscore = narrow
+        .as_ref()
+        .ok()
+        .and_then(|a| a.0.as_ref().map(|a| a.score));
     let answer = match narrow {
+        // Exact when nothing was cut, or when it reaches the upper bound.
         Ok((answer, false)) => Ok(answer),
+        Ok((Some(answer), true)) if answer.score >= bound => Ok(Some(answer)),
         Ok((answer, true)) => {
             let floor = answer.as_ref().map_or(i32::MIN, |a| a.score);
-            solve_in(p, &mut arena, &bounds, None, floor).map(|(exact, _)| exact)
+            solve_in(p, &mut ctx, &group_need, &mut arena, &bounds, None, floor)
+                .map(|(exact, _)| exact)
         }
         Err(e) => Err(e),
     };
+    if std::env::var_os("RUMI_DP_PERFECT").is_some() {
+        if let Ok(Some(a)) = &answer {
+            let f = a.score;
+            OFFERS.with(|o| o.replace(0));
+            let t = std::time::Instant::now();
+            let _ = solve_in(p, &mut ctx, &group_need, &mut arena, &bounds, None, f);
+            eprintln!(
+                "perfect floor: offers {} states {} {:?}",
+                OFFERS.with(|o| o.replace(0)),
+                arena.states.len(),
+                t.elapsed()
+            );
+        }
+    }
+    if std::env::var_os("RUMI_DP_STATS").is_some() {
+        eprintln!("dp: offers {narrow_offers} {} narrow {narrow_states} {:?} exact {} {:?} keepable {} scores narrow {nscore:?} exact {:?} bound {}", OFFERS.with(|o| o.replace(0)), t1, arena.states.len(), t0.elapsed() - t1, p.keepable.len(), answer.as_ref().ok().and_then(|a| a.as_ref().map(|a| a.score)), bound);
+    }
+    ctx.give_back();
     if arena.states.capacity() <= MAX_STATES {
         ARENA.with(|a| *a.borrow_mut() = arena);
     }
     answer
+}
+
+/// The problem without the rack tiles that fit no set at all: no run of three through
+/// them and no group of three with them can be made from the tiles and jokers there are,
+/// even if every other tile went into that one set. They cannot be laid, and dropping
+/// them shrinks every step and tightens the bounds. Repeated until nothing changes (a
+/// dropped tile may have been another's only neighbour).
+fn without_unplayable(p: &Problem) -> Problem {
+    let mut q = p.clone();
+    let jokers = (p.table_jokers + p.rack_jokers).min(p.jokers_per_set);
+    let there = |q: &Problem, n: i32, c: usize| {
+        let n = if p.wrap {
+            (n - 1).rem_euclid(13) + 1
+        } else {
+            n
+        };
+        (1..=13).contains(&n) && q.table[n as usize][c] + q.rack[n as usize][c] > 0
+    };
+    loop {
+        let mut changed = false;
+        for n in 1..=13usize {
+            for c in 0..4 {
+                if q.rack[n][c] == 0 {
+                    continue;
+                }
+                let ni = n as i32;
+                let run = (ni - 2..=ni).any(|from| {
+                    let missing = (from..from + 3)
+                        .filter(|&m| m != ni && !there(&q, m, c))
+                        .count() as u8;
+                    let inside = p.wrap || (from >= 1 && from + 2 <= 13);
+                    inside && missing <= jokers
+                });
+                let others = (0..4)
+                    .filter(|&d| d != c && q.table[n][d] + q.rack[n][d] > 0)
+                    .count() as u8;
+                if !run && others + jokers < 2 {
+                    q.rack[n][c] = 0;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return q;
+        }
+    }
+}
+
+/// How a narrow pass picks the states it keeps.
+#[derive(Clone, Copy, Debug)]
+enum Rank {
+    /// Score so far plus a bound on the rest: the states that have lost least.
+    Potential,
+    /// Score so far.
+    Score,
+}
+
+/// The state before number 1.
+fn start_key(p: &Problem) -> Key {
+    let cap = p.threshold.unwrap_or(0).min(255);
+    Key {
+        mask: 0,
+        cols: [0; 4],
+        jokers: 0,
+        acc: p.start_acc.min(cap) as u8,
+        any: p.start_any,
+        x: 0,
+    }
 }
 
 /// States the narrow pass keeps per step.
@@ -478,6 +650,7 @@ struct Bounds {
     /// Score of a joker at best.
     joker: i32,
     total_jokers: u8,
+    unit: Unit,
 }
 
 impl Bounds {
@@ -508,6 +681,7 @@ impl Bounds {
             keep_after,
             joker: p.unit.of(13) * PRIMARY,
             total_jokers: p.table_jokers + p.rack_jokers,
+            unit: p.unit,
         }
     }
 
@@ -525,6 +699,18 @@ impl Bounds {
             + i32::from(self.total_jokers - key.jokers) * self.joker
             + self.keep_after[usize::from(n)]
     }
+
+    /// How promising a state looks to a narrow pass: its potential with the jokers not
+    /// yet laid counted at number n rather than at their best (which would favour
+    /// states that hoard jokers they cannot place at the end).
+    fn promise(&self, key: &Key, score: i32, from: usize, n: u8) -> i32 {
+        self.potential(key, score, from, n)
+            - i32::from(self.total_jokers - key.jokers) * (self.joker - self.joker_at(n))
+    }
+
+    fn joker_at(&self, n: u8) -> i32 {
+        self.unit.of(n) * PRIMARY
+    }
 }
 
 /// One pass of the DP: `beam` keeps only the best states per step (then the answer may
@@ -532,38 +718,24 @@ impl Bounds {
 /// `floor` are dropped.
 fn solve_in(
     p: &Problem,
+    ctx: &mut Ctx,
+    group_need: &[[[u8; 256]; 4]],
     arena: &mut Arena,
     bounds: &Bounds,
-    beam: Option<usize>,
+    beam: Option<(usize, Rank)>,
     floor: i32,
 ) -> Result<(Option<Answer>, bool), TooLarge> {
     arena.states.clear();
     arena.steps.clear();
     let mut cut = false;
-    let rules = RunRules {
-        jokers_per_set: p.jokers_per_set,
-        wrap: p.wrap,
-    };
-    let mut ctx = Ctx {
-        rules,
-        packed: Vec::new(),
-        ids: Map::default(),
-        lists: Vec::new(),
-        list_ids: Map::default(),
-        dominance: [Vec::new(), Vec::new()],
-    };
+    let rules = ctx.rules;
     let empty = ctx.id(0);
     let total_jokers = p.table_jokers + p.rack_jokers;
     let cap = p.threshold.unwrap_or(0).min(255);
     let start = Key {
-        mask: 0,
         cols: [empty; 4],
-        jokers: 0,
-        acc: p.start_acc.min(cap) as u8,
-        any: p.start_any,
-        x: 0,
+        ..start_key(p)
     };
-    let group_need = group_need(p);
     arena.open();
     arena.offer(start, 0, 0, Choice::Start);
     let check = |arena: &Arena| {
@@ -612,7 +784,7 @@ fn solve_in(
                     arena.offer(key, score, i, Choice::Keep(keep));
                 }
             }
-            cut |= arena.narrow(beam);
+            cut |= arena.narrow(beam, |s| bounds.potential(&s.key, s.score, (ni - 1) * 4, n));
             check(arena)?;
         }
 
@@ -661,8 +833,10 @@ fn solve_in(
                     }
                 }
             }
-            arena.drop_dominated(&mut ctx, c, n);
-            cut |= arena.narrow(beam);
+            arena.drop_dominated(ctx, c, n);
+            cut |= arena.narrow(beam, |s| {
+                bounds.potential(&s.key, s.score, (ni - 1) * 4 + c + 1, n)
+            });
             check(arena)?;
         }
 
@@ -695,8 +869,8 @@ fn solve_in(
                 arena.offer(key, score, i, Choice::Groups(gj));
             }
         }
-        arena.drop_dominated_all(&mut ctx, n);
-        cut |= arena.narrow(beam);
+        arena.drop_dominated_all(ctx, n);
+        cut |= arena.narrow(beam, |s| bounds.potential(&s.key, s.score, ni * 4, n));
         check(arena)?;
     }
     // Final states: every open run must end at 13 or be joined to its part after 13.
@@ -731,7 +905,7 @@ fn solve_in(
     }
     path.reverse();
     let final_key = path.last().map_or(start, |step| step.0);
-    Ok((Some(rebuild(&ctx, p, &path, final_key, score)), cut))
+    Ok((Some(rebuild(ctx, p, &path, final_key, score)), cut))
 }
 
 /// `group_need[n][c][x]`: the fewest jokers with which the tiles `x` set aside for groups
