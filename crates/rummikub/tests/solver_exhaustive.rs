@@ -200,3 +200,21 @@ fn solver_matches_exhaustive_search_on_small_positions_old_rules() {
     // Wrap-around runs, one joker per set, frozen joker sets, meld may use the table.
     assert!(compare(&RuleSet::old(), 1000..1400) > 600);
 }
+
+/// A position where the best play leaves nothing unlaid but a weaker one keeps a rack
+/// joker back: the solver's early passes (floors near the upper bound, which counts an
+/// unlaid joker at 13) must not take the weaker play for the best.
+#[test]
+fn a_play_that_keeps_a_joker_back_is_not_mistaken_for_the_best() {
+    let rules = RuleSet::current();
+    let table = rummikub::notation::parse_table("[b2 b3 J]").expect("table");
+    let rack = rummikub::notation::parse_tiles("k2 J b1").expect("rack");
+    let position = Position::with_sets(table.clone(), rack.clone(), true);
+    let best = solve(&rules, &position, Objective::Value)
+        .expect("valid position")
+        .expect("a play");
+    // [b1 b2 b3 J J]: b1 and the joker (as b5) laid, the table's joker now b4.
+    assert_eq!(best.value, 6, "{best:?}");
+    let brute = exhaustive(&rules, &table, &rack, true, Objective::Value);
+    assert_eq!(brute.map(|b| b.0), Some(6));
+}

@@ -91,7 +91,6 @@ pub(crate) struct Answer {
     pub kept: Vec<usize>,
 }
 
-thread_local! { pub(crate) static OFFERS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) }; }
 /// FxHash-style hasher: the keys are a handful of integers.
 #[derive(Default)]
 struct Fx(u64);
@@ -217,7 +216,6 @@ impl Arena {
     }
 
     fn offer(&mut self, key: Key, score: i32, prev: usize, choice: Choice) {
-        OFFERS.with(|o| o.set(o.get() + 1));
         match self.index.get(&key) {
             Some(&i) => {
                 let s = &mut self.states[i as usize];
@@ -251,27 +249,6 @@ impl Arena {
         self.drop_beaten(
             |k| hash_of(&(k.mask, k.jokers, k.x)),
             |a, b| same(a, b) && (0..4).all(|c| ctx.config_dominates(a.cols[c], b.cols[c], n)),
-        );
-    }
-
-    /// Drops from the step being built the states that another state of it beats
-    /// whatever comes: equal but for colour `c` (and the meld value and rack tile laid),
-    /// at least the score, value and rack tile laid, and open runs of colour `c` that
-    /// can do everything the other's can.
-    fn drop_dominated(&mut self, ctx: &mut Ctx, c: usize, n: u8) {
-        let plain = |k: &Key| Key {
-            cols: {
-                let mut cols = k.cols;
-                cols[c] = 0;
-                cols
-            },
-            acc: 0,
-            any: false,
-            ..*k
-        };
-        self.drop_beaten(
-            |k| hash_of(&plain(k)),
-            |a, b| plain(a) == plain(b) && ctx.config_dominates(a.cols[c], b.cols[c], n),
         );
     }
 
@@ -500,7 +477,6 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
     let bounds = Bounds::new(p);
     // When the narrow pass finds no play (ties can crowd the way out of the beam), a
     // wider one tries before the exact pass runs without a floor.
-    let t0 = std::time::Instant::now();
     // The first narrow pass ranks states by potential; if it finds no play (it may keep
     // only states that hoard jokers), one ranked by score tries, then a wider one.
     let bound = bounds.potential(&start_key(p), 0, 0, 0);
@@ -523,41 +499,35 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
             break;
         }
     }
-    let narrow_states = arena.states.len();
-    let narrow_offers = OFFERS.with(|o| o.replace(0));
-    let t1 = t0.elapsed();
-    let nscore = narrow
-        .as_ref()
-        .ok()
-        .and_then(|a| a.0.as_ref().map(|a| a.score));
     let answer = match narrow {
         // Exact when nothing was cut, or when it reaches the upper bound.
         Ok((answer, false)) => Ok(answer),
         Ok((Some(answer), true)) if answer.score >= bound => Ok(Some(answer)),
         Ok((answer, true)) => {
-            let floor = answer.as_ref().map_or(i32::MIN, |a| a.score);
-            solve_in(p, &mut ctx, &group_need, &mut arena, &bounds, None, floor)
-                .map(|(exact, _)| exact)
+            // Exact passes with floors falling from the bound: a pass with floor f finds
+            // the best play if it scores f or more, and the higher f, the fewer states
+            // survive. The narrow pass's play is the last floor (it does score that).
+            // (With no play known, one pass without a floor.)
+            let known = answer.as_ref().map_or(i32::MIN, |a| a.score);
+            let mut drop = 1i32;
+            loop {
+                let floor = if known == i32::MIN {
+                    i32::MIN
+                } else {
+                    bound.saturating_sub(drop).max(known)
+                };
+                match solve_in(p, &mut ctx, &group_need, &mut arena, &bounds, None, floor) {
+                    // (A play below the floor may come back: a final state's potential
+                    // still counts the rack jokers it did not lay.)
+                    Ok((Some(exact), _)) if exact.score >= floor => break Ok(Some(exact)),
+                    Ok(_) if floor > known => drop = drop.saturating_mul(FLOOR_STEP),
+                    Ok(_) => break Ok(answer),
+                    Err(e) => break Err(e),
+                }
+            }
         }
         Err(e) => Err(e),
     };
-    if std::env::var_os("RUMI_DP_PERFECT").is_some() {
-        if let Ok(Some(a)) = &answer {
-            let f = a.score;
-            OFFERS.with(|o| o.replace(0));
-            let t = std::time::Instant::now();
-            let _ = solve_in(p, &mut ctx, &group_need, &mut arena, &bounds, None, f);
-            eprintln!(
-                "perfect floor: offers {} states {} {:?}",
-                OFFERS.with(|o| o.replace(0)),
-                arena.states.len(),
-                t.elapsed()
-            );
-        }
-    }
-    if std::env::var_os("RUMI_DP_STATS").is_some() {
-        eprintln!("dp: offers {narrow_offers} {} narrow {narrow_states} {:?} exact {} {:?} keepable {} scores narrow {nscore:?} exact {:?} bound {}", OFFERS.with(|o| o.replace(0)), t1, arena.states.len(), t0.elapsed() - t1, p.keepable.len(), answer.as_ref().ok().and_then(|a| a.as_ref().map(|a| a.score)), bound);
-    }
     ctx.give_back();
     if arena.states.capacity() <= MAX_STATES {
         ARENA.with(|a| *a.borrow_mut() = arena);
@@ -633,6 +603,9 @@ fn start_key(p: &Problem) -> Key {
     }
 }
 
+/// How much further each exact pass's floor falls below the bound than the last.
+const FLOOR_STEP: i32 = 4;
+
 /// States the narrow pass keeps per step.
 const BEAM: usize = 48;
 /// States the second narrow pass keeps per step, when the first found no play.
@@ -650,7 +623,6 @@ struct Bounds {
     /// Score of a joker at best.
     joker: i32,
     total_jokers: u8,
-    unit: Unit,
 }
 
 impl Bounds {
@@ -681,7 +653,6 @@ impl Bounds {
             keep_after,
             joker: p.unit.of(13) * PRIMARY,
             total_jokers: p.table_jokers + p.rack_jokers,
-            unit: p.unit,
         }
     }
 
@@ -698,18 +669,6 @@ impl Bounds {
         score + self.rest[from] - reserved
             + i32::from(self.total_jokers - key.jokers) * self.joker
             + self.keep_after[usize::from(n)]
-    }
-
-    /// How promising a state looks to a narrow pass: its potential with the jokers not
-    /// yet laid counted at number n rather than at their best (which would favour
-    /// states that hoard jokers they cannot place at the end).
-    fn promise(&self, key: &Key, score: i32, from: usize, n: u8) -> i32 {
-        self.potential(key, score, from, n)
-            - i32::from(self.total_jokers - key.jokers) * (self.joker - self.joker_at(n))
-    }
-
-    fn joker_at(&self, n: u8) -> i32 {
-        self.unit.of(n) * PRIMARY
     }
 }
 
@@ -833,7 +792,6 @@ fn solve_in(
                     }
                 }
             }
-            arena.drop_dominated(ctx, c, n);
             cut |= arena.narrow(beam, |s| {
                 bounds.potential(&s.key, s.score, (ni - 1) * 4 + c + 1, n)
             });
@@ -869,7 +827,10 @@ fn solve_in(
                 arena.offer(key, score, i, Choice::Groups(gj));
             }
         }
-        arena.drop_dominated_all(ctx, n);
+        // Dominance only in exact passes: a narrow pass is cut by its beam anyway.
+        if beam.is_none() {
+            arena.drop_dominated_all(ctx, n);
+        }
         cut |= arena.narrow(beam, |s| bounds.potential(&s.key, s.score, ni * 4, n));
         check(arena)?;
     }
