@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rummikub::notation::parse_table;
-use rummikub::solver::{solve, Objective, Position, SolveError};
+use rummikub::solver::{solve_with, Objective, Position, SolveError, TieBreak};
 use rummikub::{Colour, RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
@@ -27,6 +27,16 @@ pub struct SolverBenchArgs {
     /// Also list the N positions the solver took longest on.
     #[arg(long, default_value_t = 0)]
     pub slowest: usize,
+    /// Among equally good plays: `fewest-changed` (what `rumi solve` and the hint show)
+    /// or `any` (what the bots ask for).
+    #[arg(long, value_enum, default_value_t = TieBreakArg::FewestChanged)]
+    pub tie_break: TieBreakArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum TieBreakArg {
+    FewestChanged,
+    Any,
 }
 
 /// Hand-made hard positions: long racks after penalties and a full table.
@@ -121,10 +131,19 @@ fn show(d: Duration) -> String {
     }
 }
 
-fn run_one(p: &SuitePosition, objective: Objective, no_ilp: bool, t: &mut Timing) -> Result<()> {
+fn run_one(
+    p: &SuitePosition,
+    objective: Objective,
+    args: &SolverBenchArgs,
+    t: &mut Timing,
+) -> Result<()> {
+    let tie_break = match args.tie_break {
+        TieBreakArg::FewestChanged => TieBreak::FewestChangedSets,
+        TieBreakArg::Any => TieBreak::Any,
+    };
     let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
     let start = Instant::now();
-    let ours = match solve(&p.rules, &position, objective) {
+    let ours = match solve_with(&p.rules, &position, objective, tie_break) {
         Ok(answer) => answer,
         Err(SolveError::TooLarge(_)) => {
             // Timed like any other position, and counted.
@@ -135,7 +154,7 @@ fn run_one(p: &SuitePosition, objective: Objective, no_ilp: bool, t: &mut Timing
         Err(error) => return Err(error.into()),
     };
     t.solver.push(start.elapsed());
-    if no_ilp {
+    if args.no_ilp {
         return Ok(());
     }
     let goal = match objective {
@@ -152,7 +171,10 @@ fn run_one(p: &SuitePosition, objective: Objective, no_ilp: bool, t: &mut Timing
                 Objective::Tiles => i64::from(s.tiles) == i.tiles,
                 Objective::Value => i64::from(s.value) == i.value,
             };
-            primary && s.changed_sets as i64 == i.changed
+            // With `any` the solver does not minimise the changed sets.
+            let changed =
+                matches!(args.tie_break, TieBreakArg::Any) || s.changed_sets as i64 == i.changed;
+            primary && changed
         }
         _ => false,
     };
@@ -191,6 +213,59 @@ fn report(name: &str, t: &mut Timing) {
     }
 }
 
+/// Median time per table size (tiles on the table, in tens), solver and integer
+/// program, as bars on a log scale: where the time goes as a round fills the table.
+fn table_size_chart(rows: &[(usize, Duration, Option<Duration>)]) -> String {
+    let mut out = String::from(
+        "  by table size (median per position; bar: solver, log scale, one mark per x2 from 10 µs):\n",
+    );
+    let bar = |d: Duration| {
+        let us = d.as_secs_f64() * 1e6;
+        let marks = if us <= 10.0 {
+            0
+        } else {
+            (us / 10.0).log2().round() as usize + 1
+        };
+        "#".repeat(marks.min(40))
+    };
+    for bucket in 0..=9 {
+        let mut solver: Vec<Duration> = rows
+            .iter()
+            .filter(|r| (r.0 / 10).min(9) == bucket)
+            .map(|r| r.1)
+            .collect();
+        if solver.is_empty() {
+            continue;
+        }
+        solver.sort();
+        let mut ilp: Vec<Duration> = rows
+            .iter()
+            .filter(|r| (r.0 / 10).min(9) == bucket)
+            .filter_map(|r| r.2)
+            .collect();
+        ilp.sort();
+        let median = percentile(&solver, 0.5);
+        let ilp_text = if ilp.is_empty() {
+            String::new()
+        } else {
+            format!("  ILP {:>9}", show(percentile(&ilp, 0.5)))
+        };
+        out.push_str(&format!(
+            "  table {:>2}-{:<2} {:>4} positions  solver {:>9}{ilp_text}  {}\n",
+            bucket * 10,
+            if bucket == 9 {
+                "".to_string()
+            } else {
+                (bucket * 10 + 9).to_string()
+            },
+            solver.len(),
+            show(median),
+            bar(median)
+        ));
+    }
+    out
+}
+
 pub fn bench(args: SolverBenchArgs) -> Result<()> {
     let positions = suite::self_play(&RuleSet::current(), args.seed, args.positions, 12);
     let racks = positions.iter().map(|p| p.rack.len());
@@ -210,23 +285,27 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
     );
     let mut t = Timing::default();
     let mut times: Vec<(Duration, usize, Objective)> = Vec::new();
+    let mut by_table: Vec<(usize, Duration, Option<Duration>)> = Vec::new();
     for (i, p) in positions.iter().enumerate() {
         let objective = if i % 2 == 0 {
             Objective::Tiles
         } else {
             Objective::Value
         };
-        run_one(p, objective, args.no_ilp, &mut t)?;
+        run_one(p, objective, &args, &mut t)?;
+        let ilp = t.ilp.last().copied().filter(|_| !args.no_ilp);
         times.push((t.solver.last().copied().unwrap_or_default(), i, objective));
+        by_table.push((p.table_tiles(), times[times.len() - 1].0, ilp));
         bar.inc(1);
     }
     bar.finish_and_clear();
     report("(a) self-play suite", &mut t);
+    print!("{}", table_size_chart(&by_table));
     times.sort_by_key(|t| std::cmp::Reverse(t.0));
     for &(time, i, objective) in times.iter().take(args.slowest) {
         let p = &positions[i];
         println!(
-            "  slow: {:>10}  {objective:?}, table {} tiles in {} sets, rack {} tiles, jokers (table, rack) {:?}, melded {}",
+            "  slow: {:>10}  {objective:?}, table {} tiles in {} sets, rack {} tiles, jokers (rack, table) {:?}, melded {}",
             show(time),
             p.table_tiles(),
             p.table.len(),
@@ -238,7 +317,7 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
     println!("(b) constructed worst cases:");
     for (name, p) in worst_cases() {
         let mut w = Timing::default();
-        run_one(&p, Objective::Tiles, args.no_ilp, &mut w)?;
+        run_one(&p, Objective::Tiles, &args, &mut w)?;
         report(&format!("  {name}"), &mut w);
         t.disagreements += w.disagreements;
     }

@@ -252,6 +252,27 @@ impl Arena {
         );
     }
 
+    /// Drops from the step being built the states that another state of it beats
+    /// whatever comes: equal but for colour `c` (and the meld value and rack tile laid),
+    /// at least the score, value and rack tile laid, and open runs of colour `c` that
+    /// can do everything the other's can.
+    fn drop_dominated(&mut self, ctx: &mut Ctx, c: usize, n: u8) {
+        let plain = |k: &Key| Key {
+            cols: {
+                let mut cols = k.cols;
+                cols[c] = 0;
+                cols
+            },
+            acc: 0,
+            any: false,
+            ..*k
+        };
+        self.drop_beaten(
+            |k| hash_of(&plain(k)),
+            |a, b| plain(a) == plain(b) && ctx.config_dominates(a.cols[c], b.cols[c], n),
+        );
+    }
+
     /// Drops every state of the step being built that a state with the same `group`
     /// hash, at least its score, meld value and rack tile laid beats (`beats`).
     fn drop_beaten(
@@ -304,9 +325,9 @@ impl Arena {
     /// `potential` (score so far plus a bound on the rest) is highest: ranking by score
     /// alone would favour states that spent jokers early on low numbers. Says whether
     /// any were dropped.
-    fn narrow(&mut self, beam: Option<(usize, Rank)>, potential: impl Fn(&State) -> i32) -> bool {
+    fn narrow(&mut self, beam: Option<Beam>, potential: impl Fn(&State) -> i32) -> bool {
         let from = self.last().start;
-        let Some((width, rank)) = beam else {
+        let Some(Beam { width, rank, .. }) = beam else {
             return false;
         };
         let step = &mut self.states[from..];
@@ -481,10 +502,10 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
     // only states that hoard jokers), one ranked by score tries, then a wider one.
     let bound = bounds.potential(&start_key(p), 0, 0, 0);
     let mut narrow = Ok((None, true));
-    for (width, rank) in [
-        (BEAM, Rank::Potential),
-        (BEAM, Rank::Score),
-        (WIDE_BEAM, Rank::Potential),
+    for (width, rank, thin) in [
+        (BEAM, Rank::Potential, false),
+        (BEAM, Rank::Score, true),
+        (WIDE_BEAM, Rank::Potential, true),
     ] {
         narrow = solve_in(
             p,
@@ -492,7 +513,7 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
             &group_need,
             &mut arena,
             &bounds,
-            Some((width, rank)),
+            Some(Beam { width, rank, thin }),
             i32::MIN,
         );
         if !matches!(narrow, Ok((None, true))) {
@@ -590,6 +611,16 @@ enum Rank {
     Score,
 }
 
+/// A narrow pass: how many states it keeps per step, which, and whether it drops
+/// dominated states first (slower, but under wrap-around rules a beam of duplicates may
+/// find no play at all).
+#[derive(Clone, Copy, Debug)]
+struct Beam {
+    width: usize,
+    rank: Rank,
+    thin: bool,
+}
+
 /// The state before number 1.
 fn start_key(p: &Problem) -> Key {
     let cap = p.threshold.unwrap_or(0).min(255);
@@ -605,6 +636,9 @@ fn start_key(p: &Problem) -> Key {
 
 /// How much further each exact pass's floor falls below the bound than the last.
 const FLOOR_STEP: i32 = 4;
+
+/// Steps with more states than this get the dominance check after every colour.
+const COLOUR_DOMINANCE_FROM: usize = 16384;
 
 /// States the narrow pass keeps per step.
 const BEAM: usize = 48;
@@ -681,7 +715,7 @@ fn solve_in(
     group_need: &[[[u8; 256]; 4]],
     arena: &mut Arena,
     bounds: &Bounds,
-    beam: Option<(usize, Rank)>,
+    beam: Option<Beam>,
     floor: i32,
 ) -> Result<(Option<Answer>, bool), TooLarge> {
     arena.states.clear();
@@ -792,6 +826,11 @@ fn solve_in(
                     }
                 }
             }
+            // Large steps are thinned colour by colour too (small ones are cheaper to
+            // carry than to compare).
+            if beam.is_none() && arena.last().len() > COLOUR_DOMINANCE_FROM {
+                arena.drop_dominated(ctx, c, n);
+            }
             cut |= arena.narrow(beam, |s| {
                 bounds.potential(&s.key, s.score, (ni - 1) * 4 + c + 1, n)
             });
@@ -828,7 +867,7 @@ fn solve_in(
             }
         }
         // Dominance only in exact passes: a narrow pass is cut by its beam anyway.
-        if beam.is_none() {
+        if beam.is_none_or(|b| b.thin) {
             arena.drop_dominated_all(ctx, n);
         }
         cut |= arena.narrow(beam, |s| bounds.potential(&s.key, s.score, ni * 4, n));
