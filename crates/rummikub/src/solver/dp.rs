@@ -64,8 +64,12 @@ pub(crate) struct Problem {
     pub rack: [[u8; 4]; 14],
     pub table_jokers: u8,
     pub rack_jokers: u8,
-    /// Old sets that may stay unchanged (at most 64).
+    /// Old runs (and sets read either way) that may stay unchanged (at most 64).
     pub keepable: Vec<Keepable>,
+    /// Old groups that may stay unchanged: (number, colours as bits in `Colour::ALL`
+    /// order, jokers). They need no keep choice: the group step scores a tie-break
+    /// point for every group it forms that is one of these (see [`GroupBonus`]).
+    pub old_groups: Vec<(u8, u8, u8)>,
     pub jokers_per_set: u8,
     pub wrap: bool,
     pub unit: Unit,
@@ -493,6 +497,7 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
     };
     let mut ctx = Ctx::take(rules);
     let group_need = group_need(p);
+    let group_bonus = GroupBonus::new(p);
     // A narrow pass first: its answer is a real play, so the exact pass may drop every
     // state that cannot beat it (branch and bound).
     let bounds = Bounds::new(p);
@@ -500,7 +505,7 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
     // wider one tries before the exact pass runs without a floor.
     // The first narrow pass ranks states by potential; if it finds no play (it may keep
     // only states that hoard jokers), one ranked by score tries, then a wider one.
-    let bound = bounds.potential(&start_key(p), 0, 0, 0);
+    let bound = bounds.potential(&start_key(p), 0, 0, 0, 1);
     let mut narrow = Ok((None, true));
     for (width, rank, thin) in [
         (BEAM, Rank::Potential, false),
@@ -511,6 +516,7 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
             p,
             &mut ctx,
             &group_need,
+            &group_bonus,
             &mut arena,
             &bounds,
             Some(Beam { width, rank, thin }),
@@ -537,7 +543,16 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
                 } else {
                     bound.saturating_sub(drop).max(known)
                 };
-                match solve_in(p, &mut ctx, &group_need, &mut arena, &bounds, None, floor) {
+                match solve_in(
+                    p,
+                    &mut ctx,
+                    &group_need,
+                    &group_bonus,
+                    &mut arena,
+                    &bounds,
+                    None,
+                    floor,
+                ) {
                     // (A play below the floor may come back: a final state's potential
                     // still counts the rack jokers it did not lay.)
                     Ok((Some(exact), _)) if exact.score >= floor => break Ok(Some(exact)),
@@ -654,6 +669,8 @@ struct Bounds {
     kept_rest: Vec<[i32; 53]>,
     /// Per number n, how many keepable sets start after n.
     keep_after: [i32; 14],
+    /// Per number m, how many old groups are at m or later.
+    groups_from: [i32; 15],
     /// Score of a joker at best.
     joker: i32,
     total_jokers: u8,
@@ -685,14 +702,26 @@ impl Bounds {
                 .map(|k| suffix(&|n, c| k.counts[n][c]))
                 .collect(),
             keep_after,
+            groups_from: {
+                let mut from = [0i32; 15];
+                for m in (0..14).rev() {
+                    from[m] = from[m + 1]
+                        + p.old_groups
+                            .iter()
+                            .filter(|g| usize::from(g.0) == m)
+                            .count() as i32;
+                }
+                from
+            },
             joker: p.unit.of(13) * PRIMARY,
             total_jokers: p.table_jokers + p.rack_jokers,
         }
     }
 
     /// The most a state with `key` and `score` can end with, once every tile before
-    /// position `from` is decided (and the keep choices up to number n).
-    fn potential(&self, key: &Key, score: i32, from: usize, n: u8) -> i32 {
+    /// position `from` is decided (and the keep choices up to number n, and the old
+    /// groups before number `groups_from`).
+    fn potential(&self, key: &Key, score: i32, from: usize, n: u8, groups_from: u8) -> i32 {
         let mut reserved = 0;
         let mut mask = key.mask;
         while mask != 0 {
@@ -703,6 +732,7 @@ impl Bounds {
         score + self.rest[from] - reserved
             + i32::from(self.total_jokers - key.jokers) * self.joker
             + self.keep_after[usize::from(n)]
+            + self.groups_from[usize::from(groups_from)]
     }
 }
 
@@ -713,6 +743,7 @@ fn solve_in(
     p: &Problem,
     ctx: &mut Ctx,
     group_need: &[[[u8; 256]; 4]],
+    group_bonus: &GroupBonus,
     arena: &mut Arena,
     bounds: &Bounds,
     beam: Option<Beam>,
@@ -771,13 +802,15 @@ fn solve_in(
                     key.acc = acc.min(cap) as u8;
                     let score = s.score + gain;
                     let from = (ni - 1) * 4;
-                    if floor != i32::MIN && bounds.potential(&key, score, from, n) < floor {
+                    if floor != i32::MIN && bounds.potential(&key, score, from, n, n) < floor {
                         continue;
                     }
                     arena.offer(key, score, i, Choice::Keep(keep));
                 }
             }
-            cut |= arena.narrow(beam, |s| bounds.potential(&s.key, s.score, (ni - 1) * 4, n));
+            cut |= arena.narrow(beam, |s| {
+                bounds.potential(&s.key, s.score, (ni - 1) * 4, n, n)
+            });
             check(arena)?;
         }
 
@@ -819,7 +852,7 @@ fn solve_in(
                         }
                         let score = s.score + slots * unit;
                         let from = (ni - 1) * 4 + c + 1;
-                        if floor != i32::MIN && bounds.potential(&key, score, from, n) < floor {
+                        if floor != i32::MIN && bounds.potential(&key, score, from, n, n) < floor {
                             continue;
                         }
                         arena.offer(key, score, i, choice);
@@ -832,7 +865,7 @@ fn solve_in(
                 arena.drop_dominated(ctx, c, n);
             }
             cut |= arena.narrow(beam, |s| {
-                bounds.potential(&s.key, s.score, (ni - 1) * 4 + c + 1, n)
+                bounds.potential(&s.key, s.score, (ni - 1) * 4 + c + 1, n, n)
             });
             check(arena)?;
         }
@@ -859,8 +892,9 @@ fn solve_in(
                 key.x = 0;
                 let acc = u32::from(key.acc) + u32::from(n) * u32::from(gj);
                 key.acc = acc.min(cap) as u8;
-                let score = s.score + i32::from(gj) * unit;
-                if floor != i32::MIN && bounds.potential(&key, score, ni * 4, n) < floor {
+                let kept_groups = i32::from(group_bonus.kept(n, x, gj));
+                let score = s.score + i32::from(gj) * unit + kept_groups;
+                if floor != i32::MIN && bounds.potential(&key, score, ni * 4, n, n + 1) < floor {
                     continue;
                 }
                 arena.offer(key, score, i, Choice::Groups(gj));
@@ -870,7 +904,9 @@ fn solve_in(
         if beam.is_none_or(|b| b.thin) {
             arena.drop_dominated_all(ctx, n);
         }
-        cut |= arena.narrow(beam, |s| bounds.potential(&s.key, s.score, ni * 4, n));
+        cut |= arena.narrow(beam, |s| {
+            bounds.potential(&s.key, s.score, ni * 4, n, n + 1)
+        });
         check(arena)?;
     }
     // Final states: every open run must end at 13 or be joined to its part after 13.
@@ -905,7 +941,83 @@ fn solve_in(
     }
     path.reverse();
     let final_key = path.last().map_or(start, |step| step.0);
-    Ok((Some(rebuild(ctx, p, &path, final_key, score)), cut))
+    Ok((
+        Some(rebuild(ctx, p, group_bonus, &path, final_key, score)),
+        cut,
+    ))
+}
+
+/// The old groups each number's group step can re-form: for every (tiles set aside per
+/// colour, jokers) the most old groups one split of them contains. Forming an old group
+/// again is keeping it, so this scores the tie-break without a keep choice per group.
+pub(crate) struct GroupBonus {
+    jokers_per_set: u8,
+    /// Per number, the old groups there as (colours, jokers).
+    at: Vec<Vec<(u8, u8)>>,
+    /// `kept[n][x][gj]`, x as in [`x_index`].
+    kept: Vec<[[u8; 3]; 81]>,
+}
+
+fn x_index(x: [u8; 4]) -> usize {
+    x.iter().fold(0, |i, &c| i * 3 + usize::from(c))
+}
+
+impl GroupBonus {
+    fn new(p: &Problem) -> GroupBonus {
+        let mut at = vec![Vec::new(); 14];
+        for &(n, colours, jokers) in &p.old_groups {
+            at[usize::from(n)].push((colours, jokers));
+        }
+        let mut bonus = GroupBonus {
+            jokers_per_set: p.jokers_per_set,
+            at,
+            kept: vec![[[0; 3]; 81]; 14],
+        };
+        for n in 1..=13u8 {
+            if bonus.at[usize::from(n)].is_empty() {
+                continue;
+            }
+            for xi in 0..81 {
+                let x = [xi / 27, xi / 9 % 3, xi / 3 % 3, xi % 3].map(|v| v as u8);
+                for gj in 0..=2u8 {
+                    let best = groups::splits(x, gj, p.jokers_per_set)
+                        .iter()
+                        .map(|split| bonus.matches(n, split))
+                        .max()
+                        .unwrap_or(0);
+                    bonus.kept[usize::from(n)][xi][usize::from(gj)] = best;
+                }
+            }
+        }
+        bonus
+    }
+
+    /// How many old groups at n the split contains (each old group once).
+    fn matches(&self, n: u8, split: &[GroupShape]) -> u8 {
+        let mut old = self.at[usize::from(n)].clone();
+        let mut count = 0;
+        for shape in split {
+            if let Some(i) = old
+                .iter()
+                .position(|&(colours, jokers)| colours == shape.colours && jokers == shape.jokers)
+            {
+                old.swap_remove(i);
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn kept(&self, n: u8, x: [u8; 4], gj: u8) -> u8 {
+        self.kept[usize::from(n)][x_index(x)][usize::from(gj.min(2))]
+    }
+
+    /// A split of the tiles into groups with the most old groups in it.
+    fn best_split(&self, n: u8, x: [u8; 4], gj: u8) -> Option<&'static Vec<GroupShape>> {
+        groups::splits(x, gj, self.jokers_per_set)
+            .iter()
+            .max_by_key(|split| self.matches(n, split))
+    }
 }
 
 /// `group_need[n][c][x]`: the fewest jokers with which the tiles `x` set aside for groups
@@ -961,7 +1073,14 @@ fn tile(c: usize, n: u8) -> Tile {
 }
 
 /// Replays the chosen steps with concrete runs to build the sets.
-fn rebuild(ctx: &Ctx, p: &Problem, path: &[(Key, Choice)], last: Key, score: i32) -> Answer {
+fn rebuild(
+    ctx: &Ctx,
+    p: &Problem,
+    group_bonus: &GroupBonus,
+    path: &[(Key, Choice)],
+    last: Key,
+    score: i32,
+) -> Answer {
     let mut sets: Vec<Vec<Tile>> = Vec::new();
     let mut kept = Vec::new();
     // Per colour: open runs with their token and tiles.
@@ -989,7 +1108,7 @@ fn rebuild(ctx: &Ctx, p: &Problem, path: &[(Key, Choice)], last: Key, score: i32
             }
             Choice::Groups(gj) => {
                 let x = unpack_x(x_before);
-                if let Some(shapes) = groups::splits(x, gj, p.jokers_per_set).first() {
+                if let Some(shapes) = group_bonus.best_split(n, x, gj) {
                     for &GroupShape { colours, jokers } in shapes {
                         let mut set: Vec<Tile> = (0..4)
                             .filter(|c| colours & (1 << c) != 0)

@@ -325,6 +325,7 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
         table_jokers: table.count(Tile::JOKER),
         rack_jokers: rack.count(Tile::JOKER),
         keepable: Vec::new(),
+        old_groups: Vec::new(),
         jokers_per_set: rules.jokers_per_set.min(2),
         wrap: rules.run_wraps_around,
         unit,
@@ -361,6 +362,19 @@ fn old_set_readings(
                 first = first.min(n);
                 last = last.max(n);
             }
+        }
+        // Two or more numbered tiles of one number: a group, kept by the DP's group
+        // step re-forming it (no keep choice needed).
+        if first == last && set.len() - set.jokers() >= 2 {
+            let colours = set
+                .tiles()
+                .iter()
+                .filter_map(|t| t.colour())
+                .fold(0u8, |bits, c| bits | 1 << colour_index(c));
+            problem
+                .old_groups
+                .push((first, colours, set.jokers() as u8));
+            continue;
         }
         if first <= last {
             problem.keepable.push(Keepable {
