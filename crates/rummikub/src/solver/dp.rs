@@ -496,16 +496,18 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
         wrap: p.wrap,
     };
     let mut ctx = Ctx::take(rules);
-    let group_need = group_need(p);
-    let group_bonus = GroupBonus::new(p);
+    let prep = Prepared {
+        bounds: Bounds::new(p),
+        group_need: group_need(p),
+        group_bonus: GroupBonus::new(p),
+    };
     // A narrow pass first: its answer is a real play, so the exact pass may drop every
     // state that cannot beat it (branch and bound).
-    let bounds = Bounds::new(p);
     // When the narrow pass finds no play (ties can crowd the way out of the beam), a
     // wider one tries before the exact pass runs without a floor.
     // The first narrow pass ranks states by potential; if it finds no play (it may keep
     // only states that hoard jokers), one ranked by score tries, then a wider one.
-    let bound = bounds.potential(&start_key(p), 0, 0, 0, 1);
+    let bound = prep.bounds.potential(&start_key(p), 0, 0, 0, 1);
     let mut narrow = Ok((None, true));
     for (width, rank, thin) in [
         (BEAM, Rank::Potential, false),
@@ -515,10 +517,8 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
         narrow = solve_in(
             p,
             &mut ctx,
-            &group_need,
-            &group_bonus,
+            &prep,
             &mut arena,
-            &bounds,
             Some(Beam { width, rank, thin }),
             i32::MIN,
         );
@@ -543,16 +543,7 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
                 } else {
                     bound.saturating_sub(drop).max(known)
                 };
-                match solve_in(
-                    p,
-                    &mut ctx,
-                    &group_need,
-                    &group_bonus,
-                    &mut arena,
-                    &bounds,
-                    None,
-                    floor,
-                ) {
+                match solve_in(p, &mut ctx, &prep, &mut arena, None, floor) {
                     // (A play below the floor may come back: a final state's potential
                     // still counts the rack jokers it did not lay.)
                     Ok((Some(exact), _)) if exact.score >= floor => break Ok(Some(exact)),
@@ -615,6 +606,13 @@ fn without_unplayable(p: &Problem) -> Problem {
             return q;
         }
     }
+}
+
+/// What every pass over one problem shares, computed once.
+struct Prepared {
+    bounds: Bounds,
+    group_need: Vec<[[u8; 256]; 4]>,
+    group_bonus: GroupBonus,
 }
 
 /// How a narrow pass picks the states it keeps.
@@ -742,13 +740,16 @@ impl Bounds {
 fn solve_in(
     p: &Problem,
     ctx: &mut Ctx,
-    group_need: &[[[u8; 256]; 4]],
-    group_bonus: &GroupBonus,
+    prep: &Prepared,
     arena: &mut Arena,
-    bounds: &Bounds,
     beam: Option<Beam>,
     floor: i32,
 ) -> Result<(Option<Answer>, bool), TooLarge> {
+    let Prepared {
+        bounds,
+        group_need,
+        group_bonus,
+    } = prep;
     arena.states.clear();
     arena.steps.clear();
     let mut cut = false;
