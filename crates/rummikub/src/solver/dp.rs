@@ -180,6 +180,70 @@ struct State {
     choice: Choice,
 }
 
+/// An open-addressing index of the step being built: slots hold positions in the
+/// arena (plus one; 0 is empty), keys are read from the states themselves. Cheaper than a
+/// general map: no keys stored twice, a reset that costs the step's size.
+#[derive(Default)]
+struct StepIndex {
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl StepIndex {
+    fn hash(key: &Key) -> u64 {
+        let cols = key.cols.iter().fold(0u64, |w, &c| (w << 16) | u64::from(c));
+        let rest = u64::from(key.jokers)
+            | u64::from(key.acc) << 8
+            | u64::from(key.any) << 16
+            | u64::from(key.x) << 24;
+        let h = key.mask.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ cols.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ rest.wrapping_mul(0x1656_67B1_9E37_79F9);
+        h ^ (h >> 29)
+    }
+
+    /// Empties the index, sized for a step about as large as the last (`hint`).
+    fn reset(&mut self, hint: usize) {
+        let size = (hint * 2).max(64).next_power_of_two();
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        self.len = 0;
+    }
+
+    /// The arena position of the state with `key`, or the slot to insert it at.
+    fn find(&self, states: &[State], key: &Key) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = Self::hash(key) as usize & mask;
+        loop {
+            match self.slots[slot] {
+                0 => return Err(slot),
+                i if states[i as usize - 1].key == *key => return Ok(i as usize - 1),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
+    /// Records the state at arena position `at` in `slot`; grows (re-indexing `step`,
+    /// the states of the step from arena position `from`) when half full.
+    fn insert(&mut self, slot: usize, at: usize, step: &[State], from: usize) {
+        self.slots[slot] = at as u32 + 1;
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            let size = self.slots.len() * 2;
+            self.slots.clear();
+            self.slots.resize(size, 0);
+            let mask = size - 1;
+            for (k, s) in step.iter().enumerate() {
+                let mut slot = Self::hash(&s.key) as usize & mask;
+                while self.slots[slot] != 0 {
+                    slot = (slot + 1) & mask;
+                }
+                self.slots[slot] = (from + k) as u32 + 1;
+            }
+        }
+    }
+}
+
 /// Every state of every step in one vector (a step's states are contiguous), with an
 /// index for merging the step being built.
 #[derive(Default)]
@@ -187,7 +251,7 @@ struct Arena {
     states: Vec<State>,
     /// Where each step starts in `states`.
     steps: Vec<usize>,
-    index: Map<Key, u32>,
+    index: StepIndex,
     /// Scratch for the dominance checks.
     order: Vec<(u64, i32, u8, bool, u32)>,
     keep: Vec<bool>,
@@ -210,36 +274,29 @@ impl Arena {
     fn open(&mut self) -> std::ops::Range<usize> {
         let prev = self.last();
         self.steps.push(self.states.len());
-        // Clearing a map costs its capacity: after a large position, start small again.
-        if self.index.capacity() > 4 * prev.len().max(1024) {
-            self.index = Map::default();
-        } else {
-            self.index.clear();
-        }
+        self.index.reset(prev.len());
         prev
     }
 
     fn offer(&mut self, key: Key, score: i32, prev: usize, choice: Choice) {
-        match self.index.get(&key) {
-            Some(&i) => {
-                let s = &mut self.states[i as usize];
+        let from = self.steps.last().copied().unwrap_or(0);
+        let state = State {
+            key,
+            score,
+            prev: prev as u32,
+            choice,
+        };
+        match self.index.find(&self.states, &key) {
+            Ok(i) => {
+                let s = &mut self.states[i];
                 if score > s.score {
-                    *s = State {
-                        key,
-                        score,
-                        prev: prev as u32,
-                        choice,
-                    };
+                    *s = state;
                 }
             }
-            None => {
-                self.index.insert(key, self.states.len() as u32);
-                self.states.push(State {
-                    key,
-                    score,
-                    prev: prev as u32,
-                    choice,
-                });
+            Err(slot) => {
+                self.states.push(state);
+                self.index
+                    .insert(slot, self.states.len() - 1, &self.states[from..], from);
             }
         }
     }
@@ -650,6 +707,10 @@ fn start_key(p: &Problem) -> Key {
 /// How much further each exact pass's floor falls below the bound than the last.
 const FLOOR_STEP: i32 = 4;
 
+/// Exact-pass steps with more states than this get the dominance check at the end of
+/// each number.
+const DOMINANCE_FROM: usize = 1024;
+
 /// Steps with more states than this get the dominance check after every colour.
 const COLOUR_DOMINANCE_FROM: usize = 16384;
 
@@ -901,8 +962,15 @@ fn solve_in(
                 arena.offer(key, score, i, Choice::Groups(gj));
             }
         }
-        // Dominance only in exact passes: a narrow pass is cut by its beam anyway.
-        if beam.is_none_or(|b| b.thin) {
+        // Dominated states are dropped where it pays: in exact passes under wrap-around
+        // rules (their many kinds of runs multiply the states) or in large steps
+        // (comparing costs more than carrying a few hundred states), and in the narrow
+        // passes that ask for it.
+        let thin = match beam {
+            Some(b) => b.thin,
+            None => p.wrap || arena.last().len() > DOMINANCE_FROM,
+        };
+        if thin {
             arena.drop_dominated_all(ctx, n);
         }
         cut |= arena.narrow(beam, |s| {
