@@ -31,6 +31,14 @@ pub struct SolverBenchArgs {
     /// or `any` (what the bots ask for).
     #[arg(long, value_enum, default_value_t = TieBreakArg::FewestChanged)]
     pub tie_break: TieBreakArg,
+    /// Rules of the self-play games: `current` or `old` (wrap-around runs, one joker per
+    /// set, frozen joker sets).
+    #[arg(long, default_value = "current", value_parser = parse_rules)]
+    pub rules: RuleSet,
+}
+
+fn parse_rules(text: &str) -> Result<RuleSet, String> {
+    text.parse().map_err(|e| format!("{e}"))
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -267,12 +275,13 @@ fn table_size_chart(rows: &[(usize, Duration, Option<Duration>)]) -> String {
 }
 
 pub fn bench(args: SolverBenchArgs) -> Result<()> {
-    let positions = suite::self_play(&RuleSet::current(), args.seed, args.positions, 12);
+    let positions = suite::self_play(&args.rules, args.seed, args.positions, 12);
     let racks = positions.iter().map(|p| p.rack.len());
     let tables = positions.iter().map(|p| p.table_tiles());
     println!(
-        "suite: {} self-play positions (rack {}-{} tiles, table {}-{} tiles, {} with jokers), objective alternating tiles/value",
+        "suite: {} self-play positions under the {} rules (rack {}-{} tiles, table {}-{} tiles, {} with jokers), objective alternating tiles/value",
         positions.len(),
+        if args.rules.run_wraps_around { "old" } else { "current" },
         racks.clone().min().unwrap_or(0),
         racks.max().unwrap_or(0),
         tables.clone().min().unwrap_or(0),

@@ -154,3 +154,21 @@ fn malformed_input_exits_with_2_and_says_what_is_wrong() {
         assert!(out.is_empty());
     }
 }
+
+#[test]
+fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() {
+    let (out, err, code) = rumi_status(&["bench", "solver", "--positions", "6"], "");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("(a) self-play suite (6 positions, 0 refused as too large)"),
+        "{out}"
+    );
+    assert!(out.contains("disagreements: 0"), "{out}");
+    assert!(out.contains("by table size"), "{out}");
+    assert!(out.contains("  table  0-9 "), "{out}");
+    assert!(out.contains("full table, old rules"), "{out}");
+    // A rule preset that does not exist is a usage error.
+    let (_, err, code) = rumi_status(&["bench", "solver", "--rules", "bogus"], "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown rule preset 'bogus'"), "{err}");
+}

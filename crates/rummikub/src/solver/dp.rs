@@ -541,30 +541,38 @@ impl Ctx {
 /// Solves the problem; `None` when no arrangement lays every table tile and at least one
 /// rack tile (and reaches the initial meld's threshold).
 pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
+    solve_at_least(p, i32::MIN)
+}
+
+/// Like [`solve`], but only a play scoring at least `at_least` counts (`None` if there is
+/// none): the caller already has one that good, so the DP prunes everything below it
+/// and skips the position at once when even its upper bound falls short.
+pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer>, TooLarge> {
     // The arena is reused between calls on one thread: fresh memory costs page faults.
     thread_local! {
         static ARENA: std::cell::RefCell<Arena> = std::cell::RefCell::default();
     }
     let pruned = without_unplayable(p);
     let p = &pruned;
+    let prep = Prepared {
+        bounds: Bounds::new(p),
+        group_need: group_need(p),
+        group_bonus: GroupBonus::new(p),
+    };
+    let bound = prep.bounds.potential(&start_key(p), 0, 0, 0, 1);
+    if bound < at_least {
+        return Ok(None);
+    }
     let mut arena = ARENA.with(|a| std::mem::take(&mut *a.borrow_mut()));
     let rules = RunRules {
         jokers_per_set: p.jokers_per_set,
         wrap: p.wrap,
     };
     let mut ctx = Ctx::take(rules);
-    let prep = Prepared {
-        bounds: Bounds::new(p),
-        group_need: group_need(p),
-        group_bonus: GroupBonus::new(p),
-    };
-    // A narrow pass first: its answer is a real play, so the exact pass may drop every
-    // state that cannot beat it (branch and bound).
-    // When the narrow pass finds no play (ties can crowd the way out of the beam), a
-    // wider one tries before the exact pass runs without a floor.
-    // The first narrow pass ranks states by potential; if it finds no play (it may keep
-    // only states that hoard jokers), one ranked by score tries, then a wider one.
-    let bound = prep.bounds.potential(&start_key(p), 0, 0, 0, 1);
+    // A narrow pass first: its answer is a real play, so the exact passes may drop every
+    // state that cannot beat it (branch and bound). The first ranks states by potential;
+    // if it finds no play (it may keep only states that hoard jokers), one ranked by
+    // score tries, then a wider one.
     let mut narrow = Ok((None, true));
     for (width, rank, thin) in [
         (BEAM, Rank::Potential, false),
@@ -577,7 +585,7 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
             &prep,
             &mut arena,
             Some(Beam { width, rank, thin }),
-            i32::MIN,
+            at_least,
         );
         if !matches!(narrow, Ok((None, true))) {
             break;
@@ -590,9 +598,9 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
         Ok((answer, true)) => {
             // Exact passes with floors falling from the bound: a pass with floor f finds
             // the best play if it scores f or more, and the higher f, the fewer states
-            // survive. The narrow pass's play is the last floor (it does score that).
-            // (With no play known, one pass without a floor.)
-            let known = answer.as_ref().map_or(i32::MIN, |a| a.score);
+            // survive. The narrow pass's play (or `at_least`) is the last floor.
+            // (With neither, one pass without a floor.)
+            let known = answer.as_ref().map_or(i32::MIN, |a| a.score).max(at_least);
             let mut drop = 1i32;
             loop {
                 let floor = if known == i32::MIN {
@@ -611,7 +619,8 @@ pub(crate) fn solve(p: &Problem) -> Result<Option<Answer>, TooLarge> {
             }
         }
         Err(e) => Err(e),
-    };
+    }
+    .map(|answer| answer.filter(|a| a.score >= at_least));
     ctx.give_back();
     if arena.states.capacity() <= MAX_STATES {
         ARENA.with(|a| *a.borrow_mut() = arena);
@@ -923,7 +932,7 @@ fn solve_in(
             }
             // Large steps are thinned colour by colour too (small ones are cheaper to
             // carry than to compare).
-            if beam.is_none() && arena.last().len() > COLOUR_DOMINANCE_FROM {
+            if beam.is_none() && (p.wrap || arena.last().len() > COLOUR_DOMINANCE_FROM) {
                 arena.drop_dominated(ctx, c, n);
             }
             cut |= arena.narrow(beam, |s| {

@@ -200,7 +200,8 @@ pub fn solve_with(
     let threshold = track(rules.initial_meld_minimum + old_joker_value);
 
     // Frozen joker sets (old rules, KD7) stay whole or have their joker swapped for a
-    // rack tile; every combination is solved by the DP.
+    // rack tile; every combination is solved by the DP (keeping them all first), each
+    // only for a play better than the best so far.
     let frozen: Vec<usize> = if rules.frozen_joker_sets && keep_sets {
         (0..old_sets.len())
             .filter(|&i| old_sets[i].jokers() > 0)
@@ -261,7 +262,9 @@ pub fn solve_with(
             if keep_sets && tie_break == TieBreak::FewestChangedSets {
                 old_set_readings(&old_sets, &frozen, rules, unit, &mut problem);
             }
-            if let Some(answer) = dp::solve(&problem)? {
+            // Only a play better than the best of the choices so far counts.
+            let at_least = best.as_ref().map_or(i32::MIN, |b| b.0 - fixed_score + 1);
+            if let Some(answer) = dp::solve_at_least(&problem, at_least)? {
                 let score = answer.score + fixed_score;
                 if best.as_ref().is_none_or(|b| score > b.0) {
                     let mut table = fixed;
@@ -335,8 +338,9 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
     }
 }
 
-/// Every old (not frozen) set may stay on the table unchanged: the DP keeps it whole by
-/// reserving its tiles, for one tie-break point.
+/// Every old (not frozen) set may stay on the table unchanged, for one tie-break point:
+/// the DP keeps a run whole by reserving its tiles, and counts a group as kept when its
+/// group step forms it again.
 fn old_set_readings(
     old: &[Set],
     frozen: &[usize],
