@@ -452,7 +452,10 @@ thread_local! {
 }
 
 /// Past this many interned configurations a kept context is dropped (memory bound).
-const MAX_CONTEXT_CONFIGS: usize = 20_000;
+const MAX_CONTEXT_CONFIGS: usize = 8_192;
+/// Past this many bytes of dominance table a kept context is dropped (seen: about 3 MB
+/// after hundreds of old-rules positions).
+const MAX_CONTEXT_DOMINANCE: usize = 64 << 20;
 
 impl Ctx {
     /// This thread's context for `rules` (a fresh one the first time).
@@ -476,7 +479,12 @@ impl Ctx {
 
     /// Keeps the context for the next call on this thread.
     fn give_back(self) {
-        if self.packed.len() <= MAX_CONTEXT_CONFIGS {
+        let dominance_bytes: usize = self
+            .dominance
+            .iter()
+            .flat_map(|matrix| matrix.iter().map(Vec::len))
+            .sum();
+        if self.packed.len() <= MAX_CONTEXT_CONFIGS && dominance_bytes <= MAX_CONTEXT_DOMINANCE {
             CONTEXTS.with(|all| all.borrow_mut().push(self));
         }
     }
