@@ -938,8 +938,8 @@ fn solve_in(
                     }
                 }
             }
-            // Large steps are thinned colour by colour too (small ones are cheaper to
-            // carry than to compare).
+            // Large steps, and every step under wrap-around rules, are thinned colour by
+            // colour too (small ones are cheaper to carry than to compare).
             if beam.is_none() && (p.wrap || arena.last().len() > COLOUR_DOMINANCE_FROM) {
                 arena.drop_dominated(ctx, c, n);
             }
