@@ -142,8 +142,9 @@ struct Key {
     x: u8,
 }
 
-impl std::hash::Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
+impl Key {
+    /// The key packed into three words, for hashing.
+    fn words(&self) -> [u64; 3] {
         let cols = self
             .cols
             .iter()
@@ -152,9 +153,15 @@ impl std::hash::Hash for Key {
             | u64::from(self.acc) << 8
             | u64::from(self.any) << 16
             | u64::from(self.x) << 24;
-        state.write_u64(self.mask);
-        state.write_u64(cols);
-        state.write_u64(rest);
+        [self.mask, cols, rest]
+    }
+}
+
+impl std::hash::Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for word in self.words() {
+            state.write_u64(word);
+        }
     }
 }
 
@@ -191,12 +198,8 @@ struct StepIndex {
 
 impl StepIndex {
     fn hash(key: &Key) -> u64 {
-        let cols = key.cols.iter().fold(0u64, |w, &c| (w << 16) | u64::from(c));
-        let rest = u64::from(key.jokers)
-            | u64::from(key.acc) << 8
-            | u64::from(key.any) << 16
-            | u64::from(key.x) << 24;
-        let h = key.mask.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        let [mask, cols, rest] = key.words();
+        let h = mask.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ cols.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
             ^ rest.wrapping_mul(0x1656_67B1_9E37_79F9);
         h ^ (h >> 29)
