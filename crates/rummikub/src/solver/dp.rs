@@ -563,8 +563,6 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
     thread_local! {
         static ARENA: std::cell::RefCell<Arena> = std::cell::RefCell::default();
     }
-    let pruned = without_unplayable(p);
-    let p = &pruned;
     let prep = Prepared {
         bounds: Bounds::new(p),
         group_need: group_need(p),
@@ -637,52 +635,6 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
         ARENA.with(|a| *a.borrow_mut() = arena);
     }
     answer
-}
-
-/// The problem without the rack tiles that fit no set at all: no run of three through
-/// them and no group of three with them can be made from the tiles and jokers there are,
-/// even if every other tile went into that one set. They cannot be laid, and dropping
-/// them shrinks every step and tightens the bounds. Repeated until nothing changes (a
-/// dropped tile may have been another's only neighbour).
-fn without_unplayable(p: &Problem) -> Problem {
-    let mut q = p.clone();
-    let jokers = (p.table_jokers + p.rack_jokers).min(p.jokers_per_set);
-    let there = |q: &Problem, n: i32, c: usize| {
-        let n = if p.wrap {
-            (n - 1).rem_euclid(13) + 1
-        } else {
-            n
-        };
-        (1..=13).contains(&n) && q.table[n as usize][c] + q.rack[n as usize][c] > 0
-    };
-    loop {
-        let mut changed = false;
-        for n in 1..=13usize {
-            for c in 0..4 {
-                if q.rack[n][c] == 0 {
-                    continue;
-                }
-                let ni = n as i32;
-                let run = (ni - 2..=ni).any(|from| {
-                    let missing = (from..from + 3)
-                        .filter(|&m| m != ni && !there(&q, m, c))
-                        .count() as u8;
-                    let inside = p.wrap || (from >= 1 && from + 2 <= 13);
-                    inside && missing <= jokers
-                });
-                let others = (0..4)
-                    .filter(|&d| d != c && q.table[n][d] + q.rack[n][d] > 0)
-                    .count() as u8;
-                if !run && others + jokers < 2 {
-                    q.rack[n][c] = 0;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            return q;
-        }
-    }
 }
 
 /// What every pass over one problem shares, computed once.
