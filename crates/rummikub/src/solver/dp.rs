@@ -17,7 +17,9 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::groups::{self, GroupShape};
-use super::runs::{close_at_13, dominates, unpack, Act, ColOpt, Packed, RunRules, Tok};
+use super::runs::{
+    any_leads_with_joker, close_at_13, dominates, unpack, Act, ColOpt, Packed, RunRules, Tok,
+};
 use crate::tile::{Colour, Tile};
 
 /// Weight of the primary objective; the fewer-changed-sets tie-break counts in units
@@ -566,6 +568,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
     let prep = Prepared {
         bounds: Bounds::new(p),
         group_need: group_need(p),
+        gaps_to_13: gaps_to_13(p),
         group_bonus: GroupBonus::new(p),
     };
     let bound = prep.bounds.potential(&start_key(p), 0, 0, 0, 1);
@@ -641,6 +644,9 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
 struct Prepared {
     bounds: Bounds,
     group_need: Vec<[[u8; 256]; 4]>,
+    /// `gaps_to_13[n][c]`: numbers after n up to 13 without a tile of colour c (table
+    /// or rack); a run that began with a joker and is open at n needs that many jokers.
+    gaps_to_13: [[u8; 4]; 14],
     group_bonus: GroupBonus,
 }
 
@@ -782,6 +788,7 @@ fn solve_in(
         bounds,
         group_need,
         group_bonus,
+        gaps_to_13,
     } = prep;
     arena.states.clear();
     arena.steps.clear();
@@ -860,6 +867,13 @@ fn solve_in(
                 let jokers_left = total_jokers - s.key.jokers;
                 let list = ctx.list(s.key.cols[c], n, avail, jokers_left);
                 for (o, &(next, tiles, jokers)) in ctx.lists[list as usize].hot.iter().enumerate() {
+                    // A run that began with a joker must reach 13 (canonical form, see
+                    // `runs::LEAD`): the jokers left must fill the gaps up to 13.
+                    if any_leads_with_joker(ctx.packed[usize::from(next)])
+                        && gaps_to_13[ni][c] > jokers_left - jokers
+                    {
+                        continue;
+                    }
                     for x in 0..=avail.min(2) {
                         let used = x + tiles;
                         if used < must || used > avail {
@@ -1091,6 +1105,20 @@ fn group_need(p: &Problem) -> Vec<[[u8; 256]; 4]> {
         }
     }
     need
+}
+
+/// Per number n and colour, how many numbers after n up to 13 have no tile of the
+/// colour, on the table or the rack.
+fn gaps_to_13(p: &Problem) -> [[u8; 4]; 14] {
+    let mut gaps = [[0u8; 4]; 14];
+    for n in (1..13).rev() {
+        let next = gaps[n + 1];
+        for (c, gap) in gaps[n].iter_mut().enumerate() {
+            let missing = p.table[n + 1][c] + p.rack[n + 1][c] == 0;
+            *gap = next[c] + u8::from(missing);
+        }
+    }
+    gaps
 }
 
 /// Tiles of (n, colour c) reserved by the kept sets in `mask` (bits: positions in

@@ -7,7 +7,8 @@
 //! tokens packed into a `u64`; the DP interns these as small ids.
 
 /// One open run (see the module doc). Layout: bits 0-1 length class 1..=3, bit 2
-/// joker, bits 3-4 kind, bits 5-6 tail class of a wrap-around part.
+/// joker, bits 3-4 kind, bits 5-6 tail class of a wrap-around part, bit 7 a run that
+/// began with a joker (see [`LEAD`]).
 pub(crate) type Tok = u8;
 /// Up to eight tokens of one colour, sorted descending, 0 = empty.
 pub(crate) type Packed = u64;
@@ -24,6 +25,13 @@ const HEAD: u8 = 2;
 /// A finished part after 13, waiting for its part before 13 (..., 12, 13).
 const OBLIGATION: u8 = 3;
 const TAIL_SHIFT: u8 = 5;
+/// A run that began with a joker (without wrap-around runs). Canonical form: such a run
+/// must reach 13. A run [J x .. y] that ends below 13 is the same tiles as [x .. y J],
+/// with the joker on top: as valid, worth more (KD11), the same set for the tie-break
+/// (sets compare as tiles), the same tiles for the initial meld, worth more there too.
+/// So only runs reaching 13 may begin with a joker; the DP drops the others as soon as
+/// the jokers left cannot fill the gaps up to 13.
+const LEAD: Tok = 0b1000_0000;
 
 fn token(kind: u8, len: u8, joker: bool, tail: u8) -> Tok {
     len | if joker { JOKER } else { 0 } | (kind << KIND_SHIFT) | (tail << TAIL_SHIFT)
@@ -39,6 +47,13 @@ fn tail(t: Tok) -> u8 {
 }
 fn has_joker(t: Tok) -> bool {
     t & JOKER != 0
+}
+fn leads_with_joker(t: Tok) -> bool {
+    t & LEAD != 0
+}
+/// Whether any of the packed runs began with a joker (and so must reach 13).
+pub(crate) fn any_leads_with_joker(packed: Packed) -> bool {
+    packed & (Packed::from(LEAD) * 0x0101_0101_0101_0101) != 0
 }
 
 /// Tokens packed, sorted descending.
@@ -149,7 +164,7 @@ impl Gen<'_> {
         let may_continue = k != HEAD || self.n <= head_deadline(tail(t));
         let may_end = match k {
             HEAD => tail(t) != 1 || len(t) >= 2,
-            _ => len(t) == 3,
+            _ => len(t) == 3 && !leads_with_joker(t),
         };
         if may_end {
             let ended = if k == HEAD {
@@ -159,12 +174,13 @@ impl Gen<'_> {
             };
             self.step(Act::End, ended, tiles, jokers);
         }
+        let lead = t & LEAD;
         if may_continue && tiles > 0 {
-            let grown = token(k, (len(t) + 1).min(3), has_joker(t), tail(t));
+            let grown = token(k, (len(t) + 1).min(3), has_joker(t), tail(t)) | lead;
             self.step(Act::Tile, grown, tiles - 1, jokers);
         }
         if may_continue && jokers > 0 && jokers_allowed {
-            let grown = token(k, (len(t) + 1).min(3), has_joker(t) || track, tail(t));
+            let grown = token(k, (len(t) + 1).min(3), has_joker(t) || track, tail(t)) | lead;
             self.step(Act::Joker, grown, tiles, jokers - 1);
         }
     }
@@ -195,11 +211,13 @@ impl Gen<'_> {
                 {
                     continue;
                 }
-                let t = if joker && self.rules.track_joker() {
-                    base | JOKER
-                } else {
-                    base
-                };
+                let mut t = base;
+                if joker && self.rules.track_joker() {
+                    t |= JOKER;
+                }
+                if joker && !wrap {
+                    t |= LEAD;
+                }
                 self.starts.push((base, joker));
                 self.next.push(t);
                 if joker {
@@ -312,7 +330,10 @@ pub(crate) fn dominates(a: &[Tok], b: &[Tok], strict_len: bool) -> bool {
         } else {
             len(x) >= len(y)
         };
-        kinds && long && (!has_joker(x) || has_joker(y))
+        kinds
+            && long
+            && (!has_joker(x) || has_joker(y))
+            && (!leads_with_joker(x) || leads_with_joker(y))
     };
     fn assign(
         ra: &[Tok],
@@ -325,7 +346,7 @@ pub(crate) fn dominates(a: &[Tok], b: &[Tok], strict_len: bool) -> bool {
             return ra
                 .iter()
                 .zip(used.iter())
-                .all(|(&t, &u)| u || (len(t) == 3 && kind(t) != HEAD));
+                .all(|(&t, &u)| u || (len(t) == 3 && kind(t) != HEAD && !leads_with_joker(t)));
         }
         for i in 0..ra.len() {
             if !used[i] && covers(ra[i], rb[k]) {
@@ -436,6 +457,24 @@ mod tests {
         let options = RULES.options(pack(&mut long), 5, 0, 0);
         assert_eq!(options.len(), 1, "a run of three may end");
         assert_eq!(options[0].next, 0);
+    }
+
+    #[test]
+    fn a_run_that_began_with_a_joker_goes_on_to_13() {
+        // [J r5 r6] would be [r5 r6 J] with the joker on top: only the second is searched.
+        let options = RULES.options(0, 4, 0, 1);
+        let lead = options
+            .iter()
+            .find(|o| o.jokers == 1)
+            .expect("a joker may start a run");
+        let mut open = unpack(lead.next);
+        assert!(open.iter().all(|&t| leads_with_joker(t)));
+        open[0] = token(RUN, 3, false, 0) | LEAD;
+        let options = RULES.options(pack(&mut open), 7, 0, 0);
+        assert!(options.is_empty(), "it may not end below 13");
+        assert!(close_at_13(&open, false).is_some(), "it may end at 13");
+        let plain = [token(RUN, 3, false, 0)];
+        assert!(dominates(&plain, &open, false) && !dominates(&open, &plain, false));
     }
 
     #[test]
