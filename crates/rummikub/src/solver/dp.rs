@@ -610,21 +610,27 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
         Ok((answer, true)) => {
             // Exact passes with floors falling from the bound: a pass with floor f finds
             // the best play if it scores f or more, and the higher f, the fewer states
-            // survive. The narrow pass's play (or `at_least`) is the last floor.
-            // (With neither, one pass without a floor.)
-            let known = answer.as_ref().map_or(i32::MIN, |a| a.score).max(at_least);
+            // survive. The last floor is one above the narrow pass's play: a pass there
+            // that finds nothing proves that play the best, and costs less than finding
+            // it again (every state on a path as good as it survives a floor at its
+            // score). Without a play from the narrow pass the last floor is `at_least`
+            // (with neither, one pass without a floor).
+            let lowest = match answer.as_ref() {
+                Some(a) if a.score >= at_least => a.score + 1,
+                _ => at_least,
+            };
             let mut drop = 1i32;
             loop {
-                let floor = if known == i32::MIN {
+                let floor = if lowest == i32::MIN {
                     i32::MIN
                 } else {
-                    bound.saturating_sub(drop).max(known)
+                    bound.saturating_sub(drop).max(lowest)
                 };
                 match solve_in(p, &mut ctx, &prep, &mut arena, None, floor) {
                     // (A play below the floor may come back: a final state's potential
                     // still counts the rack jokers it did not lay.)
                     Ok((Some(exact), _)) if exact.score >= floor => break Ok(Some(exact)),
-                    Ok(_) if floor > known => drop = drop.saturating_mul(FLOOR_STEP),
+                    Ok(_) if floor > lowest => drop = drop.saturating_mul(FLOOR_STEP),
                     Ok(_) => break Ok(answer),
                     Err(e) => break Err(e),
                 }
