@@ -432,7 +432,9 @@ struct Ctx {
     packed: Vec<Packed>,
     ids: Map<Packed, u16>,
     lists: Vec<OptList>,
-    list_ids: Map<(u16, u8, u8, u8), u32>,
+    /// Option list per (configuration, number class, tiles, jokers), see
+    /// [`Ctx::list_slot`]; `u32::MAX` where not built yet.
+    list_ids: Vec<u32>,
     /// `dominance[strict][a][b]`: 1 if configuration a dominates b, 0 if not, or
     /// [`UNKNOWN`]; `strict` as [`RunRules::strict_len`].
     dominance: [Vec<Vec<u8>>; 2],
@@ -477,7 +479,7 @@ impl Ctx {
             packed: Vec::new(),
             ids: Map::default(),
             lists: Vec::new(),
-            list_ids: Map::default(),
+            list_ids: Vec::new(),
             dominance: [Vec::new(), Vec::new()],
         })
     }
@@ -530,23 +532,39 @@ impl Ctx {
         id
     }
 
+    /// Where the option list of (configuration, number, tiles, jokers) is indexed: a
+    /// flat array (it is looked up for every state and colour). Without wrap-around
+    /// runs the options do not depend on the number. Tiles and jokers are at most 2.
+    fn list_slot(&self, config: u16, n: u8, tiles: u8, jokers: u8) -> usize {
+        let n_class = if self.rules.wrap { usize::from(n) } else { 0 };
+        ((usize::from(config) * 14 + n_class) * 3 + usize::from(tiles.min(2))) * 3
+            + usize::from(jokers.min(2))
+    }
+
     fn list(&mut self, config: u16, n: u8, tiles: u8, jokers: u8) -> u32 {
-        // Without wrap-around runs the options do not depend on the number.
-        let n_class = if self.rules.wrap { n } else { 0 };
-        let key = (config, n_class, tiles, jokers);
-        if let Some(&l) = self.list_ids.get(&key) {
-            return l;
+        let slot = self.list_slot(config, n, tiles, jokers);
+        if let Some(&l) = self.list_ids.get(slot) {
+            if l != u32::MAX {
+                return l;
+            }
         }
-        let full = self
-            .rules
-            .options(self.packed[usize::from(config)], n, tiles, jokers);
+        let full = self.rules.options(
+            self.packed[usize::from(config)],
+            n,
+            tiles.min(2),
+            jokers.min(2),
+        );
         let hot = full
             .iter()
             .map(|o| (self.id(o.next), o.tiles, o.jokers))
             .collect();
         let l = self.lists.len() as u32;
         self.lists.push(OptList { hot, full });
-        self.list_ids.insert(key, l);
+        if self.list_ids.len() <= slot {
+            self.list_ids
+                .resize((slot + 1).next_power_of_two(), u32::MAX);
+        }
+        self.list_ids[slot] = l;
         l
     }
 }
@@ -765,15 +783,21 @@ impl Bounds {
     /// position `from` is decided (and the keep choices up to number n, and the old
     /// groups before number `groups_from`).
     fn potential(&self, key: &Key, score: i32, from: usize, n: u8, groups_from: u8) -> i32 {
+        score
+            + self.tiles_ahead(key.mask, from, n, groups_from)
+            + i32::from(self.total_jokers - key.jokers) * self.joker
+    }
+
+    /// The part of [`Bounds::potential`] that depends on the kept sets alone (the same
+    /// for every successor of a state within a number): tiles and old sets still to come.
+    fn tiles_ahead(&self, mut mask: u64, from: usize, n: u8, groups_from: u8) -> i32 {
         let mut reserved = 0;
-        let mut mask = key.mask;
         while mask != 0 {
             let bit = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             reserved += self.kept_rest[bit][from];
         }
-        score + self.rest[from] - reserved
-            + i32::from(self.total_jokers - key.jokers) * self.joker
+        self.rest[from] - reserved
             + self.keep_after[usize::from(n)]
             + self.groups_from[usize::from(groups_from)]
     }
@@ -872,6 +896,8 @@ fn solve_in(
                 let avail = must + p.rack[ni][c];
                 let jokers_left = total_jokers - s.key.jokers;
                 let list = ctx.list(s.key.cols[c], n, avail, jokers_left);
+                let from = (ni - 1) * 4 + c + 1;
+                let ahead = bounds.tiles_ahead(s.key.mask, from, n, n);
                 for (o, &(next, tiles, jokers)) in ctx.lists[list as usize].hot.iter().enumerate() {
                     // A run that began with a joker must reach 13 (canonical form, see
                     // `runs::LEAD`): the jokers left must fill the gaps up to 13.
@@ -905,8 +931,9 @@ fn solve_in(
                             continue;
                         }
                         let score = s.score + slots * unit;
-                        let from = (ni - 1) * 4 + c + 1;
-                        if floor != i32::MIN && bounds.potential(&key, score, from, n, n) < floor {
+                        let potential =
+                            score + ahead + i32::from(total_jokers - key.jokers) * bounds.joker;
+                        if floor != i32::MIN && potential < floor {
                             continue;
                         }
                         arena.offer(key, score, i, choice);
