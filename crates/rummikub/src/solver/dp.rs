@@ -496,19 +496,26 @@ impl Ctx {
         }
     }
 
-    /// Whether configuration `a` can do everything configuration `b` can.
+    /// Whether configuration `a` can do everything configuration `b` can (cached; the
+    /// first time it is worked out in [`Ctx::config_dominates_cold`]).
+    #[inline]
     fn config_dominates(&mut self, a: u16, b: u16, n: u8) -> bool {
         if a == b {
             return true;
         }
         let strict = self.rules.strict_len(n);
         let (ai, bi) = (usize::from(a), usize::from(b));
-        let matrix = &mut self.dominance[usize::from(strict)];
+        let matrix = &self.dominance[usize::from(strict)];
         if let Some(&d) = matrix.get(ai).and_then(|row| row.get(bi)) {
             if d != UNKNOWN {
                 return d == 1;
             }
         }
+        self.config_dominates_cold(ai, bi, strict)
+    }
+
+    #[cold]
+    fn config_dominates_cold(&mut self, ai: usize, bi: usize, strict: bool) -> bool {
         let d = dominates(&unpack(self.packed[ai]), &unpack(self.packed[bi]), strict);
         let matrix = &mut self.dominance[usize::from(strict)];
         if matrix.len() <= ai {
