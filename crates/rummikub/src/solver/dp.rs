@@ -194,7 +194,9 @@ struct State {
 /// general map: no keys stored twice, a reset that costs the step's size.
 #[derive(Default)]
 struct StepIndex {
-    slots: Vec<u32>,
+    /// Arena position plus one (0: empty) and the key's hash tag, so that most
+    /// mismatches are seen without reading the arena.
+    slots: Vec<(u32, u32)>,
     len: usize,
 }
 
@@ -204,25 +206,34 @@ impl StepIndex {
         let h = mask.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ cols.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
             ^ rest.wrapping_mul(0x1656_67B1_9E37_79F9);
-        h ^ (h >> 29)
+        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+    }
+
+    /// The slot to start probing at (high bits of the hash) and the tag (low bits).
+    fn place(&self, key: &Key) -> (usize, u32) {
+        let h = Self::hash(key);
+        let bits = self.slots.len().trailing_zeros();
+        ((h >> (64 - bits)) as usize, h as u32)
     }
 
     /// Empties the index, sized for a step about as large as the last (`hint`).
     fn reset(&mut self, hint: usize) {
         let size = (hint * 2).max(64).next_power_of_two();
         self.slots.clear();
-        self.slots.resize(size, 0);
+        self.slots.resize(size, (0, 0));
         self.len = 0;
     }
 
     /// The arena position of the state with `key`, or the slot to insert it at.
-    fn find(&self, states: &[State], key: &Key) -> Result<usize, usize> {
+    fn find(&self, states: &[State], key: &Key) -> Result<(usize, u32), (usize, u32)> {
         let mask = self.slots.len() - 1;
-        let mut slot = Self::hash(key) as usize & mask;
+        let (mut slot, tag) = self.place(key);
         loop {
             match self.slots[slot] {
-                0 => return Err(slot),
-                i if states[i as usize - 1].key == *key => return Ok(i as usize - 1),
+                (0, _) => return Err((slot, tag)),
+                (i, t) if t == tag && states[i as usize - 1].key == *key => {
+                    return Ok((i as usize - 1, tag))
+                }
                 _ => slot = (slot + 1) & mask,
             }
         }
@@ -230,20 +241,20 @@ impl StepIndex {
 
     /// Records the state at arena position `at` in `slot`; grows (re-indexing `step`,
     /// the states of the step from arena position `from`) when half full.
-    fn insert(&mut self, slot: usize, at: usize, step: &[State], from: usize) {
-        self.slots[slot] = at as u32 + 1;
+    fn insert(&mut self, (slot, tag): (usize, u32), at: usize, step: &[State], from: usize) {
+        self.slots[slot] = (at as u32 + 1, tag);
         self.len += 1;
         if self.len * 2 > self.slots.len() {
             let size = self.slots.len() * 2;
             self.slots.clear();
-            self.slots.resize(size, 0);
+            self.slots.resize(size, (0, 0));
             let mask = size - 1;
             for (k, s) in step.iter().enumerate() {
-                let mut slot = Self::hash(&s.key) as usize & mask;
-                while self.slots[slot] != 0 {
+                let (mut slot, tag) = self.place(&s.key);
+                while self.slots[slot].0 != 0 {
                     slot = (slot + 1) & mask;
                 }
-                self.slots[slot] = (from + k) as u32 + 1;
+                self.slots[slot] = ((from + k) as u32 + 1, tag);
             }
         }
     }
@@ -292,7 +303,7 @@ impl Arena {
             choice,
         };
         match self.index.find(&self.states, &key) {
-            Ok(i) => {
+            Ok((i, _)) => {
                 let s = &mut self.states[i];
                 if score > s.score {
                     *s = state;
