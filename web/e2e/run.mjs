@@ -467,6 +467,20 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
   await P.click(tid("reset-turn"));
   check((await P.locator(`${tid("rack")} [data-tile]`).count()) === 14, "reset turn did not bring the tiles back");
 
+  // The solver's hint: the best play, laid out on the working table, then taken back.
+  await P.click(tid("hint-button"));
+  const hintText = await P.locator(tid("hint-text")).textContent({ timeout: 10_000 });
+  check(hintText && hintText.startsWith("Best play: lay"), `the hint shows no play: ${hintText}`);
+  log(`hint: ${hintText}`);
+  await P.click(tid("hint-apply"));
+  const laid = await P.locator(`${tid("table")} [data-tile]`).count();
+  check(laid >= 3, `laying out the hint put ${laid} tiles on the table`);
+  const sets = await P.locator(`${tid("table")} [data-valid]`).evaluateAll((els) => els.map((e) => e.getAttribute("data-valid")));
+  check(sets.length > 0 && sets.every((v) => v === "true"), `the hint's sets are not all valid: ${sets.join(",")}`);
+  await shot(P, "rummikub-hint.png");
+  await P.click(tid("reset-turn"));
+  check((await P.locator(`${tid("rack")} [data-tile]`).count()) === 14, "reset turn did not take the hint back");
+
   // The initial meld, tile by tile, by drag and drop: each set starts as a new set.
   for (let i = 0; i < meld.length; i++) {
     const set = meld[i];

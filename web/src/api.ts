@@ -169,6 +169,15 @@ export type RummikubAction =
   | { type: "next_round" };
 export type Action = RumisAction | RummikubAction;
 
+/** The solver's best play for a Rummikub seat (`GET /api/tables/{id}/hint`). */
+export interface HintPlay {
+  placed: string[];
+  table: string[][];
+  tiles: number;
+  value: number;
+  changed_sets: number;
+}
+
 /** An error answered by the server: its status and its message for a person. */
 export class ApiError extends Error {
   constructor(
@@ -274,6 +283,8 @@ export const api = {
     call<{ legal: boolean; reason?: string | null }>("POST", `/api/tables/${enc(id)}/check`, placement, token),
   seatToBot: (id: string, token: string | null, seat: number, bot: string) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/seats/${seat}/bot`, { bot }, token),
+  hint: (id: string, token: string | null, objective: "tiles" | "value" = "tiles") =>
+    call<{ play: HintPlay | null }>("GET", `/api/tables/${enc(id)}/hint?objective=${objective}`, undefined, token),
   replay: (id: string) => call<{ steps: TableView[]; record?: string }>("GET", `/api/tables/${enc(id)}/replay`),
 };
 

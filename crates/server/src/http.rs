@@ -20,7 +20,7 @@ use crate::games::{bot_names, ActionError, Actor, GameConfig, TableGame};
 use crate::hub::{replay_steps, ApiError, Hub, SeatRequest};
 
 /// Every API route, as (method, path) in OpenAPI's spelling.
-pub const ROUTES: [(&str, &str); 11] = [
+pub const ROUTES: [(&str, &str); 12] = [
     ("get", "/api/openapi.json"),
     ("get", "/api/meta"),
     ("get", "/api/tables"),
@@ -29,6 +29,7 @@ pub const ROUTES: [(&str, &str); 11] = [
     ("post", "/api/tables/{id}/join"),
     ("post", "/api/tables/{id}/actions"),
     ("post", "/api/tables/{id}/check"),
+    ("get", "/api/tables/{id}/hint"),
     ("post", "/api/tables/{id}/seats/{seat}/bot"),
     ("get", "/api/tables/{id}/replay"),
     ("get", "/api/tables/{id}/ws"),
@@ -61,6 +62,7 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
         .route("/api/tables/{id}/join", post(join))
         .route("/api/tables/{id}/actions", post(act))
         .route("/api/tables/{id}/check", post(check))
+        .route("/api/tables/{id}/hint", get(hint))
         .route("/api/tables/{id}/seats/{seat}/bot", post(hand_to_bot))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/ws", get(websocket))
@@ -299,6 +301,54 @@ async fn check(
         Err(ActionError::Malformed(m)) => return Err(ApiError::BadRequest(m)),
         Err(e) => json!({ "legal": false, "reason": e.to_string() }),
     }))
+}
+
+#[derive(Deserialize)]
+struct HintQuery {
+    token: Option<String>,
+    objective: Option<String>,
+}
+
+/// The best play for the seat of the token (Rummikub): the exact solver on the seat's
+/// own view, run off the async threads.
+async fn hint(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<HintQuery>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let objective = match query.objective.as_deref() {
+        None | Some("tiles") => rummikub::solver::Objective::Tiles,
+        Some("value") => rummikub::solver::Objective::Value,
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "unknown objective `{other}` (tiles or value)"
+            )))
+        }
+    };
+    let table = hub.table(&id).await?;
+    let (rules, position) = {
+        let state = table.state.lock().await;
+        let token = token_of(
+            &TokenQuery {
+                token: query.token.clone(),
+            },
+            &headers,
+        );
+        let seat = state
+            .seat_of(token.as_deref())?
+            .ok_or_else(|| ApiError::Forbidden("a hint needs your seat token".into()))?;
+        let TableGame::Rummikub(game) = &state.game else {
+            return Err(ApiError::BadRequest("hints are for Rummikub tables".into()));
+        };
+        game.hint_position(seat)?
+    };
+    let play = tokio::task::spawn_blocking(move || {
+        crate::games::rummikub_table::best_play(&rules, &position, objective)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("the solver stopped: {e}")))??;
+    Ok(Json(json!({ "play": play })))
 }
 
 #[derive(Deserialize)]

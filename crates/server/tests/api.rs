@@ -618,3 +618,96 @@ async fn meta_offers_each_board_only_the_variants_it_can_be_played_in() {
     );
     assert_eq!(board("chullpa")["variants"][0], "standard");
 }
+
+#[tokio::test]
+async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
+    let server = start(&temp_sqlite("hint"), 0).await;
+    // A deal whose first player can meld from the rack (most can; look for one).
+    let mut found = None;
+    for seed in 1..60u64 {
+        let body = json!({"game": "rummikub", "rummikub": {"rules": "current", "turn_seconds": null},
+            "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed});
+        let (id, tokens) = server.create(body).await;
+        let view = server.view(&id, None).await;
+        let mover = view["to_move"].as_u64().unwrap() as usize;
+        let token = tokens[mover].clone().unwrap();
+        let (status, hint) = server
+            .get(&format!("/api/tables/{id}/hint?token={token}"))
+            .await;
+        assert_eq!(status, 200, "hint: {hint}");
+        if !hint["play"].is_null() {
+            found = Some((id, tokens, mover, hint["play"].clone()));
+            break;
+        }
+    }
+    let (id, tokens, mover, play) = found.expect("some deal lets the first player meld");
+    let token = tokens[mover].clone().unwrap();
+    let before = server.view(&id, Some(&token)).await;
+
+    // The hint lays tiles of this seat's rack only, worth the initial meld (K4).
+    let mut rack: Vec<String> = before["rummikub"]["rack"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    let placed: Vec<String> = play["placed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    for tile in &placed {
+        let at = rack.iter().position(|t| t == tile);
+        assert!(at.is_some(), "hint lays {tile}, not on the rack {rack:?}");
+        rack.swap_remove(at.unwrap());
+    }
+    assert_eq!(play["tiles"].as_u64().unwrap() as usize, placed.len());
+    assert!(
+        play["value"].as_i64().unwrap() >= 30,
+        "an initial meld: {play}"
+    );
+
+    // Asking changed nothing.
+    let version = before["version"].as_u64().unwrap();
+    assert_eq!(server.view(&id, None).await["version"], before["version"]);
+    // Playing the hint is accepted and empties the rack by that many tiles.
+    let (status, after) = server
+        .act(
+            &id,
+            &token,
+            version,
+            json!({"type": "play", "table": play["table"]}),
+        )
+        .await;
+    assert_eq!(status, 200, "the hint was refused: {after}");
+    assert_eq!(
+        after["rummikub"]["rack"].as_array().unwrap().len(),
+        before["rummikub"]["rack"].as_array().unwrap().len() - placed.len()
+    );
+
+    // Refusals: no token, a forged token, an unknown objective, a Rumis table.
+    let (status, body) = server.get(&format!("/api/tables/{id}/hint")).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("seat token"));
+    let (status, _) = server
+        .get(&format!("/api/tables/{id}/hint?token=forged"))
+        .await;
+    assert_eq!(status, 403);
+    let (status, body) = server
+        .get(&format!(
+            "/api/tables/{id}/hint?token={token}&objective=speed"
+        ))
+        .await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("tiles or value"));
+    let (rumis_id, rumis_tokens) = server
+        .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    let rumis_token = rumis_tokens[0].clone().unwrap();
+    let (status, body) = server
+        .get(&format!("/api/tables/{rumis_id}/hint?token={rumis_token}"))
+        .await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("Rummikub"));
+}

@@ -1,7 +1,7 @@
 // Rummikub at the table: the rack and the table with drag and drop (and click to move),
 // invalid sets marked while working, reset / end turn / draw, the server's countdown,
 // opponents' rack sizes, round scores and the next round.
-import type { TableView } from "../api";
+import { api, ApiError, type HintPlay, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
 import type { GameContext, GameUI } from "../table";
 import { byColour, byNumber, COLOUR_NAMES, parseTile, setProblem } from "./sets";
@@ -34,6 +34,7 @@ export class RummikubUI implements GameUI {
   private controls = h("div", { className: "rk-controls" });
   private roundBox = h("div", { className: "round-over", testid: "round-over", hidden: true });
   private last = h("div", { className: "last muted", testid: "last" });
+  private hintBox = h("div", { className: "hint", testid: "hint", hidden: true });
 
   constructor(
     root: HTMLElement,
@@ -49,6 +50,7 @@ export class RummikubUI implements GameUI {
       h("h3", {}, "Your rack"),
       this.rackBox,
       this.controls,
+      this.hintBox,
     );
     this.timer = window.setInterval(() => this.tick(), 250);
   }
@@ -69,6 +71,7 @@ export class RummikubUI implements GameUI {
     if (key !== this.baseKey) {
       this.baseKey = key;
       this.resetWork();
+      this.hintBox.hidden = true;
     }
     this.render();
   }
@@ -330,8 +333,69 @@ export class RummikubUI implements GameUI {
         ),
         h("button", { testid: "draw", disabled: this.changed(), onclick: () => this.send({ type: "draw" }) }, "Draw a tile"),
       );
+      this.controls.append(
+        h("button", { testid: "hint-button", title: "The solver's best play: most tiles, then the fewest sets changed", onclick: () => this.showHint() }, "Hint"),
+      );
       if (rk.can_claim_redeal) this.controls.append(h("button", { testid: "redeal", onclick: () => this.send({ type: "redeal" }) }, "Three pairs: new deal"));
       if (invalid) this.controls.append(h("span", { className: "warn-text", testid: "invalid-warning" }, "Invalid sets are marked in red."));
     }
+  }
+
+  // ---- hint ------------------------------------------------------------------------
+
+  /** Asks the server's solver for this seat's best play and shows it. */
+  private async showHint(): Promise<void> {
+    this.hintBox.hidden = false;
+    clear(this.hintBox);
+    this.hintBox.append(h("span", { className: "muted" }, "Working out the best play…"));
+    let play: HintPlay | null;
+    try {
+      play = (await api.hint(this.ctx.id, this.ctx.token)).play;
+    } catch (e) {
+      clear(this.hintBox);
+      this.hintBox.append(h("span", { className: "warn-text" }, e instanceof ApiError ? e.message : String(e)));
+      return;
+    }
+    clear(this.hintBox);
+    if (!play) {
+      this.hintBox.append(h("span", { testid: "hint-text" }, "No play lays a tile from your rack: draw."));
+      return;
+    }
+    const changed =
+      play.changed_sets === 0 ? "no set on the table changes" : play.changed_sets === 1 ? "1 set on the table changes" : `${play.changed_sets} sets on the table change`;
+    this.hintBox.append(
+      h("span", { testid: "hint-text" }, `Best play: lay ${play.placed.join(" ")} (${play.tiles} tiles, value ${play.value}; ${changed}).`),
+      h("button", { testid: "hint-apply", onclick: () => this.applyHint(play) }, "Lay it out"),
+    );
+  }
+
+  /** Arranges the working table as the hint says; the player still ends the turn. */
+  private applyHint(play: HintPlay): void {
+    if (!this.myTurn()) return;
+    this.resetWork();
+    const onTable = this.sets.flat();
+    const sets: WorkTile[][] = [];
+    for (const codes of play.table) {
+      const set: WorkTile[] = [];
+      for (const code of codes) {
+        // Table tiles stay on the table; the rest come from the rack.
+        const fromTable = onTable.findIndex((t) => t.code === code);
+        if (fromTable >= 0) {
+          set.push(onTable.splice(fromTable, 1)[0]);
+          continue;
+        }
+        const fromRack = this.rack.findIndex((t) => t.code === code);
+        if (fromRack < 0) {
+          this.ctx.error(`The hint lays ${code}, which is not on your rack any more.`);
+          this.resetWork();
+          this.render();
+          return;
+        }
+        set.push(this.rack.splice(fromRack, 1)[0]);
+      }
+      sets.push(set);
+    }
+    this.sets = sets;
+    this.render();
   }
 }

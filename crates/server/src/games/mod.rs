@@ -6,7 +6,7 @@
 //! a Rummikub rack can only reach its own seat.
 
 mod rumis_table;
-mod rummikub_table;
+pub(crate) mod rummikub_table;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

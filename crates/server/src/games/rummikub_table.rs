@@ -5,6 +5,7 @@
 use play::bots::WithBots;
 use play::rummikub_game::RummikubGame;
 use rummikub::record::write_record;
+use rummikub::solver::{self, Objective, Position, SolveError};
 use rummikub::{Action, EndReason, Event, Game, GameLength, RuleSet, Set, Tile, TurnError};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -260,6 +261,30 @@ impl RummikubTable {
         })
     }
 
+    /// What a seat's hint is worked out from: the rules, the table, the seat's own rack
+    /// and whether it has melded (nothing the seat does not see). The solver runs
+    /// outside the table's lock ([`best_play`]).
+    pub fn hint_position(&self, seat: usize) -> Result<(RuleSet, Position), ActionError> {
+        let round = self.game.round();
+        if seat >= round.players() {
+            return Err(ActionError::OutOfTurn(format!(
+                "there is no player {} at this table",
+                seat + 1
+            )));
+        }
+        if round.is_over() {
+            return Err(ActionError::Illegal(
+                "the round is over: there is nothing to play".into(),
+            ));
+        }
+        let position = Position::with_sets(
+            round.table().to_vec(),
+            round.rack(seat),
+            round.has_melded(seat),
+        );
+        Ok((self.game.rules().clone(), position))
+    }
+
     /// The bots of `play::bots`: `random`, `greedy` (the solver's most tiles every
     /// turn), `planner:1` … `planner:5`. A bot sees only the seat's view.
     pub fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
@@ -314,4 +339,28 @@ fn read_table(value: &Value) -> Result<Vec<Set>, ActionError> {
             Ok(Set::new(tiles))
         })
         .collect()
+}
+
+/// The best play for a hint, by the exact solver (most tiles or most value, the fewest
+/// old sets changed among equal plays), as the `rumi solve --json` object plus
+/// `changed_sets`; `null` when no legal play lays a tile (draw).
+pub fn best_play(
+    rules: &RuleSet,
+    position: &Position,
+    objective: Objective,
+) -> Result<Value, ActionError> {
+    match solver::solve(rules, position, objective) {
+        Ok(Some(best)) => Ok(json!({
+            "placed": best.placed.iter().map(Tile::to_string).collect::<Vec<_>>(),
+            "table": table_json(&best.table),
+            "tiles": best.tiles,
+            "value": best.value,
+            "changed_sets": best.changed_sets,
+        })),
+        Ok(None) => Ok(Value::Null),
+        Err(SolveError::TooLarge(states)) => Err(ActionError::Illegal(format!(
+            "this position is too large for the exact solver ({states} states)"
+        ))),
+        Err(other) => Err(ActionError::Illegal(format!("no hint: {other}"))),
+    }
 }
