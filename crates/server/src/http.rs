@@ -310,7 +310,7 @@ struct HintQuery {
 }
 
 /// The best play for the seat of the token (Rummikub): the exact solver on the seat's
-/// own view, run off the async threads.
+/// own view, run off the async threads within the bots' one-per-core limit.
 async fn hint(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
@@ -343,11 +343,9 @@ async fn hint(
         };
         game.hint_position(seat)?
     };
-    let play = tokio::task::spawn_blocking(move || {
-        crate::games::rummikub_table::best_play(&rules, &position, objective)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("the solver stopped: {e}")))??;
+    let play = hub
+        .think(move || crate::games::rummikub_table::best_play(&rules, &position, objective))
+        .await??;
     Ok(Json(json!({ "play": play })))
 }
 

@@ -291,6 +291,27 @@ impl Hub {
     }
 
     /// A table by id, from memory or from the database.
+    /// Runs CPU-heavy work (a hint's solver) on the blocking pool within the same
+    /// one-per-core limit as the bots, so that hints asked for in a burst queue up
+    /// instead of crowding out the threads that answer people.
+    pub async fn think<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = self
+            .thinking
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::Internal("the server is shutting down".into()))?;
+        tokio::task::spawn_blocking(move || {
+            let _thinking = permit;
+            work()
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("the work stopped: {e}")))
+    }
+
     pub async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
         let cached = self.tables.lock().expect("table map lock").get(id).cloned();
         if let Some(table) = cached {
