@@ -275,11 +275,21 @@ async fn seat_request<T: serde::de::DeserializeOwned>(
     let request: T = parse_body(body)?;
     let seat = {
         let state = table.state.lock().await;
-        state
-            .seat_of(token_of(query, headers).as_deref())?
-            .ok_or_else(|| ApiError::Forbidden("an action needs your seat token".into()))?
+        token_seat(&state, query, headers, "an action")?
     };
     Ok((table, request, seat))
+}
+
+/// The seat of the request's token; `what` needs one (403 without).
+fn token_seat(
+    state: &crate::hub::TableState,
+    query: &TokenQuery,
+    headers: &HeaderMap,
+    what: &str,
+) -> Result<usize, ApiError> {
+    state
+        .seat_of(token_of(query, headers).as_deref())?
+        .ok_or_else(|| ApiError::Forbidden(format!("{what} needs your seat token")))
 }
 
 async fn check(
@@ -304,8 +314,7 @@ async fn check(
 }
 
 #[derive(Deserialize)]
-struct HintQuery {
-    token: Option<String>,
+struct ObjectiveQuery {
     objective: Option<String>,
 }
 
@@ -314,10 +323,11 @@ struct HintQuery {
 async fn hint(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<HintQuery>,
+    Query(query): Query<TokenQuery>,
+    Query(goal): Query<ObjectiveQuery>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let objective = match query.objective.as_deref() {
+    let objective = match goal.objective.as_deref() {
         None | Some("tiles") => rummikub::solver::Objective::Tiles,
         Some("value") => rummikub::solver::Objective::Value,
         Some(other) => {
@@ -329,15 +339,7 @@ async fn hint(
     let table = hub.table(&id).await?;
     let (rules, position) = {
         let state = table.state.lock().await;
-        let token = token_of(
-            &TokenQuery {
-                token: query.token.clone(),
-            },
-            &headers,
-        );
-        let seat = state
-            .seat_of(token.as_deref())?
-            .ok_or_else(|| ApiError::Forbidden("a hint needs your seat token".into()))?;
+        let seat = token_seat(&state, &query, &headers, "a hint")?;
         let TableGame::Rummikub(game) = &state.game else {
             return Err(ApiError::BadRequest("hints are for Rummikub tables".into()));
         };

@@ -224,15 +224,16 @@ impl StepIndex {
         self.len = 0;
     }
 
-    /// The arena position of the state with `key`, or the slot to insert it at.
-    fn find(&self, states: &[State], key: &Key) -> Result<(usize, u32), (usize, u32)> {
+    /// The arena position of the state with `key`, or the slot (and tag) to insert it
+    /// at.
+    fn find(&self, states: &[State], key: &Key) -> Result<usize, (usize, u32)> {
         let mask = self.slots.len() - 1;
         let (mut slot, tag) = self.place(key);
         loop {
             match self.slots[slot] {
                 (0, _) => return Err((slot, tag)),
                 (i, t) if t == tag && states[i as usize - 1].key == *key => {
-                    return Ok((i as usize - 1, tag))
+                    return Ok(i as usize - 1)
                 }
                 _ => slot = (slot + 1) & mask,
             }
@@ -303,7 +304,7 @@ impl Arena {
             choice,
         };
         match self.index.find(&self.states, &key) {
-            Ok((i, _)) => {
+            Ok(i) => {
                 let s = &mut self.states[i];
                 if score > s.score {
                     *s = state;
