@@ -142,6 +142,8 @@ struct Key {
     acc: u8,
     any: bool,
     x: u8,
+    /// The step the state is after (a position in [`Prepared::steps`]).
+    step: u8,
 }
 
 impl Key {
@@ -154,7 +156,8 @@ impl Key {
         let rest = u64::from(self.jokers)
             | u64::from(self.acc) << 8
             | u64::from(self.any) << 16
-            | u64::from(self.x) << 24;
+            | u64::from(self.x) << 24
+            | u64::from(self.step) << 32;
         [self.mask, cols, rest]
     }
 }
@@ -178,6 +181,8 @@ enum Choice {
         opt: u16,
     },
     Groups(u8),
+    /// The play is complete.
+    Final,
 }
 
 #[derive(Clone, Copy)]
@@ -272,6 +277,18 @@ struct Arena {
     /// Scratch for the dominance checks.
     order: Vec<(u64, i32, u8, bool, u32)>,
     keep: Vec<bool>,
+    /// The best-first search's waiting states by potential (see [`solve_best_first`]).
+    buckets: Vec<Vec<u32>>,
+    /// The best-first search's successors of one expansion (see [`solve_best_first`]).
+    offered: Vec<(Key, i32, NumberChoice)>,
+    /// The best-first search's choices, by arena position.
+    choices: Vec<NumberChoice>,
+    /// The best-first search's states after each number.
+    step_counts: Vec<usize>,
+    /// The best-first search's dominance candidates: per (number, kept sets, jokers) the
+    /// last state stored, chained through `dom_next`.
+    dom_heads: Map<(u8, u64, u8), u32>,
+    dom_next: Vec<u32>,
 }
 
 fn hash_of(value: &impl std::hash::Hash) -> u64 {
@@ -422,6 +439,27 @@ impl Arena {
         true
     }
 
+    /// Whether a state stored earlier with the same (number, kept sets, jokers) beats
+    /// `key` whatever comes (best-first search). It was stored with at least the same
+    /// potential, and its bound on the rest is the same, so it scores at least as much;
+    /// its runs must do everything these can.
+    fn dominated(&self, ctx: &mut Ctx, group: (u8, u64, u8), key: &Key) -> bool {
+        let mut j = self.dom_heads.get(&group).copied().unwrap_or(u32::MAX);
+        let mut checks = 0;
+        while j != u32::MAX && checks < DOMINANCE_CHECKS {
+            let a = self.states[j as usize].key;
+            if a.acc >= key.acc
+                && a.any >= key.any
+                && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.step))
+            {
+                return true;
+            }
+            j = self.dom_next[j as usize];
+            checks += 1;
+        }
+        false
+    }
+
     /// Keeps the states of the step from `from` whose flag is set.
     fn retain_step(&mut self, from: usize, keep: &[bool]) {
         if keep.iter().all(|&k| k) {
@@ -450,6 +488,8 @@ struct Ctx {
     /// `dominance[strict][a][b]`: 1 if configuration a dominates b, 0 if not, or
     /// [`UNKNOWN`]; `strict` as [`RunRules::strict_len`].
     dominance: [Vec<Vec<u8>>; 2],
+    /// Per configuration: 1 if its runs can all close at 13, 0 if not, or [`UNKNOWN`].
+    closes: Vec<u8>,
 }
 
 const UNKNOWN: u8 = 2;
@@ -493,6 +533,7 @@ impl Ctx {
             lists: Vec::new(),
             list_ids: Vec::new(),
             dominance: [Vec::new(), Vec::new()],
+            closes: Vec::new(),
         })
     }
 
@@ -539,6 +580,19 @@ impl Ctx {
         }
         row[bi] = u8::from(d);
         d
+    }
+
+    /// Whether the open runs of configuration `id` can all close at 13 (cached).
+    fn closes(&mut self, id: u16) -> bool {
+        let i = usize::from(id);
+        if self.closes.len() <= i {
+            self.closes.resize(i + 1, UNKNOWN);
+        }
+        if self.closes[i] == UNKNOWN {
+            let tokens = unpack(self.packed[i]);
+            self.closes[i] = u8::from(close_at_13(&tokens, self.rules.track_joker()).is_some());
+        }
+        self.closes[i] == 1
     }
 
     fn id(&mut self, packed: Packed) -> u16 {
@@ -607,17 +661,54 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
         group_need: group_need(p),
         gaps_to_13: gaps_to_13(p),
         group_bonus: GroupBonus::new(p),
+        steps: steps(p),
+        starting: (0..14u8)
+            .map(|n| {
+                (0..p.keepable.len())
+                    .filter(|&b| p.keepable[b].first == n)
+                    .collect()
+            })
+            .collect(),
+        ending: std::array::from_fn(|n| {
+            (0..p.keepable.len())
+                .filter(|&b| usize::from(p.keepable[b].last) == n)
+                .fold(0, |mask, b| mask | 1 << b)
+        }),
     };
-    let bound = prep.bounds.potential(&start_key(p), 0, 0, 0, 1);
-    if bound < at_least {
-        return Ok(None);
-    }
-    let mut arena = ARENA.with(|a| std::mem::take(&mut *a.borrow_mut()));
     let rules = RunRules {
         jokers_per_set: p.jokers_per_set,
         wrap: p.wrap,
     };
     let mut ctx = Ctx::take(rules);
+    let bound = prep.bounds.potential(&start_key(p, &mut ctx), 0, 0, 0, 1);
+    if bound < at_least {
+        ctx.give_back();
+        return Ok(None);
+    }
+    let mut arena = ARENA.with(|a| std::mem::take(&mut *a.borrow_mut()));
+    // Wrap-around runs (old rules) multiply the kinds of runs; there the layered passes
+    // with their dominance checks after every colour do better.
+    let answer = if p.wrap {
+        solve_layered(p, &mut ctx, &prep, &mut arena, bound, at_least)
+    } else {
+        solve_best_first(p, &mut ctx, &prep, &mut arena, at_least)
+    };
+    ctx.give_back();
+    if arena.states.capacity() <= MAX_STATES {
+        ARENA.with(|a| *a.borrow_mut() = arena);
+    }
+    answer
+}
+
+/// Layered passes: a narrow pass, then exact passes with floors falling from the bound.
+fn solve_layered(
+    p: &Problem,
+    ctx: &mut Ctx,
+    prep: &Prepared,
+    arena: &mut Arena,
+    bound: i32,
+    at_least: i32,
+) -> Result<Option<Answer>, TooLarge> {
     // A narrow pass first: its answer is a real play, so the exact passes may drop every
     // state that cannot beat it (branch and bound). The first ranks states by potential;
     // if it finds no play (it may keep only states that hoard jokers), one ranked by
@@ -630,9 +721,9 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
     ] {
         narrow = solve_in(
             p,
-            &mut ctx,
-            &prep,
-            &mut arena,
+            ctx,
+            prep,
+            arena,
             Some(Beam { width, rank, thin }),
             at_least,
         );
@@ -640,7 +731,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
             break;
         }
     }
-    let answer = match narrow {
+    match narrow {
         // Exact when nothing was cut, or when it reaches the upper bound.
         Ok((answer, false)) => Ok(answer),
         Ok((Some(answer), true)) if answer.score >= bound => Ok(Some(answer)),
@@ -663,7 +754,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
                 } else {
                     bound.saturating_sub(drop).max(lowest)
                 };
-                match solve_in(p, &mut ctx, &prep, &mut arena, None, floor) {
+                match solve_in(p, ctx, prep, arena, None, floor) {
                     // (A play below the floor may come back: a final state's potential
                     // still counts the rack jokers it did not lay.)
                     Ok((Some(exact), _)) if exact.score >= floor => break Ok(Some(exact)),
@@ -675,12 +766,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
         }
         Err(e) => Err(e),
     }
-    .map(|answer| answer.filter(|a| a.score >= at_least));
-    ctx.give_back();
-    if arena.states.capacity() <= MAX_STATES {
-        ARENA.with(|a| *a.borrow_mut() = arena);
-    }
-    answer
+    .map(|answer| answer.filter(|a| a.score >= at_least))
 }
 
 /// What every pass over one problem shares, computed once.
@@ -691,6 +777,11 @@ struct Prepared {
     /// or rack); a run that began with a joker and is open at n needs that many jokers.
     gaps_to_13: [[u8; 4]; 14],
     group_bonus: GroupBonus,
+    steps: Vec<Step>,
+    /// Per number, the keepable sets (positions in `Problem::keepable`) starting there.
+    starting: Vec<Vec<usize>>,
+    /// Per number, the keepable sets ending there, as mask bits.
+    ending: [u64; 14],
 }
 
 /// How a narrow pass picks the states it keeps.
@@ -713,15 +804,16 @@ struct Beam {
 }
 
 /// The state before number 1.
-fn start_key(p: &Problem) -> Key {
+fn start_key(p: &Problem, ctx: &mut Ctx) -> Key {
     let cap = p.threshold.unwrap_or(0).min(255);
     Key {
         mask: 0,
-        cols: [0; 4],
+        cols: [ctx.id(0); 4],
         jokers: 0,
         acc: p.start_acc.min(cap) as u8,
         any: p.start_any,
         x: 0,
+        step: 0,
     }
 }
 
@@ -838,6 +930,239 @@ impl Bounds {
     }
 }
 
+/// The decisions of one number, in order; every state of a layer takes the same one
+/// next. The states of a step carry its position in [`Prepared::steps`] in their key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Before number 1 (the start state's step).
+    Start,
+    /// Which old runs starting at n stay whole.
+    Keep(u8),
+    /// How colour c's open runs go on at n, and its tiles set aside for groups.
+    Colour(u8, usize),
+    /// The groups at n from the tiles set aside, with jokers; kept sets ending at n
+    /// leave the mask.
+    Groups(u8),
+    /// A play: every open run closes, every table tile and joker is laid, a rack tile
+    /// is laid, the meld's value reached. Its potential is its score.
+    Final,
+}
+
+/// The steps of every number in order, ending with [`Step::Final`]; a keep step only
+/// where some old run starts.
+fn steps(p: &Problem) -> Vec<Step> {
+    let mut steps = Vec::with_capacity(13 * 6 + 2);
+    steps.push(Step::Start);
+    for n in 1..=13u8 {
+        if p.keepable.iter().any(|k| k.first == n) {
+            steps.push(Step::Keep(n));
+        }
+        steps.extend((0..4).map(|c| Step::Colour(n, c)));
+        steps.push(Step::Groups(n));
+    }
+    steps.push(Step::Final);
+    steps
+}
+
+/// Offers every successor of state `s` after step `at` (a layer of the layered passes)
+/// to `emit` with its score and potential (score plus the bound on the rest), dropping
+/// those that cannot be completed.
+fn expand(
+    p: &Problem,
+    ctx: &mut Ctx,
+    prep: &Prepared,
+    at: u8,
+    s: State,
+    emit: &mut dyn FnMut(Key, i32, i32, Choice),
+) {
+    let step = at + 1;
+    let mut key = s.key;
+    key.step = step;
+    match prep.steps[usize::from(step)] {
+        Step::Start => {}
+        Step::Keep(n) => {
+            keep_successors(p, prep, n, key, s.score, &mut |key, score, reach, keep| {
+                emit(key, score, reach, Choice::Keep(keep))
+            })
+        }
+        Step::Colour(n, c) => colour_successors(
+            p,
+            prep,
+            ctx,
+            n,
+            c,
+            key,
+            s.score,
+            &mut |_, key, score, reach, choice| emit(key, score, reach, choice),
+        ),
+        Step::Groups(n) => {
+            group_successors(p, prep, n, key, s.score, &mut |key, score, reach, gj| {
+                emit(key, score, reach, Choice::Groups(gj))
+            })
+        }
+        Step::Final => {
+            if is_play(p, ctx, &key) {
+                emit(key, s.score, s.score, Choice::Final);
+            }
+        }
+    }
+}
+
+/// Every choice of the old runs starting at n to keep whole (their tiles reserved, one
+/// tie-break point each), with score and potential. Successors never have a higher
+/// potential than their predecessor (here and below): the bound only loses what a step
+/// does not lay.
+fn keep_successors(
+    p: &Problem,
+    prep: &Prepared,
+    n: u8,
+    key: Key,
+    score: i32,
+    emit: &mut dyn FnMut(Key, i32, i32, u16),
+) {
+    let starting = &prep.starting[usize::from(n)];
+    let from = usize::from(n - 1) * 4;
+    let total_jokers = p.table_jokers + p.rack_jokers;
+    let cap = p.threshold.unwrap_or(0).min(255);
+    for keep in 0u16..(1 << starting.len()) {
+        let mut next = key;
+        let mut gain = 0;
+        let mut acc = u32::from(next.acc);
+        for (b, &bit) in starting.iter().enumerate() {
+            if keep & (1 << b) != 0 {
+                let k = &p.keepable[bit];
+                next.mask |= 1 << bit;
+                next.jokers += k.jokers;
+                gain += k.score;
+                acc += k.joker_value;
+            }
+        }
+        if next.jokers > total_jokers {
+            continue;
+        }
+        next.acc = acc.min(cap) as u8;
+        let score = score + gain;
+        emit(
+            next,
+            score,
+            prep.bounds.potential(&next, score, from, n, n),
+            keep,
+        );
+    }
+}
+
+/// Every way colour c's open runs go on at number n (a tile, a joker, end, new runs) and
+/// its tiles set aside for groups, with score, potential and choice.
+#[allow(clippy::too_many_arguments)]
+fn colour_successors(
+    p: &Problem,
+    prep: &Prepared,
+    ctx: &mut Ctx,
+    n: u8,
+    c: usize,
+    key: Key,
+    score: i32,
+    emit: &mut dyn FnMut(&mut Ctx, Key, i32, i32, Choice),
+) {
+    let ni = usize::from(n);
+    let unit = p.unit.of(n) * PRIMARY;
+    let total_jokers = p.table_jokers + p.rack_jokers;
+    let cap = p.threshold.unwrap_or(0).min(255);
+    let reserved = reserved(p, key.mask, ni, c);
+    let Some(must) = p.table[ni][c].checked_sub(reserved) else {
+        return;
+    };
+    let avail = must + p.rack[ni][c];
+    let jokers_left = total_jokers - key.jokers;
+    let list = ctx.list(key.cols[c], n, avail, jokers_left);
+    let from = (ni - 1) * 4 + c + 1;
+    let ahead = prep.bounds.tiles_ahead(key.mask, from, n, n);
+    let need = &prep.group_need[ni][c];
+    // (By index: `emit` may build option lists of other colours.)
+    for o in 0..ctx.lists[list as usize].hot.len() {
+        let (cols, tiles, jokers) = ctx.lists[list as usize].hot[o];
+        // A run that began with a joker must reach 13 (canonical form, see
+        // `runs::LEAD`): the jokers left must fill the gaps up to 13.
+        if any_leads_with_joker(ctx.packed[usize::from(cols)])
+            && prep.gaps_to_13[ni][c] > jokers_left - jokers
+        {
+            continue;
+        }
+        for x in 0..=avail.min(2) {
+            let used = x + tiles;
+            if used < must || used > avail {
+                continue;
+            }
+            let from_rack = used - must;
+            let mut next = key;
+            next.cols[c] = cols;
+            next.jokers += jokers;
+            next.x |= x << (2 * c);
+            // The tiles set aside so far must still fit into groups.
+            let partial = usize::from(next.x) & ((1 << (2 * c + 2)) - 1);
+            if need[partial] > total_jokers - next.jokers {
+                continue;
+            }
+            let acc =
+                u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
+            next.acc = acc.min(cap) as u8;
+            next.any |= from_rack > 0;
+            let slots = i32::from(used) + i32::from(jokers);
+            let score = score + slots * unit;
+            let potential =
+                score + ahead + i32::from(total_jokers - next.jokers) * prep.bounds.joker;
+            let choice = Choice::Colour {
+                list,
+                opt: o as u16,
+            };
+            emit(ctx, next, score, potential, choice);
+        }
+    }
+}
+
+/// Every way to make groups at number n from the tiles set aside, with jokers (the
+/// kept sets ending at n leave the mask), with score and potential.
+fn group_successors(
+    p: &Problem,
+    prep: &Prepared,
+    n: u8,
+    key: Key,
+    score: i32,
+    emit: &mut dyn FnMut(Key, i32, i32, u8),
+) {
+    let unit = p.unit.of(n) * PRIMARY;
+    let cap = p.threshold.unwrap_or(0).min(255);
+    let x = unpack_x(key.x);
+    let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
+    for gj in 0..=jokers_left.min(2) {
+        if groups::splits(x, gj, p.jokers_per_set).is_empty() {
+            continue;
+        }
+        let mut next = key;
+        next.jokers += gj;
+        next.mask &= !prep.ending[usize::from(n)];
+        next.x = 0;
+        let acc = u32::from(next.acc) + u32::from(n) * u32::from(gj);
+        next.acc = acc.min(cap) as u8;
+        let score = score + i32::from(gj) * unit + i32::from(prep.group_bonus.kept(n, x, gj));
+        let potential = prep
+            .bounds
+            .potential(&next, score, usize::from(n) * 4, n, n + 1);
+        emit(next, score, potential, gj);
+    }
+}
+
+/// Whether a state after number 13 is a play: every open run closes, every table tile
+/// and joker is laid, a rack tile is laid, the meld's value reached.
+fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
+    let cap = p.threshold.unwrap_or(0).min(255);
+    key.mask == 0
+        && key.jokers >= p.table_jokers
+        && u32::from(key.acc) >= cap
+        && (key.any || key.jokers > p.table_jokers)
+        && key.cols.iter().all(|&id| ctx.closes(id))
+}
+
 /// One pass of the DP: `beam` keeps only the best states per step (then the answer may
 /// not be the best; the flag says whether any step was cut); states that cannot reach
 /// `floor` are dropped.
@@ -849,213 +1174,89 @@ fn solve_in(
     beam: Option<Beam>,
     floor: i32,
 ) -> Result<(Option<Answer>, bool), TooLarge> {
-    let Prepared {
-        bounds,
-        group_need,
-        group_bonus,
-        gaps_to_13,
-    } = prep;
     arena.states.clear();
     arena.steps.clear();
     let mut cut = false;
-    let rules = ctx.rules;
-    let empty = ctx.id(0);
-    let total_jokers = p.table_jokers + p.rack_jokers;
-    let cap = p.threshold.unwrap_or(0).min(255);
-    let start = Key {
-        cols: [empty; 4],
-        ..start_key(p)
-    };
+    let start = start_key(p, ctx);
     arena.open();
     arena.offer(start, 0, 0, Choice::Start);
-    let check = |arena: &Arena| {
-        if arena.states.len() > MAX_STATES {
-            Err(TooLarge(arena.states.len()))
-        } else {
-            Ok(())
-        }
-    };
-    for n in 1..=13u8 {
-        let ni = usize::from(n);
-        let unit = p.unit.of(n) * PRIMARY;
-
-        // Keep choices: old sets that start at n stay whole or not.
-        // Mask bits are positions in `p.keepable`.
-        let starting: Vec<(usize, &Keepable)> = p
-            .keepable
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.first == n)
-            .collect();
-        if !starting.is_empty() {
-            for i in arena.open() {
-                let s = arena.states[i];
-                for keep in 0u16..(1 << starting.len()) {
-                    let mut key = s.key;
-                    let mut gain = 0;
-                    let mut acc = u32::from(key.acc);
-                    for (b, &(bit, k)) in starting.iter().enumerate() {
-                        if keep & (1 << b) != 0 {
-                            key.mask |= 1 << bit;
-                            key.jokers += k.jokers;
-                            gain += k.score;
-                            acc += k.joker_value;
-                        }
-                    }
-                    if key.jokers > total_jokers {
-                        continue;
-                    }
-                    key.acc = acc.min(cap) as u8;
-                    let score = s.score + gain;
-                    let from = (ni - 1) * 4;
-                    if floor != i32::MIN && bounds.potential(&key, score, from, n, n) < floor {
-                        continue;
-                    }
-                    arena.offer(key, score, i, Choice::Keep(keep));
-                }
-            }
-            cut |= arena.narrow(beam, |s| {
-                bounds.potential(&s.key, s.score, (ni - 1) * 4, n, n)
-            });
-            check(arena)?;
-        }
-
-        // Colour by colour: runs go on, end or start; tiles set aside for groups.
-        for (c, need) in group_need[ni].iter().enumerate() {
-            for i in arena.open() {
-                let s = arena.states[i];
-                let reserved = reserved(p, s.key.mask, ni, c);
-                let Some(must) = p.table[ni][c].checked_sub(reserved) else {
-                    continue;
-                };
-                let avail = must + p.rack[ni][c];
-                let jokers_left = total_jokers - s.key.jokers;
-                let list = ctx.list(s.key.cols[c], n, avail, jokers_left);
-                let from = (ni - 1) * 4 + c + 1;
-                let ahead = bounds.tiles_ahead(s.key.mask, from, n, n);
-                for (o, &(next, tiles, jokers)) in ctx.lists[list as usize].hot.iter().enumerate() {
-                    // A run that began with a joker must reach 13 (canonical form, see
-                    // `runs::LEAD`): the jokers left must fill the gaps up to 13.
-                    if any_leads_with_joker(ctx.packed[usize::from(next)])
-                        && gaps_to_13[ni][c] > jokers_left - jokers
-                    {
-                        continue;
-                    }
-                    for x in 0..=avail.min(2) {
-                        let used = x + tiles;
-                        if used < must || used > avail {
-                            continue;
-                        }
-                        let from_rack = used - must;
-                        let mut key = s.key;
-                        key.cols[c] = next;
-                        key.jokers += jokers;
-                        key.x |= x << (2 * c);
-                        let acc = u32::from(key.acc)
-                            + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
-                        key.acc = acc.min(cap) as u8;
-                        key.any |= from_rack > 0;
-                        let slots = i32::from(used) + i32::from(jokers);
-                        let choice = Choice::Colour {
-                            list,
-                            opt: o as u16,
-                        };
-                        // The tiles set aside so far must still fit into groups.
-                        let partial = usize::from(key.x) & ((1 << (2 * c + 2)) - 1);
-                        if need[partial] > total_jokers - key.jokers {
-                            continue;
-                        }
-                        let score = s.score + slots * unit;
-                        let potential =
-                            score + ahead + i32::from(total_jokers - key.jokers) * bounds.joker;
-                        if floor != i32::MIN && potential < floor {
-                            continue;
-                        }
-                        arena.offer(key, score, i, choice);
-                    }
-                }
-            }
-            // Large steps, and every step under wrap-around rules, are thinned colour by
-            // colour too (small ones are cheaper to carry than to compare).
-            if beam.is_none() && (p.wrap || arena.last().len() > COLOUR_DOMINANCE_FROM) {
-                arena.drop_dominated(ctx, c, n);
-            }
-            cut |= arena.narrow(beam, |s| {
-                bounds.potential(&s.key, s.score, (ni - 1) * 4 + c + 1, n, n)
-            });
-            check(arena)?;
-        }
-
-        // Groups from the tiles set aside, with jokers; kept sets ending at n leave the
-        // mask.
-        let ending: u64 = p
-            .keepable
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.last == n)
-            .fold(0, |m, (bit, _)| m | (1 << bit));
+    for (at, &step) in prep.steps.iter().enumerate().skip(1) {
         for i in arena.open() {
             let s = arena.states[i];
-            let x = unpack_x(s.key.x);
-            let jokers_left = total_jokers - s.key.jokers;
-            for gj in 0..=jokers_left.min(2) {
-                if groups::splits(x, gj, p.jokers_per_set).is_empty() {
-                    continue;
+            expand(
+                p,
+                ctx,
+                prep,
+                at as u8 - 1,
+                s,
+                &mut |key, score, potential, choice| {
+                    if floor == i32::MIN || potential >= floor {
+                        arena.offer(key, score, i, choice);
+                    }
+                },
+            );
+        }
+        match step {
+            Step::Start | Step::Keep(_) | Step::Final => {}
+            Step::Colour(n, c) => {
+                // Large steps, and every step under wrap-around rules, are thinned colour
+                // by colour too (small ones are cheaper to carry than to compare).
+                if beam.is_none() && (p.wrap || arena.last().len() > COLOUR_DOMINANCE_FROM) {
+                    arena.drop_dominated(ctx, c, n);
                 }
-                let mut key = s.key;
-                key.jokers += gj;
-                key.mask &= !ending;
-                key.x = 0;
-                let acc = u32::from(key.acc) + u32::from(n) * u32::from(gj);
-                key.acc = acc.min(cap) as u8;
-                let kept_groups = i32::from(group_bonus.kept(n, x, gj));
-                let score = s.score + i32::from(gj) * unit + kept_groups;
-                if floor != i32::MIN && bounds.potential(&key, score, ni * 4, n, n + 1) < floor {
-                    continue;
+            }
+            Step::Groups(n) => {
+                // Dominated states are dropped where it pays: in exact passes under
+                // wrap-around rules (their many kinds of runs multiply the states) or in
+                // large steps (comparing costs more than carrying a few hundred
+                // states), and in the narrow passes that ask for it.
+                let thin = match beam {
+                    Some(b) => b.thin,
+                    None => p.wrap || arena.last().len() > DOMINANCE_FROM,
+                };
+                if thin {
+                    arena.drop_dominated_all(ctx, n);
                 }
-                arena.offer(key, score, i, Choice::Groups(gj));
             }
         }
-        // Dominated states are dropped where it pays: in exact passes under wrap-around
-        // rules (their many kinds of runs multiply the states) or in large steps
-        // (comparing costs more than carrying a few hundred states), and in the narrow
-        // passes that ask for it.
-        let thin = match beam {
-            Some(b) => b.thin,
-            None => p.wrap || arena.last().len() > DOMINANCE_FROM,
-        };
-        if thin {
-            arena.drop_dominated_all(ctx, n);
+        if step != Step::Final {
+            cut |= arena.narrow(beam, |s| potential_of(prep, step, s));
         }
-        cut |= arena.narrow(beam, |s| {
-            bounds.potential(&s.key, s.score, ni * 4, n, n + 1)
-        });
-        check(arena)?;
-    }
-    // Final states: every open run must end at 13 or be joined to its part after 13.
-    let track_joker = rules.track_joker();
-    let mut best: Option<(i32, usize)> = None;
-    for i in arena.last() {
-        let s = arena.states[i];
-        let key = s.key;
-        if key.mask != 0 || key.jokers < p.table_jokers {
-            continue;
-        }
-        if u32::from(key.acc) < cap || !(key.any || key.jokers > p.table_jokers) {
-            continue;
-        }
-        let closes = key
-            .cols
-            .iter()
-            .all(|&id| close_at_13(&unpack(ctx.packed[usize::from(id)]), track_joker).is_some());
-        if closes && best.is_none_or(|(score, _)| s.score > score) {
-            best = Some((s.score, i));
+        if arena.states.len() > MAX_STATES {
+            return Err(TooLarge(arena.states.len()));
         }
     }
-    let Some((score, mut at)) = best else {
+    let best = arena
+        .last()
+        .max_by_key(|&i| arena.states[i].score)
+        .map(|i| (arena.states[i].score, i));
+    let Some((score, at)) = best else {
         return Ok((None, cut));
     };
-    // Walk back to the start.
+    Ok((Some(walk_back(ctx, p, prep, arena, at, score)), cut))
+}
+
+/// What the state `s` after `step` can still end with (as [`expand`] offered it).
+fn potential_of(prep: &Prepared, step: Step, s: &State) -> i32 {
+    let b = &prep.bounds;
+    match step {
+        Step::Keep(n) => b.potential(&s.key, s.score, usize::from(n - 1) * 4, n, n),
+        Step::Colour(n, c) => b.potential(&s.key, s.score, usize::from(n - 1) * 4 + c + 1, n, n),
+        Step::Groups(n) => b.potential(&s.key, s.score, usize::from(n) * 4, n, n + 1),
+        Step::Start => b.potential(&s.key, s.score, 0, 0, 1),
+        Step::Final => s.score,
+    }
+}
+
+/// The play of the final state at arena position `at`, walked back to the start.
+fn walk_back(
+    ctx: &Ctx,
+    p: &Problem,
+    prep: &Prepared,
+    arena: &Arena,
+    mut at: usize,
+    score: i32,
+) -> Answer {
     let mut path: Vec<(Key, Choice)> = Vec::with_capacity(14 * 6);
     while at != 0 {
         let s = arena.states[at];
@@ -1063,11 +1264,309 @@ fn solve_in(
         at = s.prev as usize;
     }
     path.reverse();
-    let final_key = path.last().map_or(start, |step| step.0);
-    Ok((
-        Some(rebuild(ctx, p, group_bonus, &path, final_key, score)),
-        cut,
-    ))
+    let final_key = path.last().map_or(arena.states[0].key, |step| step.0);
+    rebuild(ctx, p, &prep.group_bonus, &path, final_key, score)
+}
+
+/// One number's decisions in the best-first search: the old runs kept, each colour's
+/// option, the tiles set aside for groups, the jokers in groups.
+#[derive(Clone, Copy, Debug, Default)]
+struct NumberChoice {
+    keep: u16,
+    colours: [(u32, u16); 4],
+    x: u8,
+    group_jokers: u8,
+}
+
+/// One expansion of the best-first search: the successors, a whole number later, of a
+/// state waiting with potential `level`.
+struct Expansion<'a> {
+    p: &'a Problem,
+    prep: &'a Prepared,
+    level: i32,
+    at_least: i32,
+    /// Successors that keep the level: offered now.
+    offered: &'a mut Vec<(Key, i32, NumberChoice)>,
+    /// The best potential below the level among the others: the state waits there for
+    /// them.
+    next_best: i32,
+}
+
+impl Expansion<'_> {
+    /// Whether to go on with a partial successor with potential `reach`: only if it
+    /// keeps the level. One that does not is not walked now (its potential bounds every
+    /// successor below it): the state waits at the best such potential and walks it
+    /// then.
+    fn worth(&mut self, reach: i32) -> bool {
+        if reach >= self.level {
+            return true;
+        }
+        if reach >= self.at_least {
+            self.next_best = self.next_best.max(reach);
+        }
+        false
+    }
+
+    fn number(&mut self, ctx: &mut Ctx, n: u8, key: Key, score: i32) {
+        let mut choice = NumberChoice::default();
+        if self.prep.starting[usize::from(n)].is_empty() {
+            self.colour(ctx, n, 0, key, score, choice);
+            return;
+        }
+        keep_successors(
+            self.p,
+            self.prep,
+            n,
+            key,
+            score,
+            &mut |next, score, reach, keep| {
+                if self.worth(reach) {
+                    choice.keep = keep;
+                    self.colour(ctx, n, 0, next, score, choice);
+                }
+            },
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn colour(
+        &mut self,
+        ctx: &mut Ctx,
+        n: u8,
+        c: usize,
+        key: Key,
+        score: i32,
+        choice: NumberChoice,
+    ) {
+        if c == 4 {
+            self.groups(n, key, score, choice);
+            return;
+        }
+        let (p, prep) = (self.p, self.prep);
+        colour_successors(
+            p,
+            prep,
+            ctx,
+            n,
+            c,
+            key,
+            score,
+            &mut |ctx, next, score, reach, option| {
+                if let (true, Choice::Colour { list, opt }) = (self.worth(reach), option) {
+                    let mut choice = choice;
+                    choice.colours[c] = (list, opt);
+                    self.colour(ctx, n, c + 1, next, score, choice);
+                }
+            },
+        );
+    }
+
+    fn groups(&mut self, n: u8, key: Key, score: i32, mut choice: NumberChoice) {
+        choice.x = key.x;
+        group_successors(
+            self.p,
+            self.prep,
+            n,
+            key,
+            score,
+            &mut |mut next, score, reach, gj| {
+                next.step = n;
+                choice.group_jokers = gj;
+                self.leaf(next, score, reach, choice);
+            },
+        );
+    }
+
+    fn leaf(&mut self, key: Key, score: i32, reach: i32, choice: NumberChoice) {
+        if reach == self.level {
+            self.offered.push((key, score, choice));
+        } else if reach < self.level && reach >= self.at_least {
+            // (Successors above the level were offered when the state waited there.)
+            self.next_best = self.next_best.max(reach);
+        }
+    }
+}
+
+/// Best-first search (A*) over the states between numbers: states are expanded in order
+/// of potential, the deepest first among equals, so the first play reached is a best one,
+/// and only states whose potential beats the best play are ever expanded (plus the dive
+/// to it). The bound is consistent (a successor's potential is at most its
+/// predecessor's), so a state is reached first by a best path and never improved later.
+///
+/// Partial expansion: a state offers only the successors that keep its potential, and
+/// waits with the potential of its next-best successor for the rest, so that successors
+/// that lose something are never stored unless the search comes down to them. A state
+/// goes a whole number at once (keep choices, four colours, groups) by a depth-first walk
+/// that drops a partial successor as soon as its potential can neither keep the level
+/// nor beat the next best: only about one state in nine of the layered passes is stored.
+fn solve_best_first(
+    p: &Problem,
+    ctx: &mut Ctx,
+    prep: &Prepared,
+    arena: &mut Arena,
+    at_least: i32,
+) -> Result<Option<Answer>, TooLarge> {
+    arena.states.clear();
+    arena.steps.clear();
+    arena.choices.clear();
+    arena.index.reset(1024);
+    arena.step_counts.clear();
+    arena.step_counts.resize(FINAL_NUMBER + 1, 0);
+    arena.dom_heads.clear();
+    arena.dom_next.clear();
+    let start = start_key(p, ctx);
+    let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
+    // Bucket b holds the states waiting with potential `bound - loss`, as a stack. A
+    // loss is 64 per objective point plus up to one per old set (the tie-break), so the
+    // buckets are numbered densely by (points, sets).
+    let sets = (p.keepable.len() + p.old_groups.len()).min(PRIMARY as usize - 1) + 1;
+    let bucket_of = |potential: i32| {
+        let loss = (bound - potential) as usize;
+        let points = loss / PRIMARY as usize;
+        points * sets + (loss - points * PRIMARY as usize).min(sets - 1)
+    };
+    let potential_at =
+        |bucket: usize| bound - ((bucket / sets) * PRIMARY as usize + bucket % sets) as i32;
+    let mut buckets = std::mem::take(&mut arena.buckets);
+    let mut used = 0usize;
+    let mut push = |buckets: &mut Vec<Vec<u32>>, b: usize, at: usize| {
+        if buckets.len() <= b {
+            buckets.resize_with(b + 1, Vec::new);
+        }
+        used = used.max(b + 1);
+        buckets[b].push(at as u32);
+    };
+    arena.steps.push(0);
+    arena.offer(start, 0, 0, Choice::Start);
+    arena.choices.push(NumberChoice::default());
+    push(&mut buckets, 0, 0);
+    let mut offered = std::mem::take(&mut arena.offered);
+    let mut current = 0usize;
+    let answer = loop {
+        while current < buckets.len() && buckets[current].is_empty() {
+            current += 1;
+        }
+        let Some(u) = buckets.get_mut(current).and_then(Vec::pop) else {
+            break Ok(None);
+        };
+        let u = u as usize;
+        let s = arena.states[u];
+        let level = potential_at(current);
+        let after = usize::from(s.key.step);
+        offered.clear();
+        let mut next_best = i32::MIN;
+        match after {
+            FINAL_NUMBER => break Ok(Some(walk_back_numbers(ctx, p, prep, arena, u, s.score))),
+            13 => {
+                // The play itself, worth its score.
+                if is_play(p, ctx, &s.key) {
+                    let mut key = s.key;
+                    key.step = FINAL_NUMBER as u8;
+                    let mut expansion = Expansion {
+                        p,
+                        prep,
+                        level,
+                        at_least,
+                        offered: &mut offered,
+                        next_best,
+                    };
+                    expansion.leaf(key, s.score, s.score, NumberChoice::default());
+                    next_best = expansion.next_best;
+                }
+            }
+            _ => {
+                let mut expansion = Expansion {
+                    p,
+                    prep,
+                    level,
+                    at_least,
+                    offered: &mut offered,
+                    next_best,
+                };
+                expansion.number(ctx, after as u8 + 1, s.key, s.score);
+                next_best = expansion.next_best;
+            }
+        }
+        for &(key, score, choice) in offered.iter() {
+            let Err(slot) = arena.index.find(&arena.states, &key) else {
+                continue;
+            };
+            let number = usize::from(key.step);
+            let big = arena.step_counts[number] >= ASTAR_DOMINANCE_FROM;
+            let group = (key.step, key.mask, key.jokers);
+            if big && arena.dominated(ctx, group, &key) {
+                continue;
+            }
+            arena.states.push(State {
+                key,
+                score,
+                prev: u as u32,
+                choice: Choice::Start,
+            });
+            arena.choices.push(choice);
+            let at = arena.states.len() - 1;
+            arena.index.insert(slot, at, &arena.states, 0);
+            arena.step_counts[number] += 1;
+            if big {
+                let head = arena.dom_heads.entry(group).or_insert(u32::MAX);
+                arena.dom_next.resize(at + 1, u32::MAX);
+                arena.dom_next[at] = *head;
+                *head = at as u32;
+            }
+            push(&mut buckets, current, at);
+        }
+        if next_best != i32::MIN {
+            push(&mut buckets, bucket_of(next_best), u);
+        }
+        if arena.states.len() > MAX_STATES {
+            break Err(TooLarge(arena.states.len()));
+        }
+    };
+    for bucket in buckets.iter_mut().take(used) {
+        bucket.clear();
+    }
+    arena.buckets = buckets;
+    arena.offered = offered;
+    answer
+}
+
+/// The step of the best-first search's final states (after number 13 comes the play).
+const FINAL_NUMBER: usize = 14;
+
+/// Best-first steps with more states than this get the dominance check.
+const ASTAR_DOMINANCE_FROM: usize = 1024;
+
+/// The play of the best-first search's final state at arena position `at`: each
+/// number's choice replayed as the layered passes' steps.
+fn walk_back_numbers(
+    ctx: &Ctx,
+    p: &Problem,
+    prep: &Prepared,
+    arena: &Arena,
+    mut at: usize,
+    score: i32,
+) -> Answer {
+    let final_key = arena.states[at].key;
+    let mut numbers = Vec::with_capacity(14);
+    at = arena.states[at].prev as usize;
+    while at != 0 {
+        numbers.push((arena.states[at].key, arena.choices[at]));
+        at = arena.states[at].prev as usize;
+    }
+    numbers.reverse();
+    let mut path: Vec<(Key, Choice)> = Vec::with_capacity(14 * 6);
+    for (key, choice) in numbers {
+        let n = key.step;
+        if !prep.starting[usize::from(n)].is_empty() {
+            path.push((key, Choice::Keep(choice.keep)));
+        }
+        for &(list, opt) in &choice.colours {
+            let key = Key { x: choice.x, ..key };
+            path.push((key, Choice::Colour { list, opt }));
+        }
+        path.push((key, Choice::Groups(choice.group_jokers)));
+    }
+    rebuild(ctx, p, &prep.group_bonus, &path, final_key, score)
 }
 
 /// The old groups each number's group step can re-form: for every (tiles set aside per
@@ -1226,7 +1725,7 @@ fn rebuild(
     let (mut n, mut c) = (1u8, 0usize);
     for &(key, choice) in path {
         match choice {
-            Choice::Start => {}
+            Choice::Start | Choice::Final => {}
             Choice::Keep(keep) => {
                 let starting = p.keepable.iter().filter(|k| k.first == n);
                 for (b, k) in starting.enumerate() {
