@@ -500,7 +500,9 @@ const DOMINANCE_CHECKS: usize = 64;
 
 /// The options of one (configuration, number, tiles, jokers), compact for the hot loop.
 struct OptList {
-    hot: Vec<(u16, u8, u8)>,
+    /// Per option: the next configuration, tiles and jokers taken, and whether a run
+    /// in it began with a joker.
+    hot: Vec<(u16, u8, u8, bool)>,
     full: Vec<ColOpt>,
 }
 
@@ -629,7 +631,14 @@ impl Ctx {
         );
         let hot = full
             .iter()
-            .map(|o| (self.id(o.next), o.tiles, o.jokers))
+            .map(|o| {
+                (
+                    self.id(o.next),
+                    o.tiles,
+                    o.jokers,
+                    any_leads_with_joker(o.next),
+                )
+            })
             .collect();
         let l = self.lists.len() as u32;
         self.lists.push(OptList { hot, full });
@@ -989,11 +998,14 @@ fn expand(
             p,
             prep,
             ctx,
-            n,
-            c,
+            (n, c),
+            KeptAt::new(p, prep, key.mask, n),
             key,
             s.score,
-            &mut |_, key, score, reach, choice| emit(key, score, reach, choice),
+            (i32::MIN, &mut 0),
+            &mut |_, key, score, reach, (list, opt)| {
+                emit(key, score, reach, Choice::Colour { list, opt })
+            },
         ),
         Step::Groups(n) => {
             group_successors(p, prep, n, key, s.score, &mut |key, score, reach, gj| {
@@ -1058,34 +1070,32 @@ fn colour_successors(
     p: &Problem,
     prep: &Prepared,
     ctx: &mut Ctx,
-    n: u8,
-    c: usize,
+    (n, c): (u8, usize),
+    kept: KeptAt,
     key: Key,
     score: i32,
-    emit: &mut dyn FnMut(&mut Ctx, Key, i32, i32, Choice),
+    (min_reach, below): (i32, &mut i32),
+    emit: &mut dyn FnMut(&mut Ctx, Key, i32, i32, (u32, u16)),
 ) {
     let ni = usize::from(n);
     let unit = p.unit.of(n) * PRIMARY;
     let total_jokers = p.table_jokers + p.rack_jokers;
     let cap = p.threshold.unwrap_or(0).min(255);
-    let reserved = reserved(p, key.mask, ni, c);
-    let Some(must) = p.table[ni][c].checked_sub(reserved) else {
+    let Some(must) = p.table[ni][c].checked_sub(kept.reserved[c]) else {
         return;
     };
     let avail = must + p.rack[ni][c];
     let jokers_left = total_jokers - key.jokers;
     let list = ctx.list(key.cols[c], n, avail, jokers_left);
-    let from = (ni - 1) * 4 + c + 1;
-    let ahead = prep.bounds.tiles_ahead(key.mask, from, n, n);
+    let ahead = kept.ahead[c];
     let need = &prep.group_need[ni][c];
+    let gaps = prep.gaps_to_13[ni][c];
     // (By index: `emit` may build option lists of other colours.)
     for o in 0..ctx.lists[list as usize].hot.len() {
-        let (cols, tiles, jokers) = ctx.lists[list as usize].hot[o];
+        let (cols, tiles, jokers, leads) = ctx.lists[list as usize].hot[o];
         // A run that began with a joker must reach 13 (canonical form, see
         // `runs::LEAD`): the jokers left must fill the gaps up to 13.
-        if any_leads_with_joker(ctx.packed[usize::from(cols)])
-            && prep.gaps_to_13[ni][c] > jokers_left - jokers
-        {
+        if leads && gaps > jokers_left - jokers {
             continue;
         }
         for x in 0..=avail.min(2) {
@@ -1111,11 +1121,31 @@ fn colour_successors(
             let score = score + slots * unit;
             let potential =
                 score + ahead + i32::from(total_jokers - next.jokers) * prep.bounds.joker;
-            let choice = Choice::Colour {
-                list,
-                opt: o as u16,
-            };
-            emit(ctx, next, score, potential, choice);
+            if potential < min_reach {
+                *below = (*below).max(potential);
+                continue;
+            }
+            emit(ctx, next, score, potential, (list, o as u16));
+        }
+    }
+}
+
+/// What the old sets kept whole (a mask) mean for the colour steps of number n: the
+/// tiles of each colour they reserve, and the bound on the rest after each colour.
+#[derive(Clone, Copy, Debug, Default)]
+struct KeptAt {
+    reserved: [u8; 4],
+    ahead: [i32; 4],
+}
+
+impl KeptAt {
+    fn new(p: &Problem, prep: &Prepared, mask: u64, n: u8) -> KeptAt {
+        let ni = usize::from(n);
+        KeptAt {
+            reserved: std::array::from_fn(|c| reserved(p, mask, ni, c)),
+            ahead: std::array::from_fn(|c| {
+                prep.bounds.tiles_ahead(mask, (ni - 1) * 4 + c + 1, n, n)
+            }),
         }
     }
 }
@@ -1290,6 +1320,8 @@ struct Expansion<'a> {
     /// The best potential below the level among the others: the state waits there for
     /// them.
     next_best: i32,
+    /// The kept sets' reserved tiles and bounds for the number being walked.
+    kept: KeptAt,
 }
 
 impl Expansion<'_> {
@@ -1310,6 +1342,7 @@ impl Expansion<'_> {
     fn number(&mut self, ctx: &mut Ctx, n: u8, key: Key, score: i32) {
         let mut choice = NumberChoice::default();
         if self.prep.starting[usize::from(n)].is_empty() {
+            self.kept = KeptAt::new(self.p, self.prep, key.mask, n);
             self.colour(ctx, n, 0, key, score, choice);
             return;
         }
@@ -1322,6 +1355,7 @@ impl Expansion<'_> {
             &mut |next, score, reach, keep| {
                 if self.worth(reach) {
                     choice.keep = keep;
+                    self.kept = KeptAt::new(self.p, self.prep, next.mask, n);
                     self.colour(ctx, n, 0, next, score, choice);
                 }
             },
@@ -1342,23 +1376,25 @@ impl Expansion<'_> {
             self.groups(n, key, score, choice);
             return;
         }
-        let (p, prep) = (self.p, self.prep);
+        let (p, prep, kept) = (self.p, self.prep, self.kept);
+        let mut below = i32::MIN;
         colour_successors(
             p,
             prep,
             ctx,
-            n,
-            c,
+            (n, c),
+            kept,
             key,
             score,
-            &mut |ctx, next, score, reach, option| {
-                if let (true, Choice::Colour { list, opt }) = (self.worth(reach), option) {
-                    let mut choice = choice;
-                    choice.colours[c] = (list, opt);
-                    self.colour(ctx, n, c + 1, next, score, choice);
-                }
+            (self.level, &mut below),
+            &mut |ctx, next, score, _, option| {
+                let mut choice = choice;
+                choice.colours[c] = option;
+                self.colour(ctx, n, c + 1, next, score, choice);
             },
         );
+        // (Options below the level are not walked now: see `worth`.)
+        self.worth(below);
     }
 
     fn groups(&mut self, n: u8, key: Key, score: i32, mut choice: NumberChoice) {
@@ -1469,6 +1505,7 @@ fn solve_best_first(
                         at_least,
                         offered: &mut offered,
                         next_best,
+                        kept: KeptAt::default(),
                     };
                     expansion.leaf(key, s.score, s.score, NumberChoice::default());
                     next_best = expansion.next_best;
@@ -1482,6 +1519,7 @@ fn solve_best_first(
                     at_least,
                     offered: &mut offered,
                     next_best,
+                    kept: KeptAt::default(),
                 };
                 expansion.number(ctx, after as u8 + 1, s.key, s.score);
                 next_best = expansion.next_best;
