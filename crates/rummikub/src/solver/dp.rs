@@ -871,6 +871,11 @@ struct Bounds {
     /// Score of a joker at best.
     joker: i32,
     total_jokers: u8,
+    /// Per number n, how many keepable sets starting after n hold one joker and how
+    /// many two: keeping them needs that many jokers still unused.
+    keep_jokers: [[u8; 2]; 14],
+    /// Per number m, the same for the old groups at m or later.
+    group_jokers: [[u8; 2]; 15],
 }
 
 impl Bounds {
@@ -912,7 +917,35 @@ impl Bounds {
             },
             joker: p.unit.of(13) * PRIMARY,
             total_jokers: p.table_jokers + p.rack_jokers,
+            keep_jokers: std::array::from_fn(|n| {
+                let holding = |j| {
+                    let sets = p.keepable.iter().filter(|k| usize::from(k.first) > n);
+                    sets.filter(|k| k.jokers == j).count() as u8
+                };
+                [holding(1), holding(2)]
+            }),
+            group_jokers: std::array::from_fn(|m| {
+                let holding = |j| {
+                    let groups = p.old_groups.iter().filter(|g| usize::from(g.0) >= m);
+                    groups.filter(|g| g.2 == j).count() as u8
+                };
+                [holding(1), holding(2)]
+            }),
         }
+    }
+
+    /// The jokers' part of the bound with `left` jokers unused, once the keep choices up
+    /// to number n and the old groups before `groups_from` are decided: each joker at
+    /// its best, less a tie-break point for every old set still to come that holds
+    /// jokers and cannot be kept for want of them (the old sets part of
+    /// [`Bounds::tiles_ahead`] counts them all).
+    fn jokers(&self, left: u8, n: u8, groups_from: u8) -> i32 {
+        let [k1, k2] = self.keep_jokers[usize::from(n)];
+        let [g1, g2] = self.group_jokers[usize::from(groups_from)];
+        let (one, two) = (k1 + g1, k2 + g2);
+        let kept_one = one.min(left);
+        let kept_two = two.min((left - kept_one) / 2);
+        i32::from(left) * self.joker - i32::from(one + two - kept_one - kept_two)
     }
 
     /// The most a state with `key` and `score` can end with, once every tile before
@@ -921,7 +954,7 @@ impl Bounds {
     fn potential(&self, key: &Key, score: i32, from: usize, n: u8, groups_from: u8) -> i32 {
         score
             + self.tiles_ahead(key.mask, from, n, groups_from)
-            + i32::from(self.total_jokers - key.jokers) * self.joker
+            + self.jokers(self.total_jokers - key.jokers, n, groups_from)
     }
 
     /// The part of [`Bounds::potential`] that depends on the kept sets alone (the same
@@ -1119,8 +1152,7 @@ fn colour_successors(
             next.any |= from_rack > 0;
             let slots = i32::from(used) + i32::from(jokers);
             let score = score + slots * unit;
-            let potential =
-                score + ahead + i32::from(total_jokers - next.jokers) * prep.bounds.joker;
+            let potential = score + ahead + prep.bounds.jokers(total_jokers - next.jokers, n, n);
             if potential < min_reach {
                 *below = (*below).max(potential);
                 continue;
