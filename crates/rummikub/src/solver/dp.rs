@@ -1108,7 +1108,7 @@ fn colour_successors(
     key: Key,
     score: i32,
     (min_reach, below): (i32, &mut i32),
-    emit: &mut dyn FnMut(&mut Ctx, Key, i32, i32, (u32, u16)),
+    emit: &mut ColourEmit,
 ) {
     let ni = usize::from(n);
     let unit = p.unit.of(n) * PRIMARY;
@@ -1161,6 +1161,9 @@ fn colour_successors(
         }
     }
 }
+
+/// Receives a colour step's successor: key, score, potential, option (list, position).
+type ColourEmit<'a> = dyn FnMut(&mut Ctx, Key, i32, i32, (u32, u16)) + 'a;
 
 /// What the old sets kept whole (a mask) mean for the colour steps of number n: the
 /// tiles of each colour they reserve, and the bound on the rest after each colour.
