@@ -1171,17 +1171,50 @@ type ColourEmit<'a> = dyn FnMut(&mut Ctx, Key, i32, i32, (u32, u16)) + 'a;
 struct KeptAt {
     reserved: [u8; 4],
     ahead: [i32; 4],
+    /// Tiles of each colour free for open runs at n + 1 and n + 2 (none past 13).
+    free_after: [[u8; 4]; 2],
 }
 
 impl KeptAt {
     fn new(p: &Problem, prep: &Prepared, mask: u64, n: u8) -> KeptAt {
         let ni = usize::from(n);
+        let free = |m: usize, c: usize| {
+            if m > 13 {
+                0
+            } else {
+                p.table[m][c] + p.rack[m][c] - reserved(p, mask, m, c)
+            }
+        };
         KeptAt {
             reserved: std::array::from_fn(|c| reserved(p, mask, ni, c)),
             ahead: std::array::from_fn(|c| {
                 prep.bounds.tiles_ahead(mask, (ni - 1) * 4 + c + 1, n, n)
             }),
+            free_after: [
+                std::array::from_fn(|c| free(ni + 1, c)),
+                std::array::from_fn(|c| free(ni + 2, c)),
+            ],
         }
+    }
+
+    /// The fewest jokers colour c's open runs `packed` (after number n) need to go on:
+    /// a run of one or two tiles needs a tile or a joker at n + 1, one of one tile at
+    /// n + 2 as well (without wrap-around runs); `u8::MAX` if they cannot (a run of one
+    /// tile after 12).
+    fn jokers_to_go_on(&self, packed: Packed, n: u8, c: usize) -> u8 {
+        let (mut one, mut two) = (0u8, 0u8);
+        for i in 0..8 {
+            match (packed >> (8 * i)) as u8 & 3 {
+                1 => one += 1,
+                2 => two += 1,
+                _ => {}
+            }
+        }
+        if n >= 13 || one > 0 && n >= 12 {
+            return if one + two > 0 { u8::MAX } else { 0 };
+        }
+        (one + two).saturating_sub(self.free_after[0][c])
+            + one.saturating_sub(self.free_after[1][c])
     }
 }
 
@@ -1378,7 +1411,7 @@ impl Expansion<'_> {
         let mut choice = NumberChoice::default();
         if self.prep.starting[usize::from(n)].is_empty() {
             self.kept = KeptAt::new(self.p, self.prep, key.mask, n);
-            self.colour(ctx, n, 0, key, score, choice);
+            self.colour(ctx, n, 0, key, score, choice, 0);
             return;
         }
         keep_successors(
@@ -1391,7 +1424,7 @@ impl Expansion<'_> {
                 if self.worth(reach) {
                     choice.keep = keep;
                     self.kept = KeptAt::new(self.p, self.prep, next.mask, n);
-                    self.colour(ctx, n, 0, next, score, choice);
+                    self.colour(ctx, n, 0, next, score, choice, 0);
                 }
             },
         );
@@ -1406,12 +1439,14 @@ impl Expansion<'_> {
         key: Key,
         score: i32,
         choice: NumberChoice,
+        jokers_needed: u8,
     ) {
         if c == 4 {
-            self.groups(n, key, score, choice);
+            self.groups(n, key, score, choice, jokers_needed);
             return;
         }
         let (p, prep, kept) = (self.p, self.prep, self.kept);
+        let total_jokers = p.table_jokers + p.rack_jokers;
         let mut below = i32::MIN;
         colour_successors(
             p,
@@ -1423,17 +1458,25 @@ impl Expansion<'_> {
             score,
             (self.level, &mut below),
             &mut |ctx, next, score, _, option| {
+                // Runs that cannot go on die at the next number: not walked (a third of
+                // the states stored were such).
+                let needed = kept.jokers_to_go_on(ctx.packed[usize::from(next.cols[c])], n, c);
+                let needed = needed.saturating_add(jokers_needed);
+                if needed > total_jokers - next.jokers {
+                    return;
+                }
                 let mut choice = choice;
                 choice.colours[c] = option;
-                self.colour(ctx, n, c + 1, next, score, choice);
+                self.colour(ctx, n, c + 1, next, score, choice, needed);
             },
         );
         // (Options below the level are not walked now: see `worth`.)
         self.worth(below);
     }
 
-    fn groups(&mut self, n: u8, key: Key, score: i32, mut choice: NumberChoice) {
+    fn groups(&mut self, n: u8, key: Key, score: i32, mut choice: NumberChoice, needed: u8) {
         choice.x = key.x;
+        let total_jokers = self.p.table_jokers + self.p.rack_jokers;
         group_successors(
             self.p,
             self.prep,
@@ -1441,6 +1484,9 @@ impl Expansion<'_> {
             key,
             score,
             &mut |mut next, score, reach, gj| {
+                if needed > total_jokers - next.jokers {
+                    return;
+                }
                 next.step = n;
                 choice.group_jokers = gj;
                 self.leaf(next, score, reach, choice);
