@@ -1131,11 +1131,12 @@ fn colour_successors(
         if leads && gaps > jokers_left - jokers {
             continue;
         }
-        for x in 0..=avail.min(2) {
+        // Tiles set aside for groups: the table's tiles of (n, c) must all be laid.
+        if tiles > avail {
+            continue;
+        }
+        for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
             let used = x + tiles;
-            if used < must || used > avail {
-                continue;
-            }
             let from_rack = used - must;
             let mut next = key;
             next.cols[c] = cols;
