@@ -1,13 +1,15 @@
-//! The dynamic program over the numbers 1..13 (after van Rijn, Takes & Vis).
+//! The dynamic program over the numbers 1..13 (after van Rijn, Takes & Vis), searched
+//! best first.
 //!
-//! Numbers are processed in order. A state before number n holds, per colour, the runs
-//! still open at n-1 (an interned id of their tokens, see [`super::runs`]), the jokers
+//! Numbers are processed in order. A state after number n holds, per colour, the runs
+//! still open at n (an interned id of their tokens, see [`super::runs`]), the jokers
 //! used so far, the old table sets kept whole that are still running (a mask), the
 //! initial-meld value reached (capped) and whether a rack tile was laid. Number n is
-//! decided in six steps, each a layer of states: which old sets starting at n stay
+//! decided in one step made of smaller choices: which old sets starting at n stay
 //! unchanged, then colour by colour how the open runs go on and how many tiles of the
-//! colour are set aside for groups, then the groups (with jokers). States are merged per
-//! layer keeping the best score; the best final state is walked back to build the sets.
+//! colour are set aside for groups, then the groups (with jokers). The states are
+//! searched in order of potential (score so far plus a bound on the rest, see
+//! [`solve_best_first`]); the first play reached is walked back to build the sets.
 //!
 //! Keeping an old set whole reserves its tiles and scores one tie-break point: among
 //! equally good plays the one that changes the fewest old sets wins. (Re-forming an old
@@ -142,7 +144,7 @@ struct Key {
     acc: u8,
     any: bool,
     x: u8,
-    /// The step the state is after (a position in [`Prepared::steps`]).
+    /// The number the state is after (0: the start, [`FINAL_NUMBER`]: a play).
     step: u8,
 }
 
@@ -170,10 +172,9 @@ impl std::hash::Hash for Key {
     }
 }
 
-/// How a state was reached from its predecessor.
+/// One choice of a play, as [`rebuild`] replays them.
 #[derive(Clone, Copy, Debug)]
 enum Choice {
-    Start,
     Keep(u16),
     /// Option `opt` of the option list `list`.
     Colour {
@@ -181,8 +182,6 @@ enum Choice {
         opt: u16,
     },
     Groups(u8),
-    /// The play is complete.
-    Final,
 }
 
 #[derive(Clone, Copy)]
@@ -191,21 +190,20 @@ struct State {
     score: i32,
     /// Index of the predecessor in the arena.
     prev: u32,
-    choice: Choice,
 }
 
-/// An open-addressing index of the step being built: slots hold positions in the
-/// arena (plus one; 0 is empty), keys are read from the states themselves. Cheaper than a
-/// general map: no keys stored twice, a reset that costs the step's size.
+/// An open-addressing index of the states stored: slots hold positions in the arena
+/// (plus one; 0 is empty), keys are read from the states themselves. Cheaper than a
+/// general map: no keys stored twice.
 #[derive(Default)]
-struct StepIndex {
+struct StateIndex {
     /// Arena position plus one (0: empty) and the key's hash tag, so that most
     /// mismatches are seen without reading the arena.
     slots: Vec<(u32, u32)>,
     len: usize,
 }
 
-impl StepIndex {
+impl StateIndex {
     fn hash(key: &Key) -> u64 {
         let [mask, cols, rest] = key.words();
         let h = mask.wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -221,7 +219,7 @@ impl StepIndex {
         ((h >> (64 - bits)) as usize, h as u32)
     }
 
-    /// Empties the index, sized for a step about as large as the last (`hint`).
+    /// Empties the index, sized for about `hint` states.
     fn reset(&mut self, hint: usize) {
         let size = (hint * 2).max(64).next_power_of_two();
         self.slots.clear();
@@ -245,9 +243,9 @@ impl StepIndex {
         }
     }
 
-    /// Records the state at arena position `at` in `slot`; grows (re-indexing `step`,
-    /// the states of the step from arena position `from`) when half full.
-    fn insert(&mut self, (slot, tag): (usize, u32), at: usize, step: &[State], from: usize) {
+    /// Records the state at arena position `at` in `slot`; grows (re-indexing `states`)
+    /// when half full.
+    fn insert(&mut self, (slot, tag): (usize, u32), at: usize, states: &[State]) {
         self.slots[slot] = (at as u32 + 1, tag);
         self.len += 1;
         if self.len * 2 > self.slots.len() {
@@ -255,190 +253,38 @@ impl StepIndex {
             self.slots.clear();
             self.slots.resize(size, (0, 0));
             let mask = size - 1;
-            for (k, s) in step.iter().enumerate() {
+            for (k, s) in states.iter().enumerate() {
                 let (mut slot, tag) = self.place(&s.key);
                 while self.slots[slot].0 != 0 {
                     slot = (slot + 1) & mask;
                 }
-                self.slots[slot] = ((from + k) as u32 + 1, tag);
+                self.slots[slot] = (k as u32 + 1, tag);
             }
         }
     }
 }
 
-/// Every state of every step in one vector (a step's states are contiguous), with an
-/// index for merging the step being built.
+/// Every state stored in one vector, with an index to find them by key, and the best-first
+/// search's scratch.
 #[derive(Default)]
 struct Arena {
     states: Vec<State>,
-    /// Where each step starts in `states`.
-    steps: Vec<usize>,
-    index: StepIndex,
-    /// Scratch for the dominance checks.
-    order: Vec<(u64, i32, u8, bool, u32)>,
-    keep: Vec<bool>,
-    /// The best-first search's waiting states by potential (see [`solve_best_first`]).
-    buckets: Vec<Vec<u32>>,
-    /// The best-first search's successors of one expansion (see [`solve_best_first`]).
-    offered: Vec<(Key, i32, NumberChoice)>,
-    /// The best-first search's choices, by arena position.
+    /// Each state's choices for its number, by arena position.
     choices: Vec<NumberChoice>,
-    /// The best-first search's states after each number.
+    index: StateIndex,
+    /// The waiting states by potential (see [`solve_best_first`]).
+    buckets: Vec<Vec<u32>>,
+    /// The successors of one expansion.
+    offered: Vec<(Key, i32, NumberChoice)>,
+    /// The states after each number.
     step_counts: Vec<usize>,
-    /// The best-first search's dominance candidates: per (number, kept sets, jokers) the
-    /// last state stored, chained through `dom_next`.
+    /// The dominance candidates: per (number, kept sets, jokers) the last state stored,
+    /// chained through `dom_next`.
     dom_heads: Map<(u8, u64, u8), u32>,
     dom_next: Vec<u32>,
 }
 
-fn hash_of(value: &impl std::hash::Hash) -> u64 {
-    let mut h = Fx::default();
-    value.hash(&mut h);
-    h.finish()
-}
-
 impl Arena {
-    /// The states of the last finished step.
-    fn last(&self) -> std::ops::Range<usize> {
-        let from = self.steps.last().copied().unwrap_or(0);
-        from..self.states.len()
-    }
-
-    /// Starts a new step after the current last one.
-    fn open(&mut self) -> std::ops::Range<usize> {
-        let prev = self.last();
-        self.steps.push(self.states.len());
-        self.index.reset(prev.len());
-        prev
-    }
-
-    fn offer(&mut self, key: Key, score: i32, prev: usize, choice: Choice) {
-        let from = self.steps.last().copied().unwrap_or(0);
-        let state = State {
-            key,
-            score,
-            prev: prev as u32,
-            choice,
-        };
-        match self.index.find(&self.states, &key) {
-            Ok(i) => {
-                let s = &mut self.states[i];
-                if score > s.score {
-                    *s = state;
-                }
-            }
-            Err(slot) => {
-                self.states.push(state);
-                self.index
-                    .insert(slot, self.states.len() - 1, &self.states[from..], from);
-            }
-        }
-    }
-
-    /// Drops from the step being built the states that another state beats whatever
-    /// comes: same kept sets, jokers and group tiles, at least the score, meld value and
-    /// rack tile laid, and open runs that can do everything the other's can, colour by
-    /// colour. Checks at most [`DOMINANCE_CHECKS`] candidates per state.
-    fn drop_dominated_all(&mut self, ctx: &mut Ctx, n: u8) {
-        let same = |a: &Key, b: &Key| a.mask == b.mask && a.jokers == b.jokers && a.x == b.x;
-        self.drop_beaten(
-            |k| hash_of(&(k.mask, k.jokers, k.x)),
-            |a, b| same(a, b) && (0..4).all(|c| ctx.config_dominates(a.cols[c], b.cols[c], n)),
-        );
-    }
-
-    /// Drops from the step being built the states that another state of it beats
-    /// whatever comes: equal but for colour `c` (and the meld value and rack tile laid),
-    /// at least the score, value and rack tile laid, and open runs of colour `c` that
-    /// can do everything the other's can.
-    fn drop_dominated(&mut self, ctx: &mut Ctx, c: usize, n: u8) {
-        let plain = |k: &Key| Key {
-            cols: {
-                let mut cols = k.cols;
-                cols[c] = 0;
-                cols
-            },
-            acc: 0,
-            any: false,
-            ..*k
-        };
-        self.drop_beaten(
-            |k| hash_of(&plain(k)),
-            |a, b| plain(a) == plain(b) && ctx.config_dominates(a.cols[c], b.cols[c], n),
-        );
-    }
-
-    /// Drops every state of the step being built that a state with the same `group`
-    /// hash, at least its score, meld value and rack tile laid beats (`beats`).
-    fn drop_beaten(
-        &mut self,
-        group: impl Fn(&Key) -> u64,
-        mut beats: impl FnMut(&Key, &Key) -> bool,
-    ) {
-        let from = self.last().start;
-        let step = &self.states[from..];
-        if step.len() < 2 {
-            return;
-        }
-        let mut order = std::mem::take(&mut self.order);
-        order.clear();
-        order.extend(step.iter().enumerate().map(|(i, s)| {
-            (
-                group(&s.key),
-                -s.score,
-                u8::MAX - s.key.acc,
-                !s.key.any,
-                i as u32,
-            )
-        }));
-        order.sort_unstable();
-        let mut keep = std::mem::take(&mut self.keep);
-        keep.clear();
-        keep.resize(step.len(), true);
-        let mut kept: Vec<u32> = Vec::new();
-        for (k, entry) in order.iter().enumerate() {
-            if k > 0 && order[k - 1].0 != entry.0 {
-                kept.clear();
-            }
-            let b = step[entry.4 as usize].key;
-            let beaten = kept.iter().take(DOMINANCE_CHECKS).any(|&j| {
-                let a = step[j as usize].key;
-                a.acc >= b.acc && a.any >= b.any && beats(&a, &b)
-            });
-            if beaten {
-                keep[entry.4 as usize] = false;
-            } else {
-                kept.push(entry.4);
-            }
-        }
-        self.retain_step(from, &keep);
-        self.order = order;
-        self.keep = keep;
-    }
-
-    /// With a beam, keeps only that many states of the step being built, those whose
-    /// `potential` (score so far plus a bound on the rest) is highest: ranking by score
-    /// alone would favour states that spent jokers early on low numbers. Says whether
-    /// any were dropped.
-    fn narrow(&mut self, beam: Option<Beam>, potential: impl Fn(&State) -> i32) -> bool {
-        let from = self.last().start;
-        let Some(Beam { width, rank, .. }) = beam else {
-            return false;
-        };
-        let step = &mut self.states[from..];
-        if step.len() <= width {
-            return false;
-        }
-        match rank {
-            Rank::Potential => {
-                step.select_nth_unstable_by_key(width, |s| std::cmp::Reverse(potential(s)))
-            }
-            Rank::Score => step.select_nth_unstable_by_key(width, |s| std::cmp::Reverse(s.score)),
-        };
-        self.states.truncate(from + width);
-        true
-    }
-
     /// Whether a state stored earlier with the same (number, kept sets, jokers) beats
     /// `key` whatever comes (best-first search). It was stored with at least the same
     /// potential, and its bound on the rest is the same, so it scores at least as much;
@@ -458,21 +304,6 @@ impl Arena {
             checks += 1;
         }
         false
-    }
-
-    /// Keeps the states of the step from `from` whose flag is set.
-    fn retain_step(&mut self, from: usize, keep: &[bool]) {
-        if keep.iter().all(|&k| k) {
-            return;
-        }
-        let mut kept = from;
-        for (i, &k) in (from..self.states.len()).zip(keep) {
-            if k {
-                self.states[kept] = self.states[i];
-                kept += 1;
-            }
-        }
-        self.states.truncate(kept);
     }
 }
 
@@ -670,7 +501,6 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
         group_need: group_need(p),
         gaps_to_13: gaps_to_13(p),
         group_bonus: GroupBonus::new(p),
-        steps: steps(p),
         starting: (0..14u8)
             .map(|n| {
                 (0..p.keepable.len())
@@ -695,13 +525,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
         return Ok(None);
     }
     let mut arena = ARENA.with(|a| std::mem::take(&mut *a.borrow_mut()));
-    // Wrap-around runs (old rules) multiply the kinds of runs; there the layered passes
-    // with their dominance checks after every colour do better.
-    let answer = if p.wrap {
-        solve_layered(p, &mut ctx, &prep, &mut arena, bound, at_least)
-    } else {
-        solve_best_first(p, &mut ctx, &prep, &mut arena, at_least)
-    };
+    let answer = solve_best_first(p, &mut ctx, &prep, &mut arena, at_least);
     ctx.give_back();
     if arena.states.capacity() <= MAX_STATES {
         ARENA.with(|a| *a.borrow_mut() = arena);
@@ -709,76 +533,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
     answer
 }
 
-/// Layered passes: a narrow pass, then exact passes with floors falling from the bound.
-fn solve_layered(
-    p: &Problem,
-    ctx: &mut Ctx,
-    prep: &Prepared,
-    arena: &mut Arena,
-    bound: i32,
-    at_least: i32,
-) -> Result<Option<Answer>, TooLarge> {
-    // A narrow pass first: its answer is a real play, so the exact passes may drop every
-    // state that cannot beat it (branch and bound). The first ranks states by potential;
-    // if it finds no play (it may keep only states that hoard jokers), one ranked by
-    // score tries, then a wider one.
-    let mut narrow = Ok((None, true));
-    for (width, rank, thin) in [
-        (BEAM, Rank::Potential, false),
-        (BEAM, Rank::Score, true),
-        (WIDE_BEAM, Rank::Potential, true),
-    ] {
-        narrow = solve_in(
-            p,
-            ctx,
-            prep,
-            arena,
-            Some(Beam { width, rank, thin }),
-            at_least,
-        );
-        if !matches!(narrow, Ok((None, true))) {
-            break;
-        }
-    }
-    match narrow {
-        // Exact when nothing was cut, or when it reaches the upper bound.
-        Ok((answer, false)) => Ok(answer),
-        Ok((Some(answer), true)) if answer.score >= bound => Ok(Some(answer)),
-        Ok((answer, true)) => {
-            // Exact passes with floors falling from the bound: a pass with floor f finds
-            // the best play if it scores f or more, and the higher f, the fewer states
-            // survive. The last floor is one above the narrow pass's play: a pass there
-            // that finds nothing proves that play the best, and costs less than finding
-            // it again (every state on a path as good as it survives a floor at its
-            // score). Without a play from the narrow pass the last floor is `at_least`
-            // (with neither, one pass without a floor).
-            let lowest = match answer.as_ref() {
-                Some(a) if a.score >= at_least => a.score + 1,
-                _ => at_least,
-            };
-            let mut drop = 1i32;
-            loop {
-                let floor = if lowest == i32::MIN {
-                    i32::MIN
-                } else {
-                    bound.saturating_sub(drop).max(lowest)
-                };
-                match solve_in(p, ctx, prep, arena, None, floor) {
-                    // (A play below the floor may come back: a final state's potential
-                    // still counts the rack jokers it did not lay.)
-                    Ok((Some(exact), _)) if exact.score >= floor => break Ok(Some(exact)),
-                    Ok(_) if floor > lowest => drop = next_drop(drop),
-                    Ok(_) => break Ok(answer),
-                    Err(e) => break Err(e),
-                }
-            }
-        }
-        Err(e) => Err(e),
-    }
-    .map(|answer| answer.filter(|a| a.score >= at_least))
-}
-
-/// What every pass over one problem shares, computed once.
+/// What the search of one problem needs, computed once.
 struct Prepared {
     bounds: Bounds,
     group_need: Vec<[[u8; 256]; 4]>,
@@ -786,30 +541,10 @@ struct Prepared {
     /// or rack); a run that began with a joker and is open at n needs that many jokers.
     gaps_to_13: [[u8; 4]; 14],
     group_bonus: GroupBonus,
-    steps: Vec<Step>,
     /// Per number, the keepable sets (positions in `Problem::keepable`) starting there.
     starting: Vec<Vec<usize>>,
     /// Per number, the keepable sets ending there, as mask bits.
     ending: [u64; 14],
-}
-
-/// How a narrow pass picks the states it keeps.
-#[derive(Clone, Copy, Debug)]
-enum Rank {
-    /// Score so far plus a bound on the rest: the states that have lost least.
-    Potential,
-    /// Score so far.
-    Score,
-}
-
-/// A narrow pass: how many states it keeps per step, which, and whether it drops
-/// dominated states first (slower, but under wrap-around rules a beam of duplicates may
-/// find no play at all).
-#[derive(Clone, Copy, Debug)]
-struct Beam {
-    width: usize,
-    rank: Rank,
-    thin: bool,
 }
 
 /// The state before number 1.
@@ -826,38 +561,7 @@ fn start_key(p: &Problem, ctx: &mut Ctx) -> Key {
     }
 }
 
-/// How much further each exact pass's floor falls below the bound than the last.
-const FLOOR_STEP: i32 = 4;
-
-/// The next drop of the floor below the bound: one tie-break point at a time up to
-/// [`LINEAR_DROPS`] (the states a pass keeps grow steeply with every old set it may
-/// change, so overshooting the best play's changes costs more than a pass), then by
-/// [`FLOOR_STEP`].
-fn next_drop(drop: i32) -> i32 {
-    if drop < LINEAR_DROPS {
-        drop + 1
-    } else {
-        drop.saturating_mul(FLOOR_STEP)
-    }
-}
-
-/// Floors fall one point at a time this far (measured: p99 −12 % against ×4 from the
-/// start, p50 unchanged).
-const LINEAR_DROPS: i32 = 8;
-
-/// Exact-pass steps with more states than this get the dominance check at the end of
-/// each number.
-const DOMINANCE_FROM: usize = 1024;
-
-/// Steps with more states than this get the dominance check after every colour.
-const COLOUR_DOMINANCE_FROM: usize = 16384;
-
-/// States the narrow pass keeps per step.
-const BEAM: usize = 48;
-/// States the second narrow pass keeps per step, when the first found no play.
-const WIDE_BEAM: usize = 1024;
-
-/// Upper bounds on what a state can still score, for branch and bound.
+/// Upper bounds on what a state can still score: its potential is its score plus these.
 struct Bounds {
     /// `rest[i]`: the score of every tile at positions `i..` (position = 4 (n - 1) + c),
     /// table and rack.
@@ -969,87 +673,6 @@ impl Bounds {
         self.rest[from] - reserved
             + self.keep_after[usize::from(n)]
             + self.groups_from[usize::from(groups_from)]
-    }
-}
-
-/// The decisions of one number, in order; every state of a layer takes the same one
-/// next. The states of a step carry its position in [`Prepared::steps`] in their key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    /// Before number 1 (the start state's step).
-    Start,
-    /// Which old runs starting at n stay whole.
-    Keep(u8),
-    /// How colour c's open runs go on at n, and its tiles set aside for groups.
-    Colour(u8, usize),
-    /// The groups at n from the tiles set aside, with jokers; kept sets ending at n
-    /// leave the mask.
-    Groups(u8),
-    /// A play: every open run closes, every table tile and joker is laid, a rack tile
-    /// is laid, the meld's value reached. Its potential is its score.
-    Final,
-}
-
-/// The steps of every number in order, ending with [`Step::Final`]; a keep step only
-/// where some old run starts.
-fn steps(p: &Problem) -> Vec<Step> {
-    let mut steps = Vec::with_capacity(13 * 6 + 2);
-    steps.push(Step::Start);
-    for n in 1..=13u8 {
-        if p.keepable.iter().any(|k| k.first == n) {
-            steps.push(Step::Keep(n));
-        }
-        steps.extend((0..4).map(|c| Step::Colour(n, c)));
-        steps.push(Step::Groups(n));
-    }
-    steps.push(Step::Final);
-    steps
-}
-
-/// Offers every successor of state `s` after step `at` (a layer of the layered passes)
-/// to `emit` with its score and potential (score plus the bound on the rest), dropping
-/// those that cannot be completed.
-fn expand(
-    p: &Problem,
-    ctx: &mut Ctx,
-    prep: &Prepared,
-    at: u8,
-    s: State,
-    emit: &mut dyn FnMut(Key, i32, i32, Choice),
-) {
-    let step = at + 1;
-    let mut key = s.key;
-    key.step = step;
-    match prep.steps[usize::from(step)] {
-        Step::Start => {}
-        Step::Keep(n) => {
-            keep_successors(p, prep, n, key, s.score, &mut |key, score, reach, keep| {
-                emit(key, score, reach, Choice::Keep(keep))
-            })
-        }
-        Step::Colour(n, c) => colour_successors(
-            p,
-            prep,
-            ctx,
-            (n, c),
-            KeptAt::new(p, prep, key.mask, n),
-            key,
-            s.score,
-            (i32::MIN, &mut 0),
-            &mut |_, key, score, reach, (list, opt)| {
-                emit(key, score, reach, Choice::Colour { list, opt })
-            },
-        ),
-        Step::Groups(n) => {
-            group_successors(p, prep, n, key, s.score, &mut |key, score, reach, gj| {
-                emit(key, score, reach, Choice::Groups(gj))
-            })
-        }
-        Step::Final => {
-            if is_play(p, ctx, &key) {
-                emit(key, s.score, s.score, Choice::Final);
-            }
-        }
     }
 }
 
@@ -1200,8 +823,8 @@ impl KeptAt {
 
     /// The fewest jokers colour c's open runs `packed` (after number n) need to go on:
     /// a run of one or two tiles needs a tile or a joker at n + 1, one of one tile at
-    /// n + 2 as well (without wrap-around runs); `u8::MAX` if they cannot (a run of one
-    /// tile after 12).
+    /// n + 2 as well; `u8::MAX` if they cannot (a run of one tile after 12). Only
+    /// without wrap-around runs (whose parts after 13 wait for their parts before).
     fn jokers_to_go_on(&self, packed: Packed, n: u8, c: usize) -> u8 {
         let (mut one, mut two) = (0u8, 0u8);
         for i in 0..8 {
@@ -1260,111 +883,6 @@ fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
         && u32::from(key.acc) >= cap
         && (key.any || key.jokers > p.table_jokers)
         && key.cols.iter().all(|&id| ctx.closes(id))
-}
-
-/// One pass of the DP: `beam` keeps only the best states per step (then the answer may
-/// not be the best; the flag says whether any step was cut); states that cannot reach
-/// `floor` are dropped.
-fn solve_in(
-    p: &Problem,
-    ctx: &mut Ctx,
-    prep: &Prepared,
-    arena: &mut Arena,
-    beam: Option<Beam>,
-    floor: i32,
-) -> Result<(Option<Answer>, bool), TooLarge> {
-    arena.states.clear();
-    arena.steps.clear();
-    let mut cut = false;
-    let start = start_key(p, ctx);
-    arena.open();
-    arena.offer(start, 0, 0, Choice::Start);
-    for (at, &step) in prep.steps.iter().enumerate().skip(1) {
-        for i in arena.open() {
-            let s = arena.states[i];
-            expand(
-                p,
-                ctx,
-                prep,
-                at as u8 - 1,
-                s,
-                &mut |key, score, potential, choice| {
-                    if floor == i32::MIN || potential >= floor {
-                        arena.offer(key, score, i, choice);
-                    }
-                },
-            );
-        }
-        match step {
-            Step::Start | Step::Keep(_) | Step::Final => {}
-            Step::Colour(n, c) => {
-                // Large steps, and every step under wrap-around rules, are thinned colour
-                // by colour too (small ones are cheaper to carry than to compare).
-                if beam.is_none() && (p.wrap || arena.last().len() > COLOUR_DOMINANCE_FROM) {
-                    arena.drop_dominated(ctx, c, n);
-                }
-            }
-            Step::Groups(n) => {
-                // Dominated states are dropped where it pays: in exact passes under
-                // wrap-around rules (their many kinds of runs multiply the states) or in
-                // large steps (comparing costs more than carrying a few hundred
-                // states), and in the narrow passes that ask for it.
-                let thin = match beam {
-                    Some(b) => b.thin,
-                    None => p.wrap || arena.last().len() > DOMINANCE_FROM,
-                };
-                if thin {
-                    arena.drop_dominated_all(ctx, n);
-                }
-            }
-        }
-        if step != Step::Final {
-            cut |= arena.narrow(beam, |s| potential_of(prep, step, s));
-        }
-        if arena.states.len() > MAX_STATES {
-            return Err(TooLarge(arena.states.len()));
-        }
-    }
-    let best = arena
-        .last()
-        .max_by_key(|&i| arena.states[i].score)
-        .map(|i| (arena.states[i].score, i));
-    let Some((score, at)) = best else {
-        return Ok((None, cut));
-    };
-    Ok((Some(walk_back(ctx, p, prep, arena, at, score)), cut))
-}
-
-/// What the state `s` after `step` can still end with (as [`expand`] offered it).
-fn potential_of(prep: &Prepared, step: Step, s: &State) -> i32 {
-    let b = &prep.bounds;
-    match step {
-        Step::Keep(n) => b.potential(&s.key, s.score, usize::from(n - 1) * 4, n, n),
-        Step::Colour(n, c) => b.potential(&s.key, s.score, usize::from(n - 1) * 4 + c + 1, n, n),
-        Step::Groups(n) => b.potential(&s.key, s.score, usize::from(n) * 4, n, n + 1),
-        Step::Start => b.potential(&s.key, s.score, 0, 0, 1),
-        Step::Final => s.score,
-    }
-}
-
-/// The play of the final state at arena position `at`, walked back to the start.
-fn walk_back(
-    ctx: &Ctx,
-    p: &Problem,
-    prep: &Prepared,
-    arena: &Arena,
-    mut at: usize,
-    score: i32,
-) -> Answer {
-    let mut path: Vec<(Key, Choice)> = Vec::with_capacity(14 * 6);
-    while at != 0 {
-        let s = arena.states[at];
-        path.push((s.key, s.choice));
-        at = s.prev as usize;
-    }
-    path.reverse();
-    let final_key = path.last().map_or(arena.states[0].key, |step| step.0);
-    rebuild(ctx, p, &prep.group_bonus, &path, final_key, score)
 }
 
 /// One number's decisions in the best-first search: the old runs kept, each colour's
@@ -1461,7 +979,11 @@ impl Expansion<'_> {
             &mut |ctx, next, score, _, option| {
                 // Runs that cannot go on die at the next number: not walked (a third of
                 // the states stored were such).
-                let needed = kept.jokers_to_go_on(ctx.packed[usize::from(next.cols[c])], n, c);
+                let needed = if p.wrap {
+                    0
+                } else {
+                    kept.jokers_to_go_on(ctx.packed[usize::from(next.cols[c])], n, c)
+                };
                 let needed = needed.saturating_add(jokers_needed);
                 if needed > total_jokers - next.jokers {
                     return;
@@ -1515,8 +1037,10 @@ impl Expansion<'_> {
 /// waits with the potential of its next-best successor for the rest, so that successors
 /// that lose something are never stored unless the search comes down to them. A state
 /// goes a whole number at once (keep choices, four colours, groups) by a depth-first walk
-/// that drops a partial successor as soon as its potential can neither keep the level
-/// nor beat the next best: only about one state in nine of the layered passes is stored.
+/// that leaves a partial successor below the level for later (its potential bounds all
+/// below it): only the states between numbers are stored (about one in nine of the
+/// states of a search colour by colour, measured). Numbers with many states drop those
+/// an earlier state dominates ([`Arena::dominated`]).
 fn solve_best_first(
     p: &Problem,
     ctx: &mut Ctx,
@@ -1525,7 +1049,6 @@ fn solve_best_first(
     at_least: i32,
 ) -> Result<Option<Answer>, TooLarge> {
     arena.states.clear();
-    arena.steps.clear();
     arena.choices.clear();
     arena.index.reset(1024);
     arena.step_counts.clear();
@@ -1554,9 +1077,15 @@ fn solve_best_first(
         used = used.max(b + 1);
         buckets[b].push(at as u32);
     };
-    arena.steps.push(0);
-    arena.offer(start, 0, 0, Choice::Start);
+    arena.states.push(State {
+        key: start,
+        score: 0,
+        prev: 0,
+    });
     arena.choices.push(NumberChoice::default());
+    if let Err(slot) = arena.index.find(&arena.states[..0], &start) {
+        arena.index.insert(slot, 0, &arena.states);
+    }
     push(&mut buckets, 0, 0);
     let mut offered = std::mem::take(&mut arena.offered);
     let mut current = 0usize;
@@ -1612,7 +1141,7 @@ fn solve_best_first(
                 continue;
             };
             let number = usize::from(key.step);
-            let big = arena.step_counts[number] >= ASTAR_DOMINANCE_FROM;
+            let big = arena.step_counts[number] >= DOMINANCE_FROM;
             let group = (key.step, key.mask, key.jokers);
             if big && arena.dominated(ctx, group, &key) {
                 continue;
@@ -1621,11 +1150,10 @@ fn solve_best_first(
                 key,
                 score,
                 prev: u as u32,
-                choice: Choice::Start,
             });
             arena.choices.push(choice);
             let at = arena.states.len() - 1;
-            arena.index.insert(slot, at, &arena.states, 0);
+            arena.index.insert(slot, at, &arena.states);
             arena.step_counts[number] += 1;
             if big {
                 let head = arena.dom_heads.entry(group).or_insert(u32::MAX);
@@ -1653,11 +1181,12 @@ fn solve_best_first(
 /// The step of the best-first search's final states (after number 13 comes the play).
 const FINAL_NUMBER: usize = 14;
 
-/// Best-first steps with more states than this get the dominance check.
-const ASTAR_DOMINANCE_FROM: usize = 1024;
+/// Numbers with more states than this get the dominance check (comparing costs more than
+/// carrying a few hundred states).
+const DOMINANCE_FROM: usize = 1024;
 
 /// The play of the best-first search's final state at arena position `at`: each
-/// number's choice replayed as the layered passes' steps.
+/// number's choices replayed one by one.
 fn walk_back_numbers(
     ctx: &Ctx,
     p: &Problem,
@@ -1845,7 +1374,6 @@ fn rebuild(
     let (mut n, mut c) = (1u8, 0usize);
     for &(key, choice) in path {
         match choice {
-            Choice::Start | Choice::Final => {}
             Choice::Keep(keep) => {
                 let starting = p.keepable.iter().filter(|k| k.first == n);
                 for (b, k) in starting.enumerate() {
