@@ -1101,41 +1101,29 @@ fn solve_best_first(
         let level = potential_at(current);
         let after = usize::from(s.key.step);
         offered.clear();
-        let mut next_best = i32::MIN;
+        let mut expansion = Expansion {
+            p,
+            prep,
+            level,
+            at_least,
+            offered: &mut offered,
+            next_best: i32::MIN,
+            kept: KeptAt::default(),
+        };
         match after {
             FINAL_NUMBER => break Ok(Some(walk_back_numbers(ctx, p, prep, arena, u, s.score))),
-            13 => {
-                // The play itself, worth its score.
-                if is_play(p, ctx, &s.key) {
-                    let mut key = s.key;
-                    key.step = FINAL_NUMBER as u8;
-                    let mut expansion = Expansion {
-                        p,
-                        prep,
-                        level,
-                        at_least,
-                        offered: &mut offered,
-                        next_best,
-                        kept: KeptAt::default(),
-                    };
-                    expansion.leaf(key, s.score, s.score, NumberChoice::default());
-                    next_best = expansion.next_best;
-                }
-            }
-            _ => {
-                let mut expansion = Expansion {
-                    p,
-                    prep,
-                    level,
-                    at_least,
-                    offered: &mut offered,
-                    next_best,
-                    kept: KeptAt::default(),
+            // The play itself, worth its score.
+            13 if is_play(p, ctx, &s.key) => {
+                let key = Key {
+                    step: FINAL_NUMBER as u8,
+                    ..s.key
                 };
-                expansion.number(ctx, after as u8 + 1, s.key, s.score);
-                next_best = expansion.next_best;
+                expansion.leaf(key, s.score, s.score, NumberChoice::default());
             }
+            13 => {}
+            _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
         }
+        let next_best = expansion.next_best;
         for &(key, score, choice) in offered.iter() {
             let Err(slot) = arena.index.find(&arena.states, &key) else {
                 continue;
