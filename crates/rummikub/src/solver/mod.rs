@@ -107,7 +107,7 @@ pub enum TieBreak {
     /// The one that leaves the most old table sets unchanged (what players want to see).
     #[default]
     FewestChangedSets,
-    /// Any of them: two to three times faster, for bots that do not care which sets
+    /// Any of them: about four times faster, for bots that do not care which sets
     /// move.
     Any,
 }
