@@ -746,6 +746,11 @@ fn colour_successors(
     let ahead = kept.ahead[c];
     let need = &prep.group_need[ni][c];
     let gaps = prep.gaps_to_13[ni][c];
+    // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
+    let joker_bound: [i32; 3] = std::array::from_fn(|j| {
+        let left = jokers_left.saturating_sub(j as u8);
+        prep.bounds.jokers(left, n, n)
+    });
     // (By index: `emit` may build option lists of other colours.)
     for o in 0..ctx.lists[list as usize].hot.len() {
         let (cols, tiles, jokers, leads) = ctx.lists[list as usize].hot[o];
@@ -758,7 +763,16 @@ fn colour_successors(
         if tiles > avail {
             continue;
         }
+        let slots = i32::from(tiles) + i32::from(jokers);
+        let reach = score + slots * unit + ahead + joker_bound[usize::from(jokers)];
         for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
+            // (Checked first: most options do not keep the level. `below` may so
+            // count one that cannot make groups; it only bounds the rest.)
+            let potential = reach + i32::from(x) * unit;
+            if potential < min_reach {
+                *below = (*below).max(potential);
+                continue;
+            }
             let used = x + tiles;
             let from_rack = used - must;
             let mut next = key;
@@ -774,13 +788,7 @@ fn colour_successors(
                 u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
             next.acc = acc.min(cap) as u8;
             next.any |= from_rack > 0;
-            let slots = i32::from(used) + i32::from(jokers);
-            let score = score + slots * unit;
-            let potential = score + ahead + prep.bounds.jokers(total_jokers - next.jokers, n, n);
-            if potential < min_reach {
-                *below = (*below).max(potential);
-                continue;
-            }
+            let score = score + (slots + i32::from(x)) * unit;
             emit(ctx, next, score, potential, (list, o as u16));
         }
     }
