@@ -290,7 +290,6 @@ impl Hub {
         Ok(Some(table))
     }
 
-    /// A table by id, from memory or from the database.
     /// Runs CPU-heavy work (a hint's solver) on the blocking pool within the same
     /// one-per-core limit as the bots, so that hints asked for in a burst queue up
     /// instead of crowding out the threads that answer people.
@@ -312,6 +311,7 @@ impl Hub {
         .map_err(|e| ApiError::Internal(format!("the work stopped: {e}")))
     }
 
+    /// A table by id, from memory or from the database.
     pub async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
         let cached = self.tables.lock().expect("table map lock").get(id).cloned();
         if let Some(table) = cached {

@@ -84,7 +84,7 @@ pub(crate) struct Problem {
     pub start_any: bool,
 }
 
-/// Most states the DP keeps over all steps before it gives up (about 300 MB).
+/// Most states the search stores before it gives up (about 300 MB).
 pub(crate) const MAX_STATES: usize = 4_000_000;
 
 /// The position needs more states than [`MAX_STATES`].
@@ -136,7 +136,7 @@ type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 /// A state: per colour the id of its open runs, the kept sets still running, jokers
 /// used, meld value reached, whether a rack tile was laid, and inside a number the tiles
 /// of the decided colours set aside for groups (2 bits each).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Key {
     mask: u64,
     cols: [u16; 4],
@@ -145,7 +145,7 @@ struct Key {
     any: bool,
     x: u8,
     /// The number the state is after (0: the start, [`FINAL_NUMBER`]: a play).
-    step: u8,
+    number: u8,
 }
 
 impl Key {
@@ -159,29 +159,9 @@ impl Key {
             | u64::from(self.acc) << 8
             | u64::from(self.any) << 16
             | u64::from(self.x) << 24
-            | u64::from(self.step) << 32;
+            | u64::from(self.number) << 32;
         [self.mask, cols, rest]
     }
-}
-
-impl std::hash::Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        for word in self.words() {
-            state.write_u64(word);
-        }
-    }
-}
-
-/// One choice of a play, as [`rebuild`] replays them.
-#[derive(Clone, Copy, Debug)]
-enum Choice {
-    Keep(u16),
-    /// Option `opt` of the option list `list`.
-    Colour {
-        list: u32,
-        opt: u16,
-    },
-    Groups(u8),
 }
 
 #[derive(Clone, Copy)]
@@ -276,8 +256,8 @@ struct Arena {
     buckets: Vec<Vec<u32>>,
     /// The successors of one expansion.
     offered: Vec<(Key, i32, NumberChoice)>,
-    /// The states after each number.
-    step_counts: Vec<usize>,
+    /// How many states are stored after each number.
+    per_number: Vec<usize>,
     /// The dominance candidates: per (number, kept sets, jokers) the last state stored,
     /// chained through `dom_next`.
     dom_heads: Map<(u8, u64, u8), u32>,
@@ -285,6 +265,42 @@ struct Arena {
 }
 
 impl Arena {
+    /// Stores a state reached from arena position `prev` by `choice`, unless one with
+    /// its key is stored already (reached first, so by a path at least as good) or, in
+    /// a number with many states, an earlier one dominates it. Its arena position.
+    fn store(
+        &mut self,
+        ctx: &mut Ctx,
+        key: Key,
+        score: i32,
+        prev: usize,
+        choice: NumberChoice,
+    ) -> Option<usize> {
+        let slot = self.index.find(&self.states, &key).err()?;
+        let number = usize::from(key.number);
+        let big = self.per_number[number] >= DOMINANCE_FROM;
+        let group = (key.number, key.mask, key.jokers);
+        if big && self.dominated(ctx, group, &key) {
+            return None;
+        }
+        self.states.push(State {
+            key,
+            score,
+            prev: prev as u32,
+        });
+        self.choices.push(choice);
+        let at = self.states.len() - 1;
+        self.index.insert(slot, at, &self.states);
+        self.per_number[number] += 1;
+        if big {
+            let head = self.dom_heads.entry(group).or_insert(u32::MAX);
+            self.dom_next.resize(at + 1, u32::MAX);
+            self.dom_next[at] = *head;
+            *head = at as u32;
+        }
+        Some(at)
+    }
+
     /// Whether a state stored earlier with the same (number, kept sets, jokers) beats
     /// `key` whatever comes (best-first search). It was stored with at least the same
     /// potential, and its bound on the rest is the same, so it scores at least as much;
@@ -296,7 +312,7 @@ impl Arena {
             let a = self.states[j as usize].key;
             if a.acc >= key.acc
                 && a.any >= key.any
-                && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.step))
+                && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.number))
             {
                 return true;
             }
@@ -519,13 +535,14 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
         wrap: p.wrap,
     };
     let mut ctx = Ctx::take(rules);
-    let bound = prep.bounds.potential(&start_key(p, &mut ctx), 0, 0, 0, 1);
+    let start = start_key(p, &mut ctx);
+    let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
     if bound < at_least {
         ctx.give_back();
         return Ok(None);
     }
     let mut arena = ARENA.with(|a| std::mem::take(&mut *a.borrow_mut()));
-    let answer = solve_best_first(p, &mut ctx, &prep, &mut arena, at_least);
+    let answer = solve_best_first(p, &mut ctx, &prep, &mut arena, (start, bound), at_least);
     ctx.give_back();
     if arena.states.capacity() <= MAX_STATES {
         ARENA.with(|a| *a.borrow_mut() = arena);
@@ -557,7 +574,7 @@ fn start_key(p: &Problem, ctx: &mut Ctx) -> Key {
         acc: p.start_acc.min(cap) as u8,
         any: p.start_any,
         x: 0,
-        step: 0,
+        number: 0,
     }
 }
 
@@ -676,127 +693,6 @@ impl Bounds {
     }
 }
 
-/// Every choice of the old runs starting at n to keep whole (their tiles reserved, one
-/// tie-break point each), with score and potential. Successors never have a higher
-/// potential than their predecessor (here and below): the bound only loses what a step
-/// does not lay.
-fn keep_successors(
-    p: &Problem,
-    prep: &Prepared,
-    n: u8,
-    key: Key,
-    score: i32,
-    emit: &mut dyn FnMut(Key, i32, i32, u16),
-) {
-    let starting = &prep.starting[usize::from(n)];
-    let from = usize::from(n - 1) * 4;
-    let total_jokers = p.table_jokers + p.rack_jokers;
-    let cap = p.threshold.unwrap_or(0).min(255);
-    for keep in 0u16..(1 << starting.len()) {
-        let mut next = key;
-        let mut gain = 0;
-        let mut acc = u32::from(next.acc);
-        for (b, &bit) in starting.iter().enumerate() {
-            if keep & (1 << b) != 0 {
-                let k = &p.keepable[bit];
-                next.mask |= 1 << bit;
-                next.jokers += k.jokers;
-                gain += k.score;
-                acc += k.joker_value;
-            }
-        }
-        if next.jokers > total_jokers {
-            continue;
-        }
-        next.acc = acc.min(cap) as u8;
-        let score = score + gain;
-        emit(
-            next,
-            score,
-            prep.bounds.potential(&next, score, from, n, n),
-            keep,
-        );
-    }
-}
-
-/// Every way colour c's open runs go on at number n (a tile, a joker, end, new runs) and
-/// its tiles set aside for groups, with score, potential and choice.
-#[allow(clippy::too_many_arguments)]
-fn colour_successors(
-    p: &Problem,
-    prep: &Prepared,
-    ctx: &mut Ctx,
-    (n, c): (u8, usize),
-    kept: KeptAt,
-    key: Key,
-    score: i32,
-    (min_reach, below): (i32, &mut i32),
-    emit: &mut ColourEmit,
-) {
-    let ni = usize::from(n);
-    let unit = p.unit.of(n) * PRIMARY;
-    let total_jokers = p.table_jokers + p.rack_jokers;
-    let cap = p.threshold.unwrap_or(0).min(255);
-    let Some(must) = p.table[ni][c].checked_sub(kept.reserved[c]) else {
-        return;
-    };
-    let avail = must + p.rack[ni][c];
-    let jokers_left = total_jokers - key.jokers;
-    let list = ctx.list(key.cols[c], n, avail, jokers_left);
-    let ahead = kept.ahead[c];
-    let need = &prep.group_need[ni][c];
-    let gaps = prep.gaps_to_13[ni][c];
-    // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
-    let joker_bound: [i32; 3] = std::array::from_fn(|j| {
-        let left = jokers_left.saturating_sub(j as u8);
-        prep.bounds.jokers(left, n, n)
-    });
-    // (By index: `emit` may build option lists of other colours.)
-    for o in 0..ctx.lists[list as usize].hot.len() {
-        let (cols, tiles, jokers, leads) = ctx.lists[list as usize].hot[o];
-        // A run that began with a joker must reach 13 (canonical form, see
-        // `runs::LEAD`): the jokers left must fill the gaps up to 13.
-        if leads && gaps > jokers_left - jokers {
-            continue;
-        }
-        // Tiles set aside for groups: the table's tiles of (n, c) must all be laid.
-        if tiles > avail {
-            continue;
-        }
-        let slots = i32::from(tiles) + i32::from(jokers);
-        let reach = score + slots * unit + ahead + joker_bound[usize::from(jokers)];
-        for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
-            // (Checked first: most options do not keep the level. `below` may so
-            // count one that cannot make groups; it only bounds the rest.)
-            let potential = reach + i32::from(x) * unit;
-            if potential < min_reach {
-                *below = (*below).max(potential);
-                continue;
-            }
-            let used = x + tiles;
-            let from_rack = used - must;
-            let mut next = key;
-            next.cols[c] = cols;
-            next.jokers += jokers;
-            next.x |= x << (2 * c);
-            // The tiles set aside so far must still fit into groups.
-            let partial = usize::from(next.x) & ((1 << (2 * c + 2)) - 1);
-            if need[partial] > total_jokers - next.jokers {
-                continue;
-            }
-            let acc =
-                u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
-            next.acc = acc.min(cap) as u8;
-            next.any |= from_rack > 0;
-            let score = score + (slots + i32::from(x)) * unit;
-            emit(ctx, next, score, potential, (list, o as u16));
-        }
-    }
-}
-
-/// Receives a colour step's successor: key, score, potential, option (list, position).
-type ColourEmit<'a> = dyn FnMut(&mut Ctx, Key, i32, i32, (u32, u16)) + 'a;
-
 /// What the old sets kept whole (a mask) mean for the colour steps of number n: the
 /// tiles of each colour they reserve, and the bound on the rest after each colour.
 #[derive(Clone, Copy, Debug, Default)]
@@ -850,38 +746,6 @@ impl KeptAt {
     }
 }
 
-/// Every way to make groups at number n from the tiles set aside, with jokers (the
-/// kept sets ending at n leave the mask), with score and potential.
-fn group_successors(
-    p: &Problem,
-    prep: &Prepared,
-    n: u8,
-    key: Key,
-    score: i32,
-    emit: &mut dyn FnMut(Key, i32, i32, u8),
-) {
-    let unit = p.unit.of(n) * PRIMARY;
-    let cap = p.threshold.unwrap_or(0).min(255);
-    let x = unpack_x(key.x);
-    let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
-    for gj in 0..=jokers_left.min(2) {
-        if groups::splits(x, gj, p.jokers_per_set).is_empty() {
-            continue;
-        }
-        let mut next = key;
-        next.jokers += gj;
-        next.mask &= !prep.ending[usize::from(n)];
-        next.x = 0;
-        let acc = u32::from(next.acc) + u32::from(n) * u32::from(gj);
-        next.acc = acc.min(cap) as u8;
-        let score = score + i32::from(gj) * unit + i32::from(prep.group_bonus.kept(n, x, gj));
-        let potential = prep
-            .bounds
-            .potential(&next, score, usize::from(n) * 4, n, n + 1);
-        emit(next, score, potential, gj);
-    }
-}
-
 /// Whether a state after number 13 is a play: every open run closes, every table tile
 /// and joker is laid, a rack tile is laid, the meld's value reached.
 fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
@@ -893,8 +757,9 @@ fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
         && key.cols.iter().all(|&id| ctx.closes(id))
 }
 
-/// One number's decisions in the best-first search: the old runs kept, each colour's
-/// option, the tiles set aside for groups, the jokers in groups.
+/// One number's decisions in the best-first search: the old runs kept (bits in the
+/// order of [`Prepared::starting`]), each colour's option (list, position), the tiles
+/// set aside for groups, the jokers in groups.
 #[derive(Clone, Copy, Debug, Default)]
 struct NumberChoice {
     keep: u16,
@@ -904,7 +769,12 @@ struct NumberChoice {
 }
 
 /// One expansion of the best-first search: the successors, a whole number later, of a
-/// state waiting with potential `level`.
+/// state waiting with potential `level`. The number is walked depth first: keep
+/// choices, then colour by colour, then the groups. A partial successor is walked on
+/// only if its potential keeps the level; the best potential below it is where the state
+/// waits for the rest (it bounds every successor below that partial one). Successors
+/// never have a higher potential than their predecessor: the bound only loses what a
+/// choice does not lay.
 struct Expansion<'a> {
     p: &'a Problem,
     prep: &'a Prepared,
@@ -920,10 +790,8 @@ struct Expansion<'a> {
 }
 
 impl Expansion<'_> {
-    /// Whether to go on with a partial successor with potential `reach`: only if it
-    /// keeps the level. One that does not is not walked now (its potential bounds every
-    /// successor below it): the state waits at the best such potential and walks it
-    /// then.
+    /// Whether to walk on from a partial successor with potential `reach`; if not, the
+    /// state waits for it (see the type's doc).
     fn worth(&mut self, reach: i32) -> bool {
         if reach >= self.level {
             return true;
@@ -934,35 +802,50 @@ impl Expansion<'_> {
         false
     }
 
+    /// Number n: every choice of the old runs starting there to keep whole (their tiles
+    /// reserved, their score and tie-break point at once), then the colours.
     fn number(&mut self, ctx: &mut Ctx, n: u8, key: Key, score: i32) {
-        let mut choice = NumberChoice::default();
-        if self.prep.starting[usize::from(n)].is_empty() {
-            self.kept = KeptAt::new(self.p, self.prep, key.mask, n);
-            self.colour(ctx, n, 0, key, score, choice, 0);
-            return;
-        }
-        keep_successors(
-            self.p,
-            self.prep,
-            n,
-            key,
-            score,
-            &mut |next, score, reach, keep| {
-                if self.worth(reach) {
-                    choice.keep = keep;
-                    self.kept = KeptAt::new(self.p, self.prep, next.mask, n);
-                    self.colour(ctx, n, 0, next, score, choice, 0);
+        let (p, prep) = (self.p, self.prep);
+        let starting = &prep.starting[usize::from(n)];
+        let from = usize::from(n - 1) * 4;
+        let cap = p.threshold.unwrap_or(0).min(255);
+        for keep in 0u16..(1 << starting.len()) {
+            let mut next = key;
+            let mut gain = 0;
+            let mut acc = u32::from(next.acc);
+            for (b, &bit) in starting.iter().enumerate() {
+                if keep & (1 << b) != 0 {
+                    let k = &p.keepable[bit];
+                    next.mask |= 1 << bit;
+                    next.jokers += k.jokers;
+                    gain += k.score;
+                    acc += k.joker_value;
                 }
-            },
-        );
+            }
+            if next.jokers > p.table_jokers + p.rack_jokers {
+                continue;
+            }
+            next.acc = acc.min(cap) as u8;
+            let score = score + gain;
+            if !self.worth(prep.bounds.potential(&next, score, from, n, n)) {
+                continue;
+            }
+            self.kept = KeptAt::new(p, prep, next.mask, n);
+            let choice = NumberChoice {
+                keep,
+                ..NumberChoice::default()
+            };
+            self.colour(ctx, (n, 0), next, score, choice, 0);
+        }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Colour c at number n: how its open runs go on (a tile, a joker, end, new runs)
+    /// and how many of its tiles are set aside for groups. `jokers_needed`: what the
+    /// colours before need so that their runs can go on after n.
     fn colour(
         &mut self,
         ctx: &mut Ctx,
-        n: u8,
-        c: usize,
+        (n, c): (u8, usize),
         key: Key,
         score: i32,
         choice: NumberChoice,
@@ -973,56 +856,106 @@ impl Expansion<'_> {
             return;
         }
         let (p, prep, kept) = (self.p, self.prep, self.kept);
+        let ni = usize::from(n);
+        let unit = p.unit.of(n) * PRIMARY;
         let total_jokers = p.table_jokers + p.rack_jokers;
-        let mut below = i32::MIN;
-        colour_successors(
-            p,
-            prep,
-            ctx,
-            (n, c),
-            kept,
-            key,
-            score,
-            (self.level, &mut below),
-            &mut |ctx, next, score, _, option| {
-                // Runs that cannot go on die at the next number: not walked (a third of
-                // the states stored were such).
+        let cap = p.threshold.unwrap_or(0).min(255);
+        let Some(must) = p.table[ni][c].checked_sub(kept.reserved[c]) else {
+            return;
+        };
+        let avail = must + p.rack[ni][c];
+        let jokers_left = total_jokers - key.jokers;
+        let list = ctx.list(key.cols[c], n, avail, jokers_left);
+        let need = &prep.group_need[ni][c];
+        let gaps = prep.gaps_to_13[ni][c];
+        // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
+        let joker_bound: [i32; 3] = std::array::from_fn(|j| {
+            let left = jokers_left.saturating_sub(j as u8);
+            prep.bounds.jokers(left, n, n)
+        });
+        // (By index: the walk on builds option lists of other colours.)
+        for o in 0..ctx.lists[list as usize].hot.len() {
+            let (cols, tiles, jokers, leads) = ctx.lists[list as usize].hot[o];
+            // A run that began with a joker must reach 13 (canonical form, see
+            // `runs::LEAD`): the jokers left must fill the gaps up to 13.
+            if leads && gaps > jokers_left - jokers {
+                continue;
+            }
+            // Tiles set aside for groups: the table's tiles of (n, c) must all be laid.
+            if tiles > avail {
+                continue;
+            }
+            let slots = i32::from(tiles) + i32::from(jokers);
+            let reach = score + slots * unit + kept.ahead[c] + joker_bound[usize::from(jokers)];
+            for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
+                // (Checked first: most options do not keep the level. The state may so
+                // wait for one that cannot make groups; that only bounds the rest.)
+                let potential = reach + i32::from(x) * unit;
+                if !self.worth(potential) {
+                    continue;
+                }
+                let mut next = key;
+                next.cols[c] = cols;
+                next.jokers += jokers;
+                next.x |= x << (2 * c);
+                // The tiles set aside so far must still fit into groups.
+                let partial = usize::from(next.x) & ((1 << (2 * c + 2)) - 1);
+                if need[partial] > total_jokers - next.jokers {
+                    continue;
+                }
+                // Runs that cannot go on die at the next number: not walked (a third
+                // of the states stored were such).
                 let needed = if p.wrap {
                     0
                 } else {
-                    kept.jokers_to_go_on(ctx.packed[usize::from(next.cols[c])], n, c)
+                    kept.jokers_to_go_on(ctx.packed[usize::from(cols)], n, c)
                 };
                 let needed = needed.saturating_add(jokers_needed);
                 if needed > total_jokers - next.jokers {
-                    return;
+                    continue;
                 }
+                let from_rack = x + tiles - must;
+                let acc =
+                    u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
+                next.acc = acc.min(cap) as u8;
+                next.any |= from_rack > 0;
                 let mut choice = choice;
-                choice.colours[c] = option;
-                self.colour(ctx, n, c + 1, next, score, choice, needed);
-            },
-        );
-        // (Options below the level are not walked now: see `worth`.)
-        self.worth(below);
+                choice.colours[c] = (list, o as u16);
+                let score = score + (slots + i32::from(x)) * unit;
+                self.colour(ctx, (n, c + 1), next, score, choice, needed);
+            }
+        }
     }
 
+    /// The groups at number n from the tiles set aside, with jokers; the kept sets ending
+    /// at n leave the mask. A whole successor, offered if it keeps the level.
     fn groups(&mut self, n: u8, key: Key, score: i32, mut choice: NumberChoice, needed: u8) {
+        let p = self.p;
+        let unit = p.unit.of(n) * PRIMARY;
+        let cap = p.threshold.unwrap_or(0).min(255);
+        let x = unpack_x(key.x);
+        let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
         choice.x = key.x;
-        let total_jokers = self.p.table_jokers + self.p.rack_jokers;
-        group_successors(
-            self.p,
-            self.prep,
-            n,
-            key,
-            score,
-            &mut |mut next, score, reach, gj| {
-                if needed > total_jokers - next.jokers {
-                    return;
-                }
-                next.step = n;
-                choice.group_jokers = gj;
-                self.leaf(next, score, reach, choice);
-            },
-        );
+        for gj in 0..=jokers_left.min(2) {
+            if needed > jokers_left - gj || groups::splits(x, gj, p.jokers_per_set).is_empty() {
+                continue;
+            }
+            let mut next = key;
+            next.jokers += gj;
+            next.mask &= !self.prep.ending[usize::from(n)];
+            next.x = 0;
+            next.number = n;
+            let acc = u32::from(next.acc) + u32::from(n) * u32::from(gj);
+            next.acc = acc.min(cap) as u8;
+            let kept_groups = i32::from(self.prep.group_bonus.kept(n, x, gj));
+            let score = score + i32::from(gj) * unit + kept_groups;
+            let potential = self
+                .prep
+                .bounds
+                .potential(&next, score, usize::from(n) * 4, n, n + 1);
+            choice.group_jokers = gj;
+            self.leaf(next, score, potential, choice);
+        }
     }
 
     fn leaf(&mut self, key: Key, score: i32, reach: i32, choice: NumberChoice) {
@@ -1054,17 +987,16 @@ fn solve_best_first(
     ctx: &mut Ctx,
     prep: &Prepared,
     arena: &mut Arena,
+    (start, bound): (Key, i32),
     at_least: i32,
 ) -> Result<Option<Answer>, TooLarge> {
     arena.states.clear();
     arena.choices.clear();
     arena.index.reset(1024);
-    arena.step_counts.clear();
-    arena.step_counts.resize(FINAL_NUMBER + 1, 0);
+    arena.per_number.clear();
+    arena.per_number.resize(FINAL_NUMBER + 1, 0);
     arena.dom_heads.clear();
     arena.dom_next.clear();
-    let start = start_key(p, ctx);
-    let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
     // Bucket b holds the states waiting with potential `bound - loss`, as a stack. A
     // loss is 64 per objective point plus up to one per old set (the tie-break), so the
     // buckets are numbered densely by (points, sets).
@@ -1085,15 +1017,7 @@ fn solve_best_first(
         used = used.max(b + 1);
         buckets[b].push(at as u32);
     };
-    arena.states.push(State {
-        key: start,
-        score: 0,
-        prev: 0,
-    });
-    arena.choices.push(NumberChoice::default());
-    if let Err(slot) = arena.index.find(&arena.states[..0], &start) {
-        arena.index.insert(slot, 0, &arena.states);
-    }
+    arena.store(ctx, start, 0, 0, NumberChoice::default());
     push(&mut buckets, 0, 0);
     let mut offered = std::mem::take(&mut arena.offered);
     let mut current = 0usize;
@@ -1107,7 +1031,7 @@ fn solve_best_first(
         let u = u as usize;
         let s = arena.states[u];
         let level = potential_at(current);
-        let after = usize::from(s.key.step);
+        let after = usize::from(s.key.number);
         offered.clear();
         let mut expansion = Expansion {
             p,
@@ -1119,11 +1043,11 @@ fn solve_best_first(
             kept: KeptAt::default(),
         };
         match after {
-            FINAL_NUMBER => break Ok(Some(walk_back_numbers(ctx, p, prep, arena, u, s.score))),
+            FINAL_NUMBER => break Ok(Some(walk_back(ctx, p, prep, arena, u))),
             // The play itself, worth its score.
             13 if is_play(p, ctx, &s.key) => {
                 let key = Key {
-                    step: FINAL_NUMBER as u8,
+                    number: FINAL_NUMBER as u8,
                     ..s.key
                 };
                 expansion.leaf(key, s.score, s.score, NumberChoice::default());
@@ -1133,31 +1057,9 @@ fn solve_best_first(
         }
         let next_best = expansion.next_best;
         for &(key, score, choice) in offered.iter() {
-            let Err(slot) = arena.index.find(&arena.states, &key) else {
-                continue;
-            };
-            let number = usize::from(key.step);
-            let big = arena.step_counts[number] >= DOMINANCE_FROM;
-            let group = (key.step, key.mask, key.jokers);
-            if big && arena.dominated(ctx, group, &key) {
-                continue;
+            if let Some(at) = arena.store(ctx, key, score, u, choice) {
+                push(&mut buckets, current, at);
             }
-            arena.states.push(State {
-                key,
-                score,
-                prev: u as u32,
-            });
-            arena.choices.push(choice);
-            let at = arena.states.len() - 1;
-            arena.index.insert(slot, at, &arena.states);
-            arena.step_counts[number] += 1;
-            if big {
-                let head = arena.dom_heads.entry(group).or_insert(u32::MAX);
-                arena.dom_next.resize(at + 1, u32::MAX);
-                arena.dom_next[at] = *head;
-                *head = at as u32;
-            }
-            push(&mut buckets, current, at);
         }
         if next_best != i32::MIN {
             push(&mut buckets, bucket_of(next_best), u);
@@ -1181,37 +1083,18 @@ const FINAL_NUMBER: usize = 14;
 /// carrying a few hundred states).
 const DOMINANCE_FROM: usize = 1024;
 
-/// The play of the best-first search's final state at arena position `at`: each
-/// number's choices replayed one by one.
-fn walk_back_numbers(
-    ctx: &Ctx,
-    p: &Problem,
-    prep: &Prepared,
-    arena: &Arena,
-    mut at: usize,
-    score: i32,
-) -> Answer {
-    let final_key = arena.states[at].key;
-    let mut numbers = Vec::with_capacity(14);
-    at = arena.states[at].prev as usize;
+/// The play of the best-first search's final state at arena position `at`, walked back
+/// to the start.
+fn walk_back(ctx: &Ctx, p: &Problem, prep: &Prepared, arena: &Arena, at: usize) -> Answer {
+    let last = arena.states[at];
+    let mut numbers = Vec::with_capacity(13);
+    let mut at = last.prev as usize;
     while at != 0 {
-        numbers.push((arena.states[at].key, arena.choices[at]));
+        numbers.push((arena.states[at].key.number, arena.choices[at]));
         at = arena.states[at].prev as usize;
     }
     numbers.reverse();
-    let mut path: Vec<(Key, Choice)> = Vec::with_capacity(14 * 6);
-    for (key, choice) in numbers {
-        let n = key.step;
-        if !prep.starting[usize::from(n)].is_empty() {
-            path.push((key, Choice::Keep(choice.keep)));
-        }
-        for &(list, opt) in &choice.colours {
-            let key = Key { x: choice.x, ..key };
-            path.push((key, Choice::Colour { list, opt }));
-        }
-        path.push((key, Choice::Groups(choice.group_jokers)));
-    }
-    rebuild(ctx, p, &prep.group_bonus, &path, final_key, score)
+    rebuild(ctx, p, &prep.group_bonus, &numbers, last.key, last.score)
 }
 
 /// The old groups each number's group step can re-form: for every (tiles set aside per
@@ -1353,12 +1236,12 @@ fn tile(c: usize, n: u8) -> Tile {
     Tile::new(Colour::ALL[c], n).unwrap_or(Tile::JOKER)
 }
 
-/// Replays the chosen steps with concrete runs to build the sets.
+/// Replays each number's choices with concrete runs to build the sets.
 fn rebuild(
     ctx: &Ctx,
     p: &Problem,
     group_bonus: &GroupBonus,
-    path: &[(Key, Choice)],
+    numbers: &[(u8, NumberChoice)],
     last: Key,
     score: i32,
 ) -> Answer {
@@ -1366,40 +1249,28 @@ fn rebuild(
     let mut kept = Vec::new();
     // Per colour: open runs with their token and tiles.
     let mut runs: [Vec<(Tok, Vec<Tile>)>; 4] = Default::default();
-    let mut x_before = 0u8;
-    let (mut n, mut c) = (1u8, 0usize);
-    for &(key, choice) in path {
-        match choice {
-            Choice::Keep(keep) => {
-                let starting = p.keepable.iter().filter(|k| k.first == n);
-                for (b, k) in starting.enumerate() {
-                    if keep & (1 << b) != 0 {
-                        kept.push(k.index);
-                    }
-                }
+    for &(n, choice) in numbers {
+        let starting = p.keepable.iter().filter(|k| k.first == n);
+        for (b, k) in starting.enumerate() {
+            if choice.keep & (1 << b) != 0 {
+                kept.push(k.index);
             }
-            Choice::Colour { list, opt } => {
-                if let Some(opt) = ctx.lists[list as usize].full.get(usize::from(opt)) {
-                    let current = std::mem::take(&mut runs[c]);
-                    runs[c] = replay(current, opt, c, n, &mut sets);
-                }
-                x_before = key.x;
-                c += 1;
+        }
+        for (c, &(list, opt)) in choice.colours.iter().enumerate() {
+            if let Some(opt) = ctx.lists[list as usize].full.get(usize::from(opt)) {
+                let current = std::mem::take(&mut runs[c]);
+                runs[c] = replay(current, opt, c, n, &mut sets);
             }
-            Choice::Groups(gj) => {
-                let x = unpack_x(x_before);
-                if let Some(shapes) = group_bonus.best_split(n, x, gj) {
-                    for &GroupShape { colours, jokers } in shapes {
-                        let mut set: Vec<Tile> = (0..4)
-                            .filter(|c| colours & (1 << c) != 0)
-                            .map(|c| tile(c, n))
-                            .collect();
-                        set.extend(std::iter::repeat_n(Tile::JOKER, usize::from(jokers)));
-                        sets.push(set);
-                    }
-                }
-                n += 1;
-                c = 0;
+        }
+        let x = unpack_x(choice.x);
+        if let Some(shapes) = group_bonus.best_split(n, x, choice.group_jokers) {
+            for &GroupShape { colours, jokers } in shapes {
+                let mut set: Vec<Tile> = (0..4)
+                    .filter(|c| colours & (1 << c) != 0)
+                    .map(|c| tile(c, n))
+                    .collect();
+                set.extend(std::iter::repeat_n(Tile::JOKER, usize::from(jokers)));
+                sets.push(set);
             }
         }
     }
