@@ -171,4 +171,8 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
     let (_, err, code) = rumi_status(&["bench", "solver", "--rules", "bogus"], "");
     assert_eq!(code, Some(2));
     assert!(err.contains("unknown rule preset 'bogus'"), "{err}");
+    // Timing each position zero times would time nothing.
+    let (_, err, code) = rumi_status(&["bench", "solver", "--repeat", "0"], "");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--repeat"), "{err}");
 }

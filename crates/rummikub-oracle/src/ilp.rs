@@ -211,6 +211,8 @@ pub fn solve(
         .collect();
     // Frozen sets: keep, or swap the joker for rack tile t.
     let mut frozen_options: Vec<Vec<(Option<usize>, Variable, i64)>> = Vec::new();
+    // The swaps by the tiles of the set they leave (KD12: it may be another old set).
+    let mut swapped_sets: Vec<(Key, Variable)> = Vec::new();
     for &f in &frozen {
         let tiles = old[f].tiles();
         let mut options = vec![(
@@ -227,7 +229,9 @@ pub fn solve(
                 swapped[j] = Tile::from_index(t).unwrap_or(Tile::JOKER);
             }
             if let Some(v) = set_value(&swapped, rules) {
-                options.push((Some(t), vars.add(variable().binary()), v));
+                let choice = vars.add(variable().binary());
+                swapped_sets.push((key_of(&swapped), choice));
+                options.push((Some(t), choice, v));
             }
         }
         frozen_options.push(options);
@@ -297,17 +301,23 @@ pub fn solve(
             .sum();
         model = model.with(constraint!(swaps <= yi));
     }
-    // A kept set needs a copy of its set on the new table.
+    // A kept set needs a copy of its set on the new table: a new set, or a frozen set
+    // whose joker swap left exactly its tiles (KD12).
     let mut by_key: HashMap<Key, Vec<Variable>> = HashMap::new();
     for (i, k) in &keep {
         by_key.entry(key_of(old[*i].tiles())).or_default().push(*k);
     }
     for (key, ks) in by_key {
-        let copies = candidates
+        let mut copies = candidates
             .iter()
             .find(|(k, _, _)| **k == key)
             .map(|(_, _, x)| Expression::from(*x))
             .unwrap_or_else(|| Expression::from(0.0));
+        for (swapped, choice) in &swapped_sets {
+            if *swapped == key {
+                copies += *choice;
+            }
+        }
         let total: Expression = ks.into_iter().sum();
         model = model.with(constraint!(total <= copies));
     }

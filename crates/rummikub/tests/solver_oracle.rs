@@ -149,3 +149,26 @@ fn solver_matches_the_integer_program_on_middle_game_tables() {
     }
     assert_eq!(refused, 0, "refused as too large");
 }
+
+#[test]
+fn a_frozen_joker_swapped_into_another_old_set_leaves_that_set_unchanged() {
+    // KD12 (old rules): swapping [o7 o8 J]'s joker for o6 leaves [o6 o7 o8], the very
+    // tiles of the other old set, which the play extends by o5; the freed joker lays
+    // r1 r2. The table then holds [o6 o7 o8] again: one old set changed, not two, for
+    // the solver and the integer program alike.
+    let rules = RuleSet::old();
+    let p = SuitePosition {
+        rules: rules.clone(),
+        table: rummikub::notation::parse_table("[o7 o8 J] [o6 o7 o8]").expect("table"),
+        rack: rummikub::notation::parse_tiles("o6 o5 r1 r2").expect("rack"),
+        melded: true,
+    };
+    let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
+    let ours = solve(&rules, &position, Objective::Tiles)
+        .expect("solvable")
+        .expect("a play");
+    assert_legal(&rules, &p.table, &p.rack, p.melded, &ours);
+    assert_eq!((ours.tiles, ours.changed_sets), (4, 1), "{ours:?}");
+    let theirs = ilp::solve_position(&p, Goal::Tiles).expect("a play");
+    assert_eq!((theirs.tiles, theirs.changed), (4, 1), "{theirs:?}");
+}

@@ -260,7 +260,22 @@ pub fn solve_with(
             problem.start_acc = acc;
             problem.start_any = any;
             if keep_sets && tie_break == TieBreak::FewestChangedSets {
-                old_set_readings(&old_sets, &frozen, rules, unit, &mut problem);
+                // KD12: a swapped frozen set with the very tiles of another old set
+                // leaves that set on the table unchanged.
+                let mut settled = frozen.clone();
+                for (f, new_set) in fixed.iter().enumerate() {
+                    if choices[f][pick[f]].is_none() {
+                        continue;
+                    }
+                    let tiles = new_set.sorted_tiles();
+                    if let Some(j) = (0..old_sets.len())
+                        .find(|j| !settled.contains(j) && old_sets[*j].sorted_tiles() == tiles)
+                    {
+                        settled.push(j);
+                        fixed_score += 1;
+                    }
+                }
+                old_set_readings(&old_sets, &settled, rules, unit, &mut problem);
             }
             // Only a play better than the best of the choices so far counts.
             let at_least = best.as_ref().map_or(i32::MIN, |b| b.0 - fixed_score + 1);
@@ -338,12 +353,13 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
     }
 }
 
-/// Every old (not frozen) set may stay on the table unchanged, for one tie-break point:
+/// Every old set not `settled` (frozen, or matched by a swapped frozen set) may stay on
+/// the table unchanged, for one tie-break point:
 /// the DP keeps a run whole by reserving its tiles, and counts a group as kept when its
 /// group step forms it again.
 fn old_set_readings(
     old: &[Set],
-    frozen: &[usize],
+    settled: &[usize],
     rules: &RuleSet,
     unit: Unit,
     problem: &mut dp::Problem,
@@ -355,7 +371,7 @@ fn old_set_readings(
             .unwrap_or(0)
     };
     for (index, set) in old.iter().enumerate() {
-        if frozen.contains(&index) || index >= 64 {
+        if settled.contains(&index) || index >= 64 {
             continue;
         }
         let mut counts = [[0u8; 4]; 14];
