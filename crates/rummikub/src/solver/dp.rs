@@ -553,7 +553,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
 /// What the search of one problem needs, computed once.
 struct Prepared {
     bounds: Bounds,
-    group_need: Vec<[[u8; 256]; 4]>,
+    group_need: [&'static GroupNeed; 14],
     /// `gaps_to_13[n][c]`: numbers after n up to 13 without a tile of colour c (table
     /// or rack); a run that began with a joker and is open at n needs that many jokers.
     gaps_to_13: [[u8; 4]; 14],
@@ -1129,6 +1129,11 @@ impl GroupBonus {
             }
             for xi in 0..81 {
                 let x = [xi / 27, xi / 9 % 3, xi / 3 % 3, xi % 3].map(|v| v as u8);
+                // Only the tiles there can be set aside.
+                let ni = usize::from(n);
+                if (0..4).any(|c| x[c] > p.table[ni][c] + p.rack[ni][c]) {
+                    continue;
+                }
                 for gj in 0..=2u8 {
                     let best = groups::splits(x, gj, p.jokers_per_set)
                         .iter()
@@ -1144,14 +1149,15 @@ impl GroupBonus {
 
     /// How many old groups at n the split contains (each old group once).
     fn matches(&self, n: u8, split: &[GroupShape]) -> u8 {
-        let mut old = self.at[usize::from(n)].clone();
+        let old = &self.at[usize::from(n)];
+        // Each old group matches one group of the split at most (bits: matched).
+        let mut matched = 0u64;
         let mut count = 0;
         for shape in split {
-            if let Some(i) = old
-                .iter()
-                .position(|&(colours, jokers)| colours == shape.colours && jokers == shape.jokers)
+            if let Some(i) = (0..old.len())
+                .find(|&i| matched & (1 << i) == 0 && old[i] == (shape.colours, shape.jokers))
             {
-                old.swap_remove(i);
+                matched |= 1 << i;
                 count += 1;
             }
         }
@@ -1173,34 +1179,55 @@ impl GroupBonus {
 /// `group_need[n][c][x]`: the fewest jokers with which the tiles `x` set aside for groups
 /// in colours 0..=c at number n (2 bits each) can still make groups, whatever the other
 /// colours add (within the tiles there are); `u8::MAX` if they cannot.
-fn group_need(p: &Problem) -> Vec<[[u8; 256]; 4]> {
-    let mut need = vec![[[u8::MAX; 256]; 4]; 14];
-    for (n, table) in need.iter_mut().enumerate().skip(1) {
-        let most: Vec<u8> = (0..4)
-            .map(|c| (p.table[n][c] + p.rack[n][c]).min(2))
-            .collect();
-        for x in 0..81usize {
-            let xs = [x % 3, x / 3 % 3, x / 9 % 3, x / 27].map(|v| v as u8);
-            if xs.iter().zip(&most).any(|(v, m)| v > m) {
-                continue;
-            }
-            let Some(gj) =
-                (0..=2u8).find(|&gj| !groups::splits(xs, gj, p.jokers_per_set).is_empty())
-            else {
-                continue;
-            };
-            let packed = xs
-                .iter()
-                .enumerate()
-                .fold(0usize, |acc, (c, &v)| acc | usize::from(v) << (2 * c));
-            for (c, row) in table.iter_mut().enumerate() {
-                let partial = packed & ((1 << (2 * c + 2)) - 1);
-                row[partial] = row[partial].min(gj);
-            }
+fn group_need(p: &Problem) -> [&'static GroupNeed; 14] {
+    static TABLES: std::sync::OnceLock<Vec<GroupNeed>> = std::sync::OnceLock::new();
+    // Per jokers per set (0..=2) and tiles there (0..=2 per colour, as in `x_index`).
+    let tables = TABLES.get_or_init(|| {
+        (0..3u8)
+            .flat_map(|jokers_per_set| {
+                (0..81usize).map(move |most| {
+                    let most = [most / 27, most / 9 % 3, most / 3 % 3, most % 3].map(|v| v as u8);
+                    group_need_for(most, jokers_per_set)
+                })
+            })
+            .collect()
+    });
+    std::array::from_fn(|n| {
+        let most = if n == 0 {
+            [0; 4]
+        } else {
+            std::array::from_fn(|c| (p.table[n][c] + p.rack[n][c]).min(2))
+        };
+        &tables[usize::from(p.jokers_per_set.min(2)) * 81 + x_index(most)]
+    })
+}
+
+/// [`group_need`] for one number with `most` tiles of each colour there.
+fn group_need_for(most: [u8; 4], jokers_per_set: u8) -> GroupNeed {
+    let mut table = [[u8::MAX; 256]; 4];
+    for x in 0..81usize {
+        let xs = [x % 3, x / 3 % 3, x / 9 % 3, x / 27].map(|v| v as u8);
+        if xs.iter().zip(&most).any(|(v, m)| v > m) {
+            continue;
+        }
+        let Some(gj) = (0..=2u8).find(|&gj| !groups::splits(xs, gj, jokers_per_set).is_empty())
+        else {
+            continue;
+        };
+        let packed = xs
+            .iter()
+            .enumerate()
+            .fold(0usize, |acc, (c, &v)| acc | usize::from(v) << (2 * c));
+        for (c, row) in table.iter_mut().enumerate() {
+            let partial = packed & ((1 << (2 * c + 2)) - 1);
+            row[partial] = row[partial].min(gj);
         }
     }
-    need
+    table
 }
+
+/// One number's [`group_need`]: by colour, by the tiles set aside so far (2 bits each).
+type GroupNeed = [[u8; 256]; 4];
 
 /// Per number n and colour, how many numbers after n up to 13 have no tile of the
 /// colour, on the table or the rack.
