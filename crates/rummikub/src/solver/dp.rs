@@ -1112,6 +1112,11 @@ fn x_index(x: [u8; 4]) -> usize {
     x.iter().fold(0, |i, &c| i * 3 + usize::from(c))
 }
 
+/// The tiles per colour of an [`x_index`].
+fn x_of_index(i: usize) -> [u8; 4] {
+    [i / 27, i / 9 % 3, i / 3 % 3, i % 3].map(|v| v as u8)
+}
+
 impl GroupBonus {
     fn new(p: &Problem) -> GroupBonus {
         let mut at = vec![Vec::new(); 14];
@@ -1128,7 +1133,7 @@ impl GroupBonus {
                 continue;
             }
             for xi in 0..81 {
-                let x = [xi / 27, xi / 9 % 3, xi / 3 % 3, xi % 3].map(|v| v as u8);
+                let x = x_of_index(xi);
                 // Only the tiles there can be set aside.
                 let ni = usize::from(n);
                 if (0..4).any(|c| x[c] > p.table[ni][c] + p.rack[ni][c]) {
@@ -1185,19 +1190,12 @@ fn group_need(p: &Problem) -> [&'static GroupNeed; 14] {
     let tables = TABLES.get_or_init(|| {
         (0..3u8)
             .flat_map(|jokers_per_set| {
-                (0..81usize).map(move |most| {
-                    let most = [most / 27, most / 9 % 3, most / 3 % 3, most % 3].map(|v| v as u8);
-                    group_need_for(most, jokers_per_set)
-                })
+                (0..81usize).map(move |most| group_need_for(x_of_index(most), jokers_per_set))
             })
             .collect()
     });
     std::array::from_fn(|n| {
-        let most = if n == 0 {
-            [0; 4]
-        } else {
-            std::array::from_fn(|c| (p.table[n][c] + p.rack[n][c]).min(2))
-        };
+        let most = std::array::from_fn(|c| (p.table[n][c] + p.rack[n][c]).min(2));
         &tables[usize::from(p.jokers_per_set.min(2)) * 81 + x_index(most)]
     })
 }

@@ -219,6 +219,12 @@ pub fn solve_with(
         }
         choices.push(options);
     }
+    // KD12 compares sets as tiles: the old sets' tiles, sorted once.
+    let old_tiles: Vec<Vec<Tile>> = if frozen.is_empty() {
+        Vec::new()
+    } else {
+        old_sets.iter().map(Set::sorted_tiles).collect()
+    };
     let mut best: Option<(i32, Vec<Set>)> = None;
     let mut pick = vec![0usize; frozen.len()];
     loop {
@@ -268,8 +274,8 @@ pub fn solve_with(
                         continue;
                     }
                     let tiles = new_set.sorted_tiles();
-                    if let Some(j) = (0..old_sets.len())
-                        .find(|j| !settled.contains(j) && old_sets[*j].sorted_tiles() == tiles)
+                    if let Some(j) = (0..old_tiles.len())
+                        .find(|j| !settled.contains(j) && old_tiles[*j] == tiles)
                     {
                         settled.push(j);
                         fixed_score += 1;
