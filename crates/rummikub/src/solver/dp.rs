@@ -20,8 +20,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::groups::{self, GroupShape};
 use super::runs::{
-    any_leads_with_joker, close_at_13, dominates, pack, tagged, tags_of, unpack, Act, ColOpt,
-    Packed, RunRules, Tok, BEGUN,
+    any_leads_with_joker, close_at_13, dominates, unpack, Act, ColOpt, Packed, RunRules, Tok,
 };
 use crate::tile::{Colour, Tile};
 
@@ -75,11 +74,6 @@ pub(crate) struct Problem {
     /// order, jokers). They need no keep choice: the group step scores a tie-break
     /// point for every group it forms that is one of these (see [`GroupBonus`]).
     pub old_groups: Vec<(u8, u8, u8)>,
-    /// Old runs without jokers (without wrap-around runs only): (first number, colour
-    /// index, last number). They need no keep choice either: a run started at their
-    /// first number is tagged and scores a tie-break point when it ends at their last
-    /// (see [`super::runs::tagged`]); at most two start at one number and colour.
-    pub tag_runs: Vec<(u8, u8, u8)>,
     pub jokers_per_set: u8,
     pub wrap: bool,
     pub unit: Unit,
@@ -286,7 +280,7 @@ impl Arena {
         let number = usize::from(key.number);
         let big = self.per_number[number] >= DOMINANCE_FROM;
         let group = (key.number, key.mask, key.jokers);
-        if big && self.dominated(ctx, group, &key, score) {
+        if big && self.dominated(ctx, group, &key) {
             return None;
         }
         self.states.push(State {
@@ -308,15 +302,15 @@ impl Arena {
     }
 
     /// Whether a state stored earlier with the same (number, kept sets, jokers) beats
-    /// `key` whatever comes: it scored at least as much, and its runs can do everything
-    /// these can (tagged runs included, so it can complete the same old runs).
-    fn dominated(&self, ctx: &mut Ctx, group: (u8, u64, u8), key: &Key, score: i32) -> bool {
+    /// `key` whatever comes (best-first search). It was stored with at least the same
+    /// potential, and its bound on the rest is the same, so it scores at least as much;
+    /// its runs must do everything these can.
+    fn dominated(&self, ctx: &mut Ctx, group: (u8, u64, u8), key: &Key) -> bool {
         let mut j = self.dom_heads.get(&group).copied().unwrap_or(u32::MAX);
         let mut checks = 0;
         while j != u32::MAX && checks < DOMINANCE_CHECKS {
             let a = self.states[j as usize].key;
-            if self.states[j as usize].score >= score
-                && a.acc >= key.acc
+            if a.acc >= key.acc
                 && a.any >= key.any
                 && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.number))
             {
@@ -343,12 +337,6 @@ struct Ctx {
     dominance: [Vec<Vec<u8>>; 2],
     /// Per configuration: 1 if its runs can all close at 13, 0 if not, or [`UNKNOWN`].
     closes: Vec<u8>,
-    /// Per configuration: how many of its runs are tagged (old runs that may still be
-    /// completed unchanged).
-    tags: Vec<u8>,
-    /// Configuration with the runs begun at this number (1 tile, untagged) tagged with
-    /// the given last numbers (0: none), by (configuration, last numbers).
-    retagged: Map<(u16, [u8; 2]), u16>,
 }
 
 const UNKNOWN: u8 = 2;
@@ -359,9 +347,9 @@ const DOMINANCE_CHECKS: usize = 64;
 
 /// The options of one (configuration, number, tiles, jokers), compact for the hot loop.
 struct OptList {
-    /// Per option: the next configuration, tiles and jokers taken, whether a run in it
-    /// began with a joker, and the old runs it completes.
-    hot: Vec<(u16, u8, u8, bool, u8)>,
+    /// Per option: the next configuration, tiles and jokers taken, and whether a run
+    /// in it began with a joker.
+    hot: Vec<(u16, u8, u8, bool)>,
     full: Vec<ColOpt>,
 }
 
@@ -395,8 +383,6 @@ impl Ctx {
             list_ids: Vec::new(),
             dominance: [Vec::new(), Vec::new()],
             closes: Vec::new(),
-            tags: Vec::new(),
-            retagged: Map::default(),
         })
     }
 
@@ -464,52 +450,21 @@ impl Ctx {
         }
         let id = self.packed.len() as u16;
         self.packed.push(packed);
-        self.tags.push(tags_of(packed).count() as u8);
         self.ids.insert(packed, id);
         id
     }
 
-    /// Configuration `id` with its runs of one tile begun at this number tagged with
-    /// the last numbers in `lasts` (0: none; as many as there are such runs).
-    fn retag(&mut self, id: u16, lasts: [u8; 2]) -> u16 {
-        if let Some(&r) = self.retagged.get(&(id, lasts)) {
-            return r;
-        }
-        let mut tokens = unpack(self.packed[usize::from(id)]);
-        let mut lasts_left = lasts.iter().filter(|&&e| e != 0);
-        for t in tokens.iter_mut().filter(|t| **t == BEGUN) {
-            match lasts_left.next() {
-                Some(&e) => *t = tagged(1, e),
-                None => break,
-            }
-        }
-        let r = self.id(pack(&mut tokens));
-        self.retagged.insert((id, lasts), r);
-        r
-    }
-
-    /// How many tagged runs configuration `id` holds.
-    #[inline]
-    fn tags(&self, id: u16) -> i32 {
-        i32::from(self.tags[usize::from(id)])
-    }
-
-    /// Where the option list of (configuration, number, tiles, jokers, taggable) is
-    /// indexed: a flat array (it is looked up for every state and colour). Without
-    /// wrap-around runs or tagged runs the options do not depend on the number. Tiles
-    /// and jokers are at most 2.
-    fn list_slot(&self, config: u16, n: u8, tiles: u8, jokers: u8, taggable: bool) -> usize {
-        let by_number = self.rules.wrap || self.tags[usize::from(config)] > 0;
-        let n_class = if by_number { usize::from(n) } else { 0 } + 14 * usize::from(taggable);
-        ((usize::from(config) * 28 + n_class) * 3 + usize::from(tiles.min(2))) * 3
+    /// Where the option list of (configuration, number, tiles, jokers) is indexed: a
+    /// flat array (it is looked up for every state and colour). Without wrap-around
+    /// runs the options do not depend on the number. Tiles and jokers are at most 2.
+    fn list_slot(&self, config: u16, n: u8, tiles: u8, jokers: u8) -> usize {
+        let n_class = if self.rules.wrap { usize::from(n) } else { 0 };
+        ((usize::from(config) * 14 + n_class) * 3 + usize::from(tiles.min(2))) * 3
             + usize::from(jokers.min(2))
     }
 
-    /// The options of configuration `config` at number n with `tiles` tiles and
-    /// `jokers` jokers; `taggable`: old runs begin here, so runs begun here may be
-    /// tagged and are not compared as plain runs ([`RunRules::options`]).
-    fn list(&mut self, config: u16, n: u8, (tiles, jokers): (u8, u8), taggable: bool) -> u32 {
-        let slot = self.list_slot(config, n, tiles, jokers, taggable);
+    fn list(&mut self, config: u16, n: u8, tiles: u8, jokers: u8) -> u32 {
+        let slot = self.list_slot(config, n, tiles, jokers);
         if let Some(&l) = self.list_ids.get(slot) {
             if l != u32::MAX {
                 return l;
@@ -518,8 +473,8 @@ impl Ctx {
         let full = self.rules.options(
             self.packed[usize::from(config)],
             n,
-            (tiles.min(2), jokers.min(2)),
-            taggable,
+            tiles.min(2),
+            jokers.min(2),
         );
         let hot = full
             .iter()
@@ -529,7 +484,6 @@ impl Ctx {
                     o.tiles,
                     o.jokers,
                     any_leads_with_joker(o.next),
-                    o.bonus,
                 )
             })
             .collect();
@@ -575,15 +529,6 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
                 .filter(|&b| usize::from(p.keepable[b].last) == n)
                 .fold(0, |mask, b| mask | 1 << b)
         }),
-        tag_lasts: {
-            let mut lasts = [[[0u8; 2]; 4]; 14];
-            for &(first, c, last) in &p.tag_runs {
-                let slot = &mut lasts[usize::from(first)][usize::from(c)];
-                let i = usize::from(slot[0] != 0);
-                slot[i.min(1)] = last;
-            }
-            lasts
-        },
     };
     let rules = RunRules {
         jokers_per_set: p.jokers_per_set,
@@ -591,7 +536,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
     };
     let mut ctx = Ctx::take(rules);
     let start = start_key(p, &mut ctx);
-    let bound = prep.bounds.potential(&start, 0, 0, (0, 0, 1));
+    let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
     if bound < at_least {
         ctx.give_back();
         return Ok(None);
@@ -617,22 +562,6 @@ struct Prepared {
     starting: Vec<Vec<usize>>,
     /// Per number, the keepable sets ending there, as mask bits.
     ending: [u64; 14],
-    /// Per number and colour, the last numbers of the old runs beginning there that a
-    /// new run may complete unchanged (0: none).
-    tag_lasts: [[[u8; 2]; 4]; 14],
-}
-
-/// The ways to tag the `begun` runs of one tile begun at a number where old runs with
-/// the last numbers `lasts` begin: each old run to at most one run, as many as can be
-/// (a tagged run does all a plain one does, and more). Two ways only when one run
-/// begins where two old runs of different lengths do.
-fn tag_choices(lasts: [u8; 2], begun: usize) -> ([[u8; 2]; 2], usize) {
-    match (begun, lasts) {
-        (0, _) => ([[0, 0]; 2], 1),
-        (1, [a, b]) if b != 0 && a != b => ([[a, 0], [b, 0]], 2),
-        (1, [a, _]) => ([[a, 0]; 2], 1),
-        _ => ([lasts; 2], 1),
-    }
 }
 
 /// The state before number 1.
@@ -660,9 +589,6 @@ struct Bounds {
     keep_after: [i32; 14],
     /// Per number m, how many old groups are at m or later.
     groups_from: [i32; 15],
-    /// `tag_runs_from[i]`: how many old runs that a tagged run may complete begin at
-    /// positions `i..` (position = 4 (n - 1) + c).
-    tag_runs_from: [i32; 53],
     /// Score of a joker at best.
     joker: i32,
     total_jokers: u8,
@@ -710,16 +636,6 @@ impl Bounds {
                 }
                 from
             },
-            tag_runs_from: {
-                let mut from = [0i32; 53];
-                for &(first, c, _) in &p.tag_runs {
-                    let at = usize::from(first - 1) * 4 + usize::from(c);
-                    for slot in &mut from[..=at] {
-                        *slot += 1;
-                    }
-                }
-                from
-            },
             joker: p.unit.of(13) * PRIMARY,
             total_jokers: p.table_jokers + p.rack_jokers,
             keep_jokers: std::array::from_fn(|n| {
@@ -753,25 +669,17 @@ impl Bounds {
         i32::from(left) * self.joker - i32::from(one + two - kept_one - kept_two)
     }
 
-    /// The most a state with `key`, `score` and `open_tags` tagged runs can end with,
-    /// once every tile before position `from` is decided (and the keep choices up to
-    /// number n, and the old groups before number `groups_from`).
-    fn potential(
-        &self,
-        key: &Key,
-        score: i32,
-        open_tags: i32,
-        (from, n, groups_from): (usize, u8, u8),
-    ) -> i32 {
+    /// The most a state with `key` and `score` can end with, once every tile before
+    /// position `from` is decided (and the keep choices up to number n, and the old
+    /// groups before number `groups_from`).
+    fn potential(&self, key: &Key, score: i32, from: usize, n: u8, groups_from: u8) -> i32 {
         score
-            + open_tags
             + self.tiles_ahead(key.mask, from, n, groups_from)
             + self.jokers(self.total_jokers - key.jokers, n, groups_from)
     }
 
     /// The part of [`Bounds::potential`] that depends on the kept sets alone (the same
-    /// for every successor of a state within a number): tiles and old sets still to come
-    /// (tagged runs still open aside).
+    /// for every successor of a state within a number): tiles and old sets still to come.
     fn tiles_ahead(&self, mut mask: u64, from: usize, n: u8, groups_from: u8) -> i32 {
         let mut reserved = 0;
         while mask != 0 {
@@ -780,7 +688,6 @@ impl Bounds {
             reserved += self.kept_rest[bit][from];
         }
         self.rest[from] - reserved
-            + self.tag_runs_from[from]
             + self.keep_after[usize::from(n)]
             + self.groups_from[usize::from(groups_from)]
     }
@@ -859,8 +766,6 @@ struct NumberChoice {
     colours: [(u32, u16); 4],
     x: u8,
     group_jokers: u8,
-    /// Per colour (bits), which of two ways to tag new runs was taken ([`tag_choices`]).
-    tag_pick: u8,
 }
 
 /// One expansion of the best-first search: the successors, a whole number later, of a
@@ -904,7 +809,6 @@ impl Expansion<'_> {
         let starting = &prep.starting[usize::from(n)];
         let from = usize::from(n - 1) * 4;
         let cap = p.threshold.unwrap_or(0).min(255);
-        let open_tags: i32 = key.cols.iter().map(|&id| ctx.tags(id)).sum();
         for keep in 0u16..(1 << starting.len()) {
             let mut next = key;
             let mut gain = 0;
@@ -923,8 +827,7 @@ impl Expansion<'_> {
             }
             next.acc = acc.min(cap) as u8;
             let score = score + gain;
-            let potential = prep.bounds.potential(&next, score, open_tags, (from, n, n));
-            if !self.worth(potential) {
+            if !self.worth(prep.bounds.potential(&next, score, from, n, n)) {
                 continue;
             }
             self.kept = KeptAt::new(p, prep, next.mask, n);
@@ -932,25 +835,24 @@ impl Expansion<'_> {
                 keep,
                 ..NumberChoice::default()
             };
-            self.colour(ctx, (n, 0), next, (score, open_tags), choice, 0);
+            self.colour(ctx, (n, 0), next, score, choice, 0);
         }
     }
 
     /// Colour c at number n: how its open runs go on (a tile, a joker, end, new runs)
     /// and how many of its tiles are set aside for groups. `jokers_needed`: what the
-    /// colours before need so that their runs can go on after n; `open_tags`: the
-    /// tagged runs in the key's configurations.
+    /// colours before need so that their runs can go on after n.
     fn colour(
         &mut self,
         ctx: &mut Ctx,
         (n, c): (u8, usize),
         key: Key,
-        (score, open_tags): (i32, i32),
+        score: i32,
         choice: NumberChoice,
         jokers_needed: u8,
     ) {
         if c == 4 {
-            self.groups(n, key, (score, open_tags), choice, jokers_needed);
+            self.groups(n, key, score, choice, jokers_needed);
             return;
         }
         let (p, prep, kept) = (self.p, self.prep, self.kept);
@@ -963,8 +865,7 @@ impl Expansion<'_> {
         };
         let avail = must + p.rack[ni][c];
         let jokers_left = total_jokers - key.jokers;
-        let lasts = prep.tag_lasts[ni][c];
-        let list = ctx.list(key.cols[c], n, (avail, jokers_left), lasts[0] != 0);
+        let list = ctx.list(key.cols[c], n, avail, jokers_left);
         let need = &prep.group_need[ni][c];
         let gaps = prep.gaps_to_13[ni][c];
         // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
@@ -972,10 +873,9 @@ impl Expansion<'_> {
             let left = jokers_left.saturating_sub(j as u8);
             prep.bounds.jokers(left, n, n)
         });
-        let tags_before = open_tags - ctx.tags(key.cols[c]);
         // (By index: the walk on builds option lists of other colours.)
         for o in 0..ctx.lists[list as usize].hot.len() {
-            let (cols, tiles, jokers, leads, bonus) = ctx.lists[list as usize].hot[o];
+            let (cols, tiles, jokers, leads) = ctx.lists[list as usize].hot[o];
             // A run that began with a joker must reach 13 (canonical form, see
             // `runs::LEAD`): the jokers left must fill the gaps up to 13.
             if leads && gaps > jokers_left - jokers {
@@ -985,78 +885,51 @@ impl Expansion<'_> {
             if tiles > avail {
                 continue;
             }
-            // New runs where old runs begin are tagged (at most two ways).
-            let (ways, count) = if lasts[0] == 0 {
-                ([[0; 2]; 2], 1)
-            } else {
-                tag_choices(lasts, count_tokens(ctx.packed[usize::from(cols)], BEGUN))
-            };
             let slots = i32::from(tiles) + i32::from(jokers);
-            for (way, &tag_lasts) in ways.iter().enumerate().take(count) {
-                let cols = if tag_lasts[0] == 0 {
-                    cols
-                } else {
-                    ctx.retag(cols, tag_lasts)
-                };
-                let open_tags = tags_before + ctx.tags(cols);
-                let score = score + i32::from(bonus);
-                let reach = score
-                    + slots * unit
-                    + kept.ahead[c]
-                    + joker_bound[usize::from(jokers)]
-                    + open_tags;
-                for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
-                    // (Checked first: most options do not keep the level. The state may
-                    // so wait for one that cannot make groups; that only bounds the rest.)
-                    let potential = reach + i32::from(x) * unit;
-                    if !self.worth(potential) {
-                        continue;
-                    }
-                    let mut next = key;
-                    next.cols[c] = cols;
-                    next.jokers += jokers;
-                    next.x |= x << (2 * c);
-                    // The tiles set aside so far must still fit into groups.
-                    let partial = usize::from(next.x) & ((1 << (2 * c + 2)) - 1);
-                    if need[partial] > total_jokers - next.jokers {
-                        continue;
-                    }
-                    // Runs that cannot go on die at the next number: not walked (a
-                    // third of the states stored were such).
-                    let needed = if p.wrap {
-                        0
-                    } else {
-                        kept.jokers_to_go_on(ctx.packed[usize::from(cols)], n, c)
-                    };
-                    let needed = needed.saturating_add(jokers_needed);
-                    if needed > total_jokers - next.jokers {
-                        continue;
-                    }
-                    let from_rack = x + tiles - must;
-                    let acc = u32::from(next.acc)
-                        + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
-                    next.acc = acc.min(cap) as u8;
-                    next.any |= from_rack > 0;
-                    let mut choice = choice;
-                    choice.colours[c] = (list, o as u16);
-                    choice.tag_pick |= (way as u8) << c;
-                    let score = score + (slots + i32::from(x)) * unit;
-                    self.colour(ctx, (n, c + 1), next, (score, open_tags), choice, needed);
+            let reach = score + slots * unit + kept.ahead[c] + joker_bound[usize::from(jokers)];
+            for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
+                // (Checked first: most options do not keep the level. The state may so
+                // wait for one that cannot make groups; that only bounds the rest.)
+                let potential = reach + i32::from(x) * unit;
+                if !self.worth(potential) {
+                    continue;
                 }
+                let mut next = key;
+                next.cols[c] = cols;
+                next.jokers += jokers;
+                next.x |= x << (2 * c);
+                // The tiles set aside so far must still fit into groups.
+                let partial = usize::from(next.x) & ((1 << (2 * c + 2)) - 1);
+                if need[partial] > total_jokers - next.jokers {
+                    continue;
+                }
+                // Runs that cannot go on die at the next number: not walked (a third
+                // of the states stored were such).
+                let needed = if p.wrap {
+                    0
+                } else {
+                    kept.jokers_to_go_on(ctx.packed[usize::from(cols)], n, c)
+                };
+                let needed = needed.saturating_add(jokers_needed);
+                if needed > total_jokers - next.jokers {
+                    continue;
+                }
+                let from_rack = x + tiles - must;
+                let acc =
+                    u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
+                next.acc = acc.min(cap) as u8;
+                next.any |= from_rack > 0;
+                let mut choice = choice;
+                choice.colours[c] = (list, o as u16);
+                let score = score + (slots + i32::from(x)) * unit;
+                self.colour(ctx, (n, c + 1), next, score, choice, needed);
             }
         }
     }
 
     /// The groups at number n from the tiles set aside, with jokers; the kept sets ending
     /// at n leave the mask. A whole successor, offered if it keeps the level.
-    fn groups(
-        &mut self,
-        n: u8,
-        key: Key,
-        (score, open_tags): (i32, i32),
-        mut choice: NumberChoice,
-        needed: u8,
-    ) {
+    fn groups(&mut self, n: u8, key: Key, score: i32, mut choice: NumberChoice, needed: u8) {
         let p = self.p;
         let unit = p.unit.of(n) * PRIMARY;
         let cap = p.threshold.unwrap_or(0).min(255);
@@ -1076,8 +949,10 @@ impl Expansion<'_> {
             next.acc = acc.min(cap) as u8;
             let kept_groups = i32::from(self.prep.group_bonus.kept(n, x, gj));
             let score = score + i32::from(gj) * unit + kept_groups;
-            let ahead = (usize::from(n) * 4, n, n + 1);
-            let potential = self.prep.bounds.potential(&next, score, open_tags, ahead);
+            let potential = self
+                .prep
+                .bounds
+                .potential(&next, score, usize::from(n) * 4, n, n + 1);
             choice.group_jokers = gj;
             self.leaf(next, score, potential, choice);
         }
@@ -1125,8 +1000,7 @@ fn solve_best_first(
     // Bucket b holds the states waiting with potential `bound - loss`, as a stack. A
     // loss is 64 per objective point plus up to one per old set (the tie-break), so the
     // buckets are numbered densely by (points, sets).
-    let old_sets = p.keepable.len() + p.old_groups.len() + p.tag_runs.len();
-    let sets = old_sets.min(PRIMARY as usize - 1) + 1;
+    let sets = (p.keepable.len() + p.old_groups.len()).min(PRIMARY as usize - 1) + 1;
     let bucket_of = |potential: i32| {
         let loss = (bound - potential) as usize;
         let points = loss / PRIMARY as usize;
@@ -1176,10 +1050,7 @@ fn solve_best_first(
                     number: FINAL_NUMBER as u8,
                     ..s.key
                 };
-                // Tagged runs still open end at 13, where their old runs end.
-                let completed: i32 = s.key.cols.iter().map(|&id| ctx.tags(id)).sum();
-                let score = s.score + completed;
-                expansion.leaf(key, score, score, NumberChoice::default());
+                expansion.leaf(key, s.score, s.score, NumberChoice::default());
             }
             13 => {}
             _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
@@ -1223,7 +1094,7 @@ fn walk_back(ctx: &Ctx, p: &Problem, prep: &Prepared, arena: &Arena, at: usize) 
         at = arena.states[at].prev as usize;
     }
     numbers.reverse();
-    rebuild(ctx, p, prep, &numbers, last.key, last.score)
+    rebuild(ctx, p, &prep.group_bonus, &numbers, last.key, last.score)
 }
 
 /// The old groups each number's group step can re-form: for every (tiles set aside per
@@ -1382,11 +1253,6 @@ fn reserved(p: &Problem, mut mask: u64, n: usize, c: usize) -> u8 {
     sum
 }
 
-/// How many of the packed runs are the token `t`.
-fn count_tokens(packed: Packed, t: Tok) -> usize {
-    (0..8).filter(|i| (packed >> (8 * i)) as Tok == t).count()
-}
-
 fn unpack_x(x: u8) -> [u8; 4] {
     [x & 3, (x >> 2) & 3, (x >> 4) & 3, (x >> 6) & 3]
 }
@@ -1399,7 +1265,7 @@ fn tile(c: usize, n: u8) -> Tile {
 fn rebuild(
     ctx: &Ctx,
     p: &Problem,
-    prep: &Prepared,
+    group_bonus: &GroupBonus,
     numbers: &[(u8, NumberChoice)],
     last: Key,
     score: i32,
@@ -1419,22 +1285,10 @@ fn rebuild(
             if let Some(opt) = ctx.lists[list as usize].full.get(usize::from(opt)) {
                 let current = std::mem::take(&mut runs[c]);
                 runs[c] = replay(current, opt, c, n, &mut sets);
-                // The runs begun here tagged as in the search.
-                let lasts = prep.tag_lasts[usize::from(n)][c];
-                if lasts[0] != 0 {
-                    let (ways, _) = tag_choices(lasts, count_tokens(opt.next, BEGUN));
-                    let way = usize::from(choice.tag_pick >> c & 1);
-                    let mut begun = runs[c].iter_mut().filter(|r| r.0 == BEGUN);
-                    for &e in ways[way].iter().filter(|&&e| e != 0) {
-                        if let Some(run) = begun.next() {
-                            run.0 = tagged(1, e);
-                        }
-                    }
-                }
             }
         }
         let x = unpack_x(choice.x);
-        if let Some(shapes) = prep.group_bonus.best_split(n, x, choice.group_jokers) {
+        if let Some(shapes) = group_bonus.best_split(n, x, choice.group_jokers) {
             for &GroupShape { colours, jokers } in shapes {
                 let mut set: Vec<Tile> = (0..4)
                     .filter(|c| colours & (1 << c) != 0)

@@ -350,7 +350,6 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
         rack_jokers: rack.count(Tile::JOKER),
         keepable: Vec::new(),
         old_groups: Vec::new(),
-        tag_runs: Vec::new(),
         jokers_per_set: rules.jokers_per_set.min(2),
         wrap: rules.run_wraps_around,
         unit,
@@ -361,10 +360,9 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
 }
 
 /// Every old set not `settled` (frozen, or matched by a swapped frozen set) may stay on
-/// the table unchanged, for one tie-break point: the DP counts a group as kept when its
-/// group step forms it again, a run without jokers (without wrap-around runs) when a run
-/// begun where it begins takes its tiles and ends where it ends (a tagged run), and
-/// keeps any other run whole by reserving its tiles.
+/// the table unchanged, for one tie-break point:
+/// the DP keeps a run whole by reserving its tiles, and counts a group as kept when its
+/// group step forms it again.
 fn old_set_readings(
     old: &[Set],
     settled: &[usize],
@@ -402,11 +400,6 @@ fn old_set_readings(
             problem
                 .old_groups
                 .push((first, colours, set.jokers() as u8));
-            continue;
-        }
-        if first < last && set.jokers() == 0 && !rules.run_wraps_around {
-            let colour = set.tiles()[0].colour().map_or(0, colour_index);
-            problem.tag_runs.push((first, colour as u8, last));
             continue;
         }
         if first <= last {

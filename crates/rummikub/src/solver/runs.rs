@@ -5,18 +5,10 @@
 //! (tracked only when the rules allow one joker per set), and for wrap-around runs (old
 //! rules, KD2) which part of a run over 13 it is. A colour's runs are a sorted array of
 //! tokens packed into a `u64`; the DP interns these as small ids.
-//!
-//! Without wrap-around runs a token may carry a *tag*: the run began where an old table
-//! run without jokers began, in its colour, and has taken exactly its tiles so far. A
-//! tagged run that ends where the old run ends is that old run, unchanged: the option
-//! that ends it scores a tie-break point (`ColOpt::bonus`). Keeping an old run and
-//! breaking it only to build the same run again are so one state, not two.
 
 /// One open run (see the module doc). Layout: bits 0-1 length class 1..=3, bit 2
 /// joker, bits 3-4 kind, bits 5-6 tail class of a wrap-around part, bit 7 a run that
-/// began with a joker (see [`LEAD`]). Without wrap-around runs (kind always [`RUN`], no
-/// tail) bit 7 with bits 3-6 not zero is a tagged run instead, bits 3-6 the last number
-/// of its old run (see [`tagged`]).
+/// began with a joker (see [`LEAD`]).
 pub(crate) type Tok = u8;
 /// Up to eight tokens of one colour, sorted descending, 0 = empty.
 pub(crate) type Packed = u64;
@@ -45,59 +37,23 @@ fn token(kind: u8, len: u8, joker: bool, tail: u8) -> Tok {
     len | if joker { JOKER } else { 0 } | (kind << KIND_SHIFT) | (tail << TAIL_SHIFT)
 }
 pub(crate) fn kind(t: Tok) -> u8 {
-    if t & LEAD != 0 {
-        RUN
-    } else {
-        (t >> KIND_SHIFT) & 0b11
-    }
+    (t >> KIND_SHIFT) & 0b11
 }
 pub(crate) fn len(t: Tok) -> u8 {
     t & LEN_MASK
 }
 fn tail(t: Tok) -> u8 {
-    if t & LEAD != 0 {
-        0
-    } else {
-        (t >> TAIL_SHIFT) & 0b11
-    }
+    (t >> TAIL_SHIFT) & 0b11
 }
 fn has_joker(t: Tok) -> bool {
     t & JOKER != 0
 }
 fn leads_with_joker(t: Tok) -> bool {
-    t & (LEAD | TAG_MASK) == LEAD
+    t & LEAD != 0
 }
 /// Whether any of the packed runs began with a joker (and so must reach 13).
 pub(crate) fn any_leads_with_joker(packed: Packed) -> bool {
-    (0..8).any(|i| leads_with_joker((packed >> (8 * i)) as Tok))
-}
-
-/// A run begun at this number with a tile (without wrap-around runs): what gets tagged.
-pub(crate) const BEGUN: Tok = 1;
-
-/// A tag that no old run has (its last number would be 15): stands for "some old run".
-const UNKNOWN_LAST: u8 = 15;
-
-/// Bits 3-6 of a tagged token: the last number of its old run.
-const TAG_MASK: Tok = 0b0111_1000;
-
-/// A tagged run of length class `len` whose old run ends at number `last` (3..=13).
-pub(crate) fn tagged(len: u8, last: u8) -> Tok {
-    LEAD | (last << KIND_SHIFT) | len
-}
-/// The last number of a tagged run's old run; 0 for an untagged run.
-pub(crate) fn tag(t: Tok) -> u8 {
-    if t & LEAD != 0 {
-        (t & TAG_MASK) >> KIND_SHIFT
-    } else {
-        0
-    }
-}
-/// The tagged runs of a configuration, by the last numbers of their old runs.
-pub(crate) fn tags_of(packed: Packed) -> impl Iterator<Item = u8> {
-    (0..8)
-        .map(move |i| tag((packed >> (8 * i)) as Tok))
-        .filter(|&e| e != 0)
+    packed & (Packed::from(LEAD) * 0x0101_0101_0101_0101) != 0
 }
 
 /// Tokens packed, sorted descending.
@@ -139,9 +95,6 @@ pub(crate) struct ColOpt {
     pub starts: Vec<bool>,
     /// The token every run becomes, acts first then starts (0 for a run that ended).
     pub after: Vec<Tok>,
-    /// Tagged runs that end where their old runs end: old runs left unchanged, one
-    /// tie-break point each.
-    pub bonus: u8,
 }
 
 /// The rules that shape runs.
@@ -166,15 +119,8 @@ impl RunRules {
     }
 
     /// Every undominated way to treat the runs `packed` at number `n` with `tiles` tiles
-    /// of the colour and `jokers` jokers available. `taggable`: old runs begin here, so
-    /// the runs begun here may be tagged (see [`undominated`]).
-    pub fn options(
-        self,
-        packed: Packed,
-        n: u8,
-        (tiles, jokers): (u8, u8),
-        taggable: bool,
-    ) -> Vec<ColOpt> {
+    /// of the colour and `jokers` jokers available.
+    pub fn options(self, packed: Packed, n: u8, tiles: u8, jokers: u8) -> Vec<ColOpt> {
         let tokens = unpack(packed);
         let mut gen = Gen {
             rules: self,
@@ -183,11 +129,10 @@ impl RunRules {
             acts: Vec::with_capacity(tokens.len()),
             next: Vec::with_capacity(8),
             starts: Vec::new(),
-            bonus: 0,
             out: Vec::new(),
         };
         gen.continue_tokens(tiles, jokers);
-        undominated(gen.out, self.strict_len(n), taggable && !self.wrap)
+        undominated(gen.out, self.strict_len(n))
     }
 }
 
@@ -198,8 +143,6 @@ struct Gen<'a> {
     acts: Vec<Act>,
     next: Vec<Tok>,
     starts: Vec<(Tok, bool)>,
-    /// Old runs completed by the acts so far.
-    bonus: u8,
     out: Vec<ColOpt>,
 }
 
@@ -216,10 +159,6 @@ impl Gen<'_> {
         let jokers_allowed = self.rules.jokers_per_set > 0 && !(track && has_joker(t));
         if k == OBLIGATION {
             self.step(Act::Pass, t, tiles, jokers);
-            return;
-        }
-        if tag(t) != 0 {
-            self.continue_tagged(t, tiles, jokers);
             return;
         }
         let may_continue = k != HEAD || self.n <= head_deadline(tail(t));
@@ -243,33 +182,6 @@ impl Gen<'_> {
         if may_continue && jokers > 0 && jokers_allowed {
             let grown = token(k, (len(t) + 1).min(3), has_joker(t) || track, tail(t)) | lead;
             self.step(Act::Joker, grown, tiles, jokers - 1);
-        }
-    }
-
-    /// A tagged run at number n: past its old run's last number it ends (the old run
-    /// unchanged) or goes on untagged; before it, a tile keeps the tag, a joker drops it
-    /// (the old run held none), and ending (3 long) leaves the old run broken.
-    fn continue_tagged(&mut self, t: Tok, tiles: u8, jokers: u8) {
-        let (last, length) = (tag(t), len(t));
-        let grown_plain = (length + 1).min(3);
-        let joker = if self.rules.track_joker() { JOKER } else { 0 };
-        if last < self.n {
-            self.bonus += 1;
-            self.step(Act::End, 0, tiles, jokers);
-            self.bonus -= 1;
-        } else if length == 3 {
-            self.step(Act::End, 0, tiles, jokers);
-        }
-        if tiles > 0 {
-            let grown = if last >= self.n {
-                tagged(grown_plain, last)
-            } else {
-                grown_plain
-            };
-            self.step(Act::Tile, grown, tiles - 1, jokers);
-        }
-        if jokers > 0 && self.rules.jokers_per_set > 0 {
-            self.step(Act::Joker, grown_plain | joker, tiles, jokers - 1);
         }
     }
 
@@ -329,11 +241,10 @@ impl Gen<'_> {
             + self.acts.iter().filter(|&&a| a == Act::Tile).count() as u8;
         let jokers = self.starts.iter().filter(|s| s.1).count() as u8
             + self.acts.iter().filter(|&&a| a == Act::Joker).count() as u8;
-        let bonus = self.bonus;
         let seen = self
             .out
             .iter()
-            .any(|o| o.next == next && o.tiles == tiles && o.jokers == jokers && o.bonus == bonus);
+            .any(|o| o.next == next && o.tiles == tiles && o.jokers == jokers);
         if !seen {
             self.out.push(ColOpt {
                 next,
@@ -342,30 +253,16 @@ impl Gen<'_> {
                 acts: self.acts.clone(),
                 starts: self.starts.iter().map(|s| s.1).collect(),
                 after: self.next.clone(),
-                bonus,
             });
         }
     }
 }
 
-/// Drops options that another option with the same tiles and jokers dominates: it
-/// completes as many old runs, and its open runs can do everything the other's can
-/// (each run matched by one at least as long and no more restricted by a joker; runs
-/// left over are 3 long and may end). With `taggable` (old runs begin here, no
-/// wrap-around runs) the runs begun here may be tagged afterwards (see [`tagged`]), so
-/// each must be matched by one begun here too: as if tagged already.
-fn undominated(options: Vec<ColOpt>, strict_len: bool, taggable: bool) -> Vec<ColOpt> {
-    let as_tagged = |t: Tok| {
-        if taggable && t == BEGUN {
-            tagged(1, UNKNOWN_LAST)
-        } else {
-            t
-        }
-    };
-    let tokens: Vec<Vec<Tok>> = options
-        .iter()
-        .map(|o| unpack(o.next).into_iter().map(as_tagged).collect())
-        .collect();
+/// Drops options that another option with the same tiles and jokers dominates: its
+/// open runs can do everything the other's can (each run matched by one at least as
+/// long and no more restricted by a joker; runs left over are 3 long and may end).
+fn undominated(options: Vec<ColOpt>, strict_len: bool) -> Vec<ColOpt> {
+    let tokens: Vec<Vec<Tok>> = options.iter().map(|o| unpack(o.next)).collect();
     let mut keep = vec![true; options.len()];
     for i in 0..options.len() {
         for j in 0..options.len() {
@@ -373,13 +270,11 @@ fn undominated(options: Vec<ColOpt>, strict_len: bool, taggable: bool) -> Vec<Co
                 || !keep[j]
                 || options[i].tiles != options[j].tiles
                 || options[i].jokers != options[j].jokers
-                || options[i].bonus > options[j].bonus
             {
                 continue;
             }
             // j dominates i (ties broken by index so one of two equals stays).
-            let equal = options[i].bonus == options[j].bonus
-                && dominates(&tokens[i], &tokens[j], strict_len);
+            let equal = dominates(&tokens[i], &tokens[j], strict_len);
             if dominates(&tokens[j], &tokens[i], strict_len) && (!equal || j < i) {
                 keep[i] = false;
                 break;
@@ -398,8 +293,7 @@ fn undominated(options: Vec<ColOpt>, strict_len: bool, taggable: bool) -> Vec<Co
 /// agree, and every other run of `b` is matched by one of `a` at least as long, no more
 /// restricted by a joker, of a kind that can do what it does (a plain run covers one
 /// started early; a part after 13 only one with the same tail), the runs of `a` left
-/// over 3 long so that they may end. A tagged run is covered only by one with the same
-/// tag; a tagged run covers a plain one (it can do all it does). With `strict_len` (wrap-around runs from number 12
+/// over 3 long so that they may end. With `strict_len` (wrap-around runs from number 12
 /// on) a plain run covers only one exactly as long: a part before 1 of one or two tiles
 /// must match its part after 13.
 pub(crate) fn dominates(a: &[Tok], b: &[Tok], strict_len: bool) -> bool {
@@ -438,7 +332,6 @@ pub(crate) fn dominates(a: &[Tok], b: &[Tok], strict_len: bool) -> bool {
         };
         kinds
             && long
-            && (tag(y) == 0 || tag(x) == tag(y))
             && (!has_joker(x) || has_joker(y))
             && (!leads_with_joker(x) || leads_with_joker(y))
     };
@@ -556,12 +449,12 @@ mod tests {
     #[test]
     fn k2_a_run_shorter_than_three_must_go_on() {
         let mut open = [token(RUN, 2, false, 0)];
-        let options = RULES.options(pack(&mut open), 5, (0, 0), false);
+        let options = RULES.options(pack(&mut open), 5, 0, 0);
         assert!(options.is_empty(), "two tiles and nothing to go on with");
-        let options = RULES.options(pack(&mut open), 5, (1, 0), false);
+        let options = RULES.options(pack(&mut open), 5, 1, 0);
         assert!(options.iter().all(|o| o.tiles == 1));
         let mut long = [token(RUN, 3, false, 0)];
-        let options = RULES.options(pack(&mut long), 5, (0, 0), false);
+        let options = RULES.options(pack(&mut long), 5, 0, 0);
         assert_eq!(options.len(), 1, "a run of three may end");
         assert_eq!(options[0].next, 0);
     }
@@ -569,7 +462,7 @@ mod tests {
     #[test]
     fn a_run_that_began_with_a_joker_goes_on_to_13() {
         // [J r5 r6] would be [r5 r6 J] with the joker on top: only the second is searched.
-        let options = RULES.options(0, 4, (0, 1), false);
+        let options = RULES.options(0, 4, 0, 1);
         let lead = options
             .iter()
             .find(|o| o.jokers == 1)
@@ -577,7 +470,7 @@ mod tests {
         let mut open = unpack(lead.next);
         assert!(open.iter().all(|&t| leads_with_joker(t)));
         open[0] = token(RUN, 3, false, 0) | LEAD;
-        let options = RULES.options(pack(&mut open), 7, (0, 0), false);
+        let options = RULES.options(pack(&mut open), 7, 0, 0);
         assert!(options.is_empty(), "it may not end below 13");
         assert!(close_at_13(&open, false).is_some(), "it may end at 13");
         let plain = [token(RUN, 3, false, 0)];
