@@ -1132,10 +1132,10 @@ impl GroupBonus {
             if bonus.at[usize::from(n)].is_empty() {
                 continue;
             }
+            let ni = usize::from(n);
             for xi in 0..81 {
                 let x = x_of_index(xi);
                 // Only the tiles there can be set aside.
-                let ni = usize::from(n);
                 if (0..4).any(|c| x[c] > p.table[ni][c] + p.rack[ni][c]) {
                     continue;
                 }
@@ -1204,7 +1204,7 @@ fn group_need(p: &Problem) -> [&'static GroupNeed; 14] {
 fn group_need_for(most: [u8; 4], jokers_per_set: u8) -> GroupNeed {
     let mut table = [[u8::MAX; 256]; 4];
     for x in 0..81usize {
-        let xs = [x % 3, x / 3 % 3, x / 9 % 3, x / 27].map(|v| v as u8);
+        let xs = x_of_index(x);
         if xs.iter().zip(&most).any(|(v, m)| v > m) {
             continue;
         }
