@@ -54,3 +54,26 @@ fn table_jokers_at_the_bottom_of_a_run_may_stay_or_move_up() {
     assert_eq!(play.tiles, 1);
     assert_eq!(play.table.iter().map(|s| s.len()).sum::<usize>(), 5);
 }
+
+#[test]
+fn an_old_set_whose_joker_stands_below_13_stays_when_moving_the_joker_gains_nothing() {
+    // r6 goes on [r7 r8 r9]. The joker of [b10 k10 o10 J] could move on top, as r10, and
+    // leave [b10 k10 o10]: the same value (10 either way), but two sets changed instead
+    // of one. (Under the value objective the search's bound counts every joker at 13
+    // and so leaves such a set's tie-break point out; keeping it must still score it.)
+    for objective in [Objective::Value, Objective::Tiles] {
+        let play = best("[b10 k10 o10 J] [r7 r8 r9]", "r6", true, objective);
+        assert_eq!((play.tiles, play.value, play.changed_sets), (1, 6, 1));
+        let sorted = |tiles: &[Tile]| {
+            let mut tiles = tiles.to_vec();
+            tiles.sort();
+            tiles
+        };
+        let kept = sorted(&parse_tiles("b10 k10 o10 J").expect("tiles"));
+        assert!(
+            play.table.iter().any(|set| sorted(set.tiles()) == kept),
+            "{objective:?}: {:?}",
+            play.table
+        );
+    }
+}

@@ -609,13 +609,27 @@ impl Bounds {
             }
             rest
         };
+        // Under the value objective every joker counts at 13 in the bound, so an old
+        // set whose jokers stand for less gains nothing by being kept: its tie-break
+        // point (one) is worth less than the joker's value lost (64 a number). Only the
+        // sets that can gain count in the bound.
+        let keeps_gain = |jokers: u8, joker_value: u32| {
+            p.unit == Unit::Tiles || joker_value == 13 * u32::from(jokers)
+        };
+        let counted: Vec<&Keepable> = p
+            .keepable
+            .iter()
+            .filter(|k| keeps_gain(k.jokers, k.joker_value))
+            .collect();
+        let counted_groups: Vec<(u8, u8, u8)> = p
+            .old_groups
+            .iter()
+            .copied()
+            .filter(|g| keeps_gain(g.2, u32::from(g.0) * u32::from(g.2)))
+            .collect();
         let mut keep_after = [0i32; 14];
         for (n, slot) in keep_after.iter_mut().enumerate() {
-            *slot = p
-                .keepable
-                .iter()
-                .filter(|k| usize::from(k.first) > n)
-                .count() as i32;
+            *slot = counted.iter().filter(|k| usize::from(k.first) > n).count() as i32;
         }
         Bounds {
             rest: suffix(&|n, c| p.table[n][c] + p.rack[n][c]),
@@ -629,7 +643,7 @@ impl Bounds {
                 let mut from = [0i32; 15];
                 for m in (0..14).rev() {
                     from[m] = from[m + 1]
-                        + p.old_groups
+                        + counted_groups
                             .iter()
                             .filter(|g| usize::from(g.0) == m)
                             .count() as i32;
@@ -640,14 +654,14 @@ impl Bounds {
             total_jokers: p.table_jokers + p.rack_jokers,
             keep_jokers: std::array::from_fn(|n| {
                 let holding = |j| {
-                    let sets = p.keepable.iter().filter(|k| usize::from(k.first) > n);
+                    let sets = counted.iter().filter(|k| usize::from(k.first) > n);
                     sets.filter(|k| k.jokers == j).count() as u8
                 };
                 [holding(1), holding(2)]
             }),
             group_jokers: std::array::from_fn(|m| {
                 let holding = |j| {
-                    let groups = p.old_groups.iter().filter(|g| usize::from(g.0) >= m);
+                    let groups = counted_groups.iter().filter(|g| usize::from(g.0) >= m);
                     groups.filter(|g| g.2 == j).count() as u8
                 };
                 [holding(1), holding(2)]
@@ -867,6 +881,7 @@ impl Expansion<'_> {
         let jokers_left = total_jokers - key.jokers;
         let list = ctx.list(key.cols[c], n, avail, jokers_left);
         let need = &prep.group_need[ni][c];
+        let group_loss = prep.group_bonus.loss(n).map(|loss| &loss[c]);
         let gaps = prep.gaps_to_13[ni][c];
         // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
         let joker_bound: [i32; 3] = std::array::from_fn(|j| {
@@ -890,16 +905,19 @@ impl Expansion<'_> {
             for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
                 // (Checked first: most options do not keep the level. The state may so
                 // wait for one that cannot make groups; that only bounds the rest.)
-                let potential = reach + i32::from(x) * unit;
+                let x_so_far = key.x | x << (2 * c);
+                let partial = usize::from(x_so_far) & ((1 << (2 * c + 2)) - 1);
+                // Old groups here that the tiles set aside can no longer re-form.
+                let lost = group_loss.map_or(0, |loss| i32::from(loss[partial]));
+                let potential = reach + i32::from(x) * unit - lost;
                 if !self.worth(potential) {
                     continue;
                 }
                 let mut next = key;
                 next.cols[c] = cols;
                 next.jokers += jokers;
-                next.x |= x << (2 * c);
+                next.x = x_so_far;
                 // The tiles set aside so far must still fit into groups.
-                let partial = usize::from(next.x) & ((1 << (2 * c + 2)) - 1);
                 if need[partial] > total_jokers - next.jokers {
                     continue;
                 }
@@ -997,17 +1015,22 @@ fn solve_best_first(
     arena.per_number.resize(FINAL_NUMBER + 1, 0);
     arena.dom_heads.clear();
     arena.dom_next.clear();
-    // Bucket b holds the states waiting with potential `bound - loss`, as a stack. A
-    // loss is 64 per objective point plus up to one per old set (the tie-break), so the
-    // buckets are numbered densely by (points, sets).
+    // Bucket b holds the states waiting with one potential, as a stack. A potential is
+    // 64 × objective points plus the tie-break points (one per old set kept, fewer than
+    // 64), so it splits uniquely: the buckets go densely by objective points below the
+    // bound's, then by tie-break points, most first. (The bound's own tie-break part can
+    // be below a play's: under the value objective it leaves out old sets whose jokers
+    // stand for less than 13, see `Bounds::new`.)
     let sets = (p.keepable.len() + p.old_groups.len()).min(PRIMARY as usize - 1) + 1;
+    let top = bound.div_euclid(PRIMARY);
     let bucket_of = |potential: i32| {
-        let loss = (bound - potential) as usize;
-        let points = loss / PRIMARY as usize;
-        points * sets + (loss - points * PRIMARY as usize).min(sets - 1)
+        let points = (top - potential.div_euclid(PRIMARY)) as usize;
+        let tie = (potential.rem_euclid(PRIMARY) as usize).min(sets - 1);
+        points * sets + (sets - 1 - tie)
     };
-    let potential_at =
-        |bucket: usize| bound - ((bucket / sets) * PRIMARY as usize + bucket % sets) as i32;
+    let potential_at = |bucket: usize| {
+        (top - (bucket / sets) as i32) * PRIMARY + (sets - 1 - bucket % sets) as i32
+    };
     let mut buckets = std::mem::take(&mut arena.buckets);
     let mut used = 0usize;
     let mut push = |buckets: &mut Vec<Vec<u32>>, b: usize, at: usize| {
@@ -1018,7 +1041,7 @@ fn solve_best_first(
         buckets[b].push(at as u32);
     };
     arena.store(ctx, start, 0, 0, NumberChoice::default());
-    push(&mut buckets, 0, 0);
+    push(&mut buckets, bucket_of(bound), 0);
     let mut offered = std::mem::take(&mut arena.offered);
     let mut current = 0usize;
     let answer = loop {
@@ -1106,10 +1129,28 @@ pub(crate) struct GroupBonus {
     at: Vec<Vec<(u8, u8)>>,
     /// `kept[n][x][gj]`, x as in [`x_index`].
     kept: Vec<[[u8; 3]; 81]>,
+    /// Per number, where its [`GroupLoss`] is in `losses` (`u8::MAX`: no old group
+    /// without jokers there).
+    loss_at: [u8; 14],
+    losses: Vec<GroupLoss>,
 }
+
+/// `loss[c][partial]`: of the old groups without jokers at one number, how many no
+/// split can re-form once the tiles set aside in colours 0..=c are `partial` (2 bits
+/// each), whatever the other colours add. The colour walk counts them lost at once
+/// instead of at the group step. (Groups holding jokers are left to the jokers' part of
+/// the bound, so that no group is counted lost twice.)
+type GroupLoss = [[u8; 256]; 4];
 
 fn x_index(x: [u8; 4]) -> usize {
     x.iter().fold(0, |i, &c| i * 3 + usize::from(c))
+}
+
+/// Tiles set aside per colour, 2 bits each (as in the DP's keys).
+fn pack_x(x: [u8; 4]) -> usize {
+    x.iter()
+        .enumerate()
+        .fold(0, |acc, (c, &v)| acc | usize::from(v) << (2 * c))
 }
 
 /// The tiles per colour of an [`x_index`].
@@ -1127,38 +1168,64 @@ impl GroupBonus {
             jokers_per_set: p.jokers_per_set,
             at,
             kept: vec![[[0; 3]; 81]; 14],
+            loss_at: [u8::MAX; 14],
+            losses: Vec::new(),
         };
         for n in 1..=13u8 {
             if bonus.at[usize::from(n)].is_empty() {
                 continue;
             }
             let ni = usize::from(n);
+            let plain = bonus.at[ni].iter().filter(|g| g.1 == 0).count() as u8;
+            // Per colour and tiles set aside so far, the most old groups without jokers
+            // one split of some completion re-forms (`None`: no completion makes groups).
+            let mut most_plain = [[None::<u8>; 256]; 4];
             for xi in 0..81 {
                 let x = x_of_index(xi);
                 // Only the tiles there can be set aside.
                 if (0..4).any(|c| x[c] > p.table[ni][c] + p.rack[ni][c]) {
                     continue;
                 }
+                let mut plain_best = None::<u8>;
                 for gj in 0..=2u8 {
-                    let best = groups::splits(x, gj, p.jokers_per_set)
-                        .iter()
-                        .map(|split| bonus.matches(n, split))
-                        .max()
-                        .unwrap_or(0);
-                    bonus.kept[usize::from(n)][xi][usize::from(gj)] = best;
+                    let splits = groups::splits(x, gj, p.jokers_per_set);
+                    let best = splits.iter().map(|split| bonus.matches(n, split, false));
+                    bonus.kept[ni][xi][usize::from(gj)] = best.max().unwrap_or(0);
+                    for split in splits {
+                        let plain_here = bonus.matches(n, split, true);
+                        plain_best = Some(plain_best.unwrap_or(0).max(plain_here));
+                    }
                 }
+                if let Some(kept) = plain_best {
+                    let packed = pack_x(x);
+                    for (c, row) in most_plain.iter_mut().enumerate() {
+                        let most = &mut row[packed & ((1 << (2 * c + 2)) - 1)];
+                        *most = Some(most.unwrap_or(0).max(kept));
+                    }
+                }
+            }
+            if plain > 0 {
+                // A partial no groups can complete loses nothing here (the walk drops it
+                // by `group_need`).
+                let loss: GroupLoss = most_plain.map(|row| row.map(|m| m.map_or(0, |m| plain - m)));
+                bonus.loss_at[ni] = bonus.losses.len() as u8;
+                bonus.losses.push(loss);
             }
         }
         bonus
     }
 
-    /// How many old groups at n the split contains (each old group once).
-    fn matches(&self, n: u8, split: &[GroupShape]) -> u8 {
+    /// How many old groups at n the split contains (each old group once); with
+    /// `plain_only` only those without jokers.
+    fn matches(&self, n: u8, split: &[GroupShape], plain_only: bool) -> u8 {
         let old = &self.at[usize::from(n)];
         // Each old group matches one group of the split at most (bits: matched).
         let mut matched = 0u64;
         let mut count = 0;
         for shape in split {
+            if plain_only && shape.jokers > 0 {
+                continue;
+            }
             if let Some(i) = (0..old.len())
                 .find(|&i| matched & (1 << i) == 0 && old[i] == (shape.colours, shape.jokers))
             {
@@ -1169,6 +1236,12 @@ impl GroupBonus {
         count
     }
 
+    /// The [`GroupLoss`] table of number n, if it has old groups without jokers.
+    fn loss(&self, n: u8) -> Option<&GroupLoss> {
+        let at = self.loss_at[usize::from(n)];
+        self.losses.get(usize::from(at))
+    }
+
     fn kept(&self, n: u8, x: [u8; 4], gj: u8) -> u8 {
         self.kept[usize::from(n)][x_index(x)][usize::from(gj.min(2))]
     }
@@ -1177,7 +1250,7 @@ impl GroupBonus {
     fn best_split(&self, n: u8, x: [u8; 4], gj: u8) -> Option<&'static Vec<GroupShape>> {
         groups::splits(x, gj, self.jokers_per_set)
             .iter()
-            .max_by_key(|split| self.matches(n, split))
+            .max_by_key(|split| self.matches(n, split, false))
     }
 }
 
@@ -1212,10 +1285,7 @@ fn group_need_for(most: [u8; 4], jokers_per_set: u8) -> GroupNeed {
         else {
             continue;
         };
-        let packed = xs
-            .iter()
-            .enumerate()
-            .fold(0usize, |acc, (c, &v)| acc | usize::from(v) << (2 * c));
+        let packed = pack_x(xs);
         for (c, row) in table.iter_mut().enumerate() {
             let partial = packed & ((1 << (2 * c + 2)) - 1);
             row[partial] = row[partial].min(gj);
