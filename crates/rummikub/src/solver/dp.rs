@@ -256,6 +256,10 @@ struct Arena {
     buckets: Vec<Vec<u32>>,
     /// The successors of one expansion.
     offered: Vec<(Key, i32, NumberChoice)>,
+    /// Successors found below their state's level (see [`Walked`]).
+    buffered: Vec<Buffered>,
+    /// Per arena position, what the state's last walk found.
+    walks: Vec<Walked>,
     /// How many states are stored after each number.
     per_number: Vec<usize>,
     /// The dominance candidates: per (number, kept sets, jokers) the last state stored,
@@ -782,6 +786,39 @@ struct NumberChoice {
     group_jokers: u8,
 }
 
+/// A successor found by a walk below its state's level, kept with the state until the
+/// search comes down to it (see [`solve_best_first`]).
+#[derive(Clone, Copy, Debug)]
+struct Buffered {
+    key: Key,
+    score: i32,
+    reach: i32,
+    choice: NumberChoice,
+}
+
+/// How far below the level a state's second and later walks go (in potential units:
+/// tie-break points, or 1/64 of an objective point).
+const WINDOW: i32 = 8;
+
+/// What a state expanded before keeps: the successors its last walk found below the
+/// level (`buffered[start..end]`), complete down to `walked` (that walk's floor), and
+/// the best potential below that (where it must be walked again).
+#[derive(Clone, Copy, Debug)]
+struct Walked {
+    start: u32,
+    end: u32,
+    walked: i32,
+    below: i32,
+}
+
+/// A state not expanded yet.
+const NOT_WALKED: Walked = Walked {
+    start: 0,
+    end: 0,
+    walked: i32::MAX,
+    below: i32::MIN,
+};
+
 /// One expansion of the best-first search: the successors, a whole number later, of a
 /// state waiting with potential `level`. The number is walked depth first: keep
 /// choices, then colour by colour, then the groups. A partial successor is walked on
@@ -793,9 +830,15 @@ struct Expansion<'a> {
     p: &'a Problem,
     prep: &'a Prepared,
     level: i32,
+    /// How deep this walk goes: partial successors down to here are walked on, and the
+    /// successors between it and the level are kept in `buffered` for later (see
+    /// [`solve_best_first`]); the level itself on a state's first expansion.
+    floor: i32,
     at_least: i32,
     /// Successors that keep the level: offered now.
     offered: &'a mut Vec<(Key, i32, NumberChoice)>,
+    /// Successors below the level down to the floor, with their potentials.
+    buffered: &'a mut Vec<Buffered>,
     /// The best potential below the level among the others: the state waits there for
     /// them.
     next_best: i32,
@@ -807,7 +850,7 @@ impl Expansion<'_> {
     /// Whether to walk on from a partial successor with potential `reach`; if not, the
     /// state waits for it (see the type's doc).
     fn worth(&mut self, reach: i32) -> bool {
-        if reach >= self.level {
+        if reach >= self.floor {
             return true;
         }
         if reach >= self.at_least {
@@ -979,6 +1022,13 @@ impl Expansion<'_> {
     fn leaf(&mut self, key: Key, score: i32, reach: i32, choice: NumberChoice) {
         if reach == self.level {
             self.offered.push((key, score, choice));
+        } else if reach < self.level && reach >= self.floor && reach >= self.at_least {
+            self.buffered.push(Buffered {
+                key,
+                score,
+                reach,
+                choice,
+            });
         } else if reach < self.level && reach >= self.at_least {
             // (Successors above the level were offered when the state waited there.)
             self.next_best = self.next_best.max(reach);
@@ -1043,6 +1093,10 @@ fn solve_best_first(
     arena.store(ctx, start, 0, 0, NumberChoice::default());
     push(&mut buckets, bucket_of(bound), 0);
     let mut offered = std::mem::take(&mut arena.offered);
+    let mut buffered = std::mem::take(&mut arena.buffered);
+    let mut walks = std::mem::take(&mut arena.walks);
+    buffered.clear();
+    walks.clear();
     let mut current = 0usize;
     let answer = loop {
         while current < buckets.len() && buckets[current].is_empty() {
@@ -1056,12 +1110,46 @@ fn solve_best_first(
         let level = potential_at(current);
         let after = usize::from(s.key.number);
         offered.clear();
+        if walks.len() <= u {
+            walks.resize(u + 1, NOT_WALKED);
+        }
+        let last = walks[u];
+        if level >= last.walked {
+            // The last walk found every successor down to here: take them from it.
+            let mut next_best = last.below;
+            for b in &buffered[last.start as usize..last.end as usize] {
+                if b.reach == level {
+                    offered.push((b.key, b.score, b.choice));
+                } else if b.reach < level {
+                    next_best = next_best.max(b.reach);
+                }
+            }
+            for &(key, score, choice) in offered.iter() {
+                if let Some(at) = arena.store(ctx, key, score, u, choice) {
+                    push(&mut buckets, current, at);
+                }
+            }
+            if next_best != i32::MIN {
+                push(&mut buckets, bucket_of(next_best), u);
+            }
+            continue;
+        }
+        // A state's first walk stops at its level; later ones go a window deeper, so
+        // that the next few levels need no walk of their own.
+        let floor = if last.walked == i32::MAX {
+            level
+        } else {
+            level - WINDOW
+        };
+        let start = buffered.len() as u32;
         let mut expansion = Expansion {
             p,
             prep,
             level,
+            floor,
             at_least,
             offered: &mut offered,
+            buffered: &mut buffered,
             next_best: i32::MIN,
             kept: KeptAt::default(),
         };
@@ -1078,7 +1166,18 @@ fn solve_best_first(
             13 => {}
             _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
         }
-        let next_best = expansion.next_best;
+        let below = expansion.next_best;
+        let end = buffered.len() as u32;
+        walks[u] = Walked {
+            start,
+            end,
+            walked: floor,
+            below,
+        };
+        let next_best = buffered[start as usize..end as usize]
+            .iter()
+            .map(|b| b.reach)
+            .fold(below, i32::max);
         for &(key, score, choice) in offered.iter() {
             if let Some(at) = arena.store(ctx, key, score, u, choice) {
                 push(&mut buckets, current, at);
@@ -1096,6 +1195,8 @@ fn solve_best_first(
     }
     arena.buckets = buckets;
     arena.offered = offered;
+    arena.buffered = buffered;
+    arena.walks = walks;
     answer
 }
 
