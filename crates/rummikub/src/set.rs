@@ -55,27 +55,30 @@ impl Set {
     /// joker in the gap it fills), for showing the table. Invalid sets are left as laid.
     pub fn arranged(&self, rules: &RuleSet) -> Set {
         match self.check(rules) {
-            Ok(reading) => {
-                let mut numbered: Vec<Tile> = self
-                    .tiles
-                    .iter()
-                    .copied()
-                    .filter(|t| !t.is_joker())
-                    .collect();
-                let tiles = reading
-                    .represented
-                    .iter()
-                    .map(
-                        |&stands_for| match numbered.iter().position(|&t| t == stands_for) {
-                            Some(i) => numbered.remove(i),
-                            None => Tile::JOKER,
-                        },
-                    )
-                    .collect();
-                Set { tiles }
-            }
+            Ok(reading) => self.arranged_as(&reading),
             Err(_) => self.clone(),
         }
+    }
+
+    /// The set with its tiles in the order of `reading` (one of its readings).
+    pub fn arranged_as(&self, reading: &Reading) -> Set {
+        let mut numbered: Vec<Tile> = self
+            .tiles
+            .iter()
+            .copied()
+            .filter(|t| !t.is_joker())
+            .collect();
+        let tiles = reading
+            .represented
+            .iter()
+            .map(
+                |&stands_for| match numbered.iter().position(|&t| t == stands_for) {
+                    Some(i) => numbered.remove(i),
+                    None => Tile::JOKER,
+                },
+            )
+            .collect();
+        Set { tiles }
     }
 }
 

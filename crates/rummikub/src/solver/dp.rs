@@ -533,7 +533,19 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
                 .filter(|&b| usize::from(p.keepable[b].last) == n)
                 .fold(0, |mask, b| mask | 1 << b)
         }),
+        joker_bounds: Vec::new(),
     };
+    let mut prep = prep;
+    prep.joker_bounds = (0..=p.table_jokers + p.rack_jokers)
+        .map(|left| {
+            std::array::from_fn(|n| {
+                std::array::from_fn(|j| {
+                    let left = left.saturating_sub(j as u8);
+                    prep.bounds.jokers(left, n as u8, n as u8)
+                })
+            })
+        })
+        .collect();
     let rules = RunRules {
         jokers_per_set: p.jokers_per_set,
         wrap: p.wrap,
@@ -566,6 +578,9 @@ struct Prepared {
     starting: Vec<Vec<usize>>,
     /// Per number, the keepable sets ending there, as mask bits.
     ending: [u64; 14],
+    /// `joker_bounds[left][n][j]`: the jokers' part of the bound in the colour steps of
+    /// number n with `left` jokers unused, after an option takes j of them.
+    joker_bounds: Vec<[[i32; 3]; 14]>,
 }
 
 /// The state before number 1.
@@ -927,10 +942,7 @@ impl Expansion<'_> {
         let group_loss = prep.group_bonus.loss(n).map(|loss| &loss[c]);
         let gaps = prep.gaps_to_13[ni][c];
         // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
-        let joker_bound: [i32; 3] = std::array::from_fn(|j| {
-            let left = jokers_left.saturating_sub(j as u8);
-            prep.bounds.jokers(left, n, n)
-        });
+        let joker_bound = prep.joker_bounds[usize::from(jokers_left)][ni];
         // (By index: the walk on builds option lists of other colours.)
         for o in 0..ctx.lists[list as usize].hot.len() {
             let (cols, tiles, jokers, leads) = ctx.lists[list as usize].hot[o];
@@ -939,10 +951,7 @@ impl Expansion<'_> {
             if leads && gaps > jokers_left - jokers {
                 continue;
             }
-            // Tiles set aside for groups: the table's tiles of (n, c) must all be laid.
-            if tiles > avail {
-                continue;
-            }
+            // (The list holds only options within the tiles there: `tiles <= avail`.)
             let slots = i32::from(tiles) + i32::from(jokers);
             let reach = score + slots * unit + kept.ahead[c] + joker_bound[usize::from(jokers)];
             for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
@@ -1256,8 +1265,25 @@ fn pack_x(x: [u8; 4]) -> usize {
 
 /// The tiles per colour of an [`x_index`].
 fn x_of_index(i: usize) -> [u8; 4] {
-    [i / 27, i / 9 % 3, i / 3 % 3, i % 3].map(|v| v as u8)
+    X_OF_INDEX[i]
 }
+
+/// [`x_of_index`] for every index (worked out at compile time: it is read in the setup
+/// of every problem).
+const X_OF_INDEX: [[u8; 4]; 81] = {
+    let mut table = [[0u8; 4]; 81];
+    let mut i = 0;
+    while i < 81 {
+        table[i] = [
+            (i / 27) as u8,
+            (i / 9 % 3) as u8,
+            (i / 3 % 3) as u8,
+            (i % 3) as u8,
+        ];
+        i += 1;
+    }
+    table
+};
 
 impl GroupBonus {
     fn new(p: &Problem) -> GroupBonus {
@@ -1289,13 +1315,13 @@ impl GroupBonus {
                 }
                 let mut plain_best = None::<u8>;
                 for gj in 0..=2u8 {
-                    let splits = groups::splits(x, gj, p.jokers_per_set);
-                    let best = splits.iter().map(|split| bonus.matches(n, split, false));
-                    bonus.kept[ni][xi][usize::from(gj)] = best.max().unwrap_or(0);
-                    for split in splits {
-                        let plain_here = bonus.matches(n, split, true);
-                        plain_best = Some(plain_best.unwrap_or(0).max(plain_here));
+                    let mut best = 0;
+                    for split in groups::splits(x, gj, p.jokers_per_set) {
+                        let (all, plain) = bonus.matches(n, split);
+                        best = best.max(all);
+                        plain_best = Some(plain_best.unwrap_or(0).max(plain));
                     }
+                    bonus.kept[ni][xi][usize::from(gj)] = best;
                 }
                 if let Some(kept) = plain_best {
                     let packed = pack_x(x);
@@ -1316,25 +1342,23 @@ impl GroupBonus {
         bonus
     }
 
-    /// How many old groups at n the split contains (each old group once); with
-    /// `plain_only` only those without jokers.
-    fn matches(&self, n: u8, split: &[GroupShape], plain_only: bool) -> u8 {
+    /// How many old groups at n the split contains (each old group once), and how many
+    /// of them hold no joker.
+    fn matches(&self, n: u8, split: &[GroupShape]) -> (u8, u8) {
         let old = &self.at[usize::from(n)];
         // Each old group matches one group of the split at most (bits: matched).
         let mut matched = 0u64;
-        let mut count = 0;
+        let (mut count, mut plain) = (0, 0);
         for shape in split {
-            if plain_only && shape.jokers > 0 {
-                continue;
-            }
             if let Some(i) = (0..old.len())
                 .find(|&i| matched & (1 << i) == 0 && old[i] == (shape.colours, shape.jokers))
             {
                 matched |= 1 << i;
                 count += 1;
+                plain += u8::from(shape.jokers == 0);
             }
         }
-        count
+        (count, plain)
     }
 
     /// The [`GroupLoss`] table of number n, if it has old groups without jokers.
@@ -1351,7 +1375,7 @@ impl GroupBonus {
     fn best_split(&self, n: u8, x: [u8; 4], gj: u8) -> Option<&'static Vec<GroupShape>> {
         groups::splits(x, gj, self.jokers_per_set)
             .iter()
-            .max_by_key(|split| self.matches(n, split, false))
+            .max_by_key(|split| self.matches(n, split).0)
     }
 }
 

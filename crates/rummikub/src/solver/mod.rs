@@ -152,22 +152,28 @@ pub fn solve_with(
         Objective::Tiles => Unit::Tiles,
         Objective::Value => Unit::Value,
     };
-    // The old table as sets: given, or arranged by the DP itself (highest value).
-    let old_sets: Vec<Set> = match &position.table {
+    // The old table as sets (given, or arranged by the DP itself, highest value), with
+    // each set's value at its highest reading (KD3), worked out once.
+    let (old_sets, old_values): (std::borrow::Cow<[Set]>, Vec<u32>) = match &position.table {
         TableInput::Sets(sets) => {
-            for (i, set) in sets.iter().enumerate() {
-                set.check(rules).map_err(|problem| SolveError::InvalidSet {
+            let values = sets.iter().enumerate().map(|(i, set)| {
+                let reading = set.check(rules).map_err(|problem| SolveError::InvalidSet {
                     index: i + 1,
                     set: set.clone(),
                     problem,
                 })?;
-            }
-            sets.clone()
+                Ok(reading.value)
+            });
+            (sets.into(), values.collect::<Result<_, SolveError>>()?)
         }
-        TableInput::Tiles(tiles) => arrange(rules, tiles)?,
+        TableInput::Tiles(tiles) => {
+            let sets = arrange(rules, tiles)?;
+            let values = sets.iter().map(|s| set_value(s, rules)).collect();
+            (sets.into(), values)
+        }
     };
     let keep_sets = matches!(position.table, TableInput::Sets(_));
-    let old_value: u32 = crate::round::table_value(&old_sets, rules);
+    let old_value: u32 = old_values.iter().sum();
     let old_numbered: u32 = table_tiles
         .iter()
         .filter_map(|t| t.number())
@@ -192,9 +198,15 @@ pub fn solve_with(
         let Some(answer) = dp::solve(&problem)? else {
             return Ok(None);
         };
-        let mut table = old_sets.clone();
+        let mut table = old_sets.to_vec();
         table.extend(answer.sets.into_iter().map(Set::new));
-        let best = finish(rules, &old_sets, &table_tiles, table, keep_sets);
+        let best = finish(
+            rules,
+            (&old_sets, old_value),
+            &table_tiles,
+            table,
+            keep_sets,
+        );
         return Ok(meld_check(Some(best)));
     }
     let threshold = track(rules.initial_meld_minimum + old_joker_value);
@@ -256,7 +268,7 @@ pub fn solve_with(
                     swapped(set, t)
                 }
             };
-            fixed_score += PRIMARY * primary_of(&new_set, rules, unit);
+            fixed_score += PRIMARY * primary_of(&new_set, set_value(&new_set, rules), unit);
             fixed.push(new_set);
         }
         if possible {
@@ -281,7 +293,7 @@ pub fn solve_with(
                         fixed_score += 1;
                     }
                 }
-                old_set_readings(&old_sets, &settled, rules, unit, &mut problem);
+                old_set_readings((&old_sets, &old_values), &settled, unit, &mut problem);
             }
             // Only a play better than the best of the choices so far counts.
             let at_least = best.as_ref().map_or(i32::MIN, |b| b.0 - fixed_score + 1);
@@ -310,7 +322,13 @@ pub fn solve_with(
         }
     }
     Ok(meld_check(best.map(|(_, table)| {
-        finish(rules, &old_sets, &table_tiles, table, keep_sets)
+        finish(
+            rules,
+            (&old_sets, old_value),
+            &table_tiles,
+            table,
+            keep_sets,
+        )
     })))
 }
 
@@ -364,9 +382,8 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
 /// the DP keeps a run whole by reserving its tiles, and counts a group as kept when its
 /// group step forms it again.
 fn old_set_readings(
-    old: &[Set],
+    (old, values): (&[Set], &[u32]),
     settled: &[usize],
-    rules: &RuleSet,
     unit: Unit,
     problem: &mut dp::Problem,
 ) {
@@ -409,8 +426,8 @@ fn old_set_readings(
                 first,
                 last,
                 jokers: set.jokers() as u8,
-                score: PRIMARY * primary_of(set, rules, unit) + 1,
-                joker_value: set_value(set, rules).saturating_sub(numbered_sum(set.tiles())),
+                score: PRIMARY * primary_of(set, values[index], unit) + 1,
+                joker_value: values[index].saturating_sub(numbered_sum(set.tiles())),
             });
         }
     }
@@ -424,10 +441,11 @@ fn numbered_sum(tiles: &[Tile]) -> u32 {
     tiles.iter().filter_map(|t| t.number()).map(u32::from).sum()
 }
 
-fn primary_of(set: &Set, rules: &RuleSet, unit: Unit) -> i32 {
+/// A set's worth under the objective (`value`: its value at its highest reading).
+fn primary_of(set: &Set, value: u32, unit: Unit) -> i32 {
     match unit {
         Unit::Tiles => set.len() as i32,
-        Unit::Value => set_value(set, rules) as i32,
+        Unit::Value => value as i32,
     }
 }
 
@@ -443,20 +461,30 @@ fn swapped(set: &Set, tile: Tile) -> Set {
 /// The solution's figures from the old and new tables.
 fn finish(
     rules: &RuleSet,
-    old_sets: &[Set],
+    (old_sets, old_value): (&[Set], u32),
     old_tiles: &[Tile],
     table: Vec<Set>,
     keep_sets: bool,
 ) -> Solution {
-    let table: Vec<Set> = table.iter().map(|s| s.arranged(rules)).collect();
+    // Each new set read once: shown in the order of its best reading, worth its value.
+    let mut new_value = 0u32;
+    let table: Vec<Set> = table
+        .iter()
+        .map(|s| match s.check(rules) {
+            Ok(reading) => {
+                new_value += reading.value;
+                s.arranged_as(&reading)
+            }
+            Err(_) => s.clone(),
+        })
+        .collect();
     let mut placed = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
     for t in old_tiles {
         placed.remove(*t);
     }
     // KD11: the value laid is the growth of the table's value (sets at their highest
     // reading, KD3).
-    let value = crate::round::table_value(&table, rules) as i32
-        - crate::round::table_value(old_sets, rules) as i32;
+    let value = new_value as i32 - old_value as i32;
     let changed_sets = if keep_sets {
         let mut remaining: Vec<Vec<Tile>> = table.iter().map(|s| s.sorted_tiles()).collect();
         old_sets
