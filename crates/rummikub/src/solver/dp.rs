@@ -859,6 +859,9 @@ struct Expansion<'a> {
     next_best: i32,
     /// The kept sets' reserved tiles and bounds for the number being walked.
     kept: KeptAt,
+    /// The choices of the walk so far (each colour writes its own entry on the way
+    /// down; a leaf copies them).
+    choice: NumberChoice,
 }
 
 impl Expansion<'_> {
@@ -903,11 +906,8 @@ impl Expansion<'_> {
                 continue;
             }
             self.kept = KeptAt::new(p, prep, next.mask, n);
-            let choice = NumberChoice {
-                keep,
-                ..NumberChoice::default()
-            };
-            self.colour(ctx, (n, 0), next, score, choice, 0);
+            self.choice.keep = keep;
+            self.colour(ctx, (n, 0), next, score, 0);
         }
     }
 
@@ -920,11 +920,10 @@ impl Expansion<'_> {
         (n, c): (u8, usize),
         key: Key,
         score: i32,
-        choice: NumberChoice,
         jokers_needed: u8,
     ) {
         if c == 4 {
-            self.groups(n, key, score, choice, jokers_needed);
+            self.groups(n, key, score, jokers_needed);
             return;
         }
         let (p, prep, kept) = (self.p, self.prep, self.kept);
@@ -989,17 +988,17 @@ impl Expansion<'_> {
                     u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
                 next.acc = acc.min(cap) as u8;
                 next.any |= from_rack > 0;
-                let mut choice = choice;
-                choice.colours[c] = (list, o as u16);
+                self.choice.colours[c] = (list, o as u16);
                 let score = score + (slots + i32::from(x)) * unit;
-                self.colour(ctx, (n, c + 1), next, score, choice, needed);
+                self.colour(ctx, (n, c + 1), next, score, needed);
             }
         }
     }
 
     /// The groups at number n from the tiles set aside, with jokers; the kept sets ending
     /// at n leave the mask. A whole successor, offered if it keeps the level.
-    fn groups(&mut self, n: u8, key: Key, score: i32, mut choice: NumberChoice, needed: u8) {
+    fn groups(&mut self, n: u8, key: Key, score: i32, needed: u8) {
+        let mut choice = self.choice;
         let p = self.p;
         let unit = p.unit.of(n) * PRIMARY;
         let cap = p.threshold.unwrap_or(0).min(255);
@@ -1161,6 +1160,7 @@ fn solve_best_first(
             buffered: &mut buffered,
             next_best: i32::MIN,
             kept: KeptAt::default(),
+            choice: NumberChoice::default(),
         };
         match after {
             FINAL_NUMBER => break Ok(Some(walk_back(ctx, p, prep, arena, u))),
