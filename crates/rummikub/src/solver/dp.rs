@@ -260,8 +260,6 @@ struct Arena {
     buffered: Vec<Buffered>,
     /// Per arena position, what the state's last walk found.
     walks: Vec<Walked>,
-    /// How many states are stored after each number.
-    per_number: Vec<usize>,
     /// The dominance candidates: per (number, kept sets, jokers) the last state stored,
     /// chained through `dom_next`.
     dom_heads: Map<(u8, u64, u8), u32>,
@@ -270,8 +268,8 @@ struct Arena {
 
 impl Arena {
     /// Stores a state reached from arena position `prev` by `choice`, unless one with
-    /// its key is stored already (reached first, so by a path at least as good) or, in
-    /// a number with many states, an earlier one dominates it. Its arena position.
+    /// its key is stored already (reached first, so by a path at least as good) or an
+    /// earlier one dominates it. Its arena position.
     fn store(
         &mut self,
         ctx: &mut Ctx,
@@ -281,10 +279,8 @@ impl Arena {
         choice: NumberChoice,
     ) -> Option<usize> {
         let slot = self.index.find(&self.states, &key).err()?;
-        let number = usize::from(key.number);
-        let big = self.per_number[number] >= DOMINANCE_FROM;
         let group = (key.number, key.mask, key.jokers);
-        if big && self.dominated(ctx, group, &key) {
+        if self.dominated(ctx, group, &key) {
             return None;
         }
         self.states.push(State {
@@ -295,13 +291,10 @@ impl Arena {
         self.choices.push(choice);
         let at = self.states.len() - 1;
         self.index.insert(slot, at, &self.states);
-        self.per_number[number] += 1;
-        if big {
-            let head = self.dom_heads.entry(group).or_insert(u32::MAX);
-            self.dom_next.resize(at + 1, u32::MAX);
-            self.dom_next[at] = *head;
-            *head = at as u32;
-        }
+        let head = self.dom_heads.entry(group).or_insert(u32::MAX);
+        self.dom_next.resize(at + 1, u32::MAX);
+        self.dom_next[at] = *head;
+        *head = at as u32;
         Some(at)
     }
 
@@ -1056,8 +1049,9 @@ impl Expansion<'_> {
 /// goes a whole number at once (keep choices, four colours, groups) by a depth-first walk
 /// that leaves a partial successor below the level for later (its potential bounds all
 /// below it): only the states between numbers are stored (about one in nine of the
-/// states of a search colour by colour, measured). Numbers with many states drop those
-/// an earlier state dominates ([`Arena::dominated`]).
+/// states of a search colour by colour, measured). A state's second and later walks go
+/// [`WINDOW`] deeper and keep what they find below the level for the next levels
+/// ([`Walked`]). A state an earlier one dominates is dropped ([`Arena::dominated`]).
 fn solve_best_first(
     p: &Problem,
     ctx: &mut Ctx,
@@ -1069,8 +1063,6 @@ fn solve_best_first(
     arena.states.clear();
     arena.choices.clear();
     arena.index.reset(1024);
-    arena.per_number.clear();
-    arena.per_number.resize(FINAL_NUMBER + 1, 0);
     arena.dom_heads.clear();
     arena.dom_next.clear();
     // Bucket b holds the states waiting with one potential, as a stack. A potential is
@@ -1211,10 +1203,6 @@ fn solve_best_first(
 
 /// The step of the best-first search's final states (after number 13 comes the play).
 const FINAL_NUMBER: usize = 14;
-
-/// Numbers with more states than this get the dominance check (comparing costs more than
-/// carrying a few hundred states).
-const DOMINANCE_FROM: usize = 1024;
 
 /// The play of the best-first search's final state at arena position `at`, walked back
 /// to the start.
