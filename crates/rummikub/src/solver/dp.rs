@@ -344,10 +344,35 @@ const DOMINANCE_CHECKS: usize = 64;
 
 /// The options of one (configuration, number, tiles, jokers), compact for the hot loop.
 struct OptList {
-    /// Per option: the next configuration, tiles and jokers taken, and whether a run
-    /// in it began with a joker.
-    hot: Vec<(u16, u8, u8, bool)>,
+    hot: Vec<HotOpt>,
     full: Vec<ColOpt>,
+}
+
+/// What the walk reads of one option.
+#[derive(Clone, Copy, Debug)]
+struct HotOpt {
+    /// The configuration after it.
+    next: u16,
+    /// Tiles and jokers it takes.
+    tiles: u8,
+    jokers: u8,
+    /// Whether a run in it began with a joker.
+    leads: bool,
+    /// Its runs of one tile and of two tiles (they must go on).
+    short: (u8, u8),
+}
+
+/// How many of the packed runs are one tile long and how many two.
+fn short_runs(packed: Packed) -> (u8, u8) {
+    let (mut one, mut two) = (0u8, 0u8);
+    for i in 0..8 {
+        match (packed >> (8 * i)) as u8 & 3 {
+            1 => one += 1,
+            2 => two += 1,
+            _ => {}
+        }
+    }
+    (one, two)
 }
 
 thread_local! {
@@ -475,13 +500,12 @@ impl Ctx {
         );
         let hot = full
             .iter()
-            .map(|o| {
-                (
-                    self.id(o.next),
-                    o.tiles,
-                    o.jokers,
-                    any_leads_with_joker(o.next),
-                )
+            .map(|o| HotOpt {
+                next: self.id(o.next),
+                tiles: o.tiles,
+                jokers: o.jokers,
+                leads: any_leads_with_joker(o.next),
+                short: short_runs(o.next),
             })
             .collect();
         let l = self.lists.len() as u32;
@@ -751,19 +775,12 @@ impl KeptAt {
         }
     }
 
-    /// The fewest jokers colour c's open runs `packed` (after number n) need to go on:
-    /// a run of one or two tiles needs a tile or a joker at n + 1, one of one tile at
-    /// n + 2 as well; `u8::MAX` if they cannot (a run of one tile after 12). Only
-    /// without wrap-around runs (whose parts after 13 wait for their parts before).
-    fn jokers_to_go_on(&self, packed: Packed, n: u8, c: usize) -> u8 {
-        let (mut one, mut two) = (0u8, 0u8);
-        for i in 0..8 {
-            match (packed >> (8 * i)) as u8 & 3 {
-                1 => one += 1,
-                2 => two += 1,
-                _ => {}
-            }
-        }
+    /// The fewest jokers colour c's open runs (after number n; `one` and `two` tiles
+    /// long, see [`short_runs`]) need to go on: a run of one or two tiles needs a tile
+    /// or a joker at n + 1, one of one tile at n + 2 as well; `u8::MAX` if they cannot
+    /// (a run of one tile after 12). Only without wrap-around runs (whose parts after
+    /// 13 wait for their parts before).
+    fn jokers_to_go_on(&self, (one, two): (u8, u8), n: u8, c: usize) -> u8 {
         if n >= 13 || one > 0 && n >= 12 {
             return if one + two > 0 { u8::MAX } else { 0 };
         }
@@ -937,7 +954,13 @@ impl Expansion<'_> {
         let joker_bound = prep.joker_bounds[usize::from(jokers_left)][ni];
         // (By index: the walk on builds option lists of other colours.)
         for o in 0..ctx.lists[list as usize].hot.len() {
-            let (cols, tiles, jokers, leads) = ctx.lists[list as usize].hot[o];
+            let HotOpt {
+                next: cols,
+                tiles,
+                jokers,
+                leads,
+                short,
+            } = ctx.lists[list as usize].hot[o];
             // A run that began with a joker must reach 13 (canonical form, see
             // `runs::LEAD`): the jokers left must fill the gaps up to 13.
             if leads && gaps > jokers_left - jokers {
@@ -970,7 +993,7 @@ impl Expansion<'_> {
                 let needed = if p.wrap {
                     0
                 } else {
-                    kept.jokers_to_go_on(ctx.packed[usize::from(cols)], n, c)
+                    kept.jokers_to_go_on(short, n, c)
                 };
                 let needed = needed.saturating_add(jokers_needed);
                 if needed > total_jokers - next.jokers {
