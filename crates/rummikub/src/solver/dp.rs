@@ -756,21 +756,45 @@ struct KeptAt {
 impl KeptAt {
     fn new(p: &Problem, prep: &Prepared, mask: u64, n: u8) -> KeptAt {
         let ni = usize::from(n);
-        let free = |m: usize, c: usize| {
+        // One pass over the kept sets: their tiles at n, n + 1 and n + 2, and their part
+        // of the bound after each colour of n (see `Bounds::tiles_ahead`).
+        let mut reserved = [[0u8; 4]; 3];
+        let mut reserved_rest = [0i32; 4];
+        let mut bits = mask;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let k = &p.keepable[bit];
+            for (d, row) in reserved.iter_mut().enumerate() {
+                if let Some(counts) = k.counts.get(ni + d) {
+                    for c in 0..4 {
+                        row[c] += counts[c];
+                    }
+                }
+            }
+            let rest = &prep.bounds.kept_rest[bit];
+            for (c, slot) in reserved_rest.iter_mut().enumerate() {
+                *slot += rest[(ni - 1) * 4 + c + 1];
+            }
+        }
+        let free = |d: usize, c: usize| {
+            let m = ni + d;
             if m > 13 {
                 0
             } else {
-                p.table[m][c] + p.rack[m][c] - reserved(p, mask, m, c)
+                p.table[m][c] + p.rack[m][c] - reserved[d][c]
             }
         };
+        let b = &prep.bounds;
+        let decided = b.keep_after[ni] + b.groups_from[ni];
         KeptAt {
-            reserved: std::array::from_fn(|c| reserved(p, mask, ni, c)),
+            reserved: reserved[0],
             ahead: std::array::from_fn(|c| {
-                prep.bounds.tiles_ahead(mask, (ni - 1) * 4 + c + 1, n, n)
+                b.rest[(ni - 1) * 4 + c + 1] - reserved_rest[c] + decided
             }),
             free_after: [
-                std::array::from_fn(|c| free(ni + 1, c)),
-                std::array::from_fn(|c| free(ni + 2, c)),
+                std::array::from_fn(|c| free(1, c)),
+                std::array::from_fn(|c| free(2, c)),
             ],
         }
     }
@@ -1445,18 +1469,6 @@ fn gaps_to_13(p: &Problem) -> [[u8; 4]; 14] {
         }
     }
     gaps
-}
-
-/// Tiles of (n, colour c) reserved by the kept sets in `mask` (bits: positions in
-/// `p.keepable`).
-fn reserved(p: &Problem, mut mask: u64, n: usize, c: usize) -> u8 {
-    let mut sum = 0;
-    while mask != 0 {
-        let bit = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        sum += p.keepable[bit].counts[n][c];
-    }
-    sum
 }
 
 fn unpack_x(x: u8) -> [u8; 4] {
