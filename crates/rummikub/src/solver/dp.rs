@@ -533,8 +533,10 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
     thread_local! {
         static ARENA: std::cell::RefCell<Arena> = std::cell::RefCell::default();
     }
+    let bounds = Bounds::new(p);
     let prep = Prepared {
-        bounds: Bounds::new(p),
+        joker_bounds: bounds.colour_step_jokers(),
+        bounds,
         group_need: group_need(p),
         gaps_to_13: gaps_to_13(p),
         group_bonus: GroupBonus::new(p),
@@ -550,19 +552,7 @@ pub(crate) fn solve_at_least(p: &Problem, at_least: i32) -> Result<Option<Answer
                 .filter(|&b| usize::from(p.keepable[b].last) == n)
                 .fold(0, |mask, b| mask | 1 << b)
         }),
-        joker_bounds: Vec::new(),
     };
-    let mut prep = prep;
-    prep.joker_bounds = (0..=p.table_jokers + p.rack_jokers)
-        .map(|left| {
-            std::array::from_fn(|n| {
-                std::array::from_fn(|j| {
-                    let left = left.saturating_sub(j as u8);
-                    prep.bounds.jokers(left, n as u8, n as u8)
-                })
-            })
-        })
-        .collect();
     let rules = RunRules {
         jokers_per_set: p.jokers_per_set,
         wrap: p.wrap,
@@ -737,9 +727,29 @@ impl Bounds {
             mask &= mask - 1;
             reserved += self.kept_rest[bit][from];
         }
+        self.ahead(from, reserved, n, groups_from)
+    }
+
+    /// [`Bounds::tiles_ahead`] with the kept sets' part (`reserved`) already summed.
+    fn ahead(&self, from: usize, reserved: i32, n: u8, groups_from: u8) -> i32 {
         self.rest[from] - reserved
             + self.keep_after[usize::from(n)]
             + self.groups_from[usize::from(groups_from)]
+    }
+
+    /// `[left][n][j]`: the jokers' part of the bound in the colour steps of number n
+    /// with `left` jokers unused, after an option takes j of them (see
+    /// [`Prepared::joker_bounds`]).
+    fn colour_step_jokers(&self) -> Vec<[[i32; 3]; 14]> {
+        (0..=self.total_jokers)
+            .map(|left| {
+                std::array::from_fn(|n| {
+                    std::array::from_fn(|j| {
+                        self.jokers(left.saturating_sub(j as u8), n as u8, n as u8)
+                    })
+                })
+            })
+            .collect()
     }
 }
 
@@ -785,12 +795,11 @@ impl KeptAt {
                 p.table[m][c] + p.rack[m][c] - reserved[d][c]
             }
         };
-        let b = &prep.bounds;
-        let decided = b.keep_after[ni] + b.groups_from[ni];
         KeptAt {
             reserved: reserved[0],
             ahead: std::array::from_fn(|c| {
-                b.rest[(ni - 1) * 4 + c + 1] - reserved_rest[c] + decided
+                prep.bounds
+                    .ahead((ni - 1) * 4 + c + 1, reserved_rest[c], n, n)
             }),
             free_after: [
                 std::array::from_fn(|c| free(1, c)),
@@ -1161,71 +1170,60 @@ fn solve_best_first(
             walks.resize(u + 1, NOT_WALKED);
         }
         let last = walks[u];
-        if level >= last.walked {
-            // The last walk found every successor down to here: take them from it.
-            let mut next_best = last.below;
-            for b in &buffered[last.start as usize..last.end as usize] {
-                if b.reach == level {
-                    offered.push((b.key, b.score, b.choice));
-                } else if b.reach < level {
-                    next_best = next_best.max(b.reach);
+        if level < last.walked {
+            // A state's first walk stops at its level; later ones go a window deeper,
+            // so that the next few levels need no walk of their own.
+            let floor = if last.walked == i32::MAX {
+                level
+            } else {
+                level - WINDOW
+            };
+            let start = buffered.len() as u32;
+            let mut expansion = Expansion {
+                p,
+                prep,
+                level,
+                floor,
+                at_least,
+                offered: &mut offered,
+                buffered: &mut buffered,
+                next_best: i32::MIN,
+                kept: KeptAt::default(),
+                choice: NumberChoice::default(),
+            };
+            match after {
+                FINAL_NUMBER => break Ok(Some(walk_back(ctx, p, prep, arena, u))),
+                // The play itself, worth its score.
+                13 if is_play(p, ctx, &s.key) => {
+                    let key = Key {
+                        number: FINAL_NUMBER as u8,
+                        ..s.key
+                    };
+                    expansion.leaf(key, s.score, s.score, NumberChoice::default());
                 }
+                13 => {}
+                _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
             }
-            for &(key, score, choice) in offered.iter() {
-                if let Some(at) = arena.store(ctx, key, score, u, choice) {
-                    push(&mut buckets, current, at);
-                }
-            }
-            if next_best != i32::MIN {
-                push(&mut buckets, bucket_of(next_best), u);
-            }
-            continue;
+            let below = expansion.next_best;
+            walks[u] = Walked {
+                start,
+                end: buffered.len() as u32,
+                walked: floor,
+                below,
+            };
         }
-        // A state's first walk stops at its level; later ones go a window deeper, so
-        // that the next few levels need no walk of their own.
-        let floor = if last.walked == i32::MAX {
-            level
-        } else {
-            level - WINDOW
-        };
-        let start = buffered.len() as u32;
-        let mut expansion = Expansion {
-            p,
-            prep,
-            level,
-            floor,
-            at_least,
-            offered: &mut offered,
-            buffered: &mut buffered,
-            next_best: i32::MIN,
-            kept: KeptAt::default(),
-            choice: NumberChoice::default(),
-        };
-        match after {
-            FINAL_NUMBER => break Ok(Some(walk_back(ctx, p, prep, arena, u))),
-            // The play itself, worth its score.
-            13 if is_play(p, ctx, &s.key) => {
-                let key = Key {
-                    number: FINAL_NUMBER as u8,
-                    ..s.key
-                };
-                expansion.leaf(key, s.score, s.score, NumberChoice::default());
+        // The state's last walk found every successor down to here (those at the level
+        // it walked for are offered already, the others are buffered): take the ones at
+        // this level, and wait for the best below.
+        let walked = walks[u];
+        let mut next_best = walked.below;
+        for b in &buffered[walked.start as usize..walked.end as usize] {
+            if b.reach == level {
+                offered.push((b.key, b.score, b.choice));
+            } else if b.reach < level {
+                next_best = next_best.max(b.reach);
             }
-            13 => {}
-            _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
         }
-        let below = expansion.next_best;
-        let end = buffered.len() as u32;
-        walks[u] = Walked {
-            start,
-            end,
-            walked: floor,
-            below,
-        };
-        let next_best = buffered[start as usize..end as usize]
-            .iter()
-            .map(|b| b.reach)
-            .fold(below, i32::max);
         for &(key, score, choice) in offered.iter() {
             if let Some(at) = arena.store(ctx, key, score, u, choice) {
                 push(&mut buckets, current, at);

@@ -254,21 +254,23 @@ pub fn solve_with(
             for &t in set.tiles() {
                 table_left.remove(t);
             }
-            let new_set = match choices[f][pick[f]] {
+            let (new_set, value) = match choices[f][pick[f]] {
                 None => {
                     fixed_score += 1;
-                    acc += set_value(set, rules).saturating_sub(numbered_sum(set.tiles()));
-                    set.clone()
+                    acc += old_values[i].saturating_sub(numbered_sum(set.tiles()));
+                    (set.clone(), old_values[i])
                 }
                 Some(t) => {
                     possible &= rack_left.remove(t);
                     freed += 1;
                     any = true;
                     acc += u32::from(t.number().unwrap_or(0));
-                    swapped(set, t)
+                    let new_set = swapped(set, t);
+                    let value = set_value(&new_set, rules);
+                    (new_set, value)
                 }
             };
-            fixed_score += PRIMARY * primary_of(&new_set, set_value(&new_set, rules), unit);
+            fixed_score += PRIMARY * primary_of(&new_set, value, unit);
             fixed.push(new_set);
         }
         if possible {
