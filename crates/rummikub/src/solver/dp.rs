@@ -15,8 +15,10 @@
 //! equally good plays the one that changes the fewest old sets wins. (Re-forming an old
 //! set from its tiles is the same as keeping it, so nothing is lost by this.)
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 use super::groups::{self, GroupShape};
 use super::runs::{
@@ -761,6 +763,9 @@ struct KeptAt {
     ahead: [i32; 4],
     /// Tiles of each colour free for open runs at n + 1 and n + 2 (none past 13).
     free_after: [[u8; 4]; 2],
+    /// The bound on the rest after the group step of n, but for the jokers (see
+    /// [`Bounds::tiles_ahead`]; the kept sets ending at n are done).
+    after_groups: i32,
 }
 
 impl KeptAt {
@@ -796,6 +801,9 @@ impl KeptAt {
             }
         };
         KeptAt {
+            after_groups: prep
+                .bounds
+                .tiles_ahead(mask & !prep.ending[ni], ni * 4, n, n + 1),
             reserved: reserved[0],
             ahead: std::array::from_fn(|c| {
                 prep.bounds
@@ -985,8 +993,9 @@ impl Expansion<'_> {
         let gaps = prep.gaps_to_13[ni][c];
         // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
         let joker_bound = prep.joker_bounds[usize::from(jokers_left)][ni];
+        let options = ctx.lists[list as usize].hot.len();
         // (By index: the walk on builds option lists of other colours.)
-        for o in 0..ctx.lists[list as usize].hot.len() {
+        for o in 0..options {
             let HotOpt {
                 next: cols,
                 tiles,
@@ -996,42 +1005,59 @@ impl Expansion<'_> {
             } = ctx.lists[list as usize].hot[o];
             // A run that began with a joker must reach 13 (canonical form, see
             // `runs::LEAD`): the jokers left must fill the gaps up to 13.
-            if leads && gaps > jokers_left - jokers {
+            if leads && gaps + jokers > jokers_left {
                 continue;
             }
             // (The list holds only options within the tiles there: `tiles <= avail`.)
             let slots = i32::from(tiles) + i32::from(jokers);
             let reach = score + slots * unit + kept.ahead[c] + joker_bound[usize::from(jokers)];
-            for x in must.saturating_sub(tiles)..=(avail - tiles).min(2) {
-                // (Checked first: most options do not keep the level. The state may so
-                // wait for one that cannot make groups; that only bounds the rest.)
-                let x_so_far = key.x | x << (2 * c);
-                let partial = usize::from(x_so_far) & ((1 << (2 * c + 2)) - 1);
+            // Tiles set aside for groups: the table's must all be used, at most two.
+            let fewest = must.saturating_sub(tiles);
+            let most = (avail - tiles).min(2);
+            // The potential falls with every tile not set aside (a tile's unit is more
+            // than the old groups it can cost), so only the most tiles set aside down to
+            // the first below the floor are walked; that one bounds the rest.
+            let potential_with = |x: u8| {
+                let partial =
+                    (usize::from(key.x) | usize::from(x) << (2 * c)) & ((4 << (2 * c)) - 1);
                 // Old groups here that the tiles set aside can no longer re-form.
                 let lost = group_loss.map_or(0, |loss| i32::from(loss[partial]));
-                let potential = reach + i32::from(x) * unit - lost;
+                (reach + i32::from(x) * unit - lost, partial)
+            };
+            let mut least = most + 1;
+            while least > fewest {
+                let (potential, _) = potential_with(least - 1);
                 if !self.worth(potential) {
+                    break;
+                }
+                least -= 1;
+            }
+            if least > most {
+                continue;
+            }
+            let jokers_after = key.jokers + jokers;
+            let jokers_free = total_jokers - jokers_after;
+            // Runs that cannot go on die at the next number: not walked (a third of the
+            // states stored were such).
+            let needed = if p.wrap {
+                0
+            } else {
+                kept.jokers_to_go_on(short, n, c)
+            };
+            let needed = needed.saturating_add(jokers_needed);
+            if needed > jokers_free {
+                continue;
+            }
+            for x in least..=most {
+                let (_, partial) = potential_with(x);
+                // The tiles set aside so far must still fit into groups.
+                if need[partial] > jokers_free {
                     continue;
                 }
                 let mut next = key;
                 next.cols[c] = cols;
-                next.jokers += jokers;
-                next.x = x_so_far;
-                // The tiles set aside so far must still fit into groups.
-                if need[partial] > total_jokers - next.jokers {
-                    continue;
-                }
-                // Runs that cannot go on die at the next number: not walked (a third
-                // of the states stored were such).
-                let needed = if p.wrap {
-                    0
-                } else {
-                    kept.jokers_to_go_on(short, n, c)
-                };
-                let needed = needed.saturating_add(jokers_needed);
-                if needed > total_jokers - next.jokers {
-                    continue;
-                }
+                next.jokers = jokers_after;
+                next.x = partial as u8;
                 let from_rack = x + tiles - must;
                 let acc =
                     u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
@@ -1067,10 +1093,9 @@ impl Expansion<'_> {
             next.acc = acc.min(cap) as u8;
             let kept_groups = i32::from(self.prep.group_bonus.kept(n, x, gj));
             let score = score + i32::from(gj) * unit + kept_groups;
-            let potential = self
-                .prep
-                .bounds
-                .potential(&next, score, usize::from(n) * 4, n, n + 1);
+            // (`Bounds::potential`, the kept sets' part worked out once per keep choice.)
+            let jokers = self.prep.bounds.jokers(jokers_left - gj, n, n + 1);
+            let potential = score + self.kept.after_groups + jokers;
             choice.group_jokers = gj;
             self.leaf(next, score, potential, choice);
         }
@@ -1270,12 +1295,30 @@ pub(crate) struct GroupBonus {
     jokers_per_set: u8,
     /// Per number, the old groups there as (colours, jokers).
     at: Vec<Vec<(u8, u8)>>,
-    /// `kept[n][x][gj]`, x as in [`x_index`].
-    kept: Vec<[[u8; 3]; 81]>,
-    /// Per number, where its [`GroupLoss`] is in `losses` (`u8::MAX`: no old group
-    /// without jokers there).
-    loss_at: [u8; 14],
-    losses: Vec<GroupLoss>,
+    /// Per number with old groups, what they mean for its group steps.
+    numbers: [Option<Rc<GroupsAt>>; 14],
+}
+
+/// What the old groups at one number mean for its group steps. It depends only on those
+/// groups, the tiles of that number and the jokers allowed per set, so it is worked out
+/// once per thread for each such combination ([`GROUPS_AT`]): most old groups recur
+/// from one position to the next.
+struct GroupsAt {
+    /// `kept[x][gj]`, x as in [`x_index`].
+    kept: [[u8; 3]; 81],
+    /// Only with old groups without jokers there.
+    loss: Option<GroupLoss>,
+}
+
+/// The old groups at one number (sorted), the tiles there per colour, the jokers per set.
+type GroupsAtKey = (Vec<(u8, u8)>, [u8; 4], u8);
+
+/// Past this many entries the cache of [`GroupsAt`] starts again (memory bound; about
+/// 1.3 KB each).
+const MAX_GROUPS_AT: usize = 4_096;
+
+thread_local! {
+    static GROUPS_AT: RefCell<HashMap<GroupsAtKey, Rc<GroupsAt>>> = RefCell::new(HashMap::new());
 }
 
 /// `loss[c][partial]`: of the old groups without jokers at one number, how many no
@@ -1324,92 +1367,116 @@ impl GroupBonus {
         for &(n, colours, jokers) in &p.old_groups {
             at[usize::from(n)].push((colours, jokers));
         }
-        let mut bonus = GroupBonus {
+        for groups in &mut at {
+            groups.sort_unstable();
+        }
+        let numbers = std::array::from_fn(|n| {
+            if at[n].is_empty() {
+                return None;
+            }
+            let there = std::array::from_fn(|c| p.table[n][c] + p.rack[n][c]);
+            let key = (at[n].clone(), there, p.jokers_per_set);
+            let cached = GROUPS_AT.with(|cache| cache.borrow().get(&key).cloned());
+            Some(cached.unwrap_or_else(|| {
+                let worked_out = Rc::new(GroupsAt::new(&at[n], there, p.jokers_per_set));
+                GROUPS_AT.with(|cache| {
+                    let mut cache = cache.borrow_mut();
+                    if cache.len() >= MAX_GROUPS_AT {
+                        cache.clear();
+                    }
+                    cache.insert(key, Rc::clone(&worked_out));
+                });
+                worked_out
+            }))
+        });
+        GroupBonus {
             jokers_per_set: p.jokers_per_set,
             at,
-            kept: vec![[[0; 3]; 81]; 14],
-            loss_at: [u8::MAX; 14],
-            losses: Vec::new(),
-        };
-        for n in 1..=13u8 {
-            if bonus.at[usize::from(n)].is_empty() {
-                continue;
-            }
-            let ni = usize::from(n);
-            let plain = bonus.at[ni].iter().filter(|g| g.1 == 0).count() as u8;
-            // Per colour and tiles set aside so far, the most old groups without jokers
-            // one split of some completion re-forms (`None`: no completion makes groups).
-            let mut most_plain = [[None::<u8>; 256]; 4];
-            for xi in 0..81 {
-                let x = x_of_index(xi);
-                // Only the tiles there can be set aside.
-                if (0..4).any(|c| x[c] > p.table[ni][c] + p.rack[ni][c]) {
-                    continue;
-                }
-                let mut plain_best = None::<u8>;
-                for gj in 0..=2u8 {
-                    let mut best = 0;
-                    for split in groups::splits(x, gj, p.jokers_per_set) {
-                        let (all, plain) = bonus.matches(n, split);
-                        best = best.max(all);
-                        plain_best = Some(plain_best.unwrap_or(0).max(plain));
-                    }
-                    bonus.kept[ni][xi][usize::from(gj)] = best;
-                }
-                if let Some(kept) = plain_best {
-                    let packed = pack_x(x);
-                    for (c, row) in most_plain.iter_mut().enumerate() {
-                        let most = &mut row[packed & ((1 << (2 * c + 2)) - 1)];
-                        *most = Some(most.unwrap_or(0).max(kept));
-                    }
-                }
-            }
-            if plain > 0 {
-                // A partial no groups can complete loses nothing here (the walk drops it
-                // by `group_need`).
-                let loss: GroupLoss = most_plain.map(|row| row.map(|m| m.map_or(0, |m| plain - m)));
-                bonus.loss_at[ni] = bonus.losses.len() as u8;
-                bonus.losses.push(loss);
-            }
+            numbers,
         }
-        bonus
     }
 
-    /// How many old groups at n the split contains (each old group once), and how many
-    /// of them hold no joker.
-    fn matches(&self, n: u8, split: &[GroupShape]) -> (u8, u8) {
-        let old = &self.at[usize::from(n)];
-        // Each old group matches one group of the split at most (bits: matched).
-        let mut matched = 0u64;
-        let (mut count, mut plain) = (0, 0);
-        for shape in split {
-            if let Some(i) = (0..old.len())
-                .find(|&i| matched & (1 << i) == 0 && old[i] == (shape.colours, shape.jokers))
-            {
-                matched |= 1 << i;
-                count += 1;
-                plain += u8::from(shape.jokers == 0);
-            }
-        }
-        (count, plain)
+    /// How many old groups at n the split contains (each old group once).
+    fn matches(&self, n: u8, split: &[GroupShape]) -> u8 {
+        matches(&self.at[usize::from(n)], split).0
     }
 
     /// The [`GroupLoss`] table of number n, if it has old groups without jokers.
     fn loss(&self, n: u8) -> Option<&GroupLoss> {
-        let at = self.loss_at[usize::from(n)];
-        self.losses.get(usize::from(at))
+        self.numbers[usize::from(n)].as_ref()?.loss.as_ref()
     }
 
     fn kept(&self, n: u8, x: [u8; 4], gj: u8) -> u8 {
-        self.kept[usize::from(n)][x_index(x)][usize::from(gj.min(2))]
+        self.numbers[usize::from(n)]
+            .as_ref()
+            .map_or(0, |at| at.kept[x_index(x)][usize::from(gj.min(2))])
     }
 
     /// A split of the tiles into groups with the most old groups in it.
     fn best_split(&self, n: u8, x: [u8; 4], gj: u8) -> Option<&'static Vec<GroupShape>> {
         groups::splits(x, gj, self.jokers_per_set)
             .iter()
-            .max_by_key(|split| self.matches(n, split).0)
+            .max_by_key(|split| self.matches(n, split))
     }
+}
+
+impl GroupsAt {
+    /// `old`: the old groups at the number; `there`: its tiles per colour (table and
+    /// rack).
+    fn new(old: &[(u8, u8)], there: [u8; 4], jokers_per_set: u8) -> GroupsAt {
+        let plain = old.iter().filter(|g| g.1 == 0).count() as u8;
+        let mut kept = [[0; 3]; 81];
+        // Per colour and tiles set aside so far, the most old groups without jokers one
+        // split of some completion re-forms (`None`: no completion makes groups).
+        let mut most_plain = [[None::<u8>; 256]; 4];
+        for (xi, kept) in kept.iter_mut().enumerate() {
+            let x = x_of_index(xi);
+            // Only the tiles there can be set aside.
+            if (0..4).any(|c| x[c] > there[c]) {
+                continue;
+            }
+            let mut plain_best = None::<u8>;
+            for gj in 0..=2u8 {
+                let mut best = 0;
+                for split in groups::splits(x, gj, jokers_per_set) {
+                    let (all, plain) = matches(old, split);
+                    best = best.max(all);
+                    plain_best = Some(plain_best.unwrap_or(0).max(plain));
+                }
+                kept[usize::from(gj)] = best;
+            }
+            if let Some(kept) = plain_best {
+                let packed = pack_x(x);
+                for (c, row) in most_plain.iter_mut().enumerate() {
+                    let most = &mut row[packed & ((1 << (2 * c + 2)) - 1)];
+                    *most = Some(most.unwrap_or(0).max(kept));
+                }
+            }
+        }
+        // A partial no groups can complete loses nothing here (the walk drops it by
+        // `group_need`).
+        let loss =
+            (plain > 0).then(|| most_plain.map(|row| row.map(|m| m.map_or(0, |m| plain - m))));
+        GroupsAt { kept, loss }
+    }
+}
+
+/// How many of the old groups `old` the split contains (each old group once), and how
+/// many of them hold no joker.
+fn matches(old: &[(u8, u8)], split: &[GroupShape]) -> (u8, u8) {
+    // Each old group matches one group of the split at most (bits: matched).
+    let mut matched = 0u64;
+    let (mut count, mut plain) = (0, 0);
+    for shape in split {
+        if let Some(i) = (0..old.len())
+            .find(|&i| matched & (1 << i) == 0 && old[i] == (shape.colours, shape.jokers))
+        {
+            matched |= 1 << i;
+            count += 1;
+            plain += u8::from(shape.jokers == 0);
+        }
+    }
+    (count, plain)
 }
 
 /// `group_need[n][c][x]`: the fewest jokers with which the tiles `x` set aside for groups
