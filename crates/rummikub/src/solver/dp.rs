@@ -494,12 +494,15 @@ impl Ctx {
                 return l;
             }
         }
-        let full = self.rules.options(
+        let mut full = self.rules.options(
             self.packed[usize::from(config)],
             n,
             tiles.min(2),
             jokers.min(2),
         );
+        // By jokers taken, fewest first: the walk stops at the first that the jokers'
+        // cost puts below its floor (see `Expansion::colour`).
+        full.sort_by_key(|o| o.jokers);
         let hot = full
             .iter()
             .map(|o| HotOpt {
@@ -994,6 +997,11 @@ impl Expansion<'_> {
         // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
         let joker_bound = prep.joker_bounds[usize::from(jokers_left)][ni];
         let options = ctx.lists[list as usize].hot.len();
+        // The most an option taking j jokers can reach: every tile there laid, none of
+        // the old groups lost. It falls with j, and the options come by jokers.
+        let most_with_jokers = |j: u8| {
+            score + i32::from(avail + j) * unit + kept.ahead[c] + joker_bound[usize::from(j)]
+        };
         // (By index: the walk on builds option lists of other colours.)
         for o in 0..options {
             let HotOpt {
@@ -1003,6 +1011,9 @@ impl Expansion<'_> {
                 leads,
                 short,
             } = ctx.lists[list as usize].hot[o];
+            if jokers > 0 && !self.worth(most_with_jokers(jokers)) {
+                break;
+            }
             // A run that began with a joker must reach 13 (canonical form, see
             // `runs::LEAD`): the jokers left must fill the gaps up to 13.
             if leads && gaps + jokers > jokers_left {
