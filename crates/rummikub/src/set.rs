@@ -220,26 +220,29 @@ fn run_readings(tiles: &[Tile], jokers: usize, rules: &RuleSet) -> Vec<Reading> 
     } else {
         max - len + 1
     };
+    // The window of `len` numbers from `start` (wrapping past 13 where allowed) must hold
+    // every numbered tile: worked out without building the window.
+    let holds_all = |start: usize| {
+        numbers.iter().all(|&n| {
+            let n = usize::from(n);
+            (n + max - start) % max < len
+        })
+    };
     let mut found = Vec::new();
     for start in 1..=last_start {
-        let window: Vec<u8> = (0..len)
-            .map(|i| ((start - 1 + i) % max) as u8 + 1)
-            .collect();
-        if numbers.iter().all(|n| window.contains(n)) {
-            // A full 13-tile wrap-around run reads the same from every start; keep one.
-            if len == max && !found.is_empty() {
-                break;
-            }
-            let represented = window
-                .iter()
-                .filter_map(|&n| Tile::new(colour, n))
-                .collect();
-            found.push(Reading {
-                kind: SetKind::Run,
-                value: window.iter().map(|&n| u32::from(n)).sum(),
-                represented,
-            });
+        if !holds_all(start) {
+            continue;
         }
+        // A full 13-tile wrap-around run reads the same from every start; keep one.
+        if len == max && !found.is_empty() {
+            break;
+        }
+        let window = (0..len).map(|i| ((start - 1 + i) % max) as u8 + 1);
+        found.push(Reading {
+            kind: SetKind::Run,
+            value: window.clone().map(u32::from).sum(),
+            represented: window.filter_map(|n| Tile::new(colour, n)).collect(),
+        });
     }
     found
 }
