@@ -482,8 +482,13 @@ impl Ctx {
     /// flat array (it is looked up for every state and colour). Without wrap-around
     /// runs the options do not depend on the number. Tiles and jokers are at most 2.
     fn list_slot(&self, config: u16, n: u8, tiles: u8, jokers: u8) -> usize {
-        let n_class = if self.rules.wrap { usize::from(n) } else { 0 };
-        ((usize::from(config) * 14 + n_class) * 3 + usize::from(tiles.min(2))) * 3
+        // (Dense: the array is read for every colour of every walk.)
+        let (n_class, classes) = if self.rules.wrap {
+            (usize::from(n), 14)
+        } else {
+            (0, 1)
+        };
+        ((usize::from(config) * classes + n_class) * 3 + usize::from(tiles.min(2))) * 3
             + usize::from(jokers.min(2))
     }
 
