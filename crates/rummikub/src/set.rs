@@ -156,11 +156,16 @@ pub fn check_tiles(tiles: &[Tile], rules: &RuleSet) -> Result<Reading, SetProble
         });
     }
     // KD3: an ambiguous set is worth its highest valid reading; on equal value the
-    // first found (runs before the group) is shown.
-    readings(tiles, rules)
-        .into_iter()
-        .reduce(|best, r| if r.value > best.value { r } else { best })
-        .ok_or(SetProblem::NeitherRunNorGroup)
+    // first found (runs before the group, as in `readings`) is shown.
+    match (
+        best_run_reading(tiles, jokers, rules),
+        group_reading(tiles, jokers),
+    ) {
+        (Some(run), Some(group)) if group.value > run.value => Ok(group),
+        (Some(run), _) => Ok(run),
+        (None, Some(group)) => Ok(group),
+        (None, None) => Err(SetProblem::NeitherRunNorGroup),
+    }
 }
 
 /// K3 group: 3 or 4 tiles of one number, every colour at most once.
@@ -195,56 +200,102 @@ fn group_reading(tiles: &[Tile], jokers: usize) -> Option<Reading> {
 /// K3 run: 3 or more consecutive numbers of one colour; 1 is low and 13 is never
 /// followed by 1, unless the rules let runs wrap around (old rules: 12-13-1).
 fn run_readings(tiles: &[Tile], jokers: usize, rules: &RuleSet) -> Vec<Reading> {
-    let len = tiles.len();
-    let max = usize::from(MAX_NUMBER);
-    if len > max {
-        return Vec::new();
-    }
-    let numbered: Vec<Tile> = tiles.iter().copied().filter(|t| !t.is_joker()).collect();
-    // Only jokers cannot happen in a valid set (at most two jokers, at least three tiles),
-    // but without a numbered tile there is no colour to read.
-    let Some(colour) = numbered.first().and_then(|t| t.colour()) else {
+    let Some(windows) = RunWindows::of(tiles, jokers, rules) else {
         return Vec::new();
     };
-    if numbered.iter().any(|t| t.colour() != Some(colour)) {
-        return Vec::new();
+    windows
+        .starts()
+        .map(|start| windows.reading(start))
+        .collect()
+}
+
+/// The highest-valued run reading (the first of equals), without building the others.
+fn best_run_reading(tiles: &[Tile], jokers: usize, rules: &RuleSet) -> Option<Reading> {
+    let windows = RunWindows::of(tiles, jokers, rules)?;
+    let mut best: Option<(usize, u32)> = None;
+    for start in windows.starts() {
+        let value = windows.value(start);
+        if best.is_none_or(|(_, v)| value > v) {
+            best = Some((start, value));
+        }
     }
-    let mut numbers: Vec<u8> = numbered.iter().filter_map(|t| t.number()).collect();
-    numbers.sort_unstable();
-    if numbers.windows(2).any(|w| w[0] == w[1]) {
-        return Vec::new();
-    }
-    debug_assert_eq!(numbers.len() + jokers, len);
-    let last_start = if rules.run_wraps_around {
-        max
-    } else {
-        max - len + 1
-    };
-    // The window of `len` numbers from `start` (wrapping past 13 where allowed) must hold
-    // every numbered tile: worked out without building the window.
-    let holds_all = |start: usize| {
-        numbers.iter().all(|&n| {
-            let n = usize::from(n);
-            (n + max - start) % max < len
+    best.map(|(start, _)| windows.reading(start))
+}
+
+/// The tiles of a would-be run: one colour, distinct numbers (a bit each), and the
+/// windows of consecutive numbers they can be read as.
+struct RunWindows {
+    colour: Colour,
+    numbers: u16,
+    len: usize,
+    last_start: usize,
+}
+
+impl RunWindows {
+    fn of(tiles: &[Tile], jokers: usize, rules: &RuleSet) -> Option<RunWindows> {
+        let len = tiles.len();
+        let max = usize::from(MAX_NUMBER);
+        if len > max {
+            return None;
+        }
+        // Only jokers cannot happen in a valid set (at most two jokers, at least three
+        // tiles), but without a numbered tile there is no colour to read.
+        let mut colour = None;
+        let mut numbers = 0u16;
+        for tile in tiles.iter().filter(|t| !t.is_joker()) {
+            let (c, n) = (tile.colour()?, tile.number()?);
+            if *colour.get_or_insert(c) != c || numbers & (1 << n) != 0 {
+                return None;
+            }
+            numbers |= 1 << n;
+        }
+        debug_assert_eq!(numbers.count_ones() as usize + jokers, len);
+        let last_start = if rules.run_wraps_around {
+            max
+        } else {
+            max - len + 1
+        };
+        Some(RunWindows {
+            colour: colour?,
+            numbers,
+            len,
+            last_start,
         })
-    };
-    let mut found = Vec::new();
-    for start in 1..=last_start {
-        if !holds_all(start) {
-            continue;
-        }
-        // A full 13-tile wrap-around run reads the same from every start; keep one.
-        if len == max && !found.is_empty() {
-            break;
-        }
-        let window = (0..len).map(|i| ((start - 1 + i) % max) as u8 + 1);
-        found.push(Reading {
-            kind: SetKind::Run,
-            value: window.clone().map(u32::from).sum(),
-            represented: window.filter_map(|n| Tile::new(colour, n)).collect(),
-        });
     }
-    found
+
+    /// The number at position i of the window from `start` (wrapping past 13).
+    fn number_at(&self, start: usize, i: usize) -> u8 {
+        ((start - 1 + i) % usize::from(MAX_NUMBER)) as u8 + 1
+    }
+
+    /// The starts of the windows that hold every numbered tile, in order. A full
+    /// 13-tile wrap-around run reads the same from every start: one is kept.
+    fn starts(&self) -> impl Iterator<Item = usize> + '_ {
+        let max = usize::from(MAX_NUMBER);
+        let holds_all = move |start: usize| {
+            (1..=max)
+                .filter(|&n| self.numbers & (1 << n) != 0)
+                .all(|n| (n + max - start) % max < self.len)
+        };
+        let last = if self.len == max { 1 } else { self.last_start };
+        (1..=last).filter(move |&start| holds_all(start))
+    }
+
+    fn value(&self, start: usize) -> u32 {
+        (0..self.len)
+            .map(|i| u32::from(self.number_at(start, i)))
+            .sum()
+    }
+
+    fn reading(&self, start: usize) -> Reading {
+        Reading {
+            kind: SetKind::Run,
+            value: self.value(start),
+            represented: (0..self.len)
+                .filter_map(|i| Tile::new(self.colour, self.number_at(start, i)))
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -110,3 +110,45 @@ proptest! {
         }
     }
 }
+
+/// A random would-be set: mostly tiles of one colour or one number (so that many are
+/// valid), with up to two jokers.
+fn near_set() -> impl Strategy<Value = Vec<Tile>> {
+    let colour = prop::sample::select(rummikub::Colour::ALL.to_vec());
+    (
+        colour,
+        1u8..=13,
+        prop::collection::vec((0u8..4, 0u8..13, 0u8..4), 1..14),
+        0usize..=2,
+    )
+        .prop_map(|(colour, number, picks, jokers)| {
+            let mut tiles: Vec<Tile> = picks
+                .into_iter()
+                .filter_map(|(kind, offset, other)| match kind {
+                    // A tile of the run's colour, or of the group's number.
+                    0 | 1 => Tile::new(colour, (number - 1 + offset) % 13 + 1),
+                    2 => Tile::new(rummikub::Colour::ALL[usize::from(other)], number),
+                    _ => Tile::new(rummikub::Colour::ALL[usize::from(other)], offset + 1),
+                })
+                .collect();
+            tiles.extend(std::iter::repeat_n(Tile::JOKER, jokers));
+            tiles
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// KD3: a set's reading is the highest-valued of all its readings (the first of
+    /// equals), under both presets; `check` finds it without listing them all.
+    #[test]
+    fn check_reads_a_set_at_its_best_reading(tiles in near_set(), old in any::<bool>()) {
+        let rules = if old { RuleSet::old() } else { RuleSet::current() };
+        let all = rummikub::set::readings(&tiles, &rules);
+        let best = all.into_iter().reduce(|best, r| if r.value > best.value { r } else { best });
+        match rummikub::set::check_tiles(&tiles, &rules) {
+            Ok(reading) => prop_assert_eq!(Some(reading), best),
+            Err(_) => prop_assert!(best.is_none()),
+        }
+    }
+}

@@ -21,7 +21,7 @@ mod groups;
 mod runs;
 
 use crate::rules::RuleSet;
-use crate::set::{Set, SetProblem};
+use crate::set::{Reading, Set, SetProblem};
 use crate::tile::{Tile, TileCounts, MAX_NUMBER};
 
 use dp::{Keepable, Unit, PRIMARY};
@@ -154,26 +154,35 @@ pub fn solve_with(
     };
     // The old table as sets (given, or arranged by the DP itself, highest value), with
     // each set's value at its highest reading (KD3), worked out once.
-    let (old_sets, old_values): (std::borrow::Cow<[Set]>, Vec<u32>) = match &position.table {
+    let (old_sets, old_readings): (std::borrow::Cow<[Set]>, Vec<Reading>) = match &position.table {
         TableInput::Sets(sets) => {
-            let values = sets.iter().enumerate().map(|(i, set)| {
-                let reading = set.check(rules).map_err(|problem| SolveError::InvalidSet {
+            let readings = sets.iter().enumerate().map(|(i, set)| {
+                set.check(rules).map_err(|problem| SolveError::InvalidSet {
                     index: i + 1,
                     set: set.clone(),
                     problem,
-                })?;
-                Ok(reading.value)
+                })
             });
-            (sets.into(), values.collect::<Result<_, SolveError>>()?)
+            (sets.into(), readings.collect::<Result<_, SolveError>>()?)
         }
         TableInput::Tiles(tiles) => {
             let sets = arrange(rules, tiles)?;
-            let values = sets.iter().map(|s| set_value(s, rules)).collect();
-            (sets.into(), values)
+            // (The DP's own arrangement is valid sets.)
+            let readings = sets
+                .iter()
+                .map(|s| s.check(rules))
+                .collect::<Result<_, _>>();
+            (sets.into(), readings.map_err(|_| SolveError::TableNotSets)?)
         }
     };
+    let old_values: Vec<u32> = old_readings.iter().map(|r| r.value).collect();
+    let old = OldTable {
+        sets: &old_sets,
+        readings: &old_readings,
+        value: old_values.iter().sum(),
+    };
     let keep_sets = matches!(position.table, TableInput::Sets(_));
-    let old_value: u32 = old_values.iter().sum();
+    let old_value = old.value;
     let old_numbered: u32 = table_tiles
         .iter()
         .filter_map(|t| t.number())
@@ -198,15 +207,9 @@ pub fn solve_with(
         let Some(answer) = dp::solve(&problem)? else {
             return Ok(None);
         };
-        let mut table = old_sets.to_vec();
-        table.extend(answer.sets.into_iter().map(Set::new));
-        let best = finish(
-            rules,
-            (&old_sets, old_value),
-            &table_tiles,
-            table,
-            keep_sets,
-        );
+        let mut table: Vec<Laid> = (0..old_sets.len()).map(Laid::Old).collect();
+        table.extend(answer.sets.into_iter().map(|s| Laid::New(Set::new(s))));
+        let best = finish(rules, &old, &table_tiles, table, keep_sets);
         return Ok(meld_check(Some(best)));
     }
     let threshold = track(rules.initial_meld_minimum + old_joker_value);
@@ -237,11 +240,11 @@ pub fn solve_with(
     } else {
         old_sets.iter().map(Set::sorted_tiles).collect()
     };
-    let mut best: Option<(i32, Vec<Set>)> = None;
+    let mut best: Option<(i32, Vec<Laid>)> = None;
     let mut pick = vec![0usize; frozen.len()];
     loop {
         // One combination of frozen-set choices.
-        let mut fixed: Vec<Set> = Vec::new();
+        let mut fixed: Vec<Laid> = Vec::new();
         let mut table_left = TileCounts::from_tiles(&table_tiles);
         let mut rack_left = rack.clone();
         let mut freed = 0u8;
@@ -271,7 +274,10 @@ pub fn solve_with(
                 }
             };
             fixed_score += PRIMARY * primary_of(&new_set, value, unit);
-            fixed.push(new_set);
+            fixed.push(match choices[f][pick[f]] {
+                None => Laid::Old(i),
+                Some(_) => Laid::New(new_set),
+            });
         }
         if possible {
             let mut problem = base_problem(rules, unit, &table_left, &rack_left);
@@ -283,10 +289,10 @@ pub fn solve_with(
                 // KD12: a swapped frozen set with the very tiles of another old set
                 // leaves that set on the table unchanged.
                 let mut settled = frozen.clone();
-                for (f, new_set) in fixed.iter().enumerate() {
-                    if choices[f][pick[f]].is_none() {
+                for laid in &fixed {
+                    let Laid::New(new_set) = laid else {
                         continue;
-                    }
+                    };
                     let tiles = new_set.sorted_tiles();
                     if let Some(j) = (0..old_tiles.len())
                         .find(|j| !settled.contains(j) && old_tiles[*j] == tiles)
@@ -303,8 +309,8 @@ pub fn solve_with(
                 let score = answer.score + fixed_score;
                 if best.as_ref().is_none_or(|b| score > b.0) {
                     let mut table = fixed;
-                    table.extend(answer.kept.iter().map(|&i| old_sets[i].clone()));
-                    table.extend(answer.sets.into_iter().map(Set::new));
+                    table.extend(answer.kept.iter().map(|&i| Laid::Old(i)));
+                    table.extend(answer.sets.into_iter().map(|s| Laid::New(Set::new(s))));
                     best = Some((score, table));
                 }
             }
@@ -324,13 +330,7 @@ pub fn solve_with(
         }
     }
     Ok(meld_check(best.map(|(_, table)| {
-        finish(
-            rules,
-            (&old_sets, old_value),
-            &table_tiles,
-            table,
-            keep_sets,
-        )
+        finish(rules, &old, &table_tiles, table, keep_sets)
     })))
 }
 
@@ -460,24 +460,53 @@ fn swapped(set: &Set, tile: Tile) -> Set {
     Set::new(tiles)
 }
 
+/// The old table: its sets with their readings (KD3), and its value.
+struct OldTable<'a> {
+    sets: &'a [Set],
+    readings: &'a [Reading],
+    value: u32,
+}
+
+/// A set of the new table: an old set left as it was, or a new one.
+enum Laid {
+    Old(usize),
+    New(Set),
+}
+
 /// The solution's figures from the old and new tables.
 fn finish(
     rules: &RuleSet,
-    (old_sets, old_value): (&[Set], u32),
+    old: &OldTable,
     old_tiles: &[Tile],
-    table: Vec<Set>,
+    laid: Vec<Laid>,
     keep_sets: bool,
 ) -> Solution {
-    // Each new set read once: shown in the order of its best reading, worth its value.
+    // Each new set read once (an old one was read already): shown in the order of its
+    // best reading, worth its value.
     let mut new_value = 0u32;
-    let table: Vec<Set> = table
-        .iter()
-        .map(|s| match s.check(rules) {
-            Ok(reading) => {
-                new_value += reading.value;
-                s.arranged_as(&reading)
+    let mut unchanged = 0;
+    let mut old_left: Vec<bool> = vec![true; old.sets.len()];
+    let mut new_sets = Vec::new();
+    let table: Vec<Set> = laid
+        .into_iter()
+        .map(|set| match set {
+            Laid::Old(i) => {
+                unchanged += 1;
+                old_left[i] = false;
+                new_value += old.readings[i].value;
+                old.sets[i].arranged_as(&old.readings[i])
             }
-            Err(_) => s.clone(),
+            Laid::New(s) => {
+                let arranged = match s.check(rules) {
+                    Ok(reading) => {
+                        new_value += reading.value;
+                        s.arranged_as(&reading)
+                    }
+                    Err(_) => s,
+                };
+                new_sets.push(arranged.sorted_tiles());
+                arranged
+            }
         })
         .collect();
     let mut placed = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
@@ -486,22 +515,20 @@ fn finish(
     }
     // KD11: the value laid is the growth of the table's value (sets at their highest
     // reading, KD3).
-    let value = new_value as i32 - old_value as i32;
+    let value = new_value as i32 - old.value as i32;
+    // KD12: sets compare as tiles, so a new set may also leave an old set unchanged.
     let changed_sets = if keep_sets {
-        let mut remaining: Vec<Vec<Tile>> = table.iter().map(|s| s.sorted_tiles()).collect();
-        old_sets
-            .iter()
-            .filter(|s| {
-                let key = s.sorted_tiles();
-                match remaining.iter().position(|r| *r == key) {
-                    Some(i) => {
-                        remaining.swap_remove(i);
-                        false
-                    }
-                    None => true,
-                }
-            })
-            .count()
+        for (i, set) in old.sets.iter().enumerate() {
+            if !old_left[i] {
+                continue;
+            }
+            let key = set.sorted_tiles();
+            if let Some(j) = new_sets.iter().position(|r| *r == key) {
+                new_sets.swap_remove(j);
+                unchanged += 1;
+            }
+        }
+        old.sets.len() - unchanged
     } else {
         0
     };
