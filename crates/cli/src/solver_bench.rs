@@ -1,5 +1,7 @@
 //! `rumi bench solver`: the Rummikub solver against the integer program (den Hertog &
-//! Hulshof, good_lp + microlp) on one fixed seeded suite, both timed in the same run.
+//! Hulshof, good_lp + microlp) on one fixed seeded suite, both timed in the same run
+//! (the solver over the suite first, then the integer program; `--interleaved` takes
+//! each position by both in turn).
 
 use std::time::{Duration, Instant};
 
@@ -7,7 +9,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rummikub::notation::parse_table;
-use rummikub::solver::{solve_with, Objective, Position, SolveError, TieBreak};
+use rummikub::solver::{solve_with, Objective, Position, Solution, SolveError, TieBreak};
 use rummikub::{Colour, RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
@@ -35,6 +37,11 @@ pub struct SolverBenchArgs {
     /// busy machine).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
+    /// Time each position by the solver and then the integer program in turn, instead of
+    /// the solver over the whole suite first (the solver then runs with caches and branch
+    /// predictors the integer program has just cleared: slower).
+    #[arg(long)]
+    pub interleaved: bool,
     /// Rules of the self-play games: `current` or `old` (wrap-around runs, one joker per
     /// set, frozen joker sets).
     #[arg(long, default_value = "current", value_parser = parse_rules)]
@@ -143,12 +150,14 @@ fn show(d: Duration) -> String {
     }
 }
 
-fn run_one(
+/// Times the solver on one position (the fastest of `repeat` calls); its answer, or
+/// `None` if it refused the position as too large (counted).
+fn time_solver(
     p: &SuitePosition,
     objective: Objective,
     args: &SolverBenchArgs,
     t: &mut Timing,
-) -> Result<()> {
+) -> Result<Option<Option<Solution>>> {
     let tie_break = match args.tie_break {
         TieBreakArg::FewestChanged => TieBreak::FewestChangedSets,
         TieBreakArg::Any => TieBreak::Any,
@@ -163,17 +172,25 @@ fn run_one(
     }
     // A refused position is timed like any other, and counted.
     t.solver.push(fastest);
-    let ours = match ours {
-        Ok(answer) => answer,
+    match ours {
+        Ok(answer) => Ok(Some(answer)),
         Err(SolveError::TooLarge(_)) => {
             t.refused += 1;
-            return Ok(());
+            Ok(None)
         }
-        Err(error) => return Err(error.into()),
-    };
-    if args.no_ilp {
-        return Ok(());
+        Err(error) => Err(error.into()),
     }
+}
+
+/// Times the integer program on one position and compares its answer with the
+/// solver's.
+fn time_ilp(
+    p: &SuitePosition,
+    objective: Objective,
+    args: &SolverBenchArgs,
+    ours: &Option<Solution>,
+    t: &mut Timing,
+) -> Duration {
     let goal = match objective {
         Objective::Tiles => Goal::Tiles,
         Objective::Value => Goal::Value,
@@ -181,7 +198,7 @@ fn run_one(
     let start = Instant::now();
     let theirs = ilp::solve_position(p, goal);
     t.ilp.push(start.elapsed());
-    let same = match (&ours, theirs) {
+    let same = match (ours, theirs) {
         (None, None) => true,
         (Some(s), Some(i)) => {
             let primary = match objective {
@@ -196,7 +213,56 @@ fn run_one(
         _ => false,
     };
     t.disagreements += usize::from(!same);
-    Ok(())
+    t.ilp[t.ilp.len() - 1]
+}
+
+/// The suite's objective at position i: tiles and value in turn.
+fn alternating(i: usize) -> Objective {
+    if i.is_multiple_of(2) {
+        Objective::Tiles
+    } else {
+        Objective::Value
+    }
+}
+
+/// Times the solver and (unless `--no-ilp`) the integer program on `positions` (the
+/// objective alternating tiles/value, or `only`). By default the solver goes over all of
+/// them first and the integer program after: timed right after an integer-program
+/// solve, the solver needs three or four calls to get its caches and branch predictors
+/// back, so `--interleaved` (each position by both in turn) times it slower. The
+/// integer program's time per position (`None`: not run).
+fn time_all(
+    positions: &[SuitePosition],
+    only: Option<Objective>,
+    args: &SolverBenchArgs,
+    t: &mut Timing,
+    bar: &ProgressBar,
+) -> Result<Vec<Option<Duration>>> {
+    let objective = |i: usize| only.unwrap_or(alternating(i));
+    let mut answers = Vec::with_capacity(positions.len());
+    let mut ilp_times = vec![None; positions.len()];
+    for (i, p) in positions.iter().enumerate() {
+        let answer = time_solver(p, objective(i), args, t)?;
+        if args.interleaved && !args.no_ilp {
+            // (A position the solver refused has nothing to compare.)
+            if let Some(ours) = &answer {
+                ilp_times[i] = Some(time_ilp(p, objective(i), args, ours, t));
+            }
+            bar.inc(1);
+        }
+        answers.push(answer);
+        bar.inc(1);
+    }
+    if args.no_ilp || args.interleaved {
+        return Ok(ilp_times);
+    }
+    for (i, (p, answer)) in positions.iter().zip(&answers).enumerate() {
+        if let Some(ours) = answer {
+            ilp_times[i] = Some(time_ilp(p, objective(i), args, ours, t));
+        }
+        bar.inc(1);
+    }
+    Ok(ilp_times)
 }
 
 fn report(name: &str, t: &mut Timing) {
@@ -297,26 +363,27 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
         tables.max().unwrap_or(0),
         positions.iter().filter(|p| p.jokers() != (0, 0)).count()
     );
-    let bar = ProgressBar::new(positions.len() as u64).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions, about {eta} left")
+    // One step per position for the solver, one for the integer program.
+    let steps = if args.no_ilp { 1 } else { 2 };
+    let bar = ProgressBar::new((steps * positions.len()) as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} solves, about {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut t = Timing::default();
-    let mut times: Vec<(Duration, usize, Objective)> = Vec::new();
-    let mut by_table: Vec<(usize, Duration, Option<Duration>)> = Vec::new();
-    for (i, p) in positions.iter().enumerate() {
-        let objective = if i % 2 == 0 {
-            Objective::Tiles
-        } else {
-            Objective::Value
-        };
-        run_one(p, objective, &args, &mut t)?;
-        let ilp = t.ilp.last().copied().filter(|_| !args.no_ilp);
-        times.push((t.solver.last().copied().unwrap_or_default(), i, objective));
-        by_table.push((p.table_tiles(), times[times.len() - 1].0, ilp));
-        bar.inc(1);
-    }
+    let ilp_times = time_all(&positions, None, &args, &mut t, &bar)?;
     bar.finish_and_clear();
+    let mut times: Vec<(Duration, usize, Objective)> = t
+        .solver
+        .iter()
+        .enumerate()
+        .map(|(i, &time)| (time, i, alternating(i)))
+        .collect();
+    let by_table: Vec<(usize, Duration, Option<Duration>)> = positions
+        .iter()
+        .zip(&t.solver)
+        .zip(ilp_times)
+        .map(|((p, &time), ilp)| (p.table_tiles(), time, ilp))
+        .collect();
     report("(a) self-play suite", &mut t);
     print!("{}", table_size_chart(&by_table));
     times.sort_by_key(|t| std::cmp::Reverse(t.0));
@@ -335,7 +402,13 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
     println!("(b) constructed worst cases:");
     for (name, p) in worst_cases() {
         let mut w = Timing::default();
-        run_one(&p, Objective::Tiles, &args, &mut w)?;
+        time_all(
+            std::slice::from_ref(&p),
+            Some(Objective::Tiles),
+            &args,
+            &mut w,
+            &ProgressBar::hidden(),
+        )?;
         report(&format!("  {name}"), &mut w);
         t.disagreements += w.disagreements;
     }

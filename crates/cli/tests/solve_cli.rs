@@ -167,6 +167,14 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
     assert!(out.contains("by table size"), "{out}");
     assert!(out.contains("  table  0-9 "), "{out}");
     assert!(out.contains("full table, old rules"), "{out}");
+    // Each position by both in turn: the same comparison.
+    let (out, err, code) = rumi_status(
+        &["bench", "solver", "--positions", "4", "--interleaved"],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("ILP     p50"), "{out}");
+    assert!(out.contains("disagreements: 0"), "{out}");
     // A rule preset that does not exist is a usage error.
     let (_, err, code) = rumi_status(&["bench", "solver", "--rules", "bogus"], "");
     assert_eq!(code, Some(2));
