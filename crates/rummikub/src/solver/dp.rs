@@ -1326,8 +1326,12 @@ struct GroupsAt {
     loss: Option<GroupLoss>,
 }
 
-/// The old groups at one number (sorted), the tiles there per colour, the jokers per set.
-type GroupsAtKey = (Vec<(u8, u8)>, [u8; 4], u8);
+/// The old groups at one number (sorted, padded with `(0, 0)`: a group has two colours or
+/// more, so no old group reads so), the tiles there per colour, the jokers per set.
+type GroupsAtKey = ([(u8, u8); MAX_GROUPS_PER_NUMBER], [u8; 4], u8);
+
+/// Old groups at one number: each holds two numbered tiles or more, of eight there.
+const MAX_GROUPS_PER_NUMBER: usize = 4;
 
 /// Past this many entries the cache of [`GroupsAt`] starts again (memory bound; about
 /// 1.3 KB each).
@@ -1391,7 +1395,12 @@ impl GroupBonus {
                 return None;
             }
             let there = std::array::from_fn(|c| p.table[n][c] + p.rack[n][c]);
-            let key = (at[n].clone(), there, p.jokers_per_set);
+            debug_assert!(at[n].len() <= MAX_GROUPS_PER_NUMBER);
+            let mut groups = [(0, 0); MAX_GROUPS_PER_NUMBER];
+            for (slot, &group) in groups.iter_mut().zip(&at[n]) {
+                *slot = group;
+            }
+            let key = (groups, there, p.jokers_per_set);
             let cached = GROUPS_AT.with(|cache| cache.borrow().get(&key).cloned());
             Some(cached.unwrap_or_else(|| {
                 let worked_out = Rc::new(GroupsAt::new(&at[n], there, p.jokers_per_set));

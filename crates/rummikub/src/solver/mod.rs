@@ -504,7 +504,9 @@ fn finish(
                     }
                     Err(_) => s,
                 };
-                new_sets.push(arranged.sorted_tiles());
+                if keep_sets {
+                    new_sets.push(arranged.sorted_tiles());
+                }
                 arranged
             }
         })
