@@ -98,7 +98,7 @@ pub fn run_match_command(game: MatchGame) -> anyhow::Result<()> {
             let players = args.players.unwrap_or(args.common.seats.len());
             let rules = RuleSet::preset(&args.rules)
                 .with_context(|| format!("unknown rule set `{}` (current, old)", args.rules))?;
-            let config = RummikubConfig { rules, players };
+            let config = RummikubConfig::new(rules, players);
             run::<RummikubGame>(&config, players, &args.common, &|spec, seed| match spec
                 .strip_prefix("engine:")
             {

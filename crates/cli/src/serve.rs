@@ -22,6 +22,23 @@ pub struct ServeArgs {
     /// Milliseconds a bot waits before it moves, so that people can follow.
     #[arg(long, default_value_t = 400)]
     bot_delay_ms: u64,
+    /// Unfinished tables one client address may have created (0: no cap).
+    #[arg(long, default_value_t = HubOptions::default().max_open_tables_per_address)]
+    max_open_tables_per_address: u64,
+    /// Tables one client address may create per minute (0: no cap).
+    #[arg(long, default_value_t = HubOptions::default().tables_per_minute_per_address)]
+    tables_per_minute_per_address: u32,
+    /// Tables kept in memory; idle ones beyond this are dropped and loaded again when
+    /// asked for.
+    #[arg(long, default_value_t = HubOptions::default().max_loaded_tables)]
+    max_loaded_tables: usize,
+    /// Seconds a player must be away before the others may hand their seat to a bot.
+    #[arg(long, default_value_t = 60)]
+    handover_after_seconds: u64,
+    /// Let creators fix the deal's seed even with other people at the table (for
+    /// tests and private servers; never on a public address).
+    #[arg(long)]
+    allow_chosen_seeds: bool,
 }
 
 /// Where the browser client was built: `web/dist` in the working directory, else in
@@ -56,6 +73,12 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
             web_dir,
             hub: HubOptions {
                 bot_delay: Duration::from_millis(args.bot_delay_ms),
+                handover_after: Duration::from_secs(args.handover_after_seconds),
+                max_loaded_tables: args.max_loaded_tables,
+                max_open_tables_per_address: args.max_open_tables_per_address,
+                tables_per_minute_per_address: args.tables_per_minute_per_address,
+                chosen_seeds_with_people: args.allow_chosen_seeds,
+                ..HubOptions::default()
             },
         })
         .await?;

@@ -409,7 +409,7 @@ impl Engine {
                         _ => return Err(format!("newgame rummikub has no option `{k}`")),
                     }
                 }
-                let config = RummikubConfig { rules, players };
+                let config = RummikubConfig::new(rules, players);
                 let bot = self.default_bot.clone().unwrap_or("planner:5".into());
                 self.current = Current::Rummikub(Session::new(config, seed, bot)?);
             }
@@ -440,10 +440,7 @@ impl Engine {
             return Ok(());
         }
         let record = rummikub::record::Record::parse(text).map_err(|e| e.to_string())?;
-        let config = RummikubConfig {
-            rules: record.rules.clone(),
-            players: record.players,
-        };
+        let config = RummikubConfig::new(record.rules.clone(), record.players);
         let mut session = Session::<RummikubGame>::new(config, record.seed, "planner:5".into())?;
         for (line, m) in &record.moves {
             session

@@ -95,4 +95,26 @@ pub trait Game: Clone + Send + 'static {
 
     /// The game so far as a text record that replays it.
     fn record(&self, seats: Option<&str>) -> String;
+
+    /// Seconds the seat to act has for its turn, when the game keeps a turn clock now
+    /// (Rummikub K7). A table's server runs the clock; the game only says how long.
+    fn turn_clock(&self) -> Option<u32> {
+        None
+    }
+
+    /// The action taken for the seat to act when its turn time runs out (K7).
+    fn time_out_action(&self) -> Option<Self::Action> {
+        None
+    }
+
+    /// Whether a finished round waits for someone to deal the next (K9), rather than
+    /// the game dealing it by itself.
+    fn awaits_next_round(&self) -> bool {
+        false
+    }
+
+    /// Deals the next round of a game that [`Game::awaits_next_round`].
+    fn start_next_round(&mut self) -> Result<(), GameError> {
+        Err(GameError::new("this game has no rounds to start"))
+    }
 }

@@ -14,6 +14,20 @@ use crate::game::{Game, GameError, Outcome};
 pub struct RummikubConfig {
     pub rules: RuleSet,
     pub players: usize,
+    /// A finished round waits for [`Game::start_next_round`] (a table, where people
+    /// look at the scores first) instead of dealing the next at once (bots, matches).
+    pub pause_between_rounds: bool,
+}
+
+impl RummikubConfig {
+    /// A game that deals each next round at once.
+    pub fn new(rules: RuleSet, players: usize) -> RummikubConfig {
+        RummikubConfig {
+            rules,
+            players,
+            pause_between_rounds: false,
+        }
+    }
 }
 
 /// A Rummikub game (one or more rounds, K9) for the shared interface.
@@ -22,11 +36,18 @@ pub struct RummikubGame {
     pub game: rummikub::Game,
     /// Records of the finished rounds.
     rounds: Vec<String>,
+    pause_between_rounds: bool,
 }
 
 impl RummikubGame {
     /// Deals the next round when the current one is over and the game is not.
     fn continue_game(&mut self) {
+        if self.game.round().is_over() && !self.game.is_over() && !self.pause_between_rounds {
+            self.deal_next();
+        }
+    }
+
+    fn deal_next(&mut self) {
         if self.game.round().is_over() && !self.game.is_over() {
             self.rounds.extend(write_record(self.game.round()));
             self.game.next_round();
@@ -49,6 +70,7 @@ impl Game for RummikubGame {
         Ok(RummikubGame {
             game,
             rounds: Vec::new(),
+            pause_between_rounds: config.pause_between_rounds,
         })
     }
 
@@ -111,5 +133,29 @@ impl Game for RummikubGame {
         let mut records = self.rounds.clone();
         records.extend(write_record(self.game.round()));
         records.join("\n")
+    }
+
+    fn turn_clock(&self) -> Option<u32> {
+        self.to_act()?;
+        self.game.rules().turn_time_seconds
+    }
+
+    fn time_out_action(&self) -> Option<Action> {
+        self.turn_clock().map(|_| Action::TimeOut)
+    }
+
+    fn awaits_next_round(&self) -> bool {
+        self.game.round().is_over() && !self.game.is_over()
+    }
+
+    fn start_next_round(&mut self) -> Result<(), GameError> {
+        if self.game.is_over() {
+            return Err(GameError::new("the game is over"));
+        }
+        if !self.game.round().is_over() {
+            return Err(GameError::new("the round is still being played"));
+        }
+        self.deal_next();
+        Ok(())
     }
 }

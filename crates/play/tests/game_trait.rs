@@ -66,10 +66,7 @@ fn rumis_conforms() {
 
 #[test]
 fn rummikub_conforms_and_hides_racks() {
-    let config = RummikubConfig {
-        rules: RuleSet::current(),
-        players: 2,
-    };
+    let config = RummikubConfig::new(RuleSet::current(), 2);
     let game = RummikubGame::start(&config, 5).unwrap();
     let view = game.observe(0);
     assert_eq!(view.rack, game.game.round().rack(0));
@@ -97,10 +94,7 @@ fn mcts_is_deterministic_for_a_seed_and_playout_budget() {
 #[test]
 fn rummikub_planner_is_deterministic() {
     use play::rummikub_bots::{PlannerBot, PlannerConfig};
-    let config = RummikubConfig {
-        rules: RuleSet::current(),
-        players: 2,
-    };
+    let config = RummikubConfig::new(RuleSet::current(), 2);
     let mut game = RummikubGame::start(&config, 2).unwrap();
     let mut greedy = RummikubGame::bot("greedy", 0).unwrap();
     let mut compared = 0;
@@ -185,10 +179,7 @@ fn the_match_runner_rotates_seats_and_does_not_depend_on_threads() {
     assert!((total - 1.0).abs() < 1e-9, "shares add up to one per game");
     assert_eq!(summary.elo.len(), 1);
 
-    let config = RummikubConfig {
-        rules: RuleSet::current(),
-        players: 2,
-    };
+    let config = RummikubConfig::new(RuleSet::current(), 2);
     let make = |spec: &str, seed: u64| RummikubGame::bot(spec, seed);
     let games = run_match::<RummikubGame>(&config, &entrants, 2, 0, 1, &make, &|_| {}).unwrap();
     assert_eq!(games.len(), 2);

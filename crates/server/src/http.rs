@@ -1,11 +1,13 @@
-//! The HTTP and WebSocket routes: thin handlers that read the request, call the hub and
-//! answer JSON. Every route is listed in `openapi.json` (a test keeps them in step).
+//! The HTTP and WebSocket routes: thin handlers that read the request into a wire
+//! type, call the hub and answer a wire type. The OpenAPI document is generated from
+//! the same types and these handlers' annotations ([`ApiDoc`]).
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{any, get, post};
@@ -13,41 +15,56 @@ use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use rumis::{Scenario, Setup, Variant};
 use serde::Deserialize;
-use serde_json::{json, Value};
 use tower_http::services::{ServeDir, ServeFile};
+use utoipa::OpenApi;
 
-use crate::games::{bot_names, ActionError, Actor, GameConfig, TableGame};
-use crate::hub::{replay_steps, ApiError, Hub, SeatRequest};
+use crate::error::{ApiError, ErrorKind};
+use crate::games::bots;
+use crate::games::rummikub_table::{best_play, RummikubTable};
+use crate::hub::{replay_steps, Hub, MAX_NAME_CHARS};
+use crate::wire::*;
 
-/// Every API route, as (method, path) in OpenAPI's spelling.
-pub const ROUTES: [(&str, &str); 12] = [
-    ("get", "/api/openapi.json"),
-    ("get", "/api/meta"),
-    ("get", "/api/tables"),
-    ("post", "/api/tables"),
-    ("get", "/api/tables/{id}"),
-    ("post", "/api/tables/{id}/join"),
-    ("post", "/api/tables/{id}/actions"),
-    ("post", "/api/tables/{id}/check"),
-    ("get", "/api/tables/{id}/hint"),
-    ("post", "/api/tables/{id}/seats/{seat}/bot"),
-    ("get", "/api/tables/{id}/replay"),
-    ("get", "/api/tables/{id}/ws"),
-];
-
-/// The OpenAPI document served at `/api/openapi.json`.
-pub const OPENAPI: &str = include_str!("openapi.json");
+/// The OpenAPI document, generated from the wire types and the handlers below.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "rumi",
+        description = "Rumis and Rummikub tables: the lobby, seats, actions, views, replays. See docs/server-api.md."
+    ),
+    paths(
+        openapi_json,
+        meta,
+        open_tables,
+        create_table,
+        table_view,
+        join,
+        act,
+        check,
+        hint,
+        hand_to_bot,
+        take_back,
+        replay,
+        websocket
+    ),
+    components(schemas(ClientMessage, ServerMessage))
+)]
+pub struct ApiDoc;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let status = match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        let status = match self.kind {
+            ErrorKind::BadRequest => StatusCode::BAD_REQUEST,
+            ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+            ErrorKind::NotFound => StatusCode::NOT_FOUND,
+            ErrorKind::Conflict => StatusCode::CONFLICT,
+            ErrorKind::TooMany => StatusCode::TOO_MANY_REQUESTS,
+            ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        (status, Json(json!({ "error": self.to_string() }))).into_response()
+        let body = ErrorBody {
+            error: self.message,
+            code: self.code.to_string(),
+        };
+        (status, Json(body)).into_response()
     }
 }
 
@@ -55,7 +72,7 @@ impl IntoResponse for ApiError {
 /// build it) for every other path.
 pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
     let api = Router::new()
-        .route("/api/openapi.json", get(openapi))
+        .route("/api/openapi.json", get(openapi_json))
         .route("/api/meta", get(meta))
         .route("/api/tables", get(open_tables).post(create_table))
         .route("/api/tables/{id}", get(table_view))
@@ -63,12 +80,15 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
         .route("/api/tables/{id}/actions", post(act))
         .route("/api/tables/{id}/check", post(check))
         .route("/api/tables/{id}/hint", get(hint))
-        .route("/api/tables/{id}/seats/{seat}/bot", post(hand_to_bot))
+        .route(
+            "/api/tables/{id}/seats/{seat}/bot",
+            post(hand_to_bot).delete(take_back),
+        )
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/ws", get(websocket))
         .route(
             "/api/{*rest}",
-            any(|| async { ApiError::NotFound("no such API route".into()) }),
+            any(|| async { ApiError::not_found("no_route", "no such API route") }),
         )
         .with_state(hub);
     let client = match web_dir.filter(|d| d.join("index.html").is_file()) {
@@ -83,12 +103,26 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
     api.merge(client)
 }
 
-async fn openapi() -> impl IntoResponse {
-    ([("content-type", "application/json")], OPENAPI)
+/// The OpenAPI document as served.
+pub fn openapi_document() -> String {
+    ApiDoc::openapi()
+        .to_pretty_json()
+        .expect("the OpenAPI document serialises")
 }
 
-async fn meta() -> Json<Value> {
-    let scenarios: Vec<Value> = Scenario::builtins()
+#[utoipa::path(get, path = "/api/openapi.json", responses((status = 200, description = "This document", content_type = "application/json")))]
+async fn openapi_json() -> impl IntoResponse {
+    static DOC: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    (
+        [("content-type", "application/json")],
+        DOC.get_or_init(openapi_document).clone(),
+    )
+}
+
+/// Scenarios with their variants and player counts, Rummikub presets, the bots.
+#[utoipa::path(get, path = "/api/meta", responses((status = 200, body = Meta)))]
+async fn meta() -> Json<Meta> {
+    let scenarios = Scenario::builtins()
         .iter()
         .map(|s| {
             let playable = |variant: Variant, players: u8| {
@@ -101,7 +135,7 @@ async fn meta() -> Json<Value> {
                     })
             };
             // In the engine's order (standard first), with the player counts of each.
-            let variant_players: Vec<(&str, Vec<u8>)> = Variant::ALL
+            let variant_players: Vec<(String, Vec<u8>)> = Variant::ALL
                 .iter()
                 .map(|&v| {
                     let counts = s
@@ -110,321 +144,429 @@ async fn meta() -> Json<Value> {
                         .copied()
                         .filter(|&p| playable(v, p))
                         .collect::<Vec<u8>>();
-                    (v.name(), counts)
+                    (v.name().to_string(), counts)
                 })
                 .filter(|(_, counts)| !counts.is_empty())
                 .collect();
-            json!({
-                "key": s.key, "name": s.name, "theme": s.theme,
-                "status": s.provenance.to_string(),
-                "players": s.player_counts.keys().collect::<Vec<_>>(),
-                // The variants this board can be played in, and with how many players.
-                "variants": variant_players.iter().map(|(v, _)| v).collect::<Vec<_>>(),
-                "variant_players": variant_players.iter().map(|(v, c)| ((*v).to_string(), json!(c))).collect::<serde_json::Map<_, _>>(),
-            })
+            ScenarioMeta {
+                key: s.key.clone(),
+                name: s.name.clone(),
+                theme: s.theme.clone(),
+                status: s.provenance.to_string(),
+                players: s.player_counts.keys().copied().collect(),
+                variants: variant_players.iter().map(|(v, _)| v.clone()).collect(),
+                variant_players: variant_players.into_iter().collect(),
+            }
         })
         .collect();
-    Json(json!({
-        "rumis": {
-            "scenarios": scenarios,
-            "variants": Variant::ALL.iter().map(|v| v.name()).collect::<Vec<_>>(),
-            "bots": bot_names("rumis"),
+    let bot_meta = |game| {
+        bots(game)
+            .iter()
+            .map(|(name, level, description)| BotMeta {
+                name: name.to_string(),
+                level: *level,
+                description: description.to_string(),
+            })
+            .collect()
+    };
+    let presets = ["current", "old"];
+    Json(Meta {
+        rumis: RumisMeta {
+            scenarios,
+            variants: Variant::ALL.iter().map(|v| v.name().to_string()).collect(),
+            bots: bot_meta(GameKind::Rumis),
         },
-        "rummikub": {
-            "presets": ["current", "old"],
-            "players": [2, 3, 4],
-            "bots": bot_names("rummikub"),
+        rummikub: RummikubMeta {
+            presets: presets.iter().map(|p| p.to_string()).collect(),
+            players: vec![2, 3, 4],
+            preset_turn_seconds: presets
+                .iter()
+                .map(|p| {
+                    let rules = rummikub::RuleSet::preset(p).expect("a preset");
+                    (p.to_string(), rules.turn_time_seconds)
+                })
+                .collect(),
+            bots: bot_meta(GameKind::Rummikub),
         },
+        limits: LimitsMeta {
+            handover_after_seconds: 60,
+            max_name_chars: MAX_NAME_CHARS,
+        },
+    })
+}
+
+/// Tables with a seat open to anyone, newest first.
+#[utoipa::path(get, path = "/api/tables", responses((status = 200, body = LobbyTables)))]
+async fn open_tables(State(hub): State<Arc<Hub>>) -> Result<Json<LobbyTables>, ApiError> {
+    Ok(Json(LobbyTables {
+        tables: hub.open_tables().await?,
     }))
 }
 
-async fn open_tables(State(hub): State<Arc<Hub>>) -> Json<Value> {
-    Json(json!({ "tables": hub.open_tables().await }))
-}
-
-#[derive(Deserialize)]
-struct CreateRequest {
-    #[serde(flatten)]
-    config: GameConfig,
-    seats: Vec<SeatRequest>,
-    #[serde(default)]
-    seed: Option<u64>,
-}
-
+/// Creates a table; the creator's seat is theirs at once (`you`).
+#[utoipa::path(post, path = "/api/tables", request_body = CreateTableRequest, responses(
+    (status = 200, body = CreateTableResponse),
+    (status = 400, body = ErrorBody, description = "Bad settings or seats"),
+    (status = 429, body = ErrorBody, description = "Too many tables from this address"),
+))]
 async fn create_table(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
-    let request: CreateRequest = parse_body(&body)?;
-    let (id, seats) = hub
-        .create(request.config, request.seats, request.seed)
-        .await?;
-    let seats: Vec<Value> = seats
-        .iter()
-        .map(|s| {
-            json!({
-                "seat": s.seat,
-                "name": s.name,
-                "kind": if s.bot.is_some() { "bot" } else { "human" },
-                "token": s.bot.is_none().then_some(&s.token),
-                "invite": s.bot.is_none().then(|| format!("/t/{id}?seat={}&token={}", s.seat, s.token)),
-            })
-        })
-        .collect();
-    Ok(Json(
-        json!({ "id": id, "spectator": format!("/t/{id}"), "seats": seats }),
-    ))
+) -> Result<Json<CreateTableResponse>, ApiError> {
+    let request: CreateTableRequest = parse_body(&body)?;
+    Ok(Json(hub.create(request, from.ip()).await?))
 }
 
 /// Reads a JSON body with a message that says what is wrong with it.
 fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body)
-        .map_err(|e| ApiError::BadRequest(format!("malformed request: {e}")))
+        .map_err(|e| ApiError::bad_request("malformed_request", format!("malformed request: {e}")))
 }
 
-#[derive(Deserialize, Default)]
-struct TokenQuery {
-    token: Option<String>,
+/// The seat token from the `X-Seat-Token` header (never from the address).
+fn token_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get("x-seat-token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
 }
 
-/// The seat token from `?token=` or the `X-Seat-Token` header.
-fn token_of(query: &TokenQuery, headers: &HeaderMap) -> Option<String> {
-    query.token.clone().or_else(|| {
-        headers
-            .get("x-seat-token")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    })
-}
-
+/// The table as seen by the token's seat, or by a spectator without a token.
+#[utoipa::path(get, path = "/api/tables/{id}",
+    params(("id" = String, Path), ("X-Seat-Token" = Option<String>, Header, description = "The seat's secret token")),
+    responses(
+        (status = 200, body = TableView),
+        (status = 403, body = ErrorBody, description = "A token of no seat"),
+        (status = 404, body = ErrorBody),
+    ))]
 async fn table_view(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<TableView>, ApiError> {
     let table = hub.table(&id).await?;
     let mut state = table.state.lock().await;
-    let seat = state.seat_of(token_of(&query, &headers).as_deref())?;
+    let seat = state.seat_of(token_of(&headers).as_deref())?;
     if let Some(seat) = seat {
         hub.claim(&table, &mut state, seat).await?;
     }
-    Ok(Json(state.view(&id, seat)))
+    Ok(Json(state.view(&table.id, seat)))
 }
 
-#[derive(Deserialize)]
-struct JoinRequest {
-    #[serde(default)]
-    name: Option<String>,
-}
-
+/// Takes a seat open to anyone; answers a fresh token.
+#[utoipa::path(post, path = "/api/tables/{id}/join", request_body = JoinRequest,
+    params(("id" = String, Path)),
+    responses(
+        (status = 200, body = SeatGrant),
+        (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "No open seat"),
+    ))]
 async fn join(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SeatGrant>, ApiError> {
     let request: JoinRequest = if body.is_empty() {
-        JoinRequest { name: None }
+        JoinRequest::default()
     } else {
         parse_body(&body)?
     };
     let table = hub.table(&id).await?;
-    let seat = hub.join(&table, request.name).await?;
-    Ok(Json(json!({
-        "seat": seat.seat, "token": seat.token, "name": seat.name,
-        "url": format!("/t/{id}?seat={}&token={}", seat.seat, seat.token),
-    })))
+    Ok(Json(
+        hub.join(&table, request.name.as_deref(), request.seat)
+            .await?,
+    ))
 }
 
-#[derive(Deserialize)]
-struct ActionRequest {
-    version: u64,
-    action: Value,
-}
-
+/// Plays an action for the token's seat, made on `version`.
+#[utoipa::path(post, path = "/api/tables/{id}/actions", request_body = ActionRequest,
+    params(("id" = String, Path), ("X-Seat-Token" = String, Header)),
+    responses(
+        (status = 200, body = TableView),
+        (status = 400, body = ErrorBody, description = "Malformed"),
+        (status = 403, body = ErrorBody, description = "No or a forged token"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Stale, out of turn, illegal, not started"),
+    ))]
 async fn act(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
     headers: HeaderMap,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
-    let (table, request, seat) =
-        seat_request::<ActionRequest>(&hub, &id, &query, &headers, &body).await?;
-    hub.submit(
-        &table,
-        Actor::Seat(seat),
-        Some(request.version),
-        &request.action,
-    )
-    .await?;
+) -> Result<Json<TableView>, ApiError> {
+    let table = hub.table(&id).await?;
+    let request: ActionRequest = parse_body(&body)?;
+    let seat = seat_of_request(&table, &headers, "an action").await?;
+    hub.submit(&table, seat, Some(request.version), &request.action)
+        .await?;
     let state = table.state.lock().await;
-    Ok(Json(state.view(&id, Some(seat))))
-}
-
-/// A seat's request: the table, the body read as `T`, and the seat of the token
-/// (an action needs a token of a seat at the table).
-async fn seat_request<T: serde::de::DeserializeOwned>(
-    hub: &Arc<Hub>,
-    id: &str,
-    query: &TokenQuery,
-    headers: &HeaderMap,
-    body: &[u8],
-) -> Result<(Arc<crate::hub::Table>, T, usize), ApiError> {
-    let table = hub.table(id).await?;
-    let request: T = parse_body(body)?;
-    let seat = {
-        let state = table.state.lock().await;
-        token_seat(&state, query, headers, "an action")?
-    };
-    Ok((table, request, seat))
+    Ok(Json(state.view(&table.id, Some(seat))))
 }
 
 /// The seat of the request's token; `what` needs one (403 without).
-fn token_seat(
-    state: &crate::hub::TableState,
-    query: &TokenQuery,
+async fn seat_of_request(
+    table: &Arc<crate::hub::Table>,
     headers: &HeaderMap,
     what: &str,
 ) -> Result<usize, ApiError> {
+    let state = table.state.lock().await;
     state
-        .seat_of(token_of(query, headers).as_deref())?
-        .ok_or_else(|| ApiError::Forbidden(format!("{what} needs your seat token")))
+        .seat_of(token_of(headers).as_deref())?
+        .ok_or_else(|| ApiError::forbidden("token_needed", format!("{what} needs your seat token")))
 }
 
+/// Rumis: whether a placement is legal for the token's seat now, and why not.
+#[utoipa::path(post, path = "/api/tables/{id}/check", request_body = RumisAction,
+    params(("id" = String, Path), ("X-Seat-Token" = String, Header)),
+    responses(
+        (status = 200, body = CheckResult),
+        (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+    ))]
 async fn check(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
     headers: HeaderMap,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
-    let (table, action, seat) = seat_request::<Value>(&hub, &id, &query, &headers, &body).await?;
+) -> Result<Json<CheckResult>, ApiError> {
+    let table = hub.table(&id).await?;
+    let action: serde_json::Value = parse_body(&body)?;
+    let seat = seat_of_request(&table, &headers, "a check").await?;
     let state = table.state.lock().await;
-    let TableGame::Rumis(game) = &state.game else {
-        return Err(ApiError::BadRequest(
-            "checking a placement is for Rumis tables".into(),
-        ));
-    };
-    Ok(Json(match game.check(seat, &action) {
-        Ok(()) => json!({ "legal": true }),
-        Err(ActionError::Malformed(m)) => return Err(ApiError::BadRequest(m)),
-        Err(e) => json!({ "legal": false, "reason": e.to_string() }),
-    }))
+    match state.game.check(seat, &action) {
+        Ok(()) => Ok(Json(CheckResult {
+            legal: true,
+            reason: None,
+        })),
+        Err(
+            e @ (crate::games::ActionError::Malformed(_)
+            | crate::games::ActionError::NotForThisGame(_)),
+        ) => Err(e.into()),
+        Err(e) => Ok(Json(CheckResult {
+            legal: false,
+            reason: Some(e.to_string()),
+        })),
+    }
 }
 
-#[derive(Deserialize)]
-struct ObjectiveQuery {
+#[derive(Deserialize, utoipa::IntoParams)]
+struct HintQuery {
+    /// `tiles` (default) or `value`.
     objective: Option<String>,
 }
 
-/// The best play for the seat of the token (Rummikub): the exact solver on the seat's
-/// own view, run off the async threads within the bots' one-per-core limit.
+/// Rummikub: the exact solver's best play for the token's own rack.
+#[utoipa::path(get, path = "/api/tables/{id}/hint",
+    params(("id" = String, Path), ("X-Seat-Token" = String, Header), HintQuery),
+    responses(
+        (status = 200, body = HintAnswer),
+        (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody),
+    ))]
 async fn hint(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
-    Query(goal): Query<ObjectiveQuery>,
+    Query(goal): Query<HintQuery>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<HintAnswer>, ApiError> {
     let objective = match goal.objective.as_deref() {
         None | Some("tiles") => rummikub::solver::Objective::Tiles,
         Some("value") => rummikub::solver::Objective::Value,
-        Some(other) => {
-            return Err(ApiError::BadRequest(format!(
-                "unknown objective `{other}` (tiles or value)"
-            )))
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "bad_objective",
+                "unknown objective (tiles or value)",
+            ))
         }
     };
     let table = hub.table(&id).await?;
+    let seat = seat_of_request(&table, &headers, "a hint").await?;
     let (rules, position) = {
         let state = table.state.lock().await;
-        let seat = token_seat(&state, &query, &headers, "a hint")?;
-        let TableGame::Rummikub(game) = &state.game else {
-            return Err(ApiError::BadRequest("hints are for Rummikub tables".into()));
-        };
+        let game = state
+            .game
+            .as_any()
+            .downcast_ref::<RummikubTable>()
+            .ok_or_else(|| {
+                ApiError::bad_request("not_for_this_game", "hints are for Rummikub tables")
+            })?;
         game.hint_position(seat)?
     };
     let play = hub
-        .think(move || crate::games::rummikub_table::best_play(&rules, &position, objective))
+        .think(move || best_play(&rules, &position, objective))
         .await??;
-    Ok(Json(json!({ "play": play })))
+    Ok(Json(HintAnswer { play }))
 }
 
-#[derive(Deserialize)]
-struct BotRequest {
-    bot: String,
-}
-
+/// Hands a seat to a bot: your own, or another player's once they have been away.
+#[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/bot", request_body = BotRequest,
+    params(("id" = String, Path), ("seat" = usize, Path), ("X-Seat-Token" = String, Header)),
+    responses(
+        (status = 200, body = TableView),
+        (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody),
+    ))]
 async fn hand_to_bot(
     State(hub): State<Arc<Hub>>,
     Path((id, seat)): Path<(String, usize)>,
-    Query(query): Query<TokenQuery>,
     headers: HeaderMap,
     body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
-    let request: BotRequest = parse_body(&body)?;
+) -> Result<Json<TableView>, ApiError> {
     let table = hub.table(&id).await?;
-    hub.hand_to_bot(
-        &table,
-        token_of(&query, &headers).as_deref(),
-        seat,
-        &request.bot,
-    )
-    .await?;
+    let request: BotRequest = parse_body(&body)?;
+    let token = token_of(&headers);
+    hub.hand_to_bot(&table, token.as_deref(), seat, &request.bot)
+        .await?;
     let state = table.state.lock().await;
-    let you = state.seat_of(token_of(&query, &headers).as_deref())?;
-    Ok(Json(state.view(&id, you)))
+    let you = state.seat_of(token.as_deref())?;
+    Ok(Json(state.view(&table.id, you)))
 }
 
+/// Takes your seat back from the bot it was handed to.
+#[utoipa::path(delete, path = "/api/tables/{id}/seats/{seat}/bot",
+    params(("id" = String, Path), ("seat" = usize, Path), ("X-Seat-Token" = String, Header)),
+    responses(
+        (status = 200, body = TableView),
+        (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody),
+    ))]
+async fn take_back(
+    State(hub): State<Arc<Hub>>,
+    Path((id, seat)): Path<(String, usize)>,
+    headers: HeaderMap,
+) -> Result<Json<TableView>, ApiError> {
+    let table = hub.table(&id).await?;
+    let token = token_of(&headers);
+    hub.take_back(&table, token.as_deref(), seat).await?;
+    let state = table.state.lock().await;
+    Ok(Json(state.view(&table.id, Some(seat))))
+}
+
+/// A finished game: every step, the record, and the revealed seed and salt.
+#[utoipa::path(get, path = "/api/tables/{id}/replay",
+    params(("id" = String, Path)),
+    responses(
+        (status = 200, body = ReplayAnswer),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Still being played"),
+    ))]
 async fn replay(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ReplayAnswer>, ApiError> {
+    let table = hub.table(&id).await?;
     let stored = hub
         .store
         .load(&id)
         .await?
-        .ok_or_else(|| ApiError::NotFound(format!("there is no table `{id}`")))?;
+        .ok_or_else(|| ApiError::not_found("no_table", "there is no such table"))?;
     if !stored.finished {
-        return Err(ApiError::Conflict(
-            "the game is still being played; its replay opens when it is over".into(),
+        return Err(ApiError::conflict(
+            "not_over",
+            "the game is still being played; its replay opens when it is over",
         ));
     }
-    let steps = replay_steps(&stored)?;
-    let table = hub.table(&id).await?;
-    let record = table.state.lock().await.game.record();
-    Ok(Json(json!({ "id": id, "steps": steps, "record": record })))
+    let steps = replay_steps(&stored).map_err(|e| ApiError::internal(e.to_string()))?;
+    let state = table.state.lock().await;
+    let last = state.view(&id, None);
+    Ok(Json(ReplayAnswer {
+        id,
+        settings: state.settings.clone(),
+        fairness: last.fairness,
+        actions: stored
+            .actions
+            .iter()
+            .map(|a| LoggedAction {
+                version: a.version,
+                actor: a.actor,
+                action: serde_json::from_str(&a.action).unwrap_or_default(),
+                at_ms: a.at_ms,
+            })
+            .collect(),
+        steps,
+        record: state.game.record(),
+        result: last.result,
+    }))
 }
 
+/// The live connection (WebSocket): send `{"type": "hello", "token": …}` first; then
+/// `state` messages arrive after every change (see `ClientMessage`, `ServerMessage`).
+#[utoipa::path(get, path = "/api/tables/{id}/ws",
+    params(("id" = String, Path)),
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol"),
+        (status = 400, body = ErrorBody, description = "Not a WebSocket request"),
+        (status = 404, body = ErrorBody),
+    ))]
 async fn websocket(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
-    headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let table = hub.table(&id).await?;
-    let seat = {
-        let mut state = table.state.lock().await;
-        let seat = state.seat_of(token_of(&query, &headers).as_deref())?;
-        if let Some(seat) = seat {
-            hub.claim(&table, &mut state, seat).await?;
-        }
-        seat
-    };
-    Ok(upgrade.on_upgrade(move |socket| live(hub, table, seat, socket)))
+    let upgrade = upgrade.map_err(|e| ApiError::bad_request("not_websocket", e.body_text()))?;
+    Ok(upgrade
+        .max_message_size(64 * 1024)
+        .max_frame_size(64 * 1024)
+        .on_upgrade(move |socket| live(hub, table, socket)))
 }
 
-/// One live connection: the seat's view on connect and after every change; actions
-/// sent on the socket take the same path as HTTP actions.
-async fn live(
-    hub: Arc<Hub>,
-    table: Arc<crate::hub::Table>,
-    seat: Option<usize>,
-    socket: WebSocket,
-) {
+/// One live connection: a hello with the token first, then the seat's view on
+/// connect and after every change; actions sent on the socket take the same path as
+/// HTTP actions.
+async fn live(hub: Arc<Hub>, table: Arc<crate::hub::Table>, socket: WebSocket) {
     let (mut sender, mut receiver) = socket.split();
+    let refuse = |e: ApiError| {
+        serde_json::to_string(&ServerMessage::Error {
+            message: e.message,
+            code: e.code.to_string(),
+        })
+        .unwrap_or_default()
+    };
+    let hello = tokio::time::timeout(std::time::Duration::from_secs(10), receiver.next()).await;
+    let seat = match hello {
+        Ok(Some(Ok(Message::Text(text)))) => {
+            match serde_json::from_str::<ClientMessage>(text.as_str()) {
+                Ok(ClientMessage::Hello { token }) => {
+                    let mut state = table.state.lock().await;
+                    match state.seat_of(token.as_deref()) {
+                        Ok(Some(seat)) => match hub.claim(&table, &mut state, seat).await {
+                            Ok(()) => Some(seat),
+                            Err(e) => {
+                                drop(state);
+                                let _ = sender.send(Message::Text(refuse(e).into())).await;
+                                return;
+                            }
+                        },
+                        Ok(None) => None,
+                        Err(e) => {
+                            drop(state);
+                            let _ = sender.send(Message::Text(refuse(e).into())).await;
+                            return;
+                        }
+                    }
+                }
+                _ => {
+                    let e = ApiError::bad_request(
+                        "hello_first",
+                        "the first message must be {\"type\": \"hello\", \"token\": …}",
+                    );
+                    let _ = sender.send(Message::Text(refuse(e).into())).await;
+                    return;
+                }
+            }
+        }
+        _ => return,
+    };
     let mut changes = table.changes.subscribe();
     hub.connect(&table, seat, 1).await;
     let mut first = true;
@@ -438,7 +580,10 @@ async fn live(
             }
         };
         changes.mark_unchanged();
-        let message = json!({ "type": "state", "view": view }).to_string();
+        let message = serde_json::to_string(&ServerMessage::State {
+            view: Box::new(view),
+        })
+        .unwrap_or_default();
         if sender.send(Message::Text(message.into())).await.is_err() {
             break;
         }
@@ -449,8 +594,7 @@ async fn live(
                     let Some(Ok(message)) = incoming else { break false };
                     let Message::Text(text) = message else { continue };
                     if let Err(e) = socket_action(&hub, &table, seat, text.as_str()).await {
-                        let reply = json!({ "type": "error", "message": e.to_string() }).to_string();
-                        if sender.send(Message::Text(reply.into())).await.is_err() {
+                        if sender.send(Message::Text(refuse(e).into())).await.is_err() {
                             break false;
                         }
                     }
@@ -470,25 +614,17 @@ async fn socket_action(
     seat: Option<usize>,
     text: &str,
 ) -> Result<(), ApiError> {
-    let message: Value = parse_body(text.as_bytes())?;
-    if message.get("type").and_then(Value::as_str) != Some("action") {
-        return Err(ApiError::BadRequest(
-            "a message must be {\"type\": \"action\", \"version\": N, \"action\": {…}}".into(),
+    let message: ClientMessage = parse_body(text.as_bytes())?;
+    let ClientMessage::Action { version, action } = message else {
+        return Err(ApiError::bad_request(
+            "hello_twice",
+            "this connection has already said hello",
         ));
-    }
+    };
     let seat = seat.ok_or_else(|| {
-        ApiError::Forbidden("spectators cannot act; open your invite link".into())
+        ApiError::forbidden("spectator", "spectators cannot act; open your invite link")
     })?;
-    let version = message
-        .get("version")
-        .and_then(Value::as_u64)
-        .ok_or_else(|| {
-            ApiError::BadRequest("an action needs the `version` it was made on".into())
-        })?;
-    let action = message
-        .get("action")
-        .ok_or_else(|| ApiError::BadRequest("the message has no `action`".into()))?;
-    hub.submit(table, Actor::Seat(seat), Some(version), action)
+    hub.submit(table, seat, Some(version), &action)
         .await
         .map(|_| ())
 }

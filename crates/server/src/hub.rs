@@ -1,52 +1,37 @@
 //! The tables in play: each table's state behind its own lock, the one path every
-//! action takes (check → store → show), and the server-side drivers that act without
-//! a client: bots on their turn and the turn clock (K7).
+//! action takes (check → store → show), the seats (who may sit where), and the
+//! server-side drivers that act without a client: bots on their turn and the turn
+//! clock (K7).
 //!
 //! Order of an action: validate on a copy of the game, write it to the database, then
 //! swap the copy in and wake every viewer. A refused action, or one the database did
 //! not take, changes nothing.
+//!
+//! Tables live in memory only while they are used: a table is loaded from the database
+//! on its first request, idle tables (no viewer, no driver waiting) are dropped when
+//! more than [`HubOptions::max_loaded_tables`] are loaded, and after a restart only the
+//! tables whose bot or clock is due are loaded, in the background.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rand::RngCore;
-use serde_json::{json, Value};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use serde_json::Value;
 use tokio::sync::{watch, Mutex};
 
-use crate::games::{ActionError, Actor, GameConfig, TableGame};
+use crate::error::ApiError;
+use crate::fairness;
+use crate::games::{self, ActionError, GameView, TableGame};
 use crate::store::{Store, StoredAction, StoredSeat, StoredTable};
-
-/// An error of the API, with the HTTP status it maps to.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ApiError {
-    #[error("{0}")]
-    BadRequest(String),
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("{0}")]
-    NotFound(String),
-    #[error("{0}")]
-    Conflict(String),
-    #[error("{0}")]
-    Internal(String),
-}
-
-impl From<ActionError> for ApiError {
-    fn from(e: ActionError) -> ApiError {
-        match e {
-            ActionError::Malformed(m) => ApiError::BadRequest(m),
-            ActionError::OutOfTurn(m) | ActionError::Illegal(m) => ApiError::Conflict(m),
-        }
-    }
-}
-
-impl From<anyhow::Error> for ApiError {
-    fn from(e: anyhow::Error) -> ApiError {
-        tracing::error!("database: {e:#}");
-        ApiError::Internal(format!("the database refused the change: {e}"))
-    }
-}
+use crate::thinking::{Priority, Thinking};
+use crate::wire::{
+    CreateTableRequest, CreateTableResponse, CreatedSeat, Fairness, GameKind, LobbySeat,
+    LobbyTable, ResultView, SeatGrant, SeatKind, SeatView, TableSettings, TableStatus, TableView,
+};
 
 pub fn now_ms() -> i64 {
     SystemTime::now()
@@ -54,26 +39,40 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// Longest seat name, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
 /// A seat as the server keeps it.
 #[derive(Clone, Debug)]
 pub struct Seat {
     pub stored: StoredSeat,
     /// Open WebSocket connections holding this seat's token.
     pub connections: usize,
+    /// The last time the seat's player was seen (a request with their token, or the
+    /// end of their last connection); for a seat nobody took yet, when the table was
+    /// loaded.
+    pub last_seen_ms: i64,
 }
 
 /// Everything about one table, behind the table's lock.
 pub struct TableState {
-    pub config: GameConfig,
+    pub settings: TableSettings,
     pub seed: u64,
+    pub salt: String,
+    pub practice: bool,
     pub created_ms: i64,
+    pub started_ms: Option<i64>,
     pub seats: Vec<Seat>,
-    pub game: TableGame,
+    pub game: Box<dyn TableGame>,
     /// Number of accepted actions.
     pub version: u64,
-    /// When the current turn began (the last action, or the table's creation): the
-    /// turn clock counts from here, also after a restart.
+    /// Counts changes of who plays a seat, so that a bot's move planned before a seat
+    /// was taken back is dropped.
+    pub seat_epoch: u64,
+    /// When the current turn began (the last action, or the start): the turn clock
+    /// counts from here, also after a restart.
     pub turn_started_ms: i64,
+    handover_after_ms: i64,
 }
 
 impl TableState {
@@ -82,115 +81,200 @@ impl TableState {
         let Some(token) = token.filter(|t| !t.is_empty()) else {
             return Ok(None);
         };
+        let forged = || {
+            ApiError::forbidden(
+                "bad_token",
+                "this seat token does not belong to any seat at this table",
+            )
+        };
+        if token.len() != 32 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(forged());
+        }
         self.seats
             .iter()
-            .position(|s| s.stored.token == token)
+            .position(|s| constant_time_eq(s.stored.token.as_bytes(), token.as_bytes()))
             .map(Some)
-            .ok_or_else(|| {
-                ApiError::Forbidden(
-                    "this seat token does not belong to any seat at this table".into(),
-                )
-            })
+            .ok_or_else(forged)
+    }
+
+    /// Human seats nobody has taken yet.
+    pub fn waiting_for(&self) -> Vec<usize> {
+        self.seats
+            .iter()
+            .filter(|s| s.stored.bot.is_none() && !s.stored.claimed)
+            .map(|s| s.stored.seat)
+            .collect()
+    }
+
+    pub fn status(&self) -> TableStatus {
+        if self.game.is_over() {
+            TableStatus::Over
+        } else if self.started_ms.is_none() {
+            TableStatus::Waiting
+        } else {
+            TableStatus::Playing
+        }
     }
 
     /// When the running turn's clock runs out (Unix ms), if it runs.
     pub fn deadline_ms(&self) -> Option<i64> {
+        self.started_ms?;
         self.game.to_move()?;
         self.game
             .turn_seconds()
             .map(|s| self.turn_started_ms + i64::from(s) * 1000)
     }
 
-    /// The whole view for a seat, or for a spectator (`None`).
-    pub fn view(&self, id: &str, seat: Option<usize>) -> Value {
-        self.view_detail(id, seat, true)
+    pub fn names(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.stored.name.clone()).collect()
     }
 
-    /// A view without what never changes during the game (see [`TableGame::view`]):
-    /// the updates a live connection gets after its first, full view.
-    pub fn view_update(&self, id: &str, seat: Option<usize>) -> Value {
-        self.view_detail(id, seat, false)
+    fn fairness(&self) -> Fairness {
+        let over = self.game.is_over();
+        Fairness {
+            commitment: fairness::commitment(self.seed, &self.salt),
+            practice_seed: self.practice.then_some(self.seed),
+            seed: over.then_some(self.seed),
+            salt: over.then(|| self.salt.clone()),
+        }
     }
 
-    fn view_detail(&self, id: &str, seat: Option<usize>, full: bool) -> Value {
-        let game_name = match self.config {
-            GameConfig::Rumis { .. } => "rumis",
-            GameConfig::Rummikub { .. } => "rummikub",
-        };
-        let seats: Vec<Value> = self
-            .seats
+    fn result(&self) -> Option<ResultView> {
+        let r = self.game.result()?;
+        let names: Vec<&str> = r
+            .winners
             .iter()
-            .map(|s| {
-                json!({
-                    "seat": s.stored.seat,
-                    "name": s.stored.name,
-                    "kind": if s.stored.bot.is_some() { "bot" } else { "human" },
-                    "bot": s.stored.bot,
-                    "claimed": s.stored.claimed,
-                    "connected": s.connections > 0,
-                })
-            })
+            .filter_map(|&w| self.seats.get(w).map(|s| s.stored.name.as_str()))
             .collect();
-        let result = self.game.result().map(|r| {
-            let names: Vec<&str> = r
-                .winners
-                .iter()
-                .filter_map(|&w| self.seats.get(w).map(|s| s.stored.name.as_str()))
-                .collect();
-            let text = match names.as_slice() {
-                [one] => format!("{one} wins"),
-                many => format!("{} share the win", many.join(" and ")),
-            };
-            json!({ "winners": r.winners, "scores": r.scores, "text": text })
-        });
-        let mut view = json!({
-            "id": id,
-            "game": game_name,
-            "version": self.version,
-            "you": seat,
-            "seats": seats,
-            "to_move": self.game.to_move(),
-            "over": self.game.is_over(),
-            "deadline_ms": self.deadline_ms(),
-            "result": result,
-        });
-        view[game_name] = self.game.view(seat, full);
-        view
-    }
-
-    /// A line for the lobby's list of open tables.
-    pub fn summary(&self, id: &str) -> Value {
-        let detail = match &self.config {
-            GameConfig::Rumis { rumis } => {
-                format!(
-                    "{}, {} players, {}",
-                    rumis.scenario, rumis.players, rumis.variant
-                )
-            }
-            GameConfig::Rummikub { rummikub } => format!(
-                "{} rules, {} players, {} round(s)",
-                rummikub.rules, rummikub.players, rummikub.rounds
-            ),
+        let text = match names.as_slice() {
+            [one] => format!("{one} wins"),
+            many => format!("{} share the win", many.join(" and ")),
         };
-        json!({
-            "id": id,
-            "game": match self.config { GameConfig::Rumis { .. } => "rumis", _ => "rummikub" },
-            "detail": detail,
-            "created_ms": self.created_ms,
-            "open_seats": self.open_seats(),
-            "seats": self.seats.iter().map(|s| json!({
-                "seat": s.stored.seat, "name": s.stored.name,
-                "kind": if s.stored.bot.is_some() { "bot" } else { "human" },
-            })).collect::<Vec<_>>(),
+        Some(ResultView {
+            winners: r.winners,
+            scores: r.scores,
+            text,
         })
     }
 
-    pub fn open_seats(&self) -> Vec<usize> {
-        self.seats
-            .iter()
-            .filter(|s| s.stored.bot.is_none() && !s.stored.claimed)
-            .map(|s| s.stored.seat)
-            .collect()
+    fn seat_view(&self, seat: &Seat, now: i64) -> SeatView {
+        let stored = &seat.stored;
+        let away = stored.bot.is_none()
+            && seat.connections == 0
+            && !self.game.is_over()
+            && now - seat.last_seen_ms > 5_000;
+        SeatView {
+            seat: stored.seat,
+            name: stored.name.clone(),
+            kind: seat_kind(stored),
+            bot: stored.bot.clone(),
+            claimed: stored.claimed,
+            connected: seat.connections > 0,
+            away_since_ms: away.then_some(seat.last_seen_ms),
+            handover_ms: (stored.bot.is_none() && seat.connections == 0 && !self.game.is_over())
+                .then_some(seat.last_seen_ms + self.handover_after_ms),
+        }
+    }
+
+    /// The whole view for a seat, or for a spectator (`None`).
+    pub fn view(&self, id: &str, seat: Option<usize>) -> TableView {
+        self.view_detail(id, seat, true)
+    }
+
+    /// A view without what never changes during the game: the updates a live
+    /// connection gets after its first, full view.
+    pub fn view_update(&self, id: &str, seat: Option<usize>) -> TableView {
+        self.view_detail(id, seat, false)
+    }
+
+    fn view_detail(&self, id: &str, seat: Option<usize>, full: bool) -> TableView {
+        let now = now_ms();
+        let (rumis, rummikub) = match self.game.view(seat, full, &self.names()) {
+            GameView::Rumis(v) => (Some(*v), None),
+            GameView::Rummikub(v) => (None, Some(*v)),
+        };
+        TableView {
+            id: id.to_string(),
+            game: self.settings.game,
+            version: self.version,
+            you: seat,
+            status: self.status(),
+            waiting_for: self.waiting_for(),
+            seats: self.seats.iter().map(|s| self.seat_view(s, now)).collect(),
+            to_move: if self.started_ms.is_some() {
+                self.game.to_move()
+            } else {
+                None
+            },
+            over: self.game.is_over(),
+            deadline_ms: self.deadline_ms(),
+            result: self.result(),
+            fairness: self.fairness(),
+            rumis,
+            rummikub,
+        }
+    }
+
+    /// A line for the lobby's list of tables with open seats.
+    pub fn summary(&self, id: &str) -> LobbyTable {
+        lobby_line(
+            id,
+            &self.settings,
+            self.created_ms,
+            self.seats.iter().map(|s| &s.stored),
+        )
+    }
+
+    /// Whether a person plays at this table (their bot opponents think first).
+    fn people_play(&self) -> bool {
+        self.seats.iter().any(|s| s.stored.bot.is_none())
+    }
+}
+
+fn seat_kind(stored: &StoredSeat) -> SeatKind {
+    if stored.bot.is_some() {
+        SeatKind::Bot
+    } else if stored.open {
+        SeatKind::Open
+    } else {
+        SeatKind::Human
+    }
+}
+
+fn lobby_line<'a>(
+    id: &str,
+    settings: &TableSettings,
+    created_ms: i64,
+    seats: impl Iterator<Item = &'a StoredSeat> + Clone,
+) -> LobbyTable {
+    let detail = match (&settings.rumis, &settings.rummikub) {
+        (Some(rumis), _) => format!(
+            "{}, {} players, {}",
+            rumis.scenario, rumis.players, rumis.variant
+        ),
+        (_, Some(rummikub)) => format!(
+            "{} rules, {} players, {} round(s)",
+            rummikub.rules, settings.players, rummikub.rounds
+        ),
+        _ => String::new(),
+    };
+    LobbyTable {
+        id: id.to_string(),
+        game: settings.game,
+        detail,
+        created_ms,
+        open_seats: seats
+            .clone()
+            .filter(|s| s.open && !s.claimed && s.bot.is_none())
+            .map(|s| s.seat)
+            .collect(),
+        seats: seats
+            .map(|s| LobbySeat {
+                seat: s.seat,
+                name: s.name.clone(),
+                kind: seat_kind(s),
+            })
+            .collect(),
     }
 }
 
@@ -199,25 +283,77 @@ pub struct Table {
     pub id: String,
     pub state: Mutex<TableState>,
     pub changes: watch::Sender<u64>,
+    /// The last request or change (Unix ms), for choosing which idle tables to drop.
+    last_used_ms: AtomicI64,
+    /// Drivers (a bot about to move, the clock) waiting on this table.
+    drivers: AtomicUsize,
+}
+
+/// Counts a driver of a table for as long as it lives.
+struct DriverCount(Arc<Table>);
+
+impl DriverCount {
+    fn new(table: Arc<Table>) -> DriverCount {
+        table.drivers.fetch_add(1, Ordering::SeqCst);
+        DriverCount(table)
+    }
+}
+
+impl Drop for DriverCount {
+    fn drop(&mut self) {
+        self.0.drivers.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Table {
     fn changed(&self) {
+        self.touch();
         self.changes.send_modify(|n| *n += 1);
+    }
+
+    fn touch(&self) {
+        self.last_used_ms.store(now_ms(), Ordering::Relaxed);
+    }
+
+    /// Neither watched, nor waited on by a driver, nor used within `idle_ms`.
+    fn is_idle(&self, now: i64, idle_ms: i64) -> bool {
+        self.changes.receiver_count() == 0
+            && self.drivers.load(Ordering::SeqCst) == 0
+            && now - self.last_used_ms.load(Ordering::Relaxed) >= idle_ms
     }
 }
 
-/// How the server runs its drivers.
+/// How the server runs its tables and what one address may do.
 #[derive(Clone, Debug)]
 pub struct HubOptions {
     /// Pause before a bot moves, so people can follow the game.
     pub bot_delay: Duration,
+    /// How long a player must be away before others may hand their seat to a bot.
+    pub handover_after: Duration,
+    /// Tables kept in memory before idle ones are dropped (a soft cap: tables with
+    /// viewers or a waiting driver stay).
+    pub max_loaded_tables: usize,
+    /// How long a table must go unused before it counts as idle.
+    pub idle_after: Duration,
+    /// Unfinished tables one address may have created (0: no cap).
+    pub max_open_tables_per_address: u64,
+    /// Tables one address may create per minute (0: no cap).
+    pub tables_per_minute_per_address: u32,
+    /// Lets a creator fix the seed also when other people sit at the table (tests
+    /// and private servers; the table still says "practice"). Off on public servers.
+    pub chosen_seeds_with_people: bool,
 }
 
 impl Default for HubOptions {
     fn default() -> Self {
         HubOptions {
             bot_delay: Duration::from_millis(400),
+            handover_after: Duration::from_secs(60),
+            max_loaded_tables: 2000,
+            idle_after: Duration::from_secs(10),
+            max_open_tables_per_address: 20,
+            tables_per_minute_per_address: 10,
+            chosen_seeds_with_people: false,
         }
     }
 }
@@ -227,193 +363,295 @@ pub struct Hub {
     pub store: Store,
     tables: StdMutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
-    /// Bots thinking at once: one per core. A strong bot's search (or the Rummikub
-    /// solver on a full table) takes seconds and much memory; more at once would only
-    /// share the cores and multiply the memory.
-    thinking: Arc<tokio::sync::Semaphore>,
-}
-
-/// What a new table asks for.
-#[derive(Clone, Debug, serde::Deserialize)]
-pub struct SeatRequest {
-    /// `human` or `bot`.
-    pub kind: String,
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub bot: Option<String>,
+    thinking: Thinking,
+    creations: Option<DefaultKeyedRateLimiter<IpAddr>>,
 }
 
 impl Hub {
-    /// Opens the hub on a store and resumes every unfinished table, bots and clocks
-    /// included.
+    /// Opens the hub on a store. It answers at once: the tables whose bot or clock is
+    /// due are loaded and resumed in the background, soonest first.
     pub async fn start(store: Store, options: HubOptions) -> anyhow::Result<Arc<Hub>> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let creations = NonZeroU32::new(options.tables_per_minute_per_address)
+            .map(|n| RateLimiter::keyed(Quota::per_minute(n)));
         let hub = Arc::new(Hub {
             store,
             tables: StdMutex::new(HashMap::new()),
             options,
-            thinking: Arc::new(tokio::sync::Semaphore::new(cores)),
+            thinking: Thinking::new(cores),
+            creations,
         });
-        let ids = hub.store.unfinished_ids().await?;
-        let mut resumed = Vec::new();
-        for id in &ids {
-            if let Some(table) = hub.load(id).await? {
-                resumed.push(table);
-            }
-        }
-        // The resumed tables' bots and clocks start over the first two seconds rather
-        // than all in one instant, while the players reconnect.
-        let count = resumed.len().max(1) as u64;
-        for (index, table) in resumed.into_iter().enumerate() {
-            let hub = hub.clone();
-            let wait = Duration::from_millis(index as u64 * 2000 / count);
+        let due = hub.store.due_tables().await?;
+        if !due.is_empty() {
+            tracing::info!("resuming {} tables whose bot or clock is due", due.len());
+            let resumer = hub.clone();
             tokio::spawn(async move {
-                tokio::time::sleep(wait).await;
-                hub.schedule(table);
+                for (id, _) in due {
+                    if let Err(e) = resumer.table(&id).await {
+                        tracing::warn!("table {id} does not resume: {e}");
+                    }
+                    tokio::task::yield_now().await;
+                }
             });
-        }
-        if !ids.is_empty() {
-            tracing::info!("resumed {} unfinished tables", ids.len());
         }
         Ok(hub)
     }
 
-    /// Rebuilds a table from the database: configuration, seed, then every action.
-    async fn load(&self, id: &str) -> anyhow::Result<Option<Arc<Table>>> {
+    pub fn options(&self) -> &HubOptions {
+        &self.options
+    }
+
+    /// Tables in memory now.
+    pub fn loaded_tables(&self) -> usize {
+        self.tables.lock().expect("table map lock").len()
+    }
+
+    /// Rebuilds a table from the database (configuration, seed, every action),
+    /// keeps it in memory and starts its drivers.
+    async fn load(self: &Arc<Self>, id: &str) -> Result<Option<Arc<Table>>, ApiError> {
         let Some(stored) = self.store.load(id).await? else {
             return Ok(None);
         };
-        let table = Arc::new(rebuild(&stored)?);
-        let mut tables = self.tables.lock().expect("table map lock");
-        let table = tables.entry(id.to_string()).or_insert(table).clone();
+        let loaded_ms = now_ms();
+        let table = Arc::new(rebuild(&stored, loaded_ms, &self.options).map_err(|e| {
+            tracing::error!("{e:#}");
+            ApiError::internal(format!("table {id} cannot be rebuilt"))
+        })?);
+        let (table, fresh) = {
+            let mut tables = self.tables.lock().expect("table map lock");
+            let fresh = !tables.contains_key(id);
+            let table = tables.entry(id.to_string()).or_insert(table).clone();
+            if fresh && tables.len() > self.options.max_loaded_tables {
+                let idle_ms = self.options.idle_after.as_millis() as i64;
+                evict_idle(&mut tables, self.options.max_loaded_tables, id, idle_ms);
+            }
+            (table, fresh)
+        };
+        if fresh {
+            self.schedule(table.clone());
+        }
         Ok(Some(table))
     }
 
-    /// Runs CPU-heavy work (a hint's solver) on the blocking pool within the same
-    /// one-per-core limit as the bots, so that hints asked for in a burst queue up
-    /// instead of crowding out the threads that answer people.
+    /// A table by id, from memory or from the database.
+    pub async fn table(self: &Arc<Self>, id: &str) -> Result<Arc<Table>, ApiError> {
+        let unknown = || ApiError::not_found("no_table", "there is no such table");
+        if !valid_table_id(id) {
+            return Err(unknown());
+        }
+        let cached = self.tables.lock().expect("table map lock").get(id).cloned();
+        let table = match cached {
+            Some(table) => table,
+            None => self.load(id).await?.ok_or_else(unknown)?,
+        };
+        table.touch();
+        Ok(table)
+    }
+
+    /// Runs CPU-heavy work for a person (a hint's solver) within the fair share.
     pub async fn think<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
-        let permit = self
-            .thinking
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| ApiError::Internal("the server is shutting down".into()))?;
-        tokio::task::spawn_blocking(move || {
-            let _thinking = permit;
-            work()
-        })
-        .await
-        .map_err(|e| ApiError::Internal(format!("the work stopped: {e}")))
+        self.thinking.run(Priority::People, work).await
     }
 
-    /// A table by id, from memory or from the database.
-    pub async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
-        let cached = self.tables.lock().expect("table map lock").get(id).cloned();
-        if let Some(table) = cached {
-            return Ok(table);
-        }
-        self.load(id)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(format!("there is no table `{id}`")))
-    }
-
-    /// Creates a table; answers its id and its seats' tokens.
+    /// Creates a table for the client at `from`.
     pub async fn create(
         self: &Arc<Self>,
-        mut config: GameConfig,
-        seats: Vec<SeatRequest>,
-        seed: Option<u64>,
-    ) -> Result<(String, Vec<StoredSeat>), ApiError> {
-        if let GameConfig::Rummikub { rummikub } = &mut config {
-            rummikub.players = seats.len();
+        request: CreateTableRequest,
+        from: IpAddr,
+    ) -> Result<CreateTableResponse, ApiError> {
+        if let Some(limiter) = &self.creations {
+            if limiter.check_key(&from).is_err() {
+                return Err(ApiError::too_many(
+                    "too_many_tables_per_minute",
+                    format!(
+                        "you have created {} tables in the last minute; wait a moment",
+                        self.options.tables_per_minute_per_address
+                    ),
+                ));
+            }
+            if limiter.len() > 10_000 {
+                limiter.retain_recent();
+            }
         }
-        let seed = seed.unwrap_or_else(|| rand::thread_rng().next_u64());
-        let game = TableGame::new(&config, seed).map_err(ApiError::BadRequest)?;
-        if seats.len() != game.seat_count() {
-            return Err(ApiError::BadRequest(format!(
-                "this game has {} seats, but {} were given",
-                game.seat_count(),
-                seats.len()
-            )));
+        let creator = from.to_string();
+        let cap = self.options.max_open_tables_per_address;
+        if cap > 0 && self.store.open_tables_of(&creator).await? >= cap {
+            return Err(ApiError::too_many(
+                "too_many_open_tables",
+                format!("you already have {cap} unfinished tables; finish or leave one first"),
+            ));
         }
-        let game_name = match config {
-            GameConfig::Rumis { .. } => "rumis",
-            GameConfig::Rummikub { .. } => "rummikub",
+        let seats = &request.seats;
+        let settings = TableSettings {
+            game: request.game,
+            rumis: request.rumis.clone(),
+            rummikub: request.rummikub.clone(),
+            players: seats.len(),
         };
+        // The settings first: a bad scenario is the first thing to say.
+        let game = games::new_game(&settings, fairness::secure_seed())
+            .map_err(|e| ApiError::bad_request("bad_settings", e))?;
+        if seats.len() != game.seat_count() {
+            return Err(ApiError::bad_request(
+                "bad_seats",
+                format!(
+                    "this game has {} seats, but {} were given",
+                    game.seat_count(),
+                    seats.len()
+                ),
+            ));
+        }
+        let creator_seat = match request.creator_seat {
+            Some(seat) if seats.get(seat).map(|s| s.kind) != Some(SeatKind::Human) => {
+                return Err(ApiError::bad_request(
+                    "bad_creator_seat",
+                    format!(
+                        "the creator's seat {} must be one of the table's human seats",
+                        seat + 1
+                    ),
+                ))
+            }
+            Some(seat) => Some(seat),
+            None => seats.iter().position(|s| s.kind == SeatKind::Human),
+        };
+        let practice = request.seed.is_some();
+        if let Some(seed) = request.seed {
+            let others_human = seats
+                .iter()
+                .enumerate()
+                .any(|(i, s)| s.kind != SeatKind::Bot && Some(i) != creator_seat);
+            if others_human && !self.options.chosen_seeds_with_people {
+                return Err(ApiError::bad_request(
+                    "seed_not_allowed",
+                    "a fixed seed is only for practice tables, where every other seat is a bot; \
+                     with other people the server draws the deal",
+                ));
+            }
+            if seed >= fairness::SEED_LIMIT {
+                return Err(ApiError::bad_request(
+                    "bad_seed",
+                    "a seed is a whole number below 2^53",
+                ));
+            }
+        }
+        let seed = request.seed.unwrap_or_else(fairness::secure_seed);
         let mut stored_seats = Vec::new();
         for (index, request) in seats.iter().enumerate() {
-            let bot = match request.kind.as_str() {
-                "human" => None,
-                "bot" => {
+            let bot = match request.kind {
+                SeatKind::Bot => {
                     let bot = request.bot.clone().unwrap_or_else(|| "random".into());
-                    check_bot(game_name, &bot)?;
+                    check_bot(settings.game, &bot)?;
                     Some(bot)
                 }
-                other => {
-                    return Err(ApiError::BadRequest(format!(
-                        "seat {index}: kind must be `human` or `bot`, not `{other}`"
-                    )))
+                _ if request.bot.is_some() => {
+                    return Err(ApiError::bad_request(
+                        "bad_seats",
+                        format!("seat {}: only a bot seat names a bot", index + 1),
+                    ))
                 }
+                _ => None,
             };
-            let name = match (&request.name, &bot) {
-                (Some(name), _) if !name.trim().is_empty() => {
-                    name.trim().chars().take(40).collect()
-                }
-                (_, Some(bot)) => format!("{bot} bot"),
-                _ => format!("Player {}", index + 1),
+            let name = match (clean_name(request.name.as_deref())?, &bot) {
+                (Some(name), _) => name,
+                (None, Some(bot)) => format!("{bot} bot"),
+                (None, None) => format!("Player {}", index + 1),
             };
             stored_seats.push(StoredSeat {
                 seat: index,
                 name,
                 bot,
-                token: new_secret(),
-                claimed: false,
+                token: fairness::new_secret(),
+                claimed: Some(index) == creator_seat,
+                open: request.kind == SeatKind::Open,
             });
         }
-        let id = format!("t{}", &new_secret()[..12]);
+        let now = now_ms();
+        let waiting = stored_seats.iter().any(|s| s.bot.is_none() && !s.claimed);
+        let id = format!("t{}", &fairness::new_secret()[..12]);
         let stored = StoredTable {
             id: id.clone(),
-            config: serde_json::to_string(&config)
-                .map_err(|e| ApiError::Internal(e.to_string()))?,
+            config: serde_json::to_string(&settings)
+                .map_err(|e| ApiError::internal(e.to_string()))?,
             seed,
-            created_ms: now_ms(),
+            salt: fairness::new_secret(),
+            practice,
+            created_ms: now,
+            started_ms: (!waiting).then_some(now),
+            creator,
             finished: false,
             seats: stored_seats.clone(),
             actions: Vec::new(),
         };
         self.store.create_table(&stored).await?;
-        let table = Arc::new(rebuild(&stored)?);
-        self.tables
-            .lock()
-            .expect("table map lock")
-            .insert(id.clone(), table.clone());
-        self.schedule(table);
-        Ok((id, stored_seats))
-    }
-
-    /// Open tables for the lobby (unfinished, with an unclaimed human seat).
-    pub async fn open_tables(&self) -> Vec<Value> {
-        let tables: Vec<Arc<Table>> = self
-            .tables
-            .lock()
-            .expect("table map lock")
-            .values()
-            .cloned()
-            .collect();
-        let mut out = Vec::new();
-        for table in tables {
-            let state = table.state.lock().await;
-            if !state.game.is_over() && !state.open_seats().is_empty() {
-                out.push(state.summary(&table.id));
+        let table = Arc::new(
+            rebuild(&stored, now, &self.options)
+                .map_err(|e| ApiError::internal(format!("the new table cannot be built: {e}")))?,
+        );
+        {
+            let mut tables = self.tables.lock().expect("table map lock");
+            tables.insert(id.clone(), table.clone());
+            if tables.len() > self.options.max_loaded_tables {
+                let idle_ms = self.options.idle_after.as_millis() as i64;
+                evict_idle(&mut tables, self.options.max_loaded_tables, &id, idle_ms);
             }
         }
-        out.sort_by_key(|v| std::cmp::Reverse(v["created_ms"].as_i64()));
-        out
+        self.schedule(table);
+        let link = |token: &str| format!("/t/{id}#token={token}");
+        Ok(CreateTableResponse {
+            you: creator_seat.map(|seat| SeatGrant {
+                seat,
+                name: stored_seats[seat].name.clone(),
+                token: stored_seats[seat].token.clone(),
+                url: link(&stored_seats[seat].token),
+            }),
+            seats: stored_seats
+                .iter()
+                .map(|s| CreatedSeat {
+                    seat: s.seat,
+                    name: s.name.clone(),
+                    kind: seat_kind(s),
+                    bot: s.bot.clone(),
+                    invite: (s.bot.is_none() && !s.open && Some(s.seat) != creator_seat)
+                        .then(|| link(&s.token)),
+                })
+                .collect(),
+            spectator: format!("/t/{id}"),
+            commitment: fairness::commitment(seed, &stored.salt),
+            practice_seed: practice.then_some(seed),
+            id,
+        })
+    }
+
+    /// Tables with a seat open to anyone, newest first (at most 50).
+    pub async fn open_tables(&self) -> Result<Vec<LobbyTable>, ApiError> {
+        let ids = self.store.lobby_ids(50).await?;
+        let mut out = Vec::new();
+        for id in ids {
+            let cached = self
+                .tables
+                .lock()
+                .expect("table map lock")
+                .get(&id)
+                .cloned();
+            let line = match cached {
+                Some(table) => table.state.lock().await.summary(&id),
+                None => {
+                    let Some(stored) = self.store.load_settings(&id).await? else {
+                        continue;
+                    };
+                    let settings: TableSettings = serde_json::from_str(&stored.config)
+                        .map_err(|e| ApiError::internal(e.to_string()))?;
+                    lobby_line(&id, &settings, stored.created_ms, stored.seats.iter())
+                }
+            };
+            if !line.open_seats.is_empty() {
+                out.push(line);
+            }
+        }
+        Ok(out)
     }
 
     /// The one path of every client's action: version check, seat check, rules,
@@ -421,78 +659,80 @@ impl Hub {
     pub async fn submit(
         self: &Arc<Self>,
         table: &Arc<Table>,
-        actor: Actor,
+        seat: usize,
         version: Option<u64>,
         action: &Value,
-    ) -> Result<u64, ApiError> {
-        self.submit_from(table, actor, version, action, false).await
-    }
-
-    /// `from_server`: the server's own drivers (bots, clock) may act for bot seats.
-    async fn submit_from(
-        self: &Arc<Self>,
-        table: &Arc<Table>,
-        actor: Actor,
-        version: Option<u64>,
-        action: &Value,
-        from_server: bool,
     ) -> Result<u64, ApiError> {
         let mut state = table.state.lock().await;
-        if let Some(version) = version {
-            if version != state.version {
-                return Err(ApiError::Conflict(format!(
-                    "stale action: it was made on version {version}, the table is at version {}; reload and try again",
-                    state.version
-                )));
-            }
+        check_version(&state, version)?;
+        if state.started_ms.is_none() {
+            return Err(not_started(&state));
         }
-        if let (Actor::Seat(seat), false) = (actor, from_server) {
-            if let Some(bot) = state.seats.get(seat).and_then(|s| s.stored.bot.clone()) {
-                if !matches!(
-                    action.get("type").and_then(Value::as_str),
-                    Some("next_round")
-                ) {
-                    return Err(ApiError::Conflict(format!(
-                        "seat {} is played by the {bot} bot",
-                        seat + 1
-                    )));
-                }
-            }
+        if let Some(s) = state.seats.get_mut(seat) {
+            s.last_seen_ms = now_ms();
         }
-        self.apply_locked(table, &mut state, actor, action).await
+        if let Some(bot) = state.seats.get(seat).and_then(|s| s.stored.bot.clone()) {
+            return Err(ApiError::conflict(
+                "seat_is_bot",
+                format!(
+                    "seat {} is played by the {bot} bot; take your seat back to play it yourself",
+                    seat + 1
+                ),
+            ));
+        }
+        let mut game = state.game.clone();
+        let canonical = game.apply(seat, action)?;
+        self.commit(table, &mut state, game, Some(seat), canonical)
+            .await
     }
 
-    async fn apply_locked(
+    /// Writes an action that the rules accepted on `game` (a copy of the table's
+    /// game), then shows it: the database first, so nobody sees what was not stored.
+    async fn commit(
         self: &Arc<Self>,
         table: &Arc<Table>,
         state: &mut TableState,
-        actor: Actor,
-        action: &Value,
+        game: Box<dyn TableGame>,
+        actor: Option<usize>,
+        canonical: Value,
     ) -> Result<u64, ApiError> {
-        let mut game = state.game.clone();
-        let canonical = game.apply(actor, action)?;
         let at_ms = now_ms();
         let stored = StoredAction {
             version: state.version + 1,
-            actor: match actor {
-                Actor::Seat(s) => Some(s),
-                Actor::Clock => None,
-            },
+            actor,
             action: canonical.to_string(),
             at_ms,
         };
-        self.store
-            .append_action(&table.id, &stored, game.is_over())
-            .await?;
-        state.game = game;
+        let old_game = std::mem::replace(&mut state.game, game);
+        let old_turn = std::mem::replace(&mut state.turn_started_ms, at_ms);
+        let due = due_ms(state, &self.options);
+        if let Err(e) = self
+            .store
+            .append_action(&table.id, &stored, state.game.is_over(), due)
+            .await
+        {
+            state.game = old_game;
+            state.turn_started_ms = old_turn;
+            // Another copy of this table (a node, or a copy dropped and loaded again)
+            // may have written this version: forget ours, the next request reloads.
+            if self.store.action_count(&table.id).await.ok() != Some(state.version) {
+                self.forget(&table.id);
+                return Err(stale(state.version + 1, state.version));
+            }
+            return Err(e.into());
+        }
         state.version = stored.version;
-        state.turn_started_ms = at_ms;
         table.changed();
         self.schedule(table.clone());
         Ok(state.version)
     }
 
-    /// Hands a seat to a bot (the player left, or asked for it).
+    fn forget(&self, id: &str) {
+        self.tables.lock().expect("table map lock").remove(id);
+    }
+
+    /// Hands a seat to a bot: your own seat at any time, another player's once they
+    /// have been away for [`HubOptions::handover_after`]; never on a finished table.
     pub async fn hand_to_bot(
         self: &Arc<Self>,
         table: &Arc<Table>,
@@ -502,68 +742,167 @@ impl Hub {
     ) -> Result<(), ApiError> {
         let mut state = table.state.lock().await;
         let caller = state.seat_of(token)?.ok_or_else(|| {
-            ApiError::Forbidden("only a player at this table can hand a seat to a bot".into())
+            ApiError::forbidden(
+                "token_needed",
+                "only a player at this table can hand a seat to a bot",
+            )
         })?;
-        let target = state
-            .seats
-            .get(seat)
-            .ok_or_else(|| ApiError::NotFound(format!("there is no seat {seat}")))?;
-        if target.stored.bot.is_some() {
-            return Err(ApiError::Conflict(format!("seat {seat} is already a bot")));
+        check_bot(state.settings.game, bot)?;
+        if state.game.is_over() {
+            return Err(ApiError::conflict("game_over", "the game is over"));
         }
-        if caller != seat && target.connections > 0 {
-            return Err(ApiError::Conflict(format!(
-                "{} is still connected; only they can hand their seat to a bot",
-                target.stored.name
-            )));
+        let now = now_ms();
+        state.seats[caller].last_seen_ms = now;
+        let target = state.seats.get(seat).ok_or_else(|| {
+            ApiError::not_found("no_seat", format!("there is no seat {}", seat + 1))
+        })?;
+        if let Some(current) = &target.stored.bot {
+            return Err(ApiError::conflict(
+                "seat_is_bot",
+                format!("seat {} is already played by the {current} bot", seat + 1),
+            ));
         }
-        let game_name = match state.config {
-            GameConfig::Rumis { .. } => "rumis",
-            GameConfig::Rummikub { .. } => "rummikub",
-        };
-        check_bot(game_name, bot)?;
+        if caller != seat {
+            if target.connections > 0 {
+                return Err(ApiError::conflict(
+                    "player_present",
+                    format!(
+                        "{} (seat {}) is connected; only they can hand their seat to a bot",
+                        target.stored.name,
+                        seat + 1
+                    ),
+                ));
+            }
+            let allowed_ms = target.last_seen_ms + state.handover_after_ms;
+            if now < allowed_ms {
+                return Err(ApiError::conflict(
+                    "player_not_away_long_enough",
+                    format!(
+                        "{} (seat {}) has been away for {} s; you may hand their seat to a bot in {} s",
+                        target.stored.name,
+                        seat + 1,
+                        (now - target.last_seen_ms).max(0) / 1000,
+                        (allowed_ms - now + 999) / 1000
+                    ),
+                ));
+            }
+        }
         let mut updated = state.seats[seat].stored.clone();
         updated.bot = Some(bot.to_string());
         self.store.update_seat(&table.id, &updated).await?;
         state.seats[seat].stored = updated;
+        state.seat_epoch += 1;
+        if !self.start_if_ready(table, &mut state).await? {
+            self.store
+                .set_due(&table.id, due_ms(&state, &self.options))
+                .await?;
+        }
         table.changed();
         drop(state);
         self.schedule(table.clone());
         Ok(())
     }
 
-    /// Takes a free human seat for a person who joins from the lobby.
-    pub async fn join(
-        &self,
+    /// Gives a seat that was handed to a bot back to its owner (the seat's token).
+    pub async fn take_back(
+        self: &Arc<Self>,
         table: &Arc<Table>,
-        name: Option<String>,
-    ) -> Result<StoredSeat, ApiError> {
+        token: Option<&str>,
+        seat: usize,
+    ) -> Result<(), ApiError> {
+        let mut state = table.state.lock().await;
+        let caller = state.seat_of(token)?;
+        if caller != Some(seat) {
+            return Err(ApiError::forbidden(
+                "not_your_seat",
+                format!("only the owner of seat {} can take it back", seat + 1),
+            ));
+        }
+        if state.game.is_over() {
+            return Err(ApiError::conflict("game_over", "the game is over"));
+        }
+        if state.seats[seat].stored.bot.is_none() {
+            return Err(ApiError::conflict(
+                "seat_not_bot",
+                format!("seat {} is not played by a bot", seat + 1),
+            ));
+        }
+        let mut updated = state.seats[seat].stored.clone();
+        updated.bot = None;
+        updated.claimed = true;
+        self.store.update_seat(&table.id, &updated).await?;
+        state.seats[seat].stored = updated;
+        state.seats[seat].last_seen_ms = now_ms();
+        state.seat_epoch += 1;
+        self.store
+            .set_due(&table.id, due_ms(&state, &self.options))
+            .await?;
+        table.changed();
+        drop(state);
+        self.schedule(table.clone());
+        Ok(())
+    }
+
+    /// Takes an open seat for a person who joins from the lobby, with a fresh token.
+    pub async fn join(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        name: Option<&str>,
+        wanted: Option<usize>,
+    ) -> Result<SeatGrant, ApiError> {
+        let name = clean_name(name)?;
         let mut state = table.state.lock().await;
         if state.game.is_over() {
-            return Err(ApiError::Conflict("the game is over".into()));
+            return Err(ApiError::conflict("game_over", "the game is over"));
         }
-        let seat = *state
-            .open_seats()
-            .first()
-            .ok_or_else(|| ApiError::Conflict("every seat at this table is taken".into()))?;
+        let open: Vec<usize> = state
+            .seats
+            .iter()
+            .filter(|s| s.stored.open && !s.stored.claimed && s.stored.bot.is_none())
+            .map(|s| s.stored.seat)
+            .collect();
+        let seat = match wanted {
+            Some(seat) if open.contains(&seat) => seat,
+            Some(seat) => {
+                return Err(ApiError::conflict(
+                    "seat_not_open",
+                    format!("seat {} is not open to join", seat + 1),
+                ))
+            }
+            None => *open.first().ok_or_else(|| {
+                ApiError::conflict("no_open_seat", "no seat at this table is open to join")
+            })?,
+        };
         let mut updated = state.seats[seat].stored.clone();
         updated.claimed = true;
-        if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
-            updated.name = name.trim().chars().take(40).collect();
+        updated.token = fairness::new_secret();
+        if let Some(name) = name {
+            updated.name = name;
         }
         self.store.update_seat(&table.id, &updated).await?;
         state.seats[seat].stored = updated.clone();
+        state.seats[seat].last_seen_ms = now_ms();
+        self.start_if_ready(table, &mut state).await?;
         table.changed();
-        Ok(updated)
+        drop(state);
+        self.schedule(table.clone());
+        Ok(SeatGrant {
+            seat,
+            name: updated.name,
+            url: format!("/t/{}#token={}", table.id, updated.token),
+            token: updated.token,
+        })
     }
 
-    /// Marks a seat taken the first time its invite link is used.
+    /// The seat of a token, seen now: marks an invited seat taken the first time its
+    /// link is used, and starts the game once every human seat is taken.
     pub async fn claim(
-        &self,
+        self: &Arc<Self>,
         table: &Arc<Table>,
         state: &mut TableState,
         seat: usize,
     ) -> Result<(), ApiError> {
+        state.seats[seat].last_seen_ms = now_ms();
         if state.seats[seat].stored.claimed {
             return Ok(());
         }
@@ -571,79 +910,134 @@ impl Hub {
         updated.claimed = true;
         self.store.update_seat(&table.id, &updated).await?;
         state.seats[seat].stored = updated;
+        let started = self.start_if_ready(table, state).await?;
         table.changed();
+        if started {
+            self.schedule(table.clone());
+        }
         Ok(())
     }
 
+    /// Starts a waiting table once no human seat is free; true if it started now.
+    async fn start_if_ready(
+        &self,
+        table: &Arc<Table>,
+        state: &mut TableState,
+    ) -> Result<bool, ApiError> {
+        if state.started_ms.is_some() || !state.waiting_for().is_empty() {
+            return Ok(false);
+        }
+        let now = now_ms();
+        self.store.set_started(&table.id, now).await?;
+        state.started_ms = Some(now);
+        state.turn_started_ms = now;
+        self.store
+            .set_due(&table.id, due_ms(state, &self.options))
+            .await?;
+        Ok(true)
+    }
+
     /// Starts the driver for the table's next server-side action, if any: a bot's
-    /// move, starting the next round at an all-bot table, or the turn clock (K7).
-    /// Every driver acts on the version it saw; if a player acted first, the driver's
-    /// action is stale and dropped.
+    /// move, the next round at an all-bot table, or the turn clock (K7). Every driver
+    /// acts on the version (and seats) it saw; if anything changed first, it drops out.
     pub fn schedule(self: &Arc<Self>, table: Arc<Table>) {
         let hub = self.clone();
+        let count = DriverCount::new(table.clone());
         tokio::spawn(async move {
-            let (version, plan) = {
+            let _count = count;
+            let (version, epoch, plan, priority) = {
                 let state = table.state.lock().await;
-                (state.version, plan(&state))
+                let priority = if state.people_play() {
+                    Priority::People
+                } else {
+                    Priority::BotsOnly
+                };
+                (state.version, state.seat_epoch, plan(&state), priority)
             };
+            let current =
+                |state: &TableState| state.version == version && state.seat_epoch == epoch;
             match plan {
                 Plan::Nothing => {}
                 Plan::Bot { seat, bot } => {
                     tokio::time::sleep(hub.options.bot_delay).await;
                     let (game, seed) = {
                         let state = table.state.lock().await;
-                        if state.version != version {
+                        if !current(&state) {
                             return;
                         }
                         let seed = state.seed ^ version.wrapping_mul(0x9E37_79B9_7F4A_7C15);
                         (state.game.clone(), seed)
                     };
-                    // A bot thinks on the blocking pool, so that its search never
-                    // holds up the threads that answer people.
                     let bot_name = bot.clone();
-                    let Ok(permit) = hub.thinking.clone().acquire_owned().await else {
-                        return;
-                    };
-                    let action = tokio::task::spawn_blocking(move || {
-                        let _thinking = permit;
-                        game.bot_action(&bot_name, seat, seed)
-                    })
-                    .await
-                    .ok()
-                    .flatten();
+                    let action = hub
+                        .thinking
+                        .run(priority, move || game.bot_action(&bot_name, seat, seed))
+                        .await
+                        .ok()
+                        .flatten();
                     let Some(action) = action else {
                         tracing::warn!(
-                            "table {}: the {bot} bot found no action for seat {seat}",
-                            table.id
+                            "table {}: the {bot} bot found no action for seat {}",
+                            table.id,
+                            seat + 1
                         );
                         return;
                     };
-                    if let Err(e) = hub
-                        .submit_from(&table, Actor::Seat(seat), Some(version), &action, true)
-                        .await
-                    {
-                        if !matches!(e, ApiError::Conflict(ref m) if m.starts_with("stale")) {
-                            tracing::warn!("table {}: bot action refused: {e}", table.id);
+                    hub.drive(&table, |state| {
+                        if !current(state) {
+                            return None;
                         }
-                    }
+                        let mut game = state.game.clone();
+                        Some(game.apply(seat, &action).map(|c| (game, Some(seat), c)))
+                    })
+                    .await;
                 }
-                Plan::NextRound { seat } => {
+                Plan::NextRound => {
                     tokio::time::sleep(hub.options.bot_delay).await;
-                    let action = json!({ "type": "next_round" });
-                    let _ = hub
-                        .submit_from(&table, Actor::Seat(seat), Some(version), &action, true)
-                        .await;
+                    hub.drive(&table, |state| {
+                        if !current(state) {
+                            return None;
+                        }
+                        let mut game = state.game.clone();
+                        Some(game.next_round().map(|c| (game, Some(0), c)))
+                    })
+                    .await;
                 }
                 Plan::Clock { deadline_ms } => {
                     let wait = (deadline_ms - now_ms()).max(0) as u64;
                     tokio::time::sleep(Duration::from_millis(wait)).await;
-                    let action = json!({ "type": "timeout" });
-                    let _ = hub
-                        .submit_from(&table, Actor::Clock, Some(version), &action, true)
-                        .await;
+                    hub.drive(&table, |state| {
+                        if !current(state) {
+                            return None;
+                        }
+                        let mut game = state.game.clone();
+                        Some(game.time_out().map(|c| (game, None, c)))
+                    })
+                    .await;
                 }
             }
         });
+    }
+
+    /// A server-side action: `act` returns `None` when the table moved on meanwhile.
+    async fn drive(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        act: impl FnOnce(
+            &TableState,
+        )
+            -> Option<Result<(Box<dyn TableGame>, Option<usize>, Value), ActionError>>,
+    ) {
+        let mut state = table.state.lock().await;
+        match act(&state) {
+            None => {}
+            Some(Err(e)) => tracing::warn!("table {}: server action refused: {e}", table.id),
+            Some(Ok((game, actor, canonical))) => {
+                if let Err(e) = self.commit(table, &mut state, game, actor, canonical).await {
+                    tracing::warn!("table {}: server action not stored: {e}", table.id);
+                }
+            }
+        }
     }
 
     /// Counts a viewer's connection on a seat (shown as "connected").
@@ -652,6 +1046,7 @@ impl Hub {
             let mut state = table.state.lock().await;
             if let Some(s) = state.seats.get_mut(seat) {
                 s.connections = s.connections.saturating_add_signed(delta);
+                s.last_seen_ms = now_ms();
             }
             table.changed();
         }
@@ -661,12 +1056,12 @@ impl Hub {
 enum Plan {
     Nothing,
     Bot { seat: usize, bot: String },
-    NextRound { seat: usize },
+    NextRound,
     Clock { deadline_ms: i64 },
 }
 
 fn plan(state: &TableState) -> Plan {
-    if state.game.is_over() {
+    if state.game.is_over() || state.started_ms.is_none() {
         return Plan::Nothing;
     }
     if let Some(seat) = state.game.to_move() {
@@ -681,40 +1076,121 @@ fn plan(state: &TableState) -> Plan {
         }
         return Plan::Nothing;
     }
-    if state.game.awaits_next_round() && state.seats.iter().all(|s| s.stored.bot.is_some()) {
-        return Plan::NextRound { seat: 0 };
+    if state.game.awaits_next_round() && !state.people_play() {
+        return Plan::NextRound;
     }
     Plan::Nothing
 }
 
-fn check_bot(game: &str, bot: &str) -> Result<(), ApiError> {
-    let known = crate::games::bot_names(game);
-    if known.contains(&bot) {
-        Ok(())
-    } else {
-        Err(ApiError::BadRequest(format!(
-            "unknown {game} bot `{bot}` (bots: {})",
-            known.join(", ")
-        )))
+/// When the server must next act at the table, for the database (restarts resume
+/// exactly the tables that are due).
+fn due_ms(state: &TableState, options: &HubOptions) -> Option<i64> {
+    match plan(state) {
+        Plan::Nothing => None,
+        Plan::Bot { .. } | Plan::NextRound => Some(now_ms() + options.bot_delay.as_millis() as i64),
+        Plan::Clock { deadline_ms } => Some(deadline_ms),
     }
 }
 
-/// A fresh secret: 128 random bits as 32 hex digits.
-fn new_secret() -> String {
-    let mut bytes = [0u8; 16];
-    rand::thread_rng().fill_bytes(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// Drops idle tables (no viewer, no driver, unused lately), least recently used
+/// first, until at most `cap` are loaded; never `keep`.
+fn evict_idle(tables: &mut HashMap<String, Arc<Table>>, cap: usize, keep: &str, idle_ms: i64) {
+    let now = now_ms();
+    let mut idle: Vec<(i64, String)> = tables
+        .iter()
+        .filter(|(id, t)| id.as_str() != keep && t.is_idle(now, idle_ms))
+        .map(|(id, t)| (t.last_used_ms.load(Ordering::Relaxed), id.clone()))
+        .collect();
+    idle.sort();
+    let excess = tables.len().saturating_sub(cap);
+    for (_, id) in idle.into_iter().take(excess) {
+        tables.remove(&id);
+    }
+}
+
+fn check_version(state: &TableState, version: Option<u64>) -> Result<(), ApiError> {
+    match version {
+        Some(v) if v != state.version => Err(stale(v, state.version)),
+        _ => Ok(()),
+    }
+}
+
+fn stale(made_on: u64, now: u64) -> ApiError {
+    ApiError::conflict(
+        "stale",
+        format!(
+            "stale action: it was made on version {made_on}, the table is at version {now}; reload and try again"
+        ),
+    )
+}
+
+fn not_started(state: &TableState) -> ApiError {
+    let names: Vec<String> = state
+        .waiting_for()
+        .iter()
+        .map(|&s| format!("{} (seat {})", state.seats[s].stored.name, s + 1))
+        .collect();
+    ApiError::conflict(
+        "not_started",
+        format!("the game has not started: waiting for {}", names.join(", ")),
+    )
+}
+
+fn check_bot(game: GameKind, bot: &str) -> Result<(), ApiError> {
+    if games::is_bot(game, bot) {
+        Ok(())
+    } else {
+        let known: Vec<&str> = games::bots(game).iter().map(|(n, _, _)| *n).collect();
+        Err(ApiError::bad_request(
+            "unknown_bot",
+            format!(
+                "unknown {} bot `{}` (bots: {})",
+                game.name(),
+                bot.chars().take(40).collect::<String>(),
+                known.join(", ")
+            ),
+        ))
+    }
+}
+
+/// A seat name as people will see it: trimmed, at most [`MAX_NAME_CHARS`]
+/// characters, no control characters (a NUL byte never reaches the database).
+pub fn clean_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
+    let Some(name) = name else { return Ok(None) };
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            "a name must not contain control characters",
+        ));
+    }
+    let name = name.trim();
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            format!("a name has at most {MAX_NAME_CHARS} characters"),
+        ));
+    }
+    Ok((!name.is_empty()).then(|| name.to_string()))
+}
+
+/// Table ids are `t` and 12 hex digits; anything else is not looked up.
+pub fn valid_table_id(id: &str) -> bool {
+    id.len() == 13 && id.starts_with('t') && id[1..].bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Compares secrets in time independent of where they differ.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// A table's state from its stored configuration and action log.
-fn rebuild(stored: &StoredTable) -> anyhow::Result<Table> {
-    let config: GameConfig = serde_json::from_str(&stored.config)?;
-    let mut game = TableGame::new(&config, stored.seed).map_err(anyhow::Error::msg)?;
-    let mut turn_started_ms = stored.created_ms;
+fn rebuild(stored: &StoredTable, loaded_ms: i64, options: &HubOptions) -> anyhow::Result<Table> {
+    let settings: TableSettings = read_settings(&stored.config, stored.seats.len())?;
+    let mut game = games::new_game(&settings, stored.seed).map_err(anyhow::Error::msg)?;
+    let mut turn_started_ms = stored.started_ms.unwrap_or(stored.created_ms);
     for action in &stored.actions {
-        let actor = action.actor.map_or(Actor::Clock, Actor::Seat);
         let value: Value = serde_json::from_str(&action.action)?;
-        game.apply(actor, &value).map_err(|e| {
+        games::replay_action(game.as_mut(), action.actor, &value).map_err(|e| {
             anyhow::anyhow!(
                 "table {}: stored action {} ({}) no longer replays: {e}",
                 stored.id,
@@ -725,41 +1201,64 @@ fn rebuild(stored: &StoredTable) -> anyhow::Result<Table> {
         turn_started_ms = action.at_ms;
     }
     let state = TableState {
-        config,
+        settings,
         seed: stored.seed,
+        salt: stored.salt.clone(),
+        practice: stored.practice,
         created_ms: stored.created_ms,
+        started_ms: stored.started_ms,
         seats: stored
             .seats
             .iter()
             .map(|s| Seat {
                 stored: s.clone(),
                 connections: 0,
+                last_seen_ms: loaded_ms,
             })
             .collect(),
         game,
         version: stored.actions.len() as u64,
+        seat_epoch: 0,
         turn_started_ms,
+        handover_after_ms: options.handover_after.as_millis() as i64,
     };
     Ok(Table {
         id: stored.id.clone(),
         state: Mutex::new(state),
         changes: watch::channel(0).0,
+        last_used_ms: AtomicI64::new(loaded_ms),
+        drivers: AtomicUsize::new(0),
     })
+}
+
+/// Reads stored settings, also those of tables created before the typed contract
+/// (`{"game": "rumis", "rumis": {…}}` with the Rummikub player count inside).
+fn read_settings(config: &str, seats: usize) -> anyhow::Result<TableSettings> {
+    let mut value: Value = serde_json::from_str(config)?;
+    if let Some(players) = value.pointer("/rummikub/players").cloned() {
+        if let Some(rummikub) = value.get_mut("rummikub").and_then(Value::as_object_mut) {
+            rummikub.remove("players");
+        }
+        value["players"] = players;
+    }
+    let mut settings: TableSettings = serde_json::from_value(value)?;
+    if settings.players == 0 {
+        settings.players = seats;
+    }
+    Ok(settings)
 }
 
 /// Replays a stored table action by action: the spectator view after each step, for
 /// the replay page.
-pub fn replay_steps(stored: &StoredTable) -> anyhow::Result<Vec<Value>> {
+pub fn replay_steps(stored: &StoredTable) -> anyhow::Result<Vec<TableView>> {
     let mut partial = stored.clone();
     partial.actions.clear();
-    let mut steps = Vec::new();
-    let table = rebuild(&partial)?;
+    let table = rebuild(&partial, now_ms(), &HubOptions::default())?;
     let mut state = table.state.into_inner();
-    steps.push(state.view(&stored.id, None));
+    let mut steps = vec![state.view(&stored.id, None)];
     for action in &stored.actions {
-        let actor = action.actor.map_or(Actor::Clock, Actor::Seat);
         let value: Value = serde_json::from_str(&action.action)?;
-        state.game.apply(actor, &value).map_err(|e| {
+        games::replay_action(state.game.as_mut(), action.actor, &value).map_err(|e| {
             anyhow::anyhow!("stored action {} no longer replays: {e}", action.version)
         })?;
         state.version = action.version;
@@ -767,4 +1266,19 @@ pub fn replay_steps(stored: &StoredTable) -> anyhow::Result<Vec<Value>> {
         steps.push(state.view(&stored.id, None));
     }
     Ok(steps)
+}
+
+/// Rebuilds a finished game from its settings, seed and actions, as `rumi verify`
+/// does with a downloaded replay: the result it reaches, and the game's record.
+pub fn replay_game(
+    settings: &TableSettings,
+    seed: u64,
+    actions: &[(Option<usize>, Value)],
+) -> Result<(Option<games::GameResult>, String), String> {
+    let mut game = games::new_game(settings, seed)?;
+    for (index, (actor, action)) in actions.iter().enumerate() {
+        games::replay_action(game.as_mut(), *actor, action)
+            .map_err(|e| format!("action {} does not replay: {e}", index + 1))?;
+    }
+    Ok((game.result(), game.record()))
 }

@@ -1,14 +1,21 @@
 //! The rumi server: lobby, tables, seats, bots, the Rummikub turn clock and
 //! persistence, over a JSON HTTP API and WebSockets (see `docs/server-api.md`).
 //!
-//! Layers: [`games`] translates between JSON and the rules engines (every rule is the
-//! engine's), [`hub`] owns the tables and the one path every action takes, [`store`]
-//! keeps the action log (SQLite or PostgreSQL), [`http`] maps routes to the hub.
+//! Layers: [`wire`] is the typed contract (OpenAPI and TypeScript are generated from
+//! it), [`games`] adapts each rules engine to one table interface (every rule is the
+//! engine's), [`hub`] owns the tables, seats and the one path every action takes,
+//! [`thinking`] shares the cores fairly between bots, [`fairness`] commits to each
+//! deal, [`store`] keeps the action log (SQLite or PostgreSQL), [`http`] maps routes
+//! to the hub and [`error`] errors to statuses.
 
+pub mod error;
+pub mod fairness;
 pub mod games;
 pub mod http;
 pub mod hub;
 pub mod store;
+pub mod thinking;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -46,6 +53,12 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
     let app = http::router(hub.clone(), config.web_dir.clone());
-    let task = tokio::spawn(async move { axum::serve(listener, app).await });
+    let task = tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+    });
     Ok(Running { addr, hub, task })
 }

@@ -18,7 +18,15 @@ pub struct StoredTable {
     /// The game configuration as JSON (`games::GameConfig`).
     pub config: String,
     pub seed: u64,
+    /// The secret that hides the seed in the published commitment (hex).
+    pub salt: String,
+    /// The creator chose the seed (a practice table, R: only with bots as opponents).
+    pub practice: bool,
     pub created_ms: i64,
+    /// When every human seat was taken and the game began; `None` while waiting.
+    pub started_ms: Option<i64>,
+    /// The address that created the table (for the per-address cap).
+    pub creator: String,
     pub finished: bool,
     pub seats: Vec<StoredSeat>,
     pub actions: Vec<StoredAction>,
@@ -33,6 +41,8 @@ pub struct StoredSeat {
     pub token: String,
     /// Whether a person has taken the seat (by invite link or by joining).
     pub claimed: bool,
+    /// Open to anyone from the lobby (else invited: only the link's holder).
+    pub open: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +55,19 @@ pub struct StoredAction {
     pub action: String,
     pub at_ms: i64,
 }
+
+/// Columns added after the first schema; adding one that exists fails and is ignored.
+const MIGRATIONS: [&str; 7] = [
+    "ALTER TABLE rumi_tables ADD COLUMN salt TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE rumi_tables ADD COLUMN practice BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE rumi_tables ADD COLUMN started_ms BIGINT",
+    "ALTER TABLE rumi_tables ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
+    // When the server must act next at the table (a bot's move, the clock); lets a
+    // restart resume exactly the tables that need it without rebuilding the others.
+    "ALTER TABLE rumi_tables ADD COLUMN due_ms BIGINT",
+    "ALTER TABLE rumi_seats ADD COLUMN open BIGINT NOT NULL DEFAULT 0",
+    "CREATE INDEX IF NOT EXISTS rumi_tables_creator ON rumi_tables (creator, finished)",
+];
 
 const SCHEMA: [&str; 4] = [
     "CREATE TABLE IF NOT EXISTS rumi_tables (
@@ -114,6 +137,16 @@ impl Store {
         for statement in SCHEMA {
             pool.execute(statement).await?;
         }
+        let mut added_due = false;
+        for statement in MIGRATIONS {
+            let added = pool.execute(statement).await.is_ok();
+            added_due |= added && statement.contains("due_ms");
+        }
+        if added_due {
+            // Tables from before `due_ms`: look at each unfinished one once.
+            pool.execute("UPDATE rumi_tables SET due_ms = created_ms, started_ms = created_ms WHERE finished = 0")
+                .await?;
+        }
         Ok(Store { pool })
     }
 
@@ -121,18 +154,23 @@ impl Store {
     pub async fn create_table(&self, table: &StoredTable) -> anyhow::Result<()> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO rumi_tables (id, config, seed, created_ms, finished) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO rumi_tables (id, config, seed, salt, practice, created_ms, started_ms, creator, finished, due_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&table.id)
         .bind(&table.config)
         .bind(table.seed as i64)
+        .bind(&table.salt)
+        .bind(i64::from(table.practice))
         .bind(table.created_ms)
+        .bind(table.started_ms)
+        .bind(&table.creator)
         .bind(i64::from(table.finished))
+        .bind(table.started_ms)
         .execute(&mut *tx)
         .await?;
         for seat in &table.seats {
             sqlx::query(
-                "INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed) VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed, open) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(&table.id)
             .bind(seat.seat as i64)
@@ -140,6 +178,7 @@ impl Store {
             .bind(seat.bot.clone())
             .bind(&seat.token)
             .bind(i64::from(seat.claimed))
+            .bind(i64::from(seat.open))
             .execute(&mut *tx)
             .await?;
         }
@@ -154,6 +193,7 @@ impl Store {
         table_id: &str,
         action: &StoredAction,
         finished: bool,
+        due_ms: Option<i64>,
     ) -> anyhow::Result<()> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
@@ -166,22 +206,84 @@ impl Store {
         .bind(action.at_ms)
         .execute(&mut *tx)
         .await?;
-        if finished {
-            sqlx::query("UPDATE rumi_tables SET finished = 1 WHERE id = $1")
-                .bind(table_id)
-                .execute(&mut *tx)
-                .await?;
-        }
+        sqlx::query("UPDATE rumi_tables SET finished = $1, due_ms = $2 WHERE id = $3")
+            .bind(i64::from(finished))
+            .bind(due_ms)
+            .bind(table_id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
 
+    /// Notes when the server must next act at a table (`None`: nothing to do).
+    pub async fn set_due(&self, table_id: &str, due_ms: Option<i64>) -> anyhow::Result<()> {
+        sqlx::query("UPDATE rumi_tables SET due_ms = $1 WHERE id = $2")
+            .bind(due_ms)
+            .bind(table_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Marks the game begun: every human seat is taken.
+    pub async fn set_started(&self, table_id: &str, started_ms: i64) -> anyhow::Result<()> {
+        sqlx::query("UPDATE rumi_tables SET started_ms = $1 WHERE id = $2")
+            .bind(started_ms)
+            .bind(table_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Unfinished tables whose server-side action is due, soonest first.
+    pub async fn due_tables(&self) -> anyhow::Result<Vec<(String, i64)>> {
+        let rows = sqlx::query(
+            "SELECT id, due_ms FROM rumi_tables WHERE finished = 0 AND due_ms IS NOT NULL ORDER BY due_ms",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get::<String, _>("id")?,
+                    r.try_get::<i64, _>("due_ms")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// How many unfinished tables an address has created.
+    pub async fn open_tables_of(&self, creator: &str) -> anyhow::Result<u64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM rumi_tables WHERE creator = $1 AND finished = 0",
+        )
+        .bind(creator)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? as u64)
+    }
+
+    /// Unfinished tables with a seat open to anyone (the lobby), newest first.
+    pub async fn lobby_ids(&self, limit: i64) -> anyhow::Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT t.id FROM rumi_tables t WHERE t.finished = 0 AND EXISTS (SELECT 1 FROM rumi_seats s WHERE s.table_id = t.id AND s.open = 1 AND s.claimed = 0 AND s.bot IS NULL) ORDER BY t.created_ms DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<String, _>("id")?))
+            .collect()
+    }
+
     /// Changes who plays a seat, its name, or whether it is taken.
     pub async fn update_seat(&self, table_id: &str, seat: &StoredSeat) -> anyhow::Result<()> {
-        sqlx::query("UPDATE rumi_seats SET name = $1, bot = $2, claimed = $3 WHERE table_id = $4 AND seat = $5")
+        sqlx::query("UPDATE rumi_seats SET name = $1, bot = $2, claimed = $3, token = $4 WHERE table_id = $5 AND seat = $6")
             .bind(&seat.name)
             .bind(seat.bot.clone())
             .bind(i64::from(seat.claimed))
+            .bind(&seat.token)
             .bind(table_id)
             .bind(seat.seat as i64)
             .execute(&self.pool)
@@ -202,7 +304,7 @@ impl Store {
     /// A table with its seats and whole action log.
     pub async fn load(&self, id: &str) -> anyhow::Result<Option<StoredTable>> {
         let Some(row) = sqlx::query(
-            "SELECT id, config, seed, created_ms, finished FROM rumi_tables WHERE id = $1",
+            "SELECT id, config, seed, salt, practice, created_ms, started_ms, creator, finished FROM rumi_tables WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -210,15 +312,7 @@ impl Store {
         else {
             return Ok(None);
         };
-        let seats = sqlx::query(
-            "SELECT seat, name, bot, token, claimed FROM rumi_seats WHERE table_id = $1 ORDER BY seat",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(seat_of_row)
-        .collect::<Result<Vec<_>, _>>()?;
+        let seats = self.seats(id).await?;
         let actions = sqlx::query(
             "SELECT version, actor, action, at_ms FROM rumi_actions WHERE table_id = $1 ORDER BY version",
         )
@@ -228,15 +322,34 @@ impl Store {
         .iter()
         .map(action_of_row)
         .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(StoredTable {
-            id: row.try_get("id")?,
-            config: row.try_get("config")?,
-            seed: row.try_get::<i64, _>("seed")? as u64,
-            created_ms: row.try_get("created_ms")?,
-            finished: row.try_get::<i64, _>("finished")? != 0,
-            seats,
-            actions,
-        }))
+        Ok(Some(table_of_row(&row, seats, actions)?))
+    }
+
+    /// A table with its seats but without its actions (the lobby's line).
+    pub async fn load_settings(&self, id: &str) -> anyhow::Result<Option<StoredTable>> {
+        let Some(row) = sqlx::query(
+            "SELECT id, config, seed, salt, practice, created_ms, started_ms, creator, finished FROM rumi_tables WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let seats = self.seats(id).await?;
+        Ok(Some(table_of_row(&row, seats, Vec::new())?))
+    }
+
+    async fn seats(&self, id: &str) -> anyhow::Result<Vec<StoredSeat>> {
+        Ok(sqlx::query(
+            "SELECT seat, name, bot, token, claimed, open FROM rumi_seats WHERE table_id = $1 ORDER BY seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(seat_of_row)
+        .collect::<Result<Vec<_>, _>>()?)
     }
 
     /// How many actions are stored for a table (for tests and the load benchmark).
@@ -249,6 +362,26 @@ impl Store {
     }
 }
 
+fn table_of_row(
+    row: &AnyRow,
+    seats: Vec<StoredSeat>,
+    actions: Vec<StoredAction>,
+) -> Result<StoredTable, sqlx::Error> {
+    Ok(StoredTable {
+        id: row.try_get("id")?,
+        config: row.try_get("config")?,
+        seed: row.try_get::<i64, _>("seed")? as u64,
+        salt: row.try_get("salt")?,
+        practice: row.try_get::<i64, _>("practice")? != 0,
+        created_ms: row.try_get("created_ms")?,
+        started_ms: row.try_get("started_ms")?,
+        creator: row.try_get("creator")?,
+        finished: row.try_get::<i64, _>("finished")? != 0,
+        seats,
+        actions,
+    })
+}
+
 fn seat_of_row(row: &AnyRow) -> Result<StoredSeat, sqlx::Error> {
     Ok(StoredSeat {
         seat: row.try_get::<i64, _>("seat")? as usize,
@@ -256,6 +389,7 @@ fn seat_of_row(row: &AnyRow) -> Result<StoredSeat, sqlx::Error> {
         bot: row.try_get("bot")?,
         token: row.try_get("token")?,
         claimed: row.try_get::<i64, _>("claimed")? != 0,
+        open: row.try_get::<i64, _>("open")? != 0,
     })
 }
 

@@ -93,11 +93,22 @@ fn record_scores(replay: &Value, scenario: &str) -> Value {
     json!(scores)
 }
 
+/// A spectator's view without the seats' presence (who was seen when), which a
+/// request of a player updates even when it is refused.
+async fn game_state(server: &TestServer, id: &str) -> Value {
+    let mut view = server.view(id, None).await;
+    for seat in view["seats"].as_array_mut().unwrap() {
+        seat.as_object_mut().unwrap().remove("handover_ms");
+        seat.as_object_mut().unwrap().remove("away_since_ms");
+    }
+    view
+}
+
 /// Sends a refused request and checks that the table did not change.
 async fn refused(server: &TestServer, id: &str, token: &str, body: &str, status: u16, says: &str) {
-    let before = server.view(id, None).await;
+    let before = game_state(server, id).await;
     let (got, answer) = server
-        .post(&format!("/api/tables/{id}/actions?token={token}"), body)
+        .post_as(&format!("/api/tables/{id}/actions"), token, body)
         .await;
     assert_eq!(got, status, "{body} → {answer}");
     let message = answer["error"].as_str().unwrap_or_default();
@@ -106,7 +117,7 @@ async fn refused(server: &TestServer, id: &str, token: &str, body: &str, status:
         "{body}: `{message}` should say `{says}`"
     );
     assert_eq!(
-        server.view(id, None).await,
+        game_state(server, id).await,
         before,
         "a refused action changed the table"
     );
@@ -176,7 +187,7 @@ async fn bad_actions_get_a_clear_error_and_change_nothing() {
     assert_eq!(server.get("/api/nothing").await.0, 404);
     // The first player's good move still works afterwards.
     let (status, _) = server
-        .post(&format!("/api/tables/{id}/actions?token={first}"), &good)
+        .post_as(&format!("/api/tables/{id}/actions"), &first, &good)
         .await;
     assert_eq!(status, 200);
 }
@@ -190,8 +201,9 @@ async fn the_placement_check_explains_why_a_ghost_is_red() {
     let token = tokens[0].clone().unwrap();
     let check = |body: Value| {
         let server = &server;
-        let path = format!("/api/tables/{id}/check?token={token}");
-        async move { server.post(&path, &body.to_string()).await }
+        let path = format!("/api/tables/{id}/check");
+        let token = token.clone();
+        async move { server.post_as(&path, &token, &body.to_string()).await }
     };
     let (_, ok) = check(json!({"stone": "I4", "cells": [[0,0,0],[1,0,0],[2,0,0],[3,0,0]]})).await;
     assert_eq!(ok, json!({"legal": true}));
@@ -248,19 +260,8 @@ async fn a_rummikub_rack_reaches_only_its_own_seat_over_http_and_websocket() {
     assert_eq!(rummikub_keys(&spectator), expected);
 
     // Seat b and a spectator watch over WebSocket while seat a draws.
-    let ws_url = |token: Option<&str>| {
-        let base = server.base.replace("http://", "ws://");
-        match token {
-            Some(t) => format!("{base}/api/tables/{id}/ws?token={t}"),
-            None => format!("{base}/api/tables/{id}/ws"),
-        }
-    };
-    let (mut socket_b, _) = tokio_tungstenite::connect_async(ws_url(Some(&b)))
-        .await
-        .unwrap();
-    let (mut socket_s, _) = tokio_tungstenite::connect_async(ws_url(None))
-        .await
-        .unwrap();
+    let mut socket_b = common::socket(&server.base, &id, Some(&b)).await;
+    let mut socket_s = common::socket(&server.base, &id, None).await;
     let current = view_a["to_move"].as_u64().unwrap();
     let (mover, mover_view) = if current == 0 {
         (&a, &view_a)
@@ -272,7 +273,7 @@ async fn a_rummikub_rack_reaches_only_its_own_seat_over_http_and_websocket() {
     assert_eq!(after["rummikub"]["rack"].as_array().unwrap().len(), 15);
     assert_eq!(
         after["rummikub"]["last"].as_str().unwrap(),
-        format!("player {} drew a tile", current + 1)
+        format!("Player {} drew a tile", current + 1)
     );
     let drawn: Vec<&Value> = after["rummikub"]["rack"]
         .as_array()
@@ -374,97 +375,6 @@ async fn the_server_clock_times_out_a_slow_turn_with_three_penalty_tiles() {
 }
 
 #[tokio::test]
-async fn a_seat_handed_to_a_bot_is_played_by_the_server() {
-    let server = start(&temp_sqlite("handover"), 0).await;
-    let (id, tokens) = server
-        .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
-        .await;
-    let (first, second) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
-    // A spectator cannot hand seats over; an unknown bot is refused.
-    let (status, _) = server
-        .post(
-            &format!("/api/tables/{id}/seats/1/bot"),
-            r#"{"bot": "greedy"}"#,
-        )
-        .await;
-    assert_eq!(status, 403);
-    let (status, answer) = server
-        .post(
-            &format!("/api/tables/{id}/seats/1/bot?token={first}"),
-            r#"{"bot": "genius"}"#,
-        )
-        .await;
-    assert_eq!(status, 400);
-    assert!(answer["error"].as_str().unwrap().contains("unknown"));
-    // The second player left (never connected): the first hands their seat to a bot.
-    let (status, view) = server
-        .post(
-            &format!("/api/tables/{id}/seats/1/bot?token={first}"),
-            r#"{"bot": "greedy"}"#,
-        )
-        .await;
-    assert_eq!(status, 200, "{view}");
-    assert_eq!(view["seats"][1]["kind"], "bot");
-    let legal = server.view(&id, Some(&first)).await["rumis"]["legal"][0].clone();
-    assert_eq!(server.act(&id, &first, 0, legal).await.0, 200);
-    server.wait_for(&id, None, |v| v["version"] == 2).await;
-    // The old token may no longer act for the bot's seat.
-    let legal = json!({"move": "D2 a1 a1"});
-    let (status, answer) = server.act(&id, &second, 2, legal).await;
-    assert_eq!(status, 409);
-    assert!(
-        answer["error"].as_str().unwrap().contains("turn")
-            || answer["error"].as_str().unwrap().contains("bot")
-    );
-}
-
-#[tokio::test]
-async fn the_lobby_lists_open_seats_and_joining_takes_one() {
-    let server = start(&temp_sqlite("lobby"), 0).await;
-    let (id, tokens) = server
-        .create(rummikub_table(
-            json!([{"kind": "human", "name": "Ana"}, {"kind": "human"}, {"kind": "bot"}]),
-            Value::Null,
-        ))
-        .await;
-    assert_eq!(tokens[2], None, "bots have no token");
-    // Ana opens her invite link: her seat is taken, seat 1 is still open.
-    server.view(&id, tokens[0].as_deref()).await;
-    let (_, list) = server.get("/api/tables").await;
-    let entry = list["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["id"] == id.as_str())
-        .unwrap()
-        .clone();
-    assert_eq!(entry["open_seats"], json!([1]));
-    let (status, joined) = server
-        .post(&format!("/api/tables/{id}/join"), r#"{"name": "Bea"}"#)
-        .await;
-    assert_eq!(status, 200);
-    assert_eq!(joined["seat"], 1);
-    assert_eq!(
-        joined["token"].as_str().unwrap(),
-        tokens[1].as_deref().unwrap()
-    );
-    let view = server
-        .view(&id, Some(joined["token"].as_str().unwrap()))
-        .await;
-    assert_eq!(view["you"], 1);
-    assert_eq!(view["seats"][1]["name"], "Bea");
-    let (_, list) = server.get("/api/tables").await;
-    assert!(list["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|t| t["id"] != id.as_str()));
-    let (status, full) = server.post(&format!("/api/tables/{id}/join"), "{}").await;
-    assert_eq!(status, 409);
-    assert!(full["error"].as_str().unwrap().contains("taken"));
-}
-
-#[tokio::test]
 async fn creating_a_table_with_bad_settings_is_refused_with_the_reason() {
     let server = start(&temp_sqlite("create"), 0).await;
     for (body, says) in [
@@ -482,11 +392,11 @@ async fn creating_a_table_with_bad_settings_is_refused_with_the_reason() {
         ),
         (
             json!({"game": "rummikub", "seats": [{"kind": "human"}]}),
-            "rummikub",
+            "Rummikub is played by 2 to 4",
         ),
         (
             json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2}, "seats": [{"kind": "human"}, {"kind": "robot"}]}),
-            "kind",
+            "unknown variant `robot`",
         ),
         (json!({"game": "chess", "seats": []}), "malformed"),
     ] {
@@ -505,11 +415,15 @@ async fn creating_a_table_with_bad_settings_is_refused_with_the_reason() {
 }
 
 #[tokio::test]
-async fn every_route_is_in_the_openapi_document_and_nothing_else() {
+async fn every_route_in_the_openapi_document_is_served() {
     let server = start(&temp_sqlite("openapi"), 0).await;
     let (status, doc) = server.get("/api/openapi.json").await;
     assert_eq!(status, 200);
-    assert_eq!(doc["openapi"], "3.0.3");
+    assert!(
+        doc["openapi"].as_str().unwrap().starts_with("3."),
+        "{}",
+        doc["openapi"]
+    );
     let documented: BTreeSet<(String, String)> = doc["paths"]
         .as_object()
         .unwrap()
@@ -521,11 +435,17 @@ async fn every_route_is_in_the_openapi_document_and_nothing_else() {
                 .map(move |method| (method.clone(), path.clone()))
         })
         .collect();
-    let served: BTreeSet<(String, String)> = server::http::ROUTES
-        .iter()
-        .map(|(m, p)| (m.to_string(), p.to_string()))
-        .collect();
-    assert_eq!(documented, served);
+    assert_eq!(documented.len(), 13, "{documented:?}");
+    for (method, path) in documented {
+        let path = path.replace("{id}", "t000000000000").replace("{seat}", "0");
+        let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+        let (status, body) = server.send(method.clone(), &path, None, Some("{}")).await;
+        assert_ne!(
+            body["code"], "no_route",
+            "{method} {path} is documented but not served"
+        );
+        assert_ne!(status, 405, "{method} {path} is documented but not served");
+    }
 }
 
 #[tokio::test]
@@ -632,7 +552,7 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
         let mover = view["to_move"].as_u64().unwrap() as usize;
         let token = tokens[mover].clone().unwrap();
         let (status, hint) = server
-            .get(&format!("/api/tables/{id}/hint?token={token}"))
+            .get_as(&format!("/api/tables/{id}/hint"), &token)
             .await;
         assert_eq!(status, 200, "hint: {hint}");
         if !hint["play"].is_null() {
@@ -691,13 +611,11 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
     assert_eq!(status, 403, "{body}");
     assert!(body["error"].as_str().unwrap().contains("seat token"));
     let (status, _) = server
-        .get(&format!("/api/tables/{id}/hint?token=forged"))
+        .get_as(&format!("/api/tables/{id}/hint"), "forged")
         .await;
     assert_eq!(status, 403);
     let (status, body) = server
-        .get(&format!(
-            "/api/tables/{id}/hint?token={token}&objective=speed"
-        ))
+        .get_as(&format!("/api/tables/{id}/hint?objective=speed"), &token)
         .await;
     assert_eq!(status, 400);
     assert!(body["error"].as_str().unwrap().contains("tiles or value"));
@@ -706,7 +624,7 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
         .await;
     let rumis_token = rumis_tokens[0].clone().unwrap();
     let (status, body) = server
-        .get(&format!("/api/tables/{rumis_id}/hint?token={rumis_token}"))
+        .get_as(&format!("/api/tables/{rumis_id}/hint"), &rumis_token)
         .await;
     assert_eq!(status, 400);
     assert!(body["error"].as_str().unwrap().contains("Rummikub"));

@@ -1,28 +1,27 @@
-//! The games a table can hold, behind one small interface the server needs: apply a
-//! seat's action (as JSON), build a seat's view (as JSON), whose turn, the result, and a
-//! bot's action. Every rule is the rules engine's; this layer only translates.
+//! The games a table can hold, behind one object-safe interface ([`TableGame`]) that
+//! the hub drives without knowing which game it is. Each game's adapter sits on the
+//! game's [`play::game::Game`] implementation and only converts between it and the
+//! wire types: every rule is the engine's, the turn clock's time-out (K7) and the next
+//! round (K9) included.
 //!
-//! Hidden information: views are built per seat from the engine's per-player view, so
-//! a Rummikub rack can only reach its own seat.
+//! Hidden information: views are built per seat from what that seat may know, so a
+//! Rummikub rack can only reach its own seat.
 
 mod rumis_table;
 pub(crate) mod rummikub_table;
 
+use std::any::Any;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use rumis_table::{RumisConfig, RumisTable};
-pub use rummikub_table::{RummikubConfig, RummikubTable};
+pub use rumis_table::RumisTable;
+pub use rummikub_table::RummikubTable;
 
-/// Which game a table plays, with its settings; stored with the table.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "game", rename_all = "lowercase")]
-pub enum GameConfig {
-    Rumis { rumis: RumisConfig },
-    Rummikub { rummikub: RummikubConfig },
-}
+use crate::wire::{GameKind, RumisView, RummikubView, TableSettings};
 
-/// Why a seat's action was refused. The text is for the person who sent it.
+/// Why a seat's action was refused. The text is for the person who sent it; the code
+/// is for programs and translations.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {
     /// The action could not be read (HTTP 400).
@@ -34,144 +33,159 @@ pub enum ActionError {
     /// The rules forbid it (HTTP 409).
     #[error("{0}")]
     Illegal(String),
-}
-
-/// Who made an action: a seat, or the server's clock (K7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Actor {
-    Seat(usize),
-    Clock,
+    /// The table's game has no such request (HTTP 400).
+    #[error("{0}")]
+    NotForThisGame(String),
 }
 
 /// The outcome of a finished game, for the view and the lobby.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     pub winners: Vec<usize>,
     pub scores: Vec<i64>,
 }
 
-/// A game in progress at a table.
-#[derive(Clone)]
-pub enum TableGame {
-    Rumis(Box<RumisTable>),
-    Rummikub(Box<RummikubTable>),
+/// The game part of a view.
+pub enum GameView {
+    Rumis(Box<RumisView>),
+    Rummikub(Box<RummikubView>),
 }
 
-impl TableGame {
-    /// A new game; a bad configuration is a specific error.
-    pub fn new(config: &GameConfig, seed: u64) -> Result<TableGame, String> {
-        Ok(match config {
-            GameConfig::Rumis { rumis } => {
-                TableGame::Rumis(Box::new(RumisTable::new(rumis, seed)?))
-            }
-            GameConfig::Rummikub { rummikub } => {
-                TableGame::Rummikub(Box::new(RummikubTable::new(rummikub, seed)?))
-            }
-        })
-    }
+/// A game in progress at a table, as the hub drives it.
+pub trait TableGame: Send + Sync + 'static {
+    fn kind(&self) -> GameKind;
 
-    pub fn seat_count(&self) -> usize {
-        match self {
-            TableGame::Rumis(g) => g.seat_count(),
-            TableGame::Rummikub(g) => g.seat_count(),
-        }
-    }
+    fn clone_box(&self) -> Box<dyn TableGame>;
+
+    fn seat_count(&self) -> usize;
 
     /// The seat whose turn it is; `None` when nobody is to act (game or round over).
-    pub fn to_move(&self) -> Option<usize> {
-        match self {
-            TableGame::Rumis(g) => g.to_move(),
-            TableGame::Rummikub(g) => g.to_move(),
-        }
+    fn to_move(&self) -> Option<usize>;
+
+    fn result(&self) -> Option<GameResult>;
+
+    fn is_over(&self) -> bool {
+        self.result().is_some()
     }
 
-    pub fn is_over(&self) -> bool {
-        match self {
-            TableGame::Rumis(g) => g.is_over(),
-            TableGame::Rummikub(g) => g.is_over(),
-        }
-    }
+    /// The running turn's clock in seconds, when the game keeps one now (K7).
+    fn turn_seconds(&self) -> Option<u32>;
 
-    /// Set when the game is over.
-    pub fn result(&self) -> Option<GameResult> {
-        match self {
-            TableGame::Rumis(g) => g.result(),
-            TableGame::Rummikub(g) => g.result(),
-        }
-    }
+    /// Whether a finished round waits for someone to deal the next (K9).
+    fn awaits_next_round(&self) -> bool;
 
-    /// Applies an action; a refused action changes nothing. Returns the action in the
+    /// Applies a seat's action as sent; a refused action changes nothing. Returns the
     /// canonical form that is stored in the log and replayed after a restart.
-    pub fn apply(&mut self, actor: Actor, action: &Value) -> Result<Value, ActionError> {
-        match self {
-            TableGame::Rumis(g) => match actor {
-                Actor::Seat(seat) => g.apply(seat, action),
-                Actor::Clock => Err(ActionError::Illegal("Rumis has no turn clock".into())),
-            },
-            TableGame::Rummikub(g) => g.apply(actor, action),
-        }
+    fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError>;
+
+    /// The turn clock ran out (K7): the engine's time-out for the seat to act.
+    fn time_out(&mut self) -> Result<Value, ActionError>;
+
+    /// Deals the next round (K9) for a table of bots only; canonical action.
+    fn next_round(&mut self) -> Result<Value, ActionError>;
+
+    /// Checks an action for `seat` without playing it (the Rumis client's ghost).
+    fn check(&self, _seat: usize, _action: &Value) -> Result<(), ActionError> {
+        Err(ActionError::NotForThisGame(
+            "checking a placement is for Rumis tables".into(),
+        ))
     }
 
-    /// The game part of a view for `seat` (`None`: a spectator). `full` adds what
-    /// never changes during a game (the Rumis stones' orientations): a connection gets
-    /// it once, not with every update.
-    pub fn view(&self, seat: Option<usize>, full: bool) -> Value {
-        match self {
-            TableGame::Rumis(g) => g.view(seat, full),
-            TableGame::Rummikub(g) => g.view(seat),
-        }
-    }
-
-    /// The turn clock in seconds, when the game has one running now (K7).
-    pub fn turn_seconds(&self) -> Option<u32> {
-        match self {
-            TableGame::Rumis(_) => None,
-            TableGame::Rummikub(g) => g.turn_seconds(),
-        }
-    }
-
-    /// Whether a finished round waits for someone to start the next.
-    pub fn awaits_next_round(&self) -> bool {
-        match self {
-            TableGame::Rumis(_) => false,
-            TableGame::Rummikub(g) => g.awaits_next_round(),
-        }
-    }
+    /// The game part of a view for `seat` (`None`: a spectator), naming players by
+    /// `names`. `full` adds what never changes during a game (the Rumis stones'
+    /// orientations): a connection gets it once, not with every update.
+    fn view(&self, seat: Option<usize>, full: bool, names: &[String]) -> GameView;
 
     /// The action a bot of this name takes for `seat`; `seed` fixes its chance.
-    pub fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
-        match self {
-            TableGame::Rumis(g) => g.bot_action(bot, seat, seed),
-            TableGame::Rummikub(g) => g.bot_action(bot, seat, seed),
-        }
-    }
+    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value>;
 
     /// The game as a text record, for download and replay.
-    pub fn record(&self) -> String {
-        match self {
-            TableGame::Rumis(g) => g.record(),
-            TableGame::Rummikub(g) => g.record(),
+    fn record(&self) -> String;
+
+    /// For requests only one game answers (the Rummikub hint).
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl Clone for Box<dyn TableGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A new game from a table's settings; a bad setting is a specific error.
+pub fn new_game(settings: &TableSettings, seed: u64) -> Result<Box<dyn TableGame>, String> {
+    match settings.game {
+        GameKind::Rumis => {
+            let rumis = settings
+                .rumis
+                .as_ref()
+                .ok_or("a Rumis table needs `rumis`: {\"scenario\": …, \"players\": …}")?;
+            Ok(Box::new(RumisTable::new(rumis, seed)?))
+        }
+        GameKind::Rummikub => {
+            let rummikub = settings.rummikub.clone().unwrap_or_else(|| {
+                serde_json::from_value(serde_json::json!({})).expect("defaults")
+            });
+            Ok(Box::new(RummikubTable::new(
+                &rummikub,
+                settings.players,
+                seed,
+            )?))
         }
     }
 }
 
-/// The bots a seat can be given, per game.
-pub fn bot_names(game: &str) -> &'static [&'static str] {
+/// Replays a canonical action from the log: the clock's (`actor` `None`) or a seat's.
+pub fn replay_action(
+    game: &mut dyn TableGame,
+    actor: Option<usize>,
+    action: &Value,
+) -> Result<(), ActionError> {
+    match actor {
+        None => game.time_out().map(|_| ()),
+        Some(seat) if action.get("type").and_then(Value::as_str) == Some("next_round") => {
+            if game.awaits_next_round() {
+                game.next_round().map(|_| ())
+            } else {
+                game.apply(seat, action).map(|_| ())
+            }
+        }
+        Some(seat) => game.apply(seat, action).map(|_| ()),
+    }
+}
+
+/// The bots a seat can be given, per game, with their level and what they do.
+pub fn bots(game: GameKind) -> &'static [(&'static str, u8, &'static str)] {
     match game {
-        "rumis" => &[
-            "random", "greedy", "mcts:1", "mcts:2", "mcts:3", "mcts:4", "mcts:5",
+        GameKind::Rumis => &[
+            ("random", 1, "Beginner: a random legal stone"),
+            ("greedy", 2, "Casual: the best immediate score"),
+            ("mcts:1", 2, "Casual: a short Monte-Carlo search"),
+            ("mcts:2", 3, "Intermediate: Monte-Carlo tree search"),
+            ("mcts:3", 3, "Intermediate: Monte-Carlo tree search"),
+            ("mcts:4", 4, "Advanced: a longer Monte-Carlo search"),
+            ("mcts:5", 5, "Expert: the longest Monte-Carlo search"),
         ],
-        _ => &[
-            "random",
-            "greedy",
-            "keeper",
-            "planner:1",
-            "planner:2",
-            "planner:3",
-            "planner:4",
-            "planner:5",
+        GameKind::Rummikub => &[
+            ("random", 1, "Beginner: random sets from its rack"),
+            (
+                "greedy",
+                2,
+                "Casual: the exact solver's most tiles every turn",
+            ),
+            ("keeper", 4, "Advanced: greedy, but keeps its jokers"),
+            ("planner:1", 1, "Beginner: the planner at level 1"),
+            ("planner:2", 2, "Casual: the planner at level 2"),
+            ("planner:3", 3, "Intermediate: the planner at level 3"),
+            ("planner:4", 4, "Advanced: the planner at level 4"),
+            ("planner:5", 5, "Expert: look-ahead over sampled deals"),
         ],
     }
+}
+
+/// Whether `bot` is one of the game's bots.
+pub fn is_bot(game: GameKind, bot: &str) -> bool {
+    bots(game).iter().any(|(name, _, _)| *name == bot)
 }
 
 /// Reads a field of an action object, with a message that says what was expected.
@@ -179,4 +193,12 @@ fn field<'a>(action: &'a Value, name: &str, expected: &str) -> Result<&'a Value,
     action
         .get(name)
         .ok_or_else(|| ActionError::Malformed(format!("the action needs `{name}`: {expected}")))
+}
+
+/// A player's name for messages: their seat's name, else "player N".
+fn name_of(names: &[String], seat: usize) -> String {
+    names
+        .get(seat)
+        .cloned()
+        .unwrap_or_else(|| format!("player {}", seat + 1))
 }

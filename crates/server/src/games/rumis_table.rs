@@ -1,40 +1,30 @@
 //! A Rumis game at a table: seats are the players (R6), actions are stone placements
 //! in the project's move notation, and every check is the engine's.
 
+use std::any::Any;
+use std::collections::BTreeMap;
+
 use play::bots::WithBots;
-use play::rumis_game::RumisGame;
+use play::game::Game;
+use play::rumis_game::{RumisConfig, RumisGame};
 use rumis::notation::{format_move, MoveError};
-use rumis::record::Record;
-use rumis::{Cell, Colour, Position, Scenario, Setup, Stone, Variant};
-use serde::{Deserialize, Serialize};
+use rumis::{Cell, Colour, Position, Scenario, Stone, Variant};
 use serde_json::{json, Value};
 
-use super::{field, ActionError, GameResult};
-
-/// The table settings of a Rumis game.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RumisConfig {
-    /// A built-in scenario key (`chullpa`).
-    pub scenario: String,
-    pub players: u8,
-    /// `standard`, `four-colours`, `ruinas`, `ruinas-random`.
-    #[serde(default = "standard")]
-    pub variant: String,
-}
-
-fn standard() -> String {
-    Variant::Standard.name().to_string()
-}
+use super::{field, ActionError, GameResult, GameView, TableGame};
+use crate::wire::{
+    ColourView, CubeView, GameKind, PlacementView, RumisSettings, RumisView, ScenarioView,
+};
 
 #[derive(Clone)]
 pub struct RumisTable {
-    position: Position,
+    game: RumisGame,
     /// Each move as written when it was played (R16: a removal reads `x L4 …`).
     history: Vec<String>,
 }
 
 impl RumisTable {
-    pub fn new(config: &RumisConfig, seed: u64) -> Result<RumisTable, String> {
+    pub fn new(config: &RumisSettings, seed: u64) -> Result<RumisTable, String> {
         let scenario =
             Scenario::builtin(&config.scenario.to_ascii_lowercase()).ok_or_else(|| {
                 let known: Vec<&str> = Scenario::builtin_keys().collect();
@@ -52,63 +42,32 @@ impl RumisTable {
                 known.join(", ")
             )
         })?;
-        let setup = Setup::new(scenario, config.players)
-            .with_variant(variant)
-            .with_seed(seed);
-        let position = Position::new(setup).map_err(|e| e.to_string())?;
+        let config = RumisConfig {
+            scenario,
+            players: config.players,
+            variant,
+        };
+        let game = RumisGame::start(&config, seed).map_err(|e| e.to_string())?;
         // A random ruin (R11) is already built when the game starts.
+        let position = &game.position;
         let history = position
             .history()
             .iter()
-            .map(|&mv| format_move(&position, mv))
+            .map(|&mv| format_move(position, mv))
             .collect();
-        Ok(RumisTable { position, history })
+        Ok(RumisTable { game, history })
     }
 
     pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    pub fn seat_count(&self) -> usize {
-        self.position.setup().players as usize
-    }
-
-    pub fn to_move(&self) -> Option<usize> {
-        self.position.actor().map(usize::from)
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.position.is_over()
-    }
-
-    pub fn result(&self) -> Option<GameResult> {
-        if !self.is_over() {
-            return None;
-        }
-        let score = self.position.score();
-        Some(GameResult {
-            winners: score.winners.iter().map(|&w| w as usize).collect(),
-            scores: score.player_points.iter().map(|&p| i64::from(p)).collect(),
-        })
-    }
-
-    /// `{"move": "L4 a1:1 …"}` or `{"stone": "L4", "cells": [[x, y, z], …]}`.
-    pub fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
-        let mv = self.read_move(seat, action)?;
-        let text = format_move(&self.position, mv);
-        self.position
-            .play(mv)
-            .map_err(|e| ActionError::Illegal(e.to_string()))?;
-        self.history.push(text.clone());
-        Ok(json!({ "move": text }))
-    }
-
-    /// Checks a placement for `seat` without playing it (the client's red ghost).
-    pub fn check(&self, seat: usize, action: &Value) -> Result<(), ActionError> {
-        self.read_move(seat, action).map(|_| ())
+        &self.game.position
     }
 
     fn read_move(&self, seat: usize, action: &Value) -> Result<rumis::Move, ActionError> {
+        if !action.is_object() {
+            return Err(ActionError::Malformed(
+                "a Rumis action is {\"move\": \"L4 a1:1 …\"} or {\"stone\": \"L4\", \"cells\": [[x, y, z], …]}".into(),
+            ));
+        }
         if seat >= self.seat_count() {
             return Err(ActionError::OutOfTurn(format!(
                 "there is no player {} at this table",
@@ -130,7 +89,7 @@ impl RumisTable {
             let text = text
                 .as_str()
                 .ok_or_else(|| ActionError::Malformed("`move` must be a string".into()))?;
-            return self.position.parse_move(text).map_err(|e| match e {
+            return self.position().parse_move(text).map_err(|e| match e {
                 MoveError::Notation(n) => ActionError::Malformed(n.to_string()),
                 MoveError::Illegal(i) => ActionError::Illegal(i.to_string()),
             });
@@ -145,13 +104,13 @@ impl RumisTable {
             ))
         })?;
         let cells = read_cells(field(action, "cells", "a list of [x, y, z] cells")?)?;
-        if self.position.removing() {
+        let position = self.position();
+        if position.removing() {
             // R16: taking a stone off; the cells must be where that stone stands.
-            let mv = self
-                .position
+            let mv = position
                 .check_removal(stone)
                 .map_err(|e| ActionError::Illegal(e.to_string()))?;
-            let mut standing = self.position.cells_of(mv);
+            let mut standing = position.cells_of(mv);
             let mut given = cells;
             standing.sort();
             given.sort();
@@ -163,13 +122,94 @@ impl RumisTable {
             }
             return Ok(mv);
         }
-        self.position
+        position
             .check(stone, &cells)
             .map_err(|e| ActionError::Illegal(e.to_string()))
     }
+}
 
-    pub fn view(&self, seat: Option<usize>, full: bool) -> Value {
-        let position = &self.position;
+impl TableGame for RumisTable {
+    fn kind(&self) -> GameKind {
+        GameKind::Rumis
+    }
+
+    fn clone_box(&self) -> Box<dyn TableGame> {
+        Box::new(self.clone())
+    }
+
+    fn seat_count(&self) -> usize {
+        self.game.seats()
+    }
+
+    fn to_move(&self) -> Option<usize> {
+        self.game.to_act()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        let outcome = self.game.outcome()?;
+        Some(GameResult {
+            winners: outcome.winners,
+            scores: outcome.scores.iter().map(|&p| p as i64).collect(),
+        })
+    }
+
+    fn turn_seconds(&self) -> Option<u32> {
+        self.game.turn_clock()
+    }
+
+    fn awaits_next_round(&self) -> bool {
+        self.game.awaits_next_round()
+    }
+
+    /// `{"move": "L4 a1:1 …"}` or `{"stone": "L4", "cells": [[x, y, z], …]}`.
+    fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
+        let mv = self.read_move(seat, action)?;
+        let text = format_move(self.position(), mv);
+        self.game
+            .apply(seat, &mv)
+            .map_err(|e| ActionError::Illegal(e.to_string()))?;
+        self.history.push(text.clone());
+        Ok(json!({ "move": text }))
+    }
+
+    fn time_out(&mut self) -> Result<Value, ActionError> {
+        Err(ActionError::Illegal("Rumis has no turn clock".into()))
+    }
+
+    fn next_round(&mut self) -> Result<Value, ActionError> {
+        Err(ActionError::Illegal("Rumis is played in one round".into()))
+    }
+
+    /// Checks a placement for `seat` without playing it (the client's red ghost).
+    fn check(&self, seat: usize, action: &Value) -> Result<(), ActionError> {
+        self.read_move(seat, action).map(|_| ())
+    }
+
+    fn view(&self, seat: Option<usize>, full: bool, _names: &[String]) -> GameView {
+        GameView::Rumis(Box::new(self.rumis_view(seat, full)))
+    }
+
+    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
+        if self.to_move() != Some(seat) {
+            return None;
+        }
+        let mut bot = RumisGame::bot(bot, seed).ok()?;
+        let mv = bot.choose(&self.game.observe(seat), seat).ok()?;
+        Some(json!({ "move": format_move(self.position(), mv) }))
+    }
+
+    fn record(&self) -> String {
+        self.game.record(None)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl RumisTable {
+    fn rumis_view(&self, seat: Option<usize>, full: bool) -> RumisView {
+        let position = self.position();
         let board = position.board();
         let limits: Vec<Vec<u8>> = (0..board.depth)
             .map(|y| {
@@ -194,101 +234,98 @@ impl RumisTable {
                         z,
                     };
                     if let Some(colour) = position.colour_at(cell) {
-                        cubes.push(json!({
-                            "x": x, "y": y, "z": z, "colour": colour.name(),
-                            "stone": stone_of_cell.get(&cell),
-                        }));
+                        cubes.push(CubeView {
+                            x,
+                            y,
+                            z: usize::from(z),
+                            colour: colour.name().to_string(),
+                            stone: stone_of_cell.get(&cell).copied(),
+                        });
                     }
                 }
             }
         }
         let score = position.score();
-        let colours: Vec<Value> = (0..position.colour_count())
+        let colours = (0..position.colour_count())
             .map(|c| {
                 let colour = Colour(c as u8);
-                json!({
-                    "colour": colour.name(),
-                    "owner": position.owner(colour),
-                    "out": position.is_out(colour),
-                    "supply": position.supply(colour).iter().map(|s| s.code()).collect::<Vec<_>>(),
-                    "score": score.colour_points[c],
-                })
+                ColourView {
+                    colour: colour.name().to_string(),
+                    owner: position.owner(colour),
+                    out: position.is_out(colour),
+                    supply: position
+                        .supply(colour)
+                        .iter()
+                        .map(|s| s.code().to_string())
+                        .collect(),
+                    score: score.colour_points[c],
+                }
             })
             .collect();
-        let legal: Vec<Value> = match seat {
+        let legal = match seat {
             Some(seat) if self.to_move() == Some(seat) => position
                 .legal_moves()
                 .into_iter()
-                .map(|mv| {
-                    let cells: Vec<[u8; 3]> = position
+                .map(|mv| PlacementView {
+                    stone: board.placement(mv).stone.code().to_string(),
+                    cells: position
                         .cells_of(mv)
                         .iter()
                         .map(|c| [c.x, c.y, c.z])
-                        .collect();
-                    json!({ "stone": board.placement(mv).stone.code(), "cells": cells })
+                        .collect(),
                 })
                 .collect(),
             _ => Vec::new(),
         };
         let setup = position.setup();
-        let mut view = json!({
-            "scenario": {
-                "key": setup.scenario.key, "name": setup.scenario.name,
-                "width": board.width, "depth": board.depth, "limits": limits,
+        RumisView {
+            scenario: ScenarioView {
+                key: setup.scenario.key.clone(),
+                name: setup.scenario.name.clone(),
+                width: board.width,
+                depth: board.depth,
+                limits,
             },
-            "players": setup.players,
-            "variant": setup.variant.name(),
-            "cubes": cubes,
-            "colours": colours,
-            "to_move_colour": position.to_move().map(|c| c.name()),
-            "building_ruin": position.building_ruin(),
-            "scores": score.player_points,
-            "legal": legal,
-            "history": self.history,
+            players: setup.players,
+            variant: setup.variant.name().to_string(),
+            cubes,
+            colours,
+            to_move_colour: position.to_move().map(|c| c.name().to_string()),
+            building_ruin: position.building_ruin(),
+            scores: score.player_points.clone(),
+            legal,
+            history: self.history.clone(),
             // R16, the dismantling game: the red line, the phase, the interim score.
-            "red_line": position.red_line().map(|red| {
-                red.chunks(board.width.max(1)).map(<[bool]>::to_vec).collect::<Vec<_>>()
+            red_line: position.red_line().map(|red| {
+                red.chunks(board.width.max(1))
+                    .map(<[bool]>::to_vec)
+                    .collect::<Vec<_>>()
             }),
-            "removing": position.removing(),
-            "stone_in_hand": position.stone_in_hand().map(|s| s.code()),
-            "interim": score.interim,
-        });
-        if full {
-            view["stones"] = stone_orientations();
+            removing: position.removing(),
+            stone_in_hand: position.stone_in_hand().map(|s| s.code().to_string()),
+            interim: score.interim.clone(),
+            stones: full.then(stone_orientations),
         }
-        view
-    }
-
-    pub fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
-        if self.to_move() != Some(seat) {
-            return None;
-        }
-        let mv = RumisGame::bot(bot, seed)
-            .ok()?
-            .choose(&self.position, seat)
-            .ok()?;
-        Some(json!({ "move": format_move(&self.position, mv) }))
-    }
-
-    pub fn record(&self) -> String {
-        Record::write(&self.position, None)
     }
 }
 
 /// Every stone's distinct orientations as cube offsets (R5), the same for every game.
-fn stone_orientations() -> Value {
-    static STONES: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+fn stone_orientations() -> BTreeMap<String, Vec<Vec<[i8; 3]>>> {
+    static STONES: std::sync::OnceLock<BTreeMap<String, Vec<Vec<[i8; 3]>>>> =
+        std::sync::OnceLock::new();
     STONES
         .get_or_init(|| {
             Stone::ALL
                 .iter()
                 .map(|s| {
-                    let shapes: Vec<Value> =
-                        s.orientations().iter().map(|o| json!(o.cubes())).collect();
-                    (s.code().to_string(), Value::Array(shapes))
+                    let shapes = s
+                        .orientations()
+                        .iter()
+                        .map(|o| o.cubes().to_vec())
+                        .collect();
+                    (s.code().to_string(), shapes)
                 })
-                .collect::<serde_json::Map<String, Value>>()
-                .into()
+                .collect()
         })
         .clone()
 }

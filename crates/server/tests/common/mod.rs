@@ -46,14 +46,29 @@ pub async fn temp_postgres(name: &str) -> String {
     format!("{base}/{db}")
 }
 
+/// A server for tests: no per-address caps, and seeds may be chosen at tables of
+/// people, so that deals are the same every run.
 pub async fn start(db: &str, bot_delay_ms: u64) -> TestServer {
+    start_with(
+        db,
+        HubOptions {
+            bot_delay: Duration::from_millis(bot_delay_ms),
+            max_open_tables_per_address: 0,
+            tables_per_minute_per_address: 0,
+            chosen_seeds_with_people: true,
+            ..HubOptions::default()
+        },
+    )
+    .await
+}
+
+/// A server with the given options (the public defaults: `HubOptions::default()`).
+pub async fn start_with(db: &str, hub: HubOptions) -> TestServer {
     let running = server::start(ServerConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: db.to_string(),
         web_dir: None,
-        hub: HubOptions {
-            bot_delay: Duration::from_millis(bot_delay_ms),
-        },
+        hub,
     })
     .await
     .expect("server starts");
@@ -89,32 +104,85 @@ impl TestServer {
         (status, response.json().await.unwrap_or(Value::Null))
     }
 
-    /// Creates a table; answers its id and the seats' tokens (`None` for bots).
-    pub async fn create(&self, body: Value) -> (String, Vec<Option<String>>) {
+    /// A request with a seat token in the `X-Seat-Token` header.
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&str>,
+    ) -> (u16, Value) {
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.header("x-seat-token", token);
+        }
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_string());
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn get_as(&self, path: &str, token: &str) -> (u16, Value) {
+        self.send(reqwest::Method::GET, path, Some(token), None)
+            .await
+    }
+
+    pub async fn post_as(&self, path: &str, token: &str, body: &str) -> (u16, Value) {
+        self.send(reqwest::Method::POST, path, Some(token), Some(body))
+            .await
+    }
+
+    /// Creates a table as it was asked for; the whole answer.
+    pub async fn create_raw(&self, body: Value) -> Value {
         let (status, created) = self.post("/api/tables", &body.to_string()).await;
         assert_eq!(status, 200, "create: {created}");
-        let tokens = created["seats"]
+        created
+    }
+
+    /// Creates a table and lets every invited person open their link, so that the
+    /// game starts; answers its id and each seat's token (`None` for bots and open
+    /// seats).
+    pub async fn create(&self, body: Value) -> (String, Vec<Option<String>>) {
+        let created = self.create_raw(body).await;
+        let id = created["id"].as_str().unwrap().to_string();
+        let tokens: Vec<Option<String>> = created["seats"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|s| s["token"].as_str().map(str::to_string))
+            .map(|s| {
+                if created["you"]["seat"] == s["seat"] {
+                    created["you"]["token"].as_str().map(str::to_string)
+                } else {
+                    s["invite"].as_str().map(token_of_link)
+                }
+            })
             .collect();
-        (created["id"].as_str().unwrap().to_string(), tokens)
+        for token in tokens.iter().flatten() {
+            self.view(&id, Some(token)).await;
+        }
+        (id, tokens)
     }
 
     pub async fn view(&self, id: &str, token: Option<&str>) -> Value {
-        let path = match token {
-            Some(t) => format!("/api/tables/{id}?token={t}"),
-            None => format!("/api/tables/{id}"),
-        };
-        let (status, view) = self.get(&path).await;
+        let (status, view) = self
+            .send(
+                reqwest::Method::GET,
+                &format!("/api/tables/{id}"),
+                token,
+                None,
+            )
+            .await;
         assert_eq!(status, 200, "view: {view}");
         view
     }
 
     pub async fn act(&self, id: &str, token: &str, version: u64, action: Value) -> (u16, Value) {
         let body = json!({ "version": version, "action": action }).to_string();
-        self.post(&format!("/api/tables/{id}/actions?token={token}"), &body)
+        self.post_as(&format!("/api/tables/{id}/actions"), token, &body)
             .await
     }
 
@@ -137,4 +205,29 @@ impl TestServer {
             self.view(id, token).await
         );
     }
+}
+
+/// The token of an invite link (`/t/ID#token=…`).
+pub fn token_of_link(link: &str) -> String {
+    link.split("#token=")
+        .nth(1)
+        .expect("a link with a token")
+        .to_string()
+}
+
+/// A WebSocket to a table that has said hello with `token`.
+pub async fn socket(
+    base: &str,
+    id: &str,
+    token: Option<&str>,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use futures_util::SinkExt;
+    let url = format!("{}/api/tables/{id}/ws", base.replacen("http", "ws", 1));
+    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let hello = json!({ "type": "hello", "token": token }).to_string();
+    socket
+        .send(tokio_tungstenite::tungstenite::Message::Text(hello.into()))
+        .await
+        .unwrap();
+    socket
 }

@@ -1,0 +1,82 @@
+//! The API's errors: a kind (which becomes the HTTP status in `http.rs`), a stable code
+//! for programs and translations, and a message for a person.
+
+use crate::games::ActionError;
+
+/// What kind of refusal an error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request cannot be read (400).
+    BadRequest,
+    /// The token does not allow it (403).
+    Forbidden,
+    /// No such table or route (404).
+    NotFound,
+    /// Stale, out of turn, illegal, or not now (409).
+    Conflict,
+    /// Too many requests or tables from one address (429).
+    TooMany,
+    /// The server failed (500).
+    Internal,
+}
+
+/// An error of the API.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    pub kind: ErrorKind,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(kind: ErrorKind, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            kind,
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::BadRequest, code, message)
+    }
+
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Forbidden, code, message)
+    }
+
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::NotFound, code, message)
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Conflict, code, message)
+    }
+
+    pub fn too_many(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::TooMany, code, message)
+    }
+
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Internal, "internal", message)
+    }
+}
+
+impl From<ActionError> for ApiError {
+    fn from(e: ActionError) -> ApiError {
+        match e {
+            ActionError::Malformed(m) => ApiError::bad_request("malformed_action", m),
+            ActionError::NotForThisGame(m) => ApiError::bad_request("not_for_this_game", m),
+            ActionError::OutOfTurn(m) => ApiError::conflict("out_of_turn", m),
+            ActionError::Illegal(m) => ApiError::conflict("illegal", m),
+        }
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> ApiError {
+        tracing::error!("database: {e:#}");
+        ApiError::internal("the database refused the change; try again")
+    }
+}

@@ -1,0 +1,519 @@
+//! Who may sit where, and when a game starts: the seat model (the creator's seat,
+//! invited and open seats), fair deals with a published commitment, the waiting
+//! state, handing seats to bots and taking them back, and the limits one address
+//! meets when it creates tables. Each test is a way a stranger could abuse a table.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{start, start_with, temp_postgres, temp_sqlite, token_of_link, TestServer};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use server::HubOptions;
+use sha2::{Digest, Sha256};
+
+/// The public defaults, but bots move at once.
+fn public(handover_after: Duration) -> HubOptions {
+    HubOptions {
+        bot_delay: Duration::ZERO,
+        handover_after,
+        ..HubOptions::default()
+    }
+}
+
+fn rummikub(seats: Value) -> Value {
+    json!({"game": "rummikub", "rummikub": {"rules": "current"}, "seats": seats})
+}
+
+fn rumis(seats: Value) -> Value {
+    json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2}, "seats": seats})
+}
+
+#[tokio::test]
+async fn a_stranger_who_joins_never_gets_a_seat_that_is_someone_elses() {
+    let server = start_with(&temp_sqlite("hijack"), public(Duration::from_secs(60))).await;
+    // Ana creates a table for herself, an invited friend and one open seat.
+    let created = server
+        .create_raw(rummikub(json!([
+            {"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}, {"kind": "open"}
+        ])))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let ana = created["you"]["token"].as_str().unwrap().to_string();
+    assert_eq!(
+        created["you"]["seat"], 0,
+        "the creator's seat is theirs at creation"
+    );
+    let bo = token_of_link(created["seats"][1]["invite"].as_str().unwrap());
+    assert!(
+        created["seats"][0]["invite"].is_null(),
+        "no invite for the creator's own seat"
+    );
+    assert!(
+        created["seats"][2]["invite"].is_null(),
+        "an open seat has no invite link"
+    );
+    let view = server.view(id, Some(&ana)).await;
+    assert_eq!(view["seats"][0]["claimed"], true);
+    assert_eq!(view["seats"][1]["kind"], "human");
+    assert_eq!(view["seats"][2]["kind"], "open");
+
+    // The lobby lists the table for its open seat only.
+    let (_, lobby) = server.get("/api/tables").await;
+    let line = lobby["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id)
+        .expect("listed");
+    assert_eq!(line["open_seats"], json!([2]));
+
+    // A stranger joins: they get the open seat with a fresh token.
+    let (status, joined) = server
+        .post(&format!("/api/tables/{id}/join"), r#"{"name": "Eve"}"#)
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["seat"], 2);
+    let eve = joined["token"].as_str().unwrap();
+    assert!(
+        eve != ana && eve != bo,
+        "a join must never hand out a token already given"
+    );
+    assert_eq!(server.view(id, Some(eve)).await["you"], 2);
+    // A second stranger finds nothing to take: Bo's invited seat stays Bo's.
+    let (status, refused) = server.post(&format!("/api/tables/{id}/join"), "{}").await;
+    assert_eq!(status, 409, "{refused}");
+    assert_eq!(refused["code"], "no_open_seat");
+    let (status, refused) = server
+        .post(&format!("/api/tables/{id}/join"), r#"{"seat": 1}"#)
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(refused["code"], "seat_not_open");
+    // And the lobby no longer lists the table.
+    let (_, lobby) = server.get("/api/tables").await;
+    assert!(lobby["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["id"] != id));
+    // Bo's link still works for Bo.
+    assert_eq!(server.view(id, Some(&bo)).await["you"], 1);
+    // A table of invited seats only is never in the lobby.
+    let private = server
+        .create_raw(rumis(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    let (status, _) = server
+        .post(
+            &format!("/api/tables/{}/join", private["id"].as_str().unwrap()),
+            "{}",
+        )
+        .await;
+    assert_eq!(status, 409);
+}
+
+#[tokio::test]
+async fn the_deal_is_drawn_by_the_server_and_checkable_after_the_game() {
+    let server = start_with(&temp_sqlite("fair"), public(Duration::from_secs(60))).await;
+    // With another person at the table, nobody may choose the deal.
+    let (status, refused) = server
+        .post(
+            "/api/tables",
+            &json!({"game": "rummikub", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 42})
+                .to_string(),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(refused["code"], "seed_not_allowed");
+    // Two tables of people get different deals, each with a commitment.
+    let a = server
+        .create_raw(rummikub(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    let b = server
+        .create_raw(rummikub(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    assert_ne!(a["commitment"], b["commitment"]);
+    assert!(a["practice_seed"].is_null());
+    let view = server.view(a["id"].as_str().unwrap(), None).await;
+    assert_eq!(view["fairness"]["commitment"], a["commitment"]);
+    assert!(view["fairness"]["seed"].is_null() && view["fairness"]["salt"].is_null());
+
+    // A practice table (every other seat a bot) may fix the seed, and says so.
+    let practice = server
+        .create_raw(json!({"game": "rummikub", "rummikub": {"turn_seconds": null},
+            "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], "seed": 42}))
+        .await;
+    assert_eq!(practice["practice_seed"], 42);
+    let id = practice["id"].as_str().unwrap();
+    let view = server.view(id, None).await;
+    assert_eq!(
+        view["fairness"]["practice_seed"], 42,
+        "every viewer sees it is practice"
+    );
+    // When the game is over, seed and salt are revealed and match the commitment.
+    let over = server.wait_for(id, None, |v| v["over"] == true).await;
+    let fairness = &over["fairness"];
+    let seed = fairness["seed"].as_u64().unwrap();
+    let salt = fairness["salt"].as_str().unwrap();
+    assert_eq!(seed, 42);
+    let digest = hex::encode(Sha256::digest(
+        format!("rumi-seed:{seed}:{salt}").as_bytes(),
+    ));
+    assert_eq!(fairness["commitment"].as_str().unwrap(), digest);
+    assert_eq!(fairness["commitment"], practice["commitment"]);
+    let (status, replay) = server.get(&format!("/api/tables/{id}/replay")).await;
+    assert_eq!(status, 200);
+    assert_eq!(replay["fairness"]["seed"], 42);
+    assert!(!replay["actions"].as_array().unwrap().is_empty());
+    // The replay's settings, seed and actions rebuild the same result.
+    let settings: server::wire::TableSettings =
+        serde_json::from_value(replay["settings"].clone()).unwrap();
+    let actions: Vec<(Option<usize>, Value)> = replay["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["actor"].as_u64().map(|s| s as usize), a["action"].clone()))
+        .collect();
+    let (result, _) = server::hub::replay_game(&settings, seed, &actions).unwrap();
+    assert_eq!(
+        json!(result.unwrap().winners),
+        replay["result"]["winners"],
+        "the revealed seed replays to the same winners"
+    );
+}
+
+#[tokio::test]
+async fn a_table_waits_for_every_person_before_its_clock_and_bots_start() {
+    let server = start_with(&temp_sqlite("waiting"), public(Duration::from_secs(60))).await;
+    // Rummikub with the preset's clock (turn_seconds missing: 60 s), a bot and an
+    // invited friend who has not opened the link yet.
+    let created = server
+        .create_raw(rummikub(json!([
+            {"kind": "bot", "bot": "greedy"}, {"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}
+        ])))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let ana = created["you"]["token"].as_str().unwrap().to_string();
+    assert_eq!(created["you"]["seat"], 1);
+    let view = server.view(id, Some(&ana)).await;
+    assert_eq!(view["status"], "waiting");
+    assert_eq!(view["waiting_for"], json!([2]));
+    assert!(view["deadline_ms"].is_null(), "no clock while waiting");
+    assert!(view["to_move"].is_null());
+    assert_eq!(view["rummikub"]["rules"]["turn_seconds"], 60);
+    // Nothing moves while waiting, whatever the bots and the clock would do.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(server.view(id, None).await["version"], 0);
+    let (status, refused) = server.act(id, &ana, 0, json!({"type": "draw"})).await;
+    assert_eq!(status, 409);
+    assert_eq!(refused["code"], "not_started");
+    assert!(
+        refused["error"].as_str().unwrap().contains("Bo (seat 3)"),
+        "{refused}"
+    );
+    // Bo opens his link: the game starts, with the clock counting from now.
+    let bo = token_of_link(created["seats"][2]["invite"].as_str().unwrap());
+    let started = server.view(id, Some(&bo)).await;
+    assert_eq!(started["status"], "playing");
+    assert_eq!(started["waiting_for"], json!([]));
+    let deadline = started["deadline_ms"].as_i64().expect("the clock runs now");
+    let now = server::hub::now_ms();
+    assert!(
+        (55_000..=60_000).contains(&(deadline - now)),
+        "a missing turn_seconds means the preset's 60 s clock: {} ms left",
+        deadline - now
+    );
+}
+
+#[tokio::test]
+async fn a_missing_turn_clock_stays_the_presets_after_a_restart() {
+    let db = temp_sqlite("clock-restart");
+    let id;
+    {
+        let server = start(&db, 0).await;
+        let (created, _) = server
+            .create(json!({"game": "rummikub", "seats": [{"kind": "human"}, {"kind": "human"}]}))
+            .await;
+        id = created;
+        assert_eq!(
+            server.view(&id, None).await["rummikub"]["rules"]["turn_seconds"],
+            60
+        );
+    }
+    let server = start(&db, 0).await;
+    let view = server.view(&id, None).await;
+    assert_eq!(view["rummikub"]["rules"]["turn_seconds"], 60);
+    assert!(view["deadline_ms"].is_i64());
+}
+
+#[tokio::test]
+async fn seats_go_to_bots_only_when_their_player_is_away_and_come_back() {
+    let server = start_with(&temp_sqlite("handover"), public(Duration::from_millis(800))).await;
+    let (id, tokens) = server
+        .create(rumis(
+            json!([{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]),
+        ))
+        .await;
+    let (ana, bo) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let hand = |token: String, seat: usize, bot: &'static str| {
+        let server = &server;
+        let path = format!("/api/tables/{id}/seats/{seat}/bot");
+        async move {
+            server
+                .post_as(&path, &token, &json!({"bot": bot}).to_string())
+                .await
+        }
+    };
+    // Without a token, or with an unknown bot: refused.
+    assert_eq!(
+        server
+            .post(
+                &format!("/api/tables/{id}/seats/1/bot"),
+                r#"{"bot": "greedy"}"#
+            )
+            .await
+            .0,
+        403
+    );
+    let (status, answer) = hand(ana.clone(), 1, "genius").await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (400, Some("unknown_bot"))
+    );
+    // Bo is connected: nobody else may take his seat.
+    let mut bo_socket = common::socket(&server.base, &id, Some(&bo)).await;
+    let _first_view = bo_socket.next().await;
+    let (status, answer) = hand(ana.clone(), 1, "greedy").await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(answer["code"], "player_present");
+    assert!(
+        answer["error"].as_str().unwrap().contains("Bo (seat 2)"),
+        "{answer}"
+    );
+    // Bo leaves: the others must wait until he has been away long enough …
+    drop(bo_socket);
+    server
+        .wait_for(&id, None, |v| v["seats"][1]["connected"] == false)
+        .await;
+    let (status, answer) = hand(ana.clone(), 1, "greedy").await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(answer["code"], "player_not_away_long_enough");
+    let view = server.view(&id, Some(&ana)).await;
+    assert!(
+        view["seats"][1]["handover_ms"].is_i64(),
+        "the view shows when: {view}"
+    );
+    // … then they may.
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    let (status, view) = hand(ana.clone(), 1, "greedy").await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["seats"][1]["kind"], "bot");
+    // Ana plays; the bot answers for Bo.
+    let legal = view["rumis"]["legal"][0].clone();
+    assert_eq!(server.act(&id, &ana, 0, legal).await.0, 200);
+    server.wait_for(&id, None, |v| v["version"] == 2).await;
+    // Bo's token may not act for the bot, and only Bo may take the seat back.
+    let (status, answer) = server.act(&id, &bo, 2, json!({"move": "D2 a1 a1"})).await;
+    assert_eq!(status, 409);
+    assert!(
+        answer["error"].as_str().unwrap().contains("bot"),
+        "{answer}"
+    );
+    let path = format!("/api/tables/{id}/seats/1/bot");
+    let (status, _) = server
+        .send(reqwest::Method::DELETE, &path, Some(&ana), None)
+        .await;
+    assert_eq!(status, 403, "Ana cannot take Bo's seat back");
+    let (status, view) = server
+        .send(reqwest::Method::DELETE, &path, Some(&bo), None)
+        .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["seats"][1]["kind"], "human");
+    // Ana may hand her own seat to a bot at any time.
+    let (status, view) = hand(ana.clone(), 0, "random").await;
+    assert_eq!(status, 200, "{view}");
+}
+
+#[tokio::test]
+async fn a_finished_table_keeps_its_seats() {
+    let server = start(&temp_sqlite("handover-over"), 0).await;
+    let (id, tokens) = server
+        .create(
+            json!({"game": "rummikub", "rummikub": {"turn_seconds": null},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], "seed": 3}),
+        )
+        .await;
+    let ana = tokens[0].clone().unwrap();
+    // Ana hands herself to a bot; the bots finish the game.
+    let path = format!("/api/tables/{id}/seats/0/bot");
+    assert_eq!(
+        server.post_as(&path, &ana, r#"{"bot": "greedy"}"#).await.0,
+        200
+    );
+    server.wait_for(&id, None, |v| v["over"] == true).await;
+    let (status, answer) = server
+        .send(reqwest::Method::DELETE, &path, Some(&ana), None)
+        .await;
+    assert_eq!((status, answer["code"].as_str()), (409, Some("game_over")));
+    let path = format!("/api/tables/{id}/seats/1/bot");
+    let (status, answer) = server.post_as(&path, &ana, r#"{"bot": "random"}"#).await;
+    assert_eq!((status, answer["code"].as_str()), (409, Some("game_over")));
+}
+
+async fn hostile_names_and_ids(server: &TestServer) {
+    // A NUL byte in a table id, a path or a name never reaches the database.
+    for path in [
+        "/api/tables/t%00abc",
+        "/api/tables/%00",
+        "/api/tables/t0123456789ab%00",
+    ] {
+        let (status, body) = server.get(path).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert_eq!(body["code"], "no_table");
+    }
+    let (status, body) = server
+        .post(
+            "/api/tables",
+            &json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+                "seats": [{"kind": "human", "name": "Ana\u{0}"}, {"kind": "human"}]})
+            .to_string(),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("bad_name")),
+        "{body}"
+    );
+    let open = server
+        .create_raw(rumis(json!([{"kind": "human"}, {"kind": "open"}])))
+        .await;
+    let (status, body) = server
+        .post(
+            &format!("/api/tables/{}/join", open["id"].as_str().unwrap()),
+            &json!({"name": "\u{0}\u{0}"}).to_string(),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("bad_name")),
+        "{body}"
+    );
+    let long = "x".repeat(41);
+    let (status, body) = server
+        .post(
+            &format!("/api/tables/{}/join", open["id"].as_str().unwrap()),
+            &json!({ "name": long }).to_string(),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    // A token that is not one of ours is refused as forged, without a lookup.
+    let (status, body) = server
+        .get_as(
+            &format!("/api/tables/{}", open["id"].as_str().unwrap()),
+            &"x".repeat(32),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("bad_token")),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn hostile_names_and_ids_are_refused_before_sqlite() {
+    hostile_names_and_ids(&start(&temp_sqlite("hostile"), 0).await).await;
+}
+
+#[tokio::test]
+async fn hostile_names_and_ids_are_refused_before_postgresql() {
+    hostile_names_and_ids(&start(&temp_postgres("hostile").await, 0).await).await;
+}
+
+#[tokio::test]
+async fn one_address_cannot_create_tables_without_limit() {
+    let options = HubOptions {
+        tables_per_minute_per_address: 3,
+        max_open_tables_per_address: 100,
+        ..public(Duration::from_secs(60))
+    };
+    let server = start_with(&temp_sqlite("rate"), options).await;
+    let body = rumis(json!([{"kind": "human"}, {"kind": "bot"}])).to_string();
+    for _ in 0..3 {
+        assert_eq!(server.post("/api/tables", &body).await.0, 200);
+    }
+    let (status, answer) = server.post("/api/tables", &body).await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (429, Some("too_many_tables_per_minute"))
+    );
+
+    let options = HubOptions {
+        tables_per_minute_per_address: 0,
+        max_open_tables_per_address: 2,
+        ..public(Duration::from_secs(60))
+    };
+    let server = start_with(&temp_sqlite("cap"), options).await;
+    for _ in 0..2 {
+        assert_eq!(server.post("/api/tables", &body).await.0, 200);
+    }
+    let (status, answer) = server.post("/api/tables", &body).await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (429, Some("too_many_open_tables"))
+    );
+}
+
+#[tokio::test]
+async fn idle_tables_leave_memory_and_come_back_on_demand() {
+    let options = HubOptions {
+        max_loaded_tables: 3,
+        idle_after: Duration::ZERO,
+        max_open_tables_per_address: 0,
+        tables_per_minute_per_address: 0,
+        ..public(Duration::from_secs(60))
+    };
+    let db = temp_sqlite("lazy");
+    let server = start_with(&db, options.clone()).await;
+    let mut ids = Vec::new();
+    for _ in 0..8 {
+        let created = server
+            .create_raw(rumis(json!([{"kind": "human"}, {"kind": "human"}])))
+            .await;
+        ids.push(created["id"].as_str().unwrap().to_string());
+    }
+    let hub = &server.running.hub;
+    assert!(
+        hub.loaded_tables() <= 3,
+        "{} tables loaded",
+        hub.loaded_tables()
+    );
+    // Every table still answers, loaded again from the database.
+    for id in &ids {
+        assert_eq!(server.view(id, None).await["id"], id.as_str());
+    }
+    assert!(hub.loaded_tables() <= 3);
+    // After a restart, tables where nothing is due stay on disk until asked for.
+    drop(server);
+    let server = start_with(&db, options).await;
+    assert_eq!(server.running.hub.loaded_tables(), 0);
+    assert_eq!(server.view(&ids[0], None).await["status"], "waiting");
+}
+
+#[tokio::test]
+async fn errors_are_json_with_a_code() {
+    let server = start(&temp_sqlite("json-errors"), 0).await;
+    let (status, body) = server.post("/api/tables", "{not json").await;
+    assert_eq!(status, 400);
+    assert_eq!(body["code"], "malformed_request");
+    let (status, body) = server.get("/api/nothing/here").await;
+    assert_eq!((status, body["code"].as_str()), (404, Some("no_route")));
+    let (status, body) = server
+        .post(
+            "/api/tables",
+            &json!({"game": "chess", "seats": []}).to_string(),
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("chess"), "{body}");
+}
