@@ -1,0 +1,106 @@
+//! The files generated from the wire types are current: the client's TypeScript types
+//! (`web/src/generated/api.ts`) and the OpenAPI document (`docs/openapi.json`). When
+//! the wire types change, regenerate them with
+//! `RUMI_WRITE_GENERATED=1 cargo test -p server --test generated`.
+
+use std::path::PathBuf;
+
+use server::wire::*;
+use ts_rs::{Config, TS};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every wire type as an exported TypeScript declaration, in a stable order.
+fn typescript() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let decls = [
+        GameKind::decl(&cfg),
+        RumisSettings::decl(&cfg),
+        RummikubSettings::decl(&cfg),
+        SeatKind::decl(&cfg),
+        SeatRequest::decl(&cfg),
+        CreateTableRequest::decl(&cfg),
+        SeatGrant::decl(&cfg),
+        CreatedSeat::decl(&cfg),
+        CreateTableResponse::decl(&cfg),
+        JoinRequest::decl(&cfg),
+        ActionRequest::decl(&cfg),
+        GameAction::decl(&cfg),
+        RumisAction::decl(&cfg),
+        RummikubAction::decl(&cfg),
+        BotRequest::decl(&cfg),
+        ErrorBody::decl(&cfg),
+        TableStatus::decl(&cfg),
+        SeatView::decl(&cfg),
+        ResultView::decl(&cfg),
+        Fairness::decl(&cfg),
+        TableView::decl(&cfg),
+        ScenarioView::decl(&cfg),
+        CubeView::decl(&cfg),
+        ColourView::decl(&cfg),
+        PlacementView::decl(&cfg),
+        RumisView::decl(&cfg),
+        RulesView::decl(&cfg),
+        RoundOverView::decl(&cfg),
+        RummikubView::decl(&cfg),
+        LobbySeat::decl(&cfg),
+        LobbyTable::decl(&cfg),
+        LobbyTables::decl(&cfg),
+        ScenarioMeta::decl(&cfg),
+        BotMeta::decl(&cfg),
+        RumisMeta::decl(&cfg),
+        RummikubMeta::decl(&cfg),
+        LimitsMeta::decl(&cfg),
+        Meta::decl(&cfg),
+        CheckResult::decl(&cfg),
+        HintPlay::decl(&cfg),
+        HintAnswer::decl(&cfg),
+        LoggedAction::decl(&cfg),
+        TableSettings::decl(&cfg),
+        ReplayAnswer::decl(&cfg),
+        ClientMessage::decl(&cfg),
+        ServerMessage::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from crates/server/src/wire.rs by crates/server/tests/generated.rs.\n\
+         // Do not edit: change the Rust types and run\n\
+         // RUMI_WRITE_GENERATED=1 cargo test -p server --test generated\n\n",
+    );
+    for decl in decls {
+        out.push_str("export ");
+        out.push_str(&decl);
+        out.push_str("\n\n");
+    }
+    out.trim_end().to_string() + "\n"
+}
+
+/// Compares a generated file with the one checked in (or writes it when asked).
+fn check_current(path: PathBuf, generated: String) {
+    if std::env::var_os("RUMI_WRITE_GENERATED").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, generated).unwrap();
+        return;
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        checked_in == generated,
+        "{} is not what the wire types generate; run \
+         RUMI_WRITE_GENERATED=1 cargo test -p server --test generated and commit it",
+        path.display()
+    );
+}
+
+#[test]
+fn the_clients_typescript_types_are_generated_from_the_wire_types() {
+    check_current(repo().join("web/src/generated/api.ts"), typescript());
+}
+
+#[test]
+fn the_openapi_document_is_generated_from_the_wire_types() {
+    check_current(
+        repo().join("docs/openapi.json"),
+        server::http::openapi_document() + "\n",
+    );
+}

@@ -1,0 +1,290 @@
+// Generated from crates/server/src/wire.rs by crates/server/tests/generated.rs.
+// Do not edit: change the Rust types and run
+// RUMI_WRITE_GENERATED=1 cargo test -p server --test generated
+
+export type GameKind = "rumis" | "rummikub";
+
+export type RumisSettings = { 
+/**
+ * A built-in scenario key (`chullpa`); see `/api/meta`.
+ */
+scenario: string, 
+/**
+ * 2 to 6, as the scenario allows (`variant_players` in `/api/meta`).
+ */
+players: number, 
+/**
+ * `standard` when missing; see `/api/meta`.
+ */
+variant?: string, };
+
+export type RummikubSettings = { 
+/**
+ * Rule preset: `current` (default) or `old` (K10).
+ */
+rules?: string, 
+/**
+ * Seconds per turn (K7): missing keeps the preset's clock (60 s), `null` switches
+ * it off.
+ */
+turn_seconds?: number, 
+/**
+ * Rounds in the game (K9), 1 to 20; 1 when missing.
+ */
+rounds?: number, };
+
+export type SeatKind = "human" | "open" | "bot";
+
+export type SeatRequest = { kind: SeatKind, 
+/**
+ * Up to 40 printable characters; a default is given when missing.
+ */
+name?: string, 
+/**
+ * For a bot seat: its name from `/api/meta` (`random` when missing).
+ */
+bot?: string, };
+
+export type CreateTableRequest = { game: GameKind, 
+/**
+ * Required when `game` is `rumis`.
+ */
+rumis?: RumisSettings, 
+/**
+ * Required when `game` is `rummikub`.
+ */
+rummikub?: RummikubSettings, seats: Array<SeatRequest>, 
+/**
+ * The creator's own seat, theirs at once; the first `human` seat when missing.
+ */
+creator_seat?: number, 
+/**
+ * A fixed deal, only for practice tables (every seat but the creator's a bot).
+ */
+seed?: number, };
+
+export type SeatGrant = { seat: number, name: string, token: string, 
+/**
+ * The seat's link; the token is in the fragment, which browsers never send.
+ */
+url: string, };
+
+export type CreatedSeat = { seat: number, name: string, kind: SeatKind, bot: string | null, 
+/**
+ * For an invited seat other than the creator's: the link to send.
+ */
+invite: string | null, };
+
+export type CreateTableResponse = { id: string, spectator: string, 
+/**
+ * The creator's seat, if they sit at the table.
+ */
+you: SeatGrant | null, seats: Array<CreatedSeat>, 
+/**
+ * SHA-256 of the deal's seed and a secret salt, revealed when the game is over.
+ */
+commitment: string, practice_seed: number | null, };
+
+export type JoinRequest = { name?: string, 
+/**
+ * An open seat to take; the first open seat when missing.
+ */
+seat?: number, };
+
+export type ActionRequest = { version: number, 
+/**
+ * Read by the table's game, which says exactly what is wrong with it.
+ */
+action: GameAction, };
+
+export type GameAction = RummikubAction | RumisAction;
+
+export type RumisAction = { move: string, } | { stone: string, cells: Array<[number, number, number]>, };
+
+export type RummikubAction = { "type": "play", table: Array<Array<string>>, } | { "type": "draw" } | { "type": "redeal" } | { "type": "next_round" };
+
+export type BotRequest = { bot: string, };
+
+export type ErrorBody = { error: string, code: string, };
+
+export type TableStatus = "waiting" | "playing" | "over";
+
+export type SeatView = { seat: number, name: string, 
+/**
+ * `human` (invited), `open` (joinable from the lobby) or `bot`; a seat handed to a
+ * bot is `bot` with `claimed` still set, and its owner may take it back.
+ */
+kind: SeatKind, bot: string | null, 
+/**
+ * Whether a person has taken the seat.
+ */
+claimed: boolean, 
+/**
+ * Whether the seat's player has a live connection.
+ */
+connected: boolean, 
+/**
+ * Since when (Unix ms) the seat's player has been away, while they are.
+ */
+away_since_ms: number | null, 
+/**
+ * From when (Unix ms) the other players may hand this seat to a bot.
+ */
+handover_ms: number | null, };
+
+export type ResultView = { winners: Array<number>, scores: Array<number>, text: string, };
+
+export type Fairness = { commitment: string, 
+/**
+ * Set on practice tables, whose creator chose the seed.
+ */
+practice_seed: number | null, seed: number | null, salt: string | null, };
+
+export type TableView = { id: string, game: GameKind, 
+/**
+ * Accepted actions so far; an action names the version it was made on.
+ */
+version: number, 
+/**
+ * The viewer's seat; `null` for spectators.
+ */
+you: number | null, status: TableStatus, 
+/**
+ * Human seats not taken yet (the table starts when none is left).
+ */
+waiting_for: Array<number>, seats: Array<SeatView>, to_move: number | null, over: boolean, 
+/**
+ * When the running turn's clock runs out (Unix ms).
+ */
+deadline_ms: number | null, result: ResultView | null, fairness: Fairness, rumis?: RumisView, rummikub?: RummikubView, };
+
+export type ScenarioView = { key: string, name: string, width: number, depth: number, 
+/**
+ * `limits[y][x]`: the height limit of column (x, y); 0 = outside the footprint.
+ */
+limits: Array<Array<number>>, };
+
+export type CubeView = { x: number, y: number, z: number, colour: string, 
+/**
+ * The placed stone this cube belongs to (its index in `history`).
+ */
+stone: number | null, };
+
+export type ColourView = { colour: string, owner: number | null, out: boolean, 
+/**
+ * Stones not placed yet (public).
+ */
+supply: Array<string>, 
+/**
+ * Live top-view points (R9).
+ */
+score: number, };
+
+export type PlacementView = { stone: string, cells: Array<[number, number, number]>, };
+
+export type RumisView = { scenario: ScenarioView, players: number, variant: string, cubes: Array<CubeView>, colours: Array<ColourView>, to_move_colour: string | null, building_ruin: boolean, scores: Array<number>, 
+/**
+ * Every legal placement, sent only to the seat to move.
+ */
+legal: Array<PlacementView>, history: Array<string>, 
+/**
+ * R16: the columns inside the red line, `red_line[y][x]`.
+ */
+red_line: Array<Array<boolean>> | null, removing: boolean, stone_in_hand: string | null, interim: Array<number> | null, 
+/**
+ * Every stone's orientations as cube offsets; in HTTP views and the first
+ * WebSocket view only (it never changes).
+ */
+stones?: { [key in string]: Array<Array<[number, number, number]>> }, };
+
+export type RulesView = { name: string, initial_meld: number, initial_meld_may_use_table: boolean, turn_seconds: number | null, jokers_per_set: number, run_wraps_around: boolean, frozen_joker_sets: boolean, joker_penalty: number, };
+
+export type RoundOverView = { winners: Array<number>, scores: Array<number>, rack_values: Array<number>, reason: string, };
+
+export type RummikubView = { rules: RulesView, 
+/**
+ * The viewer's own rack; `null` for spectators and other seats.
+ */
+rack: Array<string> | null, rack_sizes: Array<number>, melded: Array<boolean>, pool_size: number, table: Array<Array<string>>, round: number, rounds: number, totals: Array<number>, round_over: RoundOverView | null, can_claim_redeal: boolean, 
+/**
+ * What happened last, without secrets ("Ana drew a tile").
+ */
+last: string | null, };
+
+export type LobbySeat = { seat: number, name: string, kind: SeatKind, };
+
+export type LobbyTable = { id: string, game: GameKind, detail: string, created_ms: number, open_seats: Array<number>, seats: Array<LobbySeat>, };
+
+export type LobbyTables = { tables: Array<LobbyTable>, };
+
+export type ScenarioMeta = { key: string, name: string, theme: string, status: string, players: Array<number>, variants: Array<string>, 
+/**
+ * Per variant, the player counts it can be played with on this board.
+ */
+variant_players: { [key in string]: Array<number> }, };
+
+export type BotMeta = { 
+/**
+ * The name a seat request uses (`mcts:3`).
+ */
+name: string, 
+/**
+ * 1 (beginner) to 5 (expert).
+ */
+level: number, description: string, };
+
+export type RumisMeta = { scenarios: Array<ScenarioMeta>, variants: Array<string>, bots: Array<BotMeta>, };
+
+export type RummikubMeta = { presets: Array<string>, players: Array<number>, 
+/**
+ * The clock each preset keeps when `turn_seconds` is missing.
+ */
+preset_turn_seconds: { [key in string]: number | null }, bots: Array<BotMeta>, };
+
+export type LimitsMeta = { 
+/**
+ * Seconds a player must be away before others may hand their seat to a bot.
+ */
+handover_after_seconds: number, max_name_chars: number, };
+
+export type Meta = { rumis: RumisMeta, rummikub: RummikubMeta, 
+/**
+ * The server's limits a client should know.
+ */
+limits: LimitsMeta, };
+
+export type CheckResult = { legal: boolean, reason?: string, };
+
+export type HintPlay = { placed: Array<string>, table: Array<Array<string>>, tiles: number, value: number, changed_sets: number, };
+
+export type HintAnswer = { play: HintPlay | null, };
+
+export type LoggedAction = { version: number, 
+/**
+ * The seat, or `null` for the server's clock.
+ */
+actor: number | null, 
+/**
+ * The action as stored (canonical form; `{"type": "timeout"}` for the clock).
+ */
+action: unknown, at_ms: number, };
+
+export type TableSettings = { game: GameKind, rumis?: RumisSettings, rummikub?: RummikubSettings, 
+/**
+ * Seats (Rummikub players).
+ */
+players: number, };
+
+export type ReplayAnswer = { id: string, settings: TableSettings, fairness: Fairness, actions: Array<LoggedAction>, 
+/**
+ * The spectator's view before the first action and after each.
+ */
+steps: Array<TableView>, 
+/**
+ * The game as a text record (`rumi rumis replay` / `rumi rummikub replay`).
+ */
+record: string, result: ResultView | null, };
+
+export type ClientMessage = { "type": "hello", token?: string, } | { "type": "action", version: number, action: GameAction, };
+
+export type ServerMessage = { "type": "state", view: TableView, } | { "type": "error", message: string, code: string, };
