@@ -4,17 +4,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
-use futures_util::{SinkExt, StreamExt};
 use rumis::{Scenario, Setup, Variant};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tower_http::services::{ServeDir, ServeFile};
 
 use crate::games::{bot_names, ActionError, Actor, GameConfig, TableGame};
 use crate::hub::{replay_steps, ApiError, Hub, SeatRequest};
@@ -47,7 +44,12 @@ impl IntoResponse for ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        (status, Json(json!({ "error": self.to_string() }))).into_response()
+        let code = crate::transport::error_code(&self);
+        (
+            status,
+            Json(json!({ "error": self.to_string(), "code": code })),
+        )
+            .into_response()
     }
 }
 
@@ -65,22 +67,13 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
         .route("/api/tables/{id}/hint", get(hint))
         .route("/api/tables/{id}/seats/{seat}/bot", post(hand_to_bot))
         .route("/api/tables/{id}/replay", get(replay))
-        .route("/api/tables/{id}/ws", get(websocket))
+        .route("/api/tables/{id}/ws", get(crate::live::websocket))
         .route(
             "/api/{*rest}",
             any(|| async { ApiError::NotFound("no such API route".into()) }),
         )
         .with_state(hub);
-    let client = match web_dir.filter(|d| d.join("index.html").is_file()) {
-        Some(dir) => {
-            let index = dir.join("index.html");
-            Router::new().fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)))
-        }
-        None => Router::new().fallback(|| async {
-            Html("<h1>rumi</h1><p>The browser client is not built. Run <code>npm ci &amp;&amp; npm run build</code> in <code>web/</code> and restart <code>rumi serve</code>. The API is at <a href=\"/api/openapi.json\">/api/openapi.json</a>.</p>")
-        }),
-    };
-    api.merge(client)
+    api.merge(crate::client::router(web_dir))
 }
 
 async fn openapi() -> impl IntoResponse {
@@ -395,100 +388,4 @@ async fn replay(
     let table = hub.table(&id).await?;
     let record = table.state.lock().await.game.record();
     Ok(Json(json!({ "id": id, "steps": steps, "record": record })))
-}
-
-async fn websocket(
-    State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
-    headers: HeaderMap,
-    upgrade: WebSocketUpgrade,
-) -> Result<Response, ApiError> {
-    let table = hub.table(&id).await?;
-    let seat = {
-        let mut state = table.state.lock().await;
-        let seat = state.seat_of(token_of(&query, &headers).as_deref())?;
-        if let Some(seat) = seat {
-            hub.claim(&table, &mut state, seat).await?;
-        }
-        seat
-    };
-    Ok(upgrade.on_upgrade(move |socket| live(hub, table, seat, socket)))
-}
-
-/// One live connection: the seat's view on connect and after every change; actions
-/// sent on the socket take the same path as HTTP actions.
-async fn live(
-    hub: Arc<Hub>,
-    table: Arc<crate::hub::Table>,
-    seat: Option<usize>,
-    socket: WebSocket,
-) {
-    let (mut sender, mut receiver) = socket.split();
-    let mut changes = table.changes.subscribe();
-    hub.connect(&table, seat, 1).await;
-    let mut first = true;
-    loop {
-        let view = {
-            let state = table.state.lock().await;
-            if std::mem::take(&mut first) {
-                state.view(&table.id, seat)
-            } else {
-                state.view_update(&table.id, seat)
-            }
-        };
-        changes.mark_unchanged();
-        let message = json!({ "type": "state", "view": view }).to_string();
-        if sender.send(Message::Text(message.into())).await.is_err() {
-            break;
-        }
-        let keep_going = loop {
-            tokio::select! {
-                changed = changes.changed() => break changed.is_ok(),
-                incoming = receiver.next() => {
-                    let Some(Ok(message)) = incoming else { break false };
-                    let Message::Text(text) = message else { continue };
-                    if let Err(e) = socket_action(&hub, &table, seat, text.as_str()).await {
-                        let reply = json!({ "type": "error", "message": e.to_string() }).to_string();
-                        if sender.send(Message::Text(reply.into())).await.is_err() {
-                            break false;
-                        }
-                    }
-                }
-            }
-        };
-        if !keep_going {
-            break;
-        }
-    }
-    hub.connect(&table, seat, -1).await;
-}
-
-async fn socket_action(
-    hub: &Arc<Hub>,
-    table: &Arc<crate::hub::Table>,
-    seat: Option<usize>,
-    text: &str,
-) -> Result<(), ApiError> {
-    let message: Value = parse_body(text.as_bytes())?;
-    if message.get("type").and_then(Value::as_str) != Some("action") {
-        return Err(ApiError::BadRequest(
-            "a message must be {\"type\": \"action\", \"version\": N, \"action\": {…}}".into(),
-        ));
-    }
-    let seat = seat.ok_or_else(|| {
-        ApiError::Forbidden("spectators cannot act; open your invite link".into())
-    })?;
-    let version = message
-        .get("version")
-        .and_then(Value::as_u64)
-        .ok_or_else(|| {
-            ApiError::BadRequest("an action needs the `version` it was made on".into())
-        })?;
-    let action = message
-        .get("action")
-        .ok_or_else(|| ApiError::BadRequest("the message has no `action`".into()))?;
-    hub.submit(table, Actor::Seat(seat), Some(version), action)
-        .await
-        .map(|_| ())
 }

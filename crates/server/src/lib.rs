@@ -3,12 +3,16 @@
 //!
 //! Layers: [`games`] translates between JSON and the rules engines (every rule is the
 //! engine's), [`hub`] owns the tables and the one path every action takes, [`store`]
-//! keeps the action log (SQLite or PostgreSQL), [`http`] maps routes to the hub.
+//! keeps the action log (SQLite or PostgreSQL), [`http`] maps routes to the hub,
+//! [`live`] runs the WebSockets, [`transport`] bounds connections and requests.
 
+pub mod client;
 pub mod games;
 pub mod http;
 pub mod hub;
+pub mod live;
 pub mod store;
+pub mod transport;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -16,6 +20,7 @@ use std::sync::Arc;
 
 pub use hub::{Hub, HubOptions};
 pub use store::Store;
+pub use transport::{redact_url, Limits};
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -27,6 +32,7 @@ pub struct ServerConfig {
     /// build it.
     pub web_dir: Option<PathBuf>,
     pub hub: HubOptions,
+    pub limits: Limits,
 }
 
 /// A server that is listening.
@@ -45,7 +51,10 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
-    let app = http::router(hub.clone(), config.web_dir.clone());
-    let task = tokio::spawn(async move { axum::serve(listener, app).await });
+    let app = transport::protect(
+        http::router(hub.clone(), config.web_dir.clone()),
+        &config.limits,
+    );
+    let task = tokio::spawn(transport::serve(listener, app, config.limits.clone()));
     Ok(Running { addr, hub, task })
 }

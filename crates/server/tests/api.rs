@@ -248,19 +248,8 @@ async fn a_rummikub_rack_reaches_only_its_own_seat_over_http_and_websocket() {
     assert_eq!(rummikub_keys(&spectator), expected);
 
     // Seat b and a spectator watch over WebSocket while seat a draws.
-    let ws_url = |token: Option<&str>| {
-        let base = server.base.replace("http://", "ws://");
-        match token {
-            Some(t) => format!("{base}/api/tables/{id}/ws?token={t}"),
-            None => format!("{base}/api/tables/{id}/ws"),
-        }
-    };
-    let (mut socket_b, _) = tokio_tungstenite::connect_async(ws_url(Some(&b)))
-        .await
-        .unwrap();
-    let (mut socket_s, _) = tokio_tungstenite::connect_async(ws_url(None))
-        .await
-        .unwrap();
+    let mut socket_b = server.socket(&id, Some(&b)).await;
+    let mut socket_s = server.socket(&id, None).await;
     let current = view_a["to_move"].as_u64().unwrap();
     let (mover, mover_view) = if current == 0 {
         (&a, &view_a)

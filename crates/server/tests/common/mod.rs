@@ -47,13 +47,24 @@ pub async fn temp_postgres(name: &str) -> String {
 }
 
 pub async fn start(db: &str, bot_delay_ms: u64) -> TestServer {
+    start_with(db, bot_delay_ms, None, server::Limits::default()).await
+}
+
+/// A server with a client directory and limits of the test's choosing.
+pub async fn start_with(
+    db: &str,
+    bot_delay_ms: u64,
+    web_dir: Option<PathBuf>,
+    limits: server::Limits,
+) -> TestServer {
     let running = server::start(ServerConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: db.to_string(),
-        web_dir: None,
+        web_dir,
         hub: HubOptions {
             bot_delay: Duration::from_millis(bot_delay_ms),
         },
+        limits,
     })
     .await
     .expect("server starts");
@@ -116,6 +127,27 @@ impl TestServer {
         let body = json!({ "version": version, "action": action }).to_string();
         self.post(&format!("/api/tables/{id}/actions?token={token}"), &body)
             .await
+    }
+
+    /// A WebSocket on a table that has said hello with `token` (`None`: a spectator).
+    pub async fn socket(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>
+    {
+        use futures_util::SinkExt;
+        let url = format!(
+            "{}/api/tables/{id}/ws",
+            self.base.replace("http://", "ws://")
+        );
+        let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let hello = json!({ "type": "hello", "token": token }).to_string();
+        socket
+            .send(tokio_tungstenite::tungstenite::Message::Text(hello.into()))
+            .await
+            .unwrap();
+        socket
     }
 
     /// Waits until the table's view satisfies `done` (bots and clocks act on their own).
