@@ -206,12 +206,7 @@ impl Socket {
                         }
                         break;
                     }
-                    _ = ping.tick() => {
-                        self.sender
-                            .send(Message::Ping(Default::default()))
-                            .await
-                            .map_err(|_| None)?;
-                    }
+                    _ = ping.tick() => self.write(Message::Ping(Default::default())).await?,
                     _ = sleep_until(idle_until) => {
                         return Err(Some(Close::new(GOING_AWAY, format!(
                             "no answer to pings for {} s",
@@ -283,10 +278,16 @@ impl Socket {
     }
 
     async fn send(&mut self, message: Value) -> Step<()> {
-        self.sender
-            .send(Message::Text(message.to_string().into()))
-            .await
-            .map_err(|_| None)
+        self.write(Message::Text(message.to_string().into())).await
+    }
+
+    /// Writes a message; a client that does not take it within the idle time (it reads
+    /// nothing) is dropped instead of holding the task.
+    async fn write(&mut self, message: Message) -> Step<()> {
+        match tokio::time::timeout(self.limits.ws_idle_timeout, self.sender.send(message)).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(None),
+        }
     }
 
     /// Answers an error message.
@@ -312,11 +313,10 @@ impl Socket {
             code: close.code,
             reason: truncate(&close.reason, 123).into(),
         };
-        if self.sender.send(Message::Close(Some(frame))).await.is_err() {
-            return;
-        }
         let _ = tokio::time::timeout(Duration::from_secs(1), async {
-            while let Some(Ok(_)) = self.receiver.next().await {}
+            if self.sender.send(Message::Close(Some(frame))).await.is_ok() {
+                while let Some(Ok(_)) = self.receiver.next().await {}
+            }
         })
         .await;
     }

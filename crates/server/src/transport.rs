@@ -499,3 +499,56 @@ pub fn redact_url(url: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_allows_its_burst_then_its_rate() {
+        let rate = Rate {
+            per_second: 10.0,
+            burst: 3.0,
+        };
+        let limiter = RateLimiter::new(rate);
+        let ip: IpAddr = "203.0.113.7".parse().unwrap();
+        for _ in 0..3 {
+            assert!(limiter.check(ip).is_ok());
+        }
+        let wait = limiter.check(ip).unwrap_err();
+        assert!(wait <= Duration::from_millis(100), "{wait:?}");
+        // Another address has its own bucket; an IPv6 /64 shares one.
+        assert!(limiter.check("203.0.113.8".parse().unwrap()).is_ok());
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        for _ in 0..3 {
+            assert!(limiter.check(a).is_ok());
+        }
+        assert!(limiter.check(b).is_err());
+        std::thread::sleep(Duration::from_millis(120));
+        assert!(limiter.check(ip).is_ok());
+    }
+
+    #[test]
+    fn the_limiter_forgets_clients_past_its_capacity() {
+        let rate = Rate {
+            per_second: 0.001,
+            burst: 1.0,
+        };
+        let limiter = RateLimiter::with_capacity(rate, 100);
+        for i in 0..10_000u32 {
+            let ip = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + i));
+            assert!(limiter.check(ip).is_ok());
+            assert!(limiter.len() <= 100);
+        }
+        // The most recent client is remembered: its bucket is empty.
+        let last = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + 9_999));
+        assert!(limiter.check(last).is_err());
+    }
+
+    #[test]
+    fn an_ipv4_mapped_address_counts_as_ipv4() {
+        let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
+        assert_eq!(client_key(mapped), "192.0.2.1".parse::<IpAddr>().unwrap());
+    }
+}

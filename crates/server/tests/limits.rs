@@ -267,6 +267,33 @@ async fn a_half_sent_request_header_is_cut_off_after_the_header_timeout() {
 }
 
 #[tokio::test]
+async fn a_request_whose_body_never_comes_gets_json_408() {
+    let _shared = MEMORY.read().await;
+    let limits = Limits {
+        request_timeout: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let server = start_with(&temp_sqlite("limits-timeout"), 0, None, limits).await;
+    let mut stream = TcpStream::connect(server.running.addr).await.unwrap();
+    stream
+        .write_all(b"POST /api/tables HTTP/1.1\r\nHost: rumi\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"game\":")
+        .await
+        .unwrap();
+    let mut answer = vec![0; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(3), stream.read(&mut answer))
+        .await
+        .expect("an answer when the time is up")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("content-type: application/json"),
+        "{answer}"
+    );
+    assert!(answer.contains("\"code\":\"timeout\""), "{answer}");
+}
+
+#[tokio::test]
 async fn one_connection_over_the_cap_per_address_is_refused_until_others_close() {
     let _shared = MEMORY.read().await;
     let limits = Limits {
