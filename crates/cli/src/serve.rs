@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
-use server::{HubOptions, ServerConfig};
+use server::{HubOptions, Limits, ServerConfig};
 
 #[derive(clap::Args)]
 pub struct ServeArgs {
@@ -39,6 +39,19 @@ pub struct ServeArgs {
     /// tests and private servers; never on a public address).
     #[arg(long)]
     allow_chosen_seeds: bool,
+    /// Open connections (WebSockets included) allowed from one client address (IPv6: per
+    /// /64). Behind a reverse proxy every client has the proxy's address: raise it.
+    #[arg(long, default_value_t = Limits::default().max_connections_per_ip)]
+    max_connections_per_ip: usize,
+    /// Open connections allowed in all.
+    #[arg(long, default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Seconds a client has to send a request's headers before it is disconnected.
+    #[arg(long, default_value_t = Limits::default().header_read_timeout.as_secs())]
+    header_timeout_secs: u64,
+    /// Seconds within which a whole HTTP request must be answered (else 408).
+    #[arg(long, default_value_t = Limits::default().request_timeout.as_secs())]
+    request_timeout_secs: u64,
 }
 
 /// Where the browser client was built: `web/dist` in the working directory, else in
@@ -80,13 +93,21 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 chosen_seeds_with_people: args.allow_chosen_seeds,
                 ..HubOptions::default()
             },
+            limits: Limits {
+                max_connections_per_ip: args.max_connections_per_ip,
+                max_connections: args.max_connections,
+                header_read_timeout: Duration::from_secs(args.header_timeout_secs),
+                request_timeout: Duration::from_secs(args.request_timeout_secs),
+                ..Limits::default()
+            },
         })
         .await?;
         // Tests and scripts read this line to find the port.
         println!("listening on http://{}", running.addr);
         eprintln!(
             "rumi serves on http://{} (database {})",
-            running.addr, args.db
+            running.addr,
+            server::redact_url(&args.db)
         );
         tokio::select! {
             result = running.task => { result??; }

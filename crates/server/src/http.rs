@@ -6,16 +6,13 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
-use futures_util::{SinkExt, StreamExt};
 use rumis::{Scenario, Setup, Variant};
 use serde::Deserialize;
-use tower_http::services::{ServeDir, ServeFile};
 use utoipa::OpenApi;
 
 use crate::error::{ApiError, ErrorKind};
@@ -44,7 +41,7 @@ use crate::wire::*;
         hand_to_bot,
         take_back,
         replay,
-        websocket
+        crate::live::websocket
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -85,22 +82,13 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
             post(hand_to_bot).delete(take_back),
         )
         .route("/api/tables/{id}/replay", get(replay))
-        .route("/api/tables/{id}/ws", get(websocket))
+        .route("/api/tables/{id}/ws", get(crate::live::websocket))
         .route(
             "/api/{*rest}",
             any(|| async { ApiError::not_found("no_route", "no such API route") }),
         )
         .with_state(hub);
-    let client = match web_dir.filter(|d| d.join("index.html").is_file()) {
-        Some(dir) => {
-            let index = dir.join("index.html");
-            Router::new().fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)))
-        }
-        None => Router::new().fallback(|| async {
-            Html("<h1>rumi</h1><p>The browser client is not built. Run <code>npm ci &amp;&amp; npm run build</code> in <code>web/</code> and restart <code>rumi serve</code>. The API is at <a href=\"/api/openapi.json\">/api/openapi.json</a>.</p>")
-        }),
-    };
-    api.merge(client)
+    api.merge(crate::client::router(web_dir))
 }
 
 /// The OpenAPI document as served.
@@ -496,135 +484,4 @@ async fn replay(
         record: state.game.record(),
         result: last.result,
     }))
-}
-
-/// The live connection (WebSocket): send `{"type": "hello", "token": …}` first; then
-/// `state` messages arrive after every change (see `ClientMessage`, `ServerMessage`).
-#[utoipa::path(get, path = "/api/tables/{id}/ws",
-    params(("id" = String, Path)),
-    responses(
-        (status = 101, description = "Switching to the WebSocket protocol"),
-        (status = 400, body = ErrorBody, description = "Not a WebSocket request"),
-        (status = 404, body = ErrorBody),
-    ))]
-async fn websocket(
-    State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> Result<Response, ApiError> {
-    let table = hub.table(&id).await?;
-    let upgrade = upgrade.map_err(|e| ApiError::bad_request("not_websocket", e.body_text()))?;
-    Ok(upgrade
-        .max_message_size(64 * 1024)
-        .max_frame_size(64 * 1024)
-        .on_upgrade(move |socket| live(hub, table, socket)))
-}
-
-/// One live connection: a hello with the token first, then the seat's view on
-/// connect and after every change; actions sent on the socket take the same path as
-/// HTTP actions.
-async fn live(hub: Arc<Hub>, table: Arc<crate::hub::Table>, socket: WebSocket) {
-    let (mut sender, mut receiver) = socket.split();
-    let refuse = |e: ApiError| {
-        serde_json::to_string(&ServerMessage::Error {
-            message: e.message,
-            code: e.code.to_string(),
-        })
-        .unwrap_or_default()
-    };
-    let hello = tokio::time::timeout(std::time::Duration::from_secs(10), receiver.next()).await;
-    let seat = match hello {
-        Ok(Some(Ok(Message::Text(text)))) => {
-            match serde_json::from_str::<ClientMessage>(text.as_str()) {
-                Ok(ClientMessage::Hello { token }) => {
-                    let mut state = table.state.lock().await;
-                    match state.seat_of(token.as_deref()) {
-                        Ok(Some(seat)) => match hub.claim(&table, &mut state, seat).await {
-                            Ok(()) => Some(seat),
-                            Err(e) => {
-                                drop(state);
-                                let _ = sender.send(Message::Text(refuse(e).into())).await;
-                                return;
-                            }
-                        },
-                        Ok(None) => None,
-                        Err(e) => {
-                            drop(state);
-                            let _ = sender.send(Message::Text(refuse(e).into())).await;
-                            return;
-                        }
-                    }
-                }
-                _ => {
-                    let e = ApiError::bad_request(
-                        "hello_first",
-                        "the first message must be {\"type\": \"hello\", \"token\": …}",
-                    );
-                    let _ = sender.send(Message::Text(refuse(e).into())).await;
-                    return;
-                }
-            }
-        }
-        _ => return,
-    };
-    let mut changes = table.changes.subscribe();
-    hub.connect(&table, seat, 1).await;
-    let mut first = true;
-    loop {
-        let view = {
-            let state = table.state.lock().await;
-            if std::mem::take(&mut first) {
-                state.view(&table.id, seat)
-            } else {
-                state.view_update(&table.id, seat)
-            }
-        };
-        changes.mark_unchanged();
-        let message = serde_json::to_string(&ServerMessage::State {
-            view: Box::new(view),
-        })
-        .unwrap_or_default();
-        if sender.send(Message::Text(message.into())).await.is_err() {
-            break;
-        }
-        let keep_going = loop {
-            tokio::select! {
-                changed = changes.changed() => break changed.is_ok(),
-                incoming = receiver.next() => {
-                    let Some(Ok(message)) = incoming else { break false };
-                    let Message::Text(text) = message else { continue };
-                    if let Err(e) = socket_action(&hub, &table, seat, text.as_str()).await {
-                        if sender.send(Message::Text(refuse(e).into())).await.is_err() {
-                            break false;
-                        }
-                    }
-                }
-            }
-        };
-        if !keep_going {
-            break;
-        }
-    }
-    hub.connect(&table, seat, -1).await;
-}
-
-async fn socket_action(
-    hub: &Arc<Hub>,
-    table: &Arc<crate::hub::Table>,
-    seat: Option<usize>,
-    text: &str,
-) -> Result<(), ApiError> {
-    let message: ClientMessage = parse_body(text.as_bytes())?;
-    let ClientMessage::Action { version, action } = message else {
-        return Err(ApiError::bad_request(
-            "hello_twice",
-            "this connection has already said hello",
-        ));
-    };
-    let seat = seat.ok_or_else(|| {
-        ApiError::forbidden("spectator", "spectators cannot act; open your invite link")
-    })?;
-    hub.submit(table, seat, Some(version), &action)
-        .await
-        .map(|_| ())
 }

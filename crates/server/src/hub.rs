@@ -14,12 +14,10 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde_json::Value;
 use tokio::sync::{watch, Mutex};
 
@@ -28,6 +26,7 @@ use crate::fairness;
 use crate::games::{self, ActionError, GameView, TableGame};
 use crate::store::{Store, StoredAction, StoredSeat, StoredTable};
 use crate::thinking::{Priority, Thinking};
+use crate::transport::{client_key, Rate, RateLimiter};
 use crate::wire::{
     CreateTableRequest, CreateTableResponse, CreatedSeat, Fairness, GameKind, LobbySeat,
     LobbyTable, ResultView, SeatGrant, SeatKind, SeatView, TableSettings, TableStatus, TableView,
@@ -364,7 +363,8 @@ pub struct Hub {
     tables: StdMutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
     thinking: Thinking,
-    creations: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Table creations per client address (IPv6 per /64).
+    creations: Option<RateLimiter>,
 }
 
 impl Hub {
@@ -372,8 +372,13 @@ impl Hub {
     /// due are loaded and resumed in the background, soonest first.
     pub async fn start(store: Store, options: HubOptions) -> anyhow::Result<Arc<Hub>> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let creations = NonZeroU32::new(options.tables_per_minute_per_address)
-            .map(|n| RateLimiter::keyed(Quota::per_minute(n)));
+        let per_minute = f64::from(options.tables_per_minute_per_address);
+        let creations = (per_minute > 0.0).then(|| {
+            RateLimiter::new(Rate {
+                per_second: per_minute / 60.0,
+                burst: per_minute,
+            })
+        });
         let hub = Arc::new(Hub {
             store,
             tables: StdMutex::new(HashMap::new()),
@@ -462,8 +467,9 @@ impl Hub {
         request: CreateTableRequest,
         from: IpAddr,
     ) -> Result<CreateTableResponse, ApiError> {
+        let from = client_key(from);
         if let Some(limiter) = &self.creations {
-            if limiter.check_key(&from).is_err() {
+            if limiter.check(from).is_err() {
                 return Err(ApiError::too_many(
                     "too_many_tables_per_minute",
                     format!(
@@ -471,9 +477,6 @@ impl Hub {
                         self.options.tables_per_minute_per_address
                     ),
                 ));
-            }
-            if limiter.len() > 10_000 {
-                limiter.retain_recent();
             }
         }
         let creator = from.to_string();

@@ -6,15 +6,19 @@
 //! engine's), [`hub`] owns the tables, seats and the one path every action takes,
 //! [`thinking`] shares the cores fairly between bots, [`fairness`] commits to each
 //! deal, [`store`] keeps the action log (SQLite or PostgreSQL), [`http`] maps routes
-//! to the hub and [`error`] errors to statuses.
+//! to the hub and [`error`] errors to statuses, [`live`] runs the WebSockets,
+//! [`transport`] bounds connections and requests, [`client`] serves the browser client.
 
+pub mod client;
 pub mod error;
 pub mod fairness;
 pub mod games;
 pub mod http;
 pub mod hub;
+pub mod live;
 pub mod store;
 pub mod thinking;
+pub mod transport;
 pub mod wire;
 
 use std::net::SocketAddr;
@@ -23,6 +27,7 @@ use std::sync::Arc;
 
 pub use hub::{Hub, HubOptions};
 pub use store::Store;
+pub use transport::{redact_url, Limits};
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -34,6 +39,7 @@ pub struct ServerConfig {
     /// build it.
     pub web_dir: Option<PathBuf>,
     pub hub: HubOptions,
+    pub limits: Limits,
 }
 
 /// A server that is listening.
@@ -52,13 +58,10 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
-    let app = http::router(hub.clone(), config.web_dir.clone());
-    let task = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-    });
+    let app = transport::protect(
+        http::router(hub.clone(), config.web_dir.clone()),
+        &config.limits,
+    );
+    let task = tokio::spawn(transport::serve(listener, app, config.limits.clone()));
     Ok(Running { addr, hub, task })
 }

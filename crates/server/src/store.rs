@@ -107,7 +107,10 @@ impl Store {
         sqlx::any::install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
         if !sqlite && !url.starts_with("postgres://") && !url.starts_with("postgresql://") {
-            anyhow::bail!("unsupported database `{url}`: use sqlite://FILE or postgres://…");
+            anyhow::bail!(
+                "unsupported database `{}`: use sqlite://FILE or postgres://…",
+                crate::redact_url(url)
+            );
         }
         let url = if sqlite && !url.contains('?') && !url.contains(":memory:") {
             format!("{url}?mode=rwc")
@@ -133,7 +136,9 @@ impl Store {
             })
             .connect(&url)
             .await
-            .map_err(|e| anyhow::anyhow!("cannot open database {url}: {e}"))?;
+            .map_err(|e| {
+                anyhow::anyhow!("cannot open database {}: {e}", crate::redact_url(&url))
+            })?;
         for statement in SCHEMA {
             pool.execute(statement).await?;
         }

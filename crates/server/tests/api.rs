@@ -260,8 +260,8 @@ async fn a_rummikub_rack_reaches_only_its_own_seat_over_http_and_websocket() {
     assert_eq!(rummikub_keys(&spectator), expected);
 
     // Seat b and a spectator watch over WebSocket while seat a draws.
-    let mut socket_b = common::socket(&server.base, &id, Some(&b)).await;
-    let mut socket_s = common::socket(&server.base, &id, None).await;
+    let mut socket_b = server.socket(&id, Some(&b)).await;
+    let mut socket_s = server.socket(&id, None).await;
     let current = view_a["to_move"].as_u64().unwrap();
     let (mover, mover_view) = if current == 0 {
         (&a, &view_a)

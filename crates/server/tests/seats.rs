@@ -281,7 +281,7 @@ async fn seats_go_to_bots_only_when_their_player_is_away_and_come_back() {
         (400, Some("unknown_bot"))
     );
     // Bo is connected: nobody else may take his seat.
-    let mut bo_socket = common::socket(&server.base, &id, Some(&bo)).await;
+    let mut bo_socket = server.socket(&id, Some(&bo)).await;
     let _first_view = bo_socket.next().await;
     let (status, answer) = hand(ana.clone(), 1, "greedy").await;
     assert_eq!(status, 409, "{answer}");

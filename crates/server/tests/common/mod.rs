@@ -64,11 +64,22 @@ pub async fn start(db: &str, bot_delay_ms: u64) -> TestServer {
 
 /// A server with the given options (the public defaults: `HubOptions::default()`).
 pub async fn start_with(db: &str, hub: HubOptions) -> TestServer {
+    start_full(db, hub, None, server::Limits::default()).await
+}
+
+/// A server with hub options, a client directory and limits of the test's choosing.
+pub async fn start_full(
+    db: &str,
+    hub: HubOptions,
+    web_dir: Option<PathBuf>,
+    limits: server::Limits,
+) -> TestServer {
     let running = server::start(ServerConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: db.to_string(),
-        web_dir: None,
+        web_dir,
         hub,
+        limits,
     })
     .await
     .expect("server starts");
@@ -186,6 +197,27 @@ impl TestServer {
             .await
     }
 
+    /// A WebSocket on a table that has said hello with `token` (`None`: a spectator).
+    pub async fn socket(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>
+    {
+        use futures_util::SinkExt;
+        let url = format!(
+            "{}/api/tables/{id}/ws",
+            self.base.replace("http://", "ws://")
+        );
+        let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+        let hello = json!({ "type": "hello", "token": token }).to_string();
+        socket
+            .send(tokio_tungstenite::tungstenite::Message::Text(hello.into()))
+            .await
+            .unwrap();
+        socket
+    }
+
     /// Waits until the table's view satisfies `done` (bots and clocks act on their own).
     pub async fn wait_for(
         &self,
@@ -213,21 +245,4 @@ pub fn token_of_link(link: &str) -> String {
         .nth(1)
         .expect("a link with a token")
         .to_string()
-}
-
-/// A WebSocket to a table that has said hello with `token`.
-pub async fn socket(
-    base: &str,
-    id: &str,
-    token: Option<&str>,
-) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
-    use futures_util::SinkExt;
-    let url = format!("{}/api/tables/{id}/ws", base.replacen("http", "ws", 1));
-    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-    let hello = json!({ "type": "hello", "token": token }).to_string();
-    socket
-        .send(tokio_tungstenite::tungstenite::Message::Text(hello.into()))
-        .await
-        .unwrap();
-    socket
 }

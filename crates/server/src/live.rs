@@ -1,0 +1,398 @@
+//! Live tables over WebSocket (`GET /api/tables/{id}/ws`): the seat's view on hello and
+//! after every change; actions sent on the socket take the same path as HTTP actions.
+//!
+//! The seat token comes in the first message, `{"type":"hello","token":…}`, never in
+//! the address (addresses end up in logs and histories). The socket is bounded: message
+//! size (close 1009), time to say hello, pings with an idle cut-off, and a message rate.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::time::{sleep_until, Instant};
+
+use crate::error::ApiError;
+use crate::hub::{Hub, Table};
+use crate::transport::{json_error, ConnectionSlot, Limits, TokenBucket};
+
+/// Close codes (RFC 6455 §7.4.1).
+const GOING_AWAY: u16 = 1001;
+const POLICY: u16 = 1008;
+const TOO_BIG: u16 = 1009;
+
+#[derive(Deserialize)]
+pub struct WsQuery {
+    token: Option<String>,
+}
+
+/// The live connection (WebSocket): send `{"type": "hello", "token": …}` first; then
+/// `state` messages arrive after every change (see `ClientMessage`, `ServerMessage`).
+/// The upgrade refuses a token in the address, and an unknown table, before upgrading.
+#[utoipa::path(get, path = "/api/tables/{id}/ws",
+    params(("id" = String, Path)),
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol"),
+        (status = 400, body = crate::wire::ErrorBody, description = "Not a WebSocket request, or a token in the address"),
+        (status = 404, body = crate::wire::ErrorBody),
+    ))]
+pub async fn websocket(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<WsQuery>,
+    limits: Option<Extension<Limits>>,
+    slot: Option<Extension<ConnectionSlot>>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if query.token.is_some() {
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            "token_in_url",
+            "send the seat token in the hello message, not in the address",
+        );
+    }
+    let table = match hub.table(&id).await {
+        Ok(table) => table,
+        Err(e) => return e.into_response(),
+    };
+    let limits = limits.map(|Extension(l)| l).unwrap_or_default();
+    upgrade
+        .max_message_size(limits.ws_max_message)
+        .max_frame_size(limits.ws_max_message)
+        .on_upgrade(move |socket| async move {
+            // The connection keeps its place in the connection count while it lives.
+            let _slot = slot;
+            live(hub, table, socket, limits).await;
+        })
+}
+
+/// The kind of a client message, read without reading the rest.
+#[derive(Deserialize)]
+struct Kind<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct Hello {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ActionMessage {
+    version: u64,
+    action: Value,
+}
+
+/// Why the server ends a socket.
+struct Close {
+    code: u16,
+    reason: String,
+}
+
+impl Close {
+    fn new(code: u16, reason: impl Into<String>) -> Close {
+        Close {
+            code,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One socket. `Err(None)` from a step: the client went away; `Err(Some(close))`: the
+/// server ends the socket with that reason.
+struct Socket {
+    sender: SplitSink<WebSocket, Message>,
+    receiver: SplitStream<WebSocket>,
+    limits: Limits,
+    bucket: TokenBucket,
+    /// Messages refused in a row for the rate; too many and the socket is closed.
+    refused: u32,
+    last_heard: Instant,
+}
+
+type Step<T> = Result<T, Option<Close>>;
+
+async fn live(hub: Arc<Hub>, table: Arc<Table>, socket: WebSocket, limits: Limits) {
+    let (sender, receiver) = socket.split();
+    let mut socket = Socket {
+        sender,
+        receiver,
+        bucket: TokenBucket::new(limits.ws_messages),
+        limits,
+        refused: 0,
+        last_heard: Instant::now(),
+    };
+    let seat = match socket.hello(&hub, &table).await {
+        Ok(seat) => seat,
+        Err(end) => return socket.end(end).await,
+    };
+    hub.connect(&table, seat, 1).await;
+    let end = socket.run(&hub, &table, seat).await;
+    hub.connect(&table, seat, -1).await;
+    socket.end(end.err().flatten()).await;
+}
+
+impl Socket {
+    /// Waits for the hello; answers the seat of its token (`None`: a spectator).
+    async fn hello(&mut self, hub: &Arc<Hub>, table: &Arc<Table>) -> Step<Option<usize>> {
+        let deadline = Instant::now() + self.limits.ws_hello_timeout;
+        loop {
+            let text = tokio::select! {
+                _ = sleep_until(deadline) => {
+                    return Err(Some(Close::new(POLICY, format!(
+                        "no hello within {} s",
+                        self.limits.ws_hello_timeout.as_secs_f64()
+                    ))));
+                }
+                incoming = self.receiver.next() => match self.receive(incoming).await? {
+                    Some(text) => text,
+                    None => continue,
+                },
+            };
+            let hello = match kind_of(text.as_str()) {
+                Ok("hello") => parse::<Hello>(text.as_str()),
+                Ok(_) => Err(ApiError::bad_request(
+                    "hello_first",
+                    "send {\"type\":\"hello\",\"token\":…} first",
+                )),
+                Err(e) => Err(e),
+            };
+            let token = match hello {
+                Ok(hello) => hello.token,
+                Err(e) => return Err(self.refuse_and_close(&e).await),
+            };
+            let seat = async {
+                let mut state = table.state.lock().await;
+                let seat = state.seat_of(token.as_deref())?;
+                if let Some(seat) = seat {
+                    hub.claim(table, &mut state, seat).await?;
+                }
+                Ok::<_, ApiError>(seat)
+            }
+            .await;
+            return match seat {
+                Ok(seat) => Ok(seat),
+                Err(e) => Err(self.refuse_and_close(&e).await),
+            };
+        }
+    }
+
+    /// The view on hello and after every change, actions, pings and the idle cut-off.
+    async fn run(&mut self, hub: &Arc<Hub>, table: &Arc<Table>, seat: Option<usize>) -> Step<()> {
+        let mut changes = table.changes.subscribe();
+        let mut ping = tokio::time::interval_at(
+            Instant::now() + self.limits.ws_ping_interval,
+            self.limits.ws_ping_interval,
+        );
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut first = true;
+        loop {
+            let view = {
+                let state = table.state.lock().await;
+                changes.mark_unchanged();
+                if std::mem::take(&mut first) {
+                    state.view(&table.id, seat)
+                } else {
+                    state.view_update(&table.id, seat)
+                }
+            };
+            self.send(json!({ "type": "state", "view": view })).await?;
+            loop {
+                let idle_until = self.last_heard + self.limits.ws_idle_timeout;
+                tokio::select! {
+                    changed = changes.changed() => {
+                        if changed.is_err() {
+                            return Err(Some(Close::new(GOING_AWAY, "the table is closed")));
+                        }
+                        break;
+                    }
+                    _ = ping.tick() => self.write(Message::Ping(Default::default())).await?,
+                    _ = sleep_until(idle_until) => {
+                        return Err(Some(Close::new(GOING_AWAY, format!(
+                            "no answer to pings for {} s",
+                            self.limits.ws_idle_timeout.as_secs_f64()
+                        ))));
+                    }
+                    incoming = self.receiver.next() => {
+                        if let Some(text) = self.receive(incoming).await? {
+                            if let Err(e) = socket_action(hub, table, seat, text.as_str()).await {
+                                self.refuse(&e).await?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads one incoming message: `Some(text)` for a text message within the rate,
+    /// `None` for anything to skip (pongs, refused messages).
+    async fn receive(
+        &mut self,
+        incoming: Option<Result<Message, axum::Error>>,
+    ) -> Step<Option<Utf8Bytes>> {
+        let message = match incoming {
+            None => return Err(None),
+            Some(Ok(message)) => message,
+            Some(Err(e)) if too_big(&e) => {
+                return Err(Some(Close::new(
+                    TOO_BIG,
+                    format!(
+                        "a message may have at most {} KiB",
+                        self.limits.ws_max_message / 1024
+                    ),
+                )))
+            }
+            Some(Err(_)) => return Err(None),
+        };
+        self.last_heard = Instant::now();
+        if let Message::Close(_) = message {
+            return Err(None);
+        }
+        if self.bucket.take(self.limits.ws_messages).is_err() {
+            self.refused += 1;
+            if f64::from(self.refused) >= self.limits.ws_messages.burst {
+                return Err(Some(Close::new(POLICY, "too many messages")));
+            }
+            if matches!(message, Message::Text(_) | Message::Binary(_)) {
+                let error = json!({
+                    "type": "error",
+                    "message": "too many messages; slow down",
+                    "code": "rate_limited",
+                });
+                self.send(error).await?;
+            }
+            return Ok(None);
+        }
+        self.refused = 0;
+        match message {
+            Message::Text(text) => Ok(Some(text)),
+            Message::Binary(_) => {
+                let e = ApiError::bad_request("binary_message", "messages are JSON text");
+                self.refuse(&e).await?;
+                Ok(None)
+            }
+            // Pings are answered by the library; both count as signs of life.
+            Message::Ping(_) | Message::Pong(_) | Message::Close(_) => Ok(None),
+        }
+    }
+
+    async fn send(&mut self, message: Value) -> Step<()> {
+        self.write(Message::Text(message.to_string().into())).await
+    }
+
+    /// Writes a message; a client that does not take it within the idle time (it reads
+    /// nothing) is dropped instead of holding the task.
+    async fn write(&mut self, message: Message) -> Step<()> {
+        match tokio::time::timeout(self.limits.ws_idle_timeout, self.sender.send(message)).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(None),
+        }
+    }
+
+    /// Answers an error message.
+    async fn refuse(&mut self, error: &ApiError) -> Step<()> {
+        let code = error.code;
+        self.send(json!({ "type": "error", "message": error.to_string(), "code": code }))
+            .await
+    }
+
+    /// Answers an error message and closes for it.
+    async fn refuse_and_close(&mut self, error: &ApiError) -> Option<Close> {
+        match self.refuse(error).await {
+            Ok(()) => Some(Close::new(POLICY, error.to_string())),
+            Err(gone) => gone,
+        }
+    }
+
+    /// Closes with a reason (when the server ends the socket), then gives the client a
+    /// moment to answer the close before the connection goes.
+    async fn end(mut self, close: Option<Close>) {
+        let Some(close) = close else { return };
+        let frame = CloseFrame {
+            code: close.code,
+            reason: truncate(&close.reason, 123).into(),
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            if self.sender.send(Message::Close(Some(frame))).await.is_ok() {
+                while let Some(Ok(_)) = self.receiver.next().await {}
+            }
+        })
+        .await;
+    }
+}
+
+/// At most `max` bytes of `text`, cut at a character boundary (a close reason has 123).
+fn truncate(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Whether a read failed because the message was over the size limit.
+fn too_big(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if let Some(tungstenite::Error::Capacity(_)) = e.downcast_ref::<tungstenite::Error>() {
+            return true;
+        }
+        source = e.source();
+    }
+    false
+}
+
+fn parse<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ApiError> {
+    serde_json::from_str(text)
+        .map_err(|e| ApiError::bad_request("malformed_message", format!("malformed message: {e}")))
+}
+
+/// The `type` of a message.
+fn kind_of(text: &str) -> Result<&str, ApiError> {
+    // Borrowed unless the type has escapes, which no known type has.
+    match parse::<Kind>(text)?.kind {
+        Cow::Borrowed(kind) => Ok(kind),
+        Cow::Owned(_) => Ok(""),
+    }
+}
+
+async fn socket_action(
+    hub: &Arc<Hub>,
+    table: &Arc<Table>,
+    seat: Option<usize>,
+    text: &str,
+) -> Result<(), ApiError> {
+    match kind_of(text)? {
+        "action" => {}
+        "hello" => {
+            return Err(ApiError::bad_request(
+                "hello_twice",
+                "this socket has said hello already",
+            ))
+        }
+        _ => {
+            return Err(ApiError::bad_request(
+                "unknown_message",
+                "a message must be {\"type\": \"action\", \"version\": N, \"action\": {…}}",
+            ))
+        }
+    }
+    let seat = seat.ok_or_else(|| {
+        ApiError::forbidden("spectator", "spectators cannot act; open your invite link")
+    })?;
+    let message: ActionMessage = parse(text)?;
+    hub.submit(table, seat, Some(message.version), &message.action)
+        .await
+        .map(|_| ())
+}
