@@ -10,6 +10,7 @@ mod rummikub_cli;
 mod serve;
 mod solve_cli;
 mod solver_bench;
+mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -70,6 +71,9 @@ enum Command {
         #[command(subcommand)]
         game: AnalyseGame,
     },
+    /// Check a finished game's replay from the server against the commitment to its
+    /// deal that was published when the table was created.
+    Verify(verify::VerifyArgs),
     /// Measure the engines' speed against their reference implementations.
     Bench {
         #[command(subcommand)]
@@ -140,6 +144,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             AnalyseGame::Rumis(args) => match_cli::analyse(args),
             AnalyseGame::Rummikub(args) => match_cli::analyse_rummikub(args),
         },
+        Command::Verify(args) => verify::verify(args),
         Command::Bench { game } => match game {
             BenchGame::Rumis(args) => rumis_cli::bench(args),
             BenchGame::Server(args) => bench_server::bench(args),

@@ -1,7 +1,12 @@
-//! Shared by the binary tests: run the built `rumi` with arguments and piped input.
+//! Shared by the binary tests: run the built `rumi` with arguments and piped input,
+//! or `rumi serve` as a child process.
+#![allow(dead_code)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 /// Runs `rumi` with `args`, writes `stdin` to it, returns (stdout, stderr, success).
 pub fn rumi(args: &[&str], stdin: &str) -> (String, String, bool) {
@@ -30,4 +35,107 @@ pub fn rumi_status(args: &[&str], stdin: &str) -> (String, String, Option<i32>) 
         String::from_utf8_lossy(&output.stderr).into_owned(),
         output.status.code(),
     )
+}
+
+/// `rumi serve` as a child process on a database, with a client for its API.
+pub struct Served {
+    child: Child,
+    pub base: String,
+}
+
+pub fn serve(db: &str) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rumi"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db,
+            "--bot-delay-ms",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("rumi serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+        .to_string();
+    Served { child, base }
+}
+
+impl Served {
+    pub fn get(&self, path: &str) -> Value {
+        ureq::get(format!("{}{path}", self.base))
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_json()
+            .unwrap()
+    }
+
+    pub fn get_as(&self, path: &str, token: &str) -> Value {
+        ureq::get(format!("{}{path}", self.base))
+            .header("x-seat-token", token)
+            .call()
+            .unwrap()
+            .body_mut()
+            .read_json()
+            .unwrap()
+    }
+
+    pub fn post(&self, path: &str, body: Value) -> Result<Value, String> {
+        self.post_as(path, None, body)
+    }
+
+    pub fn post_as(&self, path: &str, token: Option<&str>, body: Value) -> Result<Value, String> {
+        let mut request = ureq::post(format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.header("x-seat-token", token);
+        }
+        match request
+            .config()
+            .http_status_as_error(false)
+            .build()
+            .send_json(body)
+        {
+            Ok(mut r) if r.status() == 200 => Ok(r.body_mut().read_json().unwrap()),
+            Ok(mut r) => Err(r.body_mut().read_to_string().unwrap_or_default()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// SIGKILL: no shutdown code runs.
+    pub fn kill_9(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    pub fn wait_for(&self, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let view = self.get(path);
+            if done(&view) {
+                return view;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "never reached: {view}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
