@@ -104,7 +104,7 @@ fn crash_and_resume(db: &str) {
     let extra = sizes - 28 - version;
     let timeouts = version - acknowledged;
     assert!(
-        extra % 2 == 0 && extra / 2 <= timeouts,
+        extra.is_multiple_of(2) && extra / 2 <= timeouts,
         "{sizes} tiles after {version} actions of which {acknowledged} acknowledged draws: a draw was lost or stored twice"
     );
     let later = second.wait_for(&format!("/api/tables/{people_id}"), |v| {
