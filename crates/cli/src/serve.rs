@@ -39,6 +39,17 @@ pub struct ServeArgs {
     /// tests and private servers; never on a public address).
     #[arg(long)]
     allow_chosen_seeds: bool,
+    /// NATS server (`nats://127.0.0.1:4222`): run as one of several nodes on one
+    /// PostgreSQL database; without it the node runs alone.
+    #[arg(long)]
+    nats: Option<String>,
+    /// This node's name among the nodes (default: host name and process id).
+    #[arg(long)]
+    node_id: Option<String>,
+    /// Seconds a node's lease on a table's bots and clock lasts without renewal: a
+    /// node that dies hands its tables over after about this long.
+    #[arg(long, default_value_t = 3)]
+    lease_seconds: u64,
     /// Open connections (WebSockets included) allowed from one client address (IPv6: per
     /// /64). Behind a reverse proxy every client has the proxy's address: raise it.
     #[arg(long, default_value_t = Limits::default().max_connections_per_ip)]
@@ -78,6 +89,14 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if web_dir.is_none() {
         eprintln!("note: the browser client is not built (run `npm ci && npm run build` in web/); serving the API only");
     }
+    if args.nats.is_some() && args.db.starts_with("sqlite:") {
+        anyhow::bail!("several nodes share one PostgreSQL database: give --db postgres://… with --nats");
+    }
+    let cluster = args.nats.clone().map(|nats_url| server::ClusterOptions {
+        nats_url,
+        node_id: args.node_id.clone().unwrap_or_else(default_node_id),
+        lease_ttl: Duration::from_secs(args.lease_seconds.max(1)),
+    });
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {
         let running = server::start(ServerConfig {
@@ -100,19 +119,41 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
                 ..Limits::default()
             },
+            cluster: cluster.clone(),
         })
         .await?;
         // Tests and scripts read this line to find the port.
         println!("listening on http://{}", running.addr);
         eprintln!(
-            "rumi serves on http://{} (database {})",
+            "rumi serves on http://{} (database {}{})",
             running.addr,
-            server::redact_url(&args.db)
+            server::redact_url(&args.db),
+            cluster
+                .as_ref()
+                .map(|c| format!(", node {} on NATS {}", c.node_id, c.nats_url))
+                .unwrap_or_default()
         );
+        let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .context("cannot listen for SIGTERM")?;
+        let mut task = running.task;
         tokio::select! {
-            result = running.task => { result??; }
+            result = &mut task => { result??; }
             _ = tokio::signal::ctrl_c() => { eprintln!("stopped"); }
+            _ = terminate.recv() => {
+                // Stop taking connections, hand the tables over, then leave.
+                task.abort();
+                running.hub.drain().await;
+                eprintln!("stopped: leases handed over");
+            }
         }
         Ok(())
     })
+}
+
+/// A node name that differs between machines and processes.
+fn default_node_id() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "node".into());
+    format!("{host}-{}", std::process::id())
 }

@@ -30,6 +30,7 @@ use crate::wire::*;
     ),
     paths(
         openapi_json,
+        health,
         meta,
         open_tables,
         create_table,
@@ -71,6 +72,8 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
     let api = Router::new()
         .route("/api/openapi.json", get(openapi_json))
         .route("/api/meta", get(meta))
+        .route("/api/health", get(health))
+        .route("/metrics", get(metrics))
         .route("/api/tables", get(open_tables).post(create_table))
         .route("/api/tables/{id}", get(table_view))
         .route("/api/tables/{id}/join", post(join))
@@ -104,6 +107,47 @@ async fn openapi_json() -> impl IntoResponse {
     (
         [("content-type", "application/json")],
         DOC.get_or_init(openapi_document).clone(),
+    )
+}
+
+/// Whether this node is ready (database and NATS reachable) or draining; 503 unless
+/// ready, so that a load balancer stops sending new clients.
+#[utoipa::path(get, path = "/api/health", responses(
+    (status = 200, body = Health, description = "Ready"),
+    (status = 503, body = Health, description = "Draining, or the database or NATS is unreachable"),
+))]
+async fn health(State(hub): State<Arc<Hub>>) -> (StatusCode, Json<Health>) {
+    let database = hub.store.ping().await;
+    let nats = hub.cluster().map(|c| c.is_connected());
+    let status = if hub.is_draining() {
+        NodeStatus::Draining
+    } else {
+        NodeStatus::Ready
+    };
+    let ok = status == NodeStatus::Ready && database && nats != Some(false);
+    let code = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    let node = hub.cluster().map_or("single".to_string(), |c| c.node.clone());
+    (
+        code,
+        Json(Health {
+            status,
+            node,
+            database,
+            nats,
+            loaded_tables: hub.loaded_tables(),
+        }),
+    )
+}
+
+/// Metrics in the Prometheus text format (not under `/api`: for scrapers).
+async fn metrics(State(hub): State<Arc<Hub>>) -> impl IntoResponse {
+    (
+        [("content-type", "text/plain; version=0.0.4")],
+        hub.render_metrics(),
     )
 }
 

@@ -14,15 +14,17 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 use tokio::sync::{watch, Mutex};
 
+use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::fairness;
+use crate::metrics::Metrics;
 use crate::games::{self, ActionError, GameView, TableGame};
 use crate::store::{Store, StoredAction, StoredSeat, StoredTable};
 use crate::thinking::{Priority, Thinking};
@@ -365,12 +367,21 @@ pub struct Hub {
     thinking: Thinking,
     /// Table creations per client address (IPv6 per /64).
     creations: Option<RateLimiter>,
+    /// Set when several nodes share the database (leases, NATS news).
+    cluster: Option<Arc<Cluster>>,
+    metrics: Metrics,
+    /// Stopping: no more drivers, leases handed over.
+    draining: AtomicBool,
 }
 
 impl Hub {
     /// Opens the hub on a store. It answers at once: the tables whose bot or clock is
     /// due are loaded and resumed in the background, soonest first.
-    pub async fn start(store: Store, options: HubOptions) -> anyhow::Result<Arc<Hub>> {
+    pub async fn start(
+        store: Store,
+        options: HubOptions,
+        cluster: Option<Arc<Cluster>>,
+    ) -> anyhow::Result<Arc<Hub>> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let per_minute = f64::from(options.tables_per_minute_per_address);
         let creations = (per_minute > 0.0).then(|| {
@@ -379,14 +390,23 @@ impl Hub {
                 burst: per_minute,
             })
         });
+        let node = cluster.as_ref().map_or("single", |c| c.node.as_str());
         let hub = Arc::new(Hub {
             store,
             tables: StdMutex::new(HashMap::new()),
             options,
             thinking: Thinking::new(cores),
             creations,
+            metrics: Metrics::new(node),
+            cluster,
+            draining: AtomicBool::new(false),
         });
-        let due = hub.store.due_tables().await?;
+        // With several nodes, the lease loop takes up due tables (cluster::run).
+        let due = if hub.cluster.is_some() {
+            Vec::new()
+        } else {
+            hub.store.due_tables().await?
+        };
         if !due.is_empty() {
             tracing::info!("resuming {} tables whose bot or clock is due", due.len());
             let resumer = hub.clone();
@@ -404,6 +424,205 @@ impl Hub {
 
     pub fn options(&self) -> &HubOptions {
         &self.options
+    }
+
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// The metrics as text, with the gauges read now.
+    pub fn render_metrics(&self) -> String {
+        self.metrics.loaded_tables.set(self.loaded_tables() as i64);
+        self.metrics.render()
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
+    /// Stops driving tables and hands this node's leases over, so that other nodes
+    /// take its tables up at once (a node that shuts down).
+    pub async fn drain(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+        if let Some(cluster) = &self.cluster {
+            match self.store.release_leases(&cluster.node).await {
+                Ok(n) => tracing::info!("draining: handed over {n} leases"),
+                Err(e) => tracing::warn!("draining: leases not released: {e:#}"),
+            }
+            cluster.close().await;
+        }
+    }
+
+    /// Tells the other nodes that a table changed (no-op on a single node).
+    async fn announce(&self, table: &Table, version: u64) {
+        if let Some(cluster) = &self.cluster {
+            cluster.publish(&table.id, version).await;
+        }
+    }
+
+    /// News from another node: if this node holds the table, it catches up.
+    pub async fn news(self: &Arc<Self>, id: &str, version: u64) {
+        let loaded = self.tables.lock().expect("table map lock").get(id).cloned();
+        if let Some(table) = loaded {
+            if table.state.lock().await.version <= version {
+                self.catch_up(&table).await;
+            }
+        }
+    }
+
+    /// Brings a loaded table up to what the database says: actions other nodes
+    /// stored, and seats they changed. Viewers are woken when anything changed, and
+    /// the table's drivers are planned again.
+    pub async fn catch_up(self: &Arc<Self>, table: &Arc<Table>) {
+        let mut state = table.state.lock().await;
+        match self.catch_up_locked(table, &mut state).await {
+            Ok(true) => {
+                table.changed();
+                drop(state);
+                self.schedule(table.clone());
+            }
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!("table {} cannot catch up: {e:#}; it is reloaded", table.id);
+                drop(state);
+                self.forget(&table.id);
+            }
+        }
+    }
+
+    async fn catch_up_locked(
+        &self,
+        table: &Table,
+        state: &mut TableState,
+    ) -> anyhow::Result<bool> {
+        let actions = self.store.actions_since(&table.id, state.version).await?;
+        let (seats, started_ms) = self.store.seats_and_start(&table.id).await?;
+        let mut changed = false;
+        for action in &actions {
+            if action.version != state.version + 1 {
+                anyhow::bail!("action {} follows version {}", action.version, state.version);
+            }
+            let value: Value = serde_json::from_str(&action.action)?;
+            games::replay_action(state.game.as_mut(), action.actor, &value)
+                .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
+            state.version = action.version;
+            state.turn_started_ms = action.at_ms;
+            changed = true;
+        }
+        if started_ms != state.started_ms {
+            state.started_ms = started_ms;
+            if actions.is_empty() {
+                if let Some(start) = started_ms {
+                    state.turn_started_ms = start;
+                }
+            }
+            changed = true;
+        }
+        for stored in seats {
+            if let Some(seat) = state.seats.get_mut(stored.seat) {
+                if seat.stored != stored {
+                    if seat.stored.bot != stored.bot {
+                        state.seat_epoch += 1;
+                    }
+                    let seat = &mut state.seats[stored.seat];
+                    seat.stored = stored;
+                    changed = true;
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Catches up every loaded table (after a NATS reconnect).
+    pub async fn catch_up_all(self: &Arc<Self>) {
+        let tables: Vec<Arc<Table>> = self
+            .tables
+            .lock()
+            .expect("table map lock")
+            .values()
+            .cloned()
+            .collect();
+        for table in tables {
+            self.catch_up(&table).await;
+        }
+    }
+
+    /// Catches up the tables someone watches here (a safety net for lost news).
+    pub async fn catch_up_watched(self: &Arc<Self>) {
+        let tables: Vec<Arc<Table>> = self
+            .tables
+            .lock()
+            .expect("table map lock")
+            .values()
+            .filter(|t| t.changes.receiver_count() > 0)
+            .cloned()
+            .collect();
+        for table in tables {
+            self.catch_up(&table).await;
+        }
+    }
+
+    /// A table whose lease ran out (its node is gone): take the lease, bring the
+    /// table up to date and run its bots and clock here.
+    pub async fn take_over(self: &Arc<Self>, id: &str) {
+        let Some(cluster) = &self.cluster else { return };
+        let now = now_ms();
+        let ttl = cluster.lease_ttl.as_millis() as i64;
+        match self.store.acquire_lease(id, &cluster.node, now, now + ttl).await {
+            Ok((true, from)) => {
+                if let Some(from) = from {
+                    tracing::info!("table {id}: lease taken over from {from}");
+                    self.metrics.lease_takeovers.inc();
+                }
+                let loaded = self.tables.lock().expect("table map lock").get(id).cloned();
+                match loaded {
+                    Some(table) => {
+                        self.catch_up(&table).await;
+                        self.schedule(table);
+                    }
+                    None => {
+                        if let Err(e) = self.table(id).await {
+                            tracing::warn!("table {id} cannot be taken over: {e}");
+                        }
+                    }
+                }
+            }
+            Ok((false, _)) => {}
+            Err(e) => tracing::warn!("table {id}: lease not taken: {e:#}"),
+        }
+    }
+
+    /// Whether this node may drive the table now: always on a single node; with
+    /// several, when it holds (or gets) the table's lease.
+    async fn may_drive(&self, table: &Table) -> bool {
+        if self.is_draining() {
+            return false;
+        }
+        let Some(cluster) = &self.cluster else {
+            return true;
+        };
+        let now = now_ms();
+        let ttl = cluster.lease_ttl.as_millis() as i64;
+        match self
+            .store
+            .acquire_lease(&table.id, &cluster.node, now, now + ttl)
+            .await
+        {
+            Ok((held, from)) => {
+                if held && from.is_some() {
+                    self.metrics.lease_takeovers.inc();
+                }
+                held
+            }
+            Err(e) => {
+                tracing::warn!("table {}: lease not checked: {e:#}", table.id);
+                false
+            }
+        }
     }
 
     /// Tables in memory now.
@@ -666,7 +885,14 @@ impl Hub {
         version: Option<u64>,
         action: &Value,
     ) -> Result<u64, ApiError> {
+        let started = std::time::Instant::now();
         let mut state = table.state.lock().await;
+        if self.cluster.is_some() && version.is_some_and(|v| v > state.version) {
+            // Another node stored newer actions than this copy has heard of.
+            if self.catch_up_locked(table, &mut state).await.unwrap_or(false) {
+                table.changed();
+            }
+        }
         check_version(&state, version)?;
         if state.started_ms.is_none() {
             return Err(not_started(&state));
@@ -685,8 +911,13 @@ impl Hub {
         }
         let mut game = state.game.clone();
         let canonical = game.apply(seat, action)?;
-        self.commit(table, &mut state, game, Some(seat), canonical)
-            .await
+        let version = self
+            .commit(table, &mut state, game, Some(seat), canonical)
+            .await?;
+        self.metrics
+            .action_latency
+            .observe(started.elapsed().as_secs_f64());
+        Ok(version)
     }
 
     /// Writes an action that the rules accepted on `game` (a copy of the table's
@@ -716,16 +947,25 @@ impl Hub {
         {
             state.game = old_game;
             state.turn_started_ms = old_turn;
-            // Another copy of this table (a node, or a copy dropped and loaded again)
-            // may have written this version: forget ours, the next request reloads.
+            // Another copy of this table (another node, or a copy dropped and loaded
+            // again) wrote this version first: catch up, and the action is stale.
             if self.store.action_count(&table.id).await.ok() != Some(state.version) {
-                self.forget(&table.id);
-                return Err(stale(state.version + 1, state.version));
+                let made_on = state.version;
+                match self.catch_up_locked(table, state).await {
+                    Ok(_) => {
+                        table.changed();
+                        self.schedule(table.clone());
+                    }
+                    Err(_) => self.forget(&table.id),
+                }
+                return Err(stale(made_on, state.version));
             }
             return Err(e.into());
         }
         state.version = stored.version;
+        self.metrics.actions.inc();
         table.changed();
+        self.announce(table, state.version).await;
         self.schedule(table.clone());
         Ok(state.version)
     }
@@ -801,6 +1041,7 @@ impl Hub {
                 .await?;
         }
         table.changed();
+        self.announce(table, state.version).await;
         drop(state);
         self.schedule(table.clone());
         Ok(())
@@ -841,6 +1082,7 @@ impl Hub {
             .set_due(&table.id, due_ms(&state, &self.options))
             .await?;
         table.changed();
+        self.announce(table, state.version).await;
         drop(state);
         self.schedule(table.clone());
         Ok(())
@@ -887,6 +1129,7 @@ impl Hub {
         state.seats[seat].last_seen_ms = now_ms();
         self.start_if_ready(table, &mut state).await?;
         table.changed();
+        self.announce(table, state.version).await;
         drop(state);
         self.schedule(table.clone());
         Ok(SeatGrant {
@@ -915,6 +1158,7 @@ impl Hub {
         state.seats[seat].stored = updated;
         let started = self.start_if_ready(table, state).await?;
         table.changed();
+        self.announce(table, state.version).await;
         if started {
             self.schedule(table.clone());
         }
@@ -959,6 +1203,9 @@ impl Hub {
             };
             let current =
                 |state: &TableState| state.version == version && state.seat_epoch == epoch;
+            if !matches!(plan, Plan::Nothing) && !hub.may_drive(&table).await {
+                return;
+            }
             match plan {
                 Plan::Nothing => {}
                 Plan::Bot { seat, bot } => {
@@ -1045,6 +1292,7 @@ impl Hub {
 
     /// Counts a viewer's connection on a seat (shown as "connected").
     pub async fn connect(&self, table: &Arc<Table>, seat: Option<usize>, delta: isize) {
+        self.metrics.websockets.add(delta as i64);
         if let Some(seat) = seat {
             let mut state = table.state.lock().await;
             if let Some(s) = state.seats.get_mut(seat) {

@@ -10,12 +10,14 @@
 //! [`transport`] bounds connections and requests, [`client`] serves the browser client.
 
 pub mod client;
+pub mod cluster;
 pub mod error;
 pub mod fairness;
 pub mod games;
 pub mod http;
 pub mod hub;
 pub mod live;
+pub mod metrics;
 pub mod store;
 pub mod thinking;
 pub mod transport;
@@ -25,6 +27,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use cluster::ClusterOptions;
 pub use hub::{Hub, HubOptions};
 pub use store::Store;
 pub use transport::{redact_url, Limits};
@@ -40,6 +43,9 @@ pub struct ServerConfig {
     pub web_dir: Option<PathBuf>,
     pub hub: HubOptions,
     pub limits: Limits,
+    /// Several nodes on one (PostgreSQL) database, with NATS for the news; `None`:
+    /// a single node.
+    pub cluster: Option<ClusterOptions>,
 }
 
 /// A server that is listening.
@@ -53,7 +59,23 @@ pub struct Running {
 /// the socket is bound (its address: port 0 picks a free one).
 pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
     let store = Store::connect(&config.db).await?;
-    let hub = Hub::start(store, config.hub.clone()).await?;
+    let (cluster, events) = match &config.cluster {
+        Some(options) => {
+            let (send, receive) = tokio::sync::mpsc::unbounded_channel();
+            let cluster = cluster::Cluster::connect(options, send).await?;
+            (Some(Arc::new(cluster)), Some(receive))
+        }
+        None => (None, None),
+    };
+    let hub = Hub::start(store, config.hub.clone(), cluster).await?;
+    if let Some(events) = events {
+        let node = hub.clone();
+        tokio::spawn(async move {
+            if let Err(e) = cluster::run(node, events).await {
+                tracing::error!("cluster: {e:#}");
+            }
+        });
+    }
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;

@@ -57,7 +57,12 @@ pub struct StoredAction {
 }
 
 /// Columns added after the first schema; adding one that exists fails and is ignored.
-const MIGRATIONS: [&str; 7] = [
+const MIGRATIONS: [&str; 8] = [
+    // Which node runs a table's bots and clock (several nodes on one database).
+    "CREATE TABLE IF NOT EXISTS rumi_leases (
+        table_id TEXT PRIMARY KEY,
+        node TEXT NOT NULL,
+        expires_ms BIGINT NOT NULL)",
     "ALTER TABLE rumi_tables ADD COLUMN salt TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE rumi_tables ADD COLUMN practice BIGINT NOT NULL DEFAULT 0",
     "ALTER TABLE rumi_tables ADD COLUMN started_ms BIGINT",
@@ -140,7 +145,16 @@ impl Store {
                 anyhow::anyhow!("cannot open database {}: {e}", crate::redact_url(&url))
             })?;
         for statement in SCHEMA {
-            pool.execute(statement).await?;
+            // Nodes started together race to create the schema; PostgreSQL may refuse
+            // the loser's `IF NOT EXISTS` once: try again.
+            let mut tries = 0;
+            while let Err(e) = pool.execute(statement).await {
+                tries += 1;
+                if tries == 5 {
+                    return Err(e.into());
+                }
+                tokio::time::sleep(Duration::from_millis(100 * tries)).await;
+            }
         }
         let mut added_due = false;
         for statement in MIGRATIONS {
@@ -355,6 +369,120 @@ impl Store {
         .iter()
         .map(seat_of_row)
         .collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// The actions of a table after `version`, in order (a node catching up).
+    pub async fn actions_since(
+        &self,
+        table_id: &str,
+        version: u64,
+    ) -> anyhow::Result<Vec<StoredAction>> {
+        Ok(sqlx::query(
+            "SELECT version, actor, action, at_ms FROM rumi_actions WHERE table_id = $1 AND version > $2 ORDER BY version",
+        )
+        .bind(table_id)
+        .bind(version as i64)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(action_of_row)
+        .collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// The seats and start of a table as stored now (another node may have changed
+    /// them).
+    pub async fn seats_and_start(
+        &self,
+        table_id: &str,
+    ) -> anyhow::Result<(Vec<StoredSeat>, Option<i64>)> {
+        let row = sqlx::query("SELECT started_ms FROM rumi_tables WHERE id = $1")
+            .bind(table_id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok((self.seats(table_id).await?, row.try_get("started_ms")?))
+    }
+
+    /// Takes or renews the lease on a table's bots and clock for `node` until
+    /// `expires_ms`: granted when nobody holds it, `node` holds it, or the holder's
+    /// lease ran out before `now_ms`. Answers whether `node` holds it now, and the
+    /// node it was taken from (a take-over).
+    pub async fn acquire_lease(
+        &self,
+        table_id: &str,
+        node: &str,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> anyhow::Result<(bool, Option<String>)> {
+        let previous = sqlx::query("SELECT node, expires_ms FROM rumi_leases WHERE table_id = $1")
+            .bind(table_id)
+            .fetch_optional(&self.pool)
+            .await?
+            .map(|row| -> Result<(String, i64), sqlx::Error> {
+                Ok((row.try_get("node")?, row.try_get("expires_ms")?))
+            })
+            .transpose()?;
+        let done = sqlx::query(
+            "INSERT INTO rumi_leases (table_id, node, expires_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, expires_ms = excluded.expires_ms
+             WHERE rumi_leases.node = excluded.node OR rumi_leases.expires_ms < $4",
+        )
+        .bind(table_id)
+        .bind(node)
+        .bind(expires_ms)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        let held = done.rows_affected() == 1;
+        let taken_from = previous
+            .filter(|(holder, _)| held && holder != node)
+            .map(|(holder, _)| holder);
+        Ok((held, taken_from))
+    }
+
+    /// Renews every lease `node` holds.
+    pub async fn renew_leases(&self, node: &str, expires_ms: i64) -> anyhow::Result<u64> {
+        Ok(sqlx::query("UPDATE rumi_leases SET expires_ms = $1 WHERE node = $2")
+            .bind(expires_ms)
+            .bind(node)
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
+    /// Gives up every lease of `node` (a node that stops hands its tables over).
+    pub async fn release_leases(&self, node: &str) -> anyhow::Result<u64> {
+        Ok(sqlx::query("DELETE FROM rumi_leases WHERE node = $1")
+            .bind(node)
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
+    /// Unfinished tables whose bot or clock is due by `until_ms` and whose lease is
+    /// free or ran out before `now_ms`: the tables no live node drives.
+    pub async fn due_without_lease(
+        &self,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> anyhow::Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT t.id FROM rumi_tables t LEFT JOIN rumi_leases l ON l.table_id = t.id
+             WHERE t.finished = 0 AND t.due_ms IS NOT NULL AND t.due_ms <= $1
+               AND (l.table_id IS NULL OR l.expires_ms < $2)
+             ORDER BY t.due_ms LIMIT 500",
+        )
+        .bind(until_ms)
+        .bind(now_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<String, _>("id")?))
+            .collect()
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
     }
 
     /// How many actions are stored for a table (for tests and the load benchmark).

@@ -59,7 +59,7 @@ pub struct RummikubSettings {
         with = "double_option"
     )]
     #[schema(value_type = Option<u32>, minimum = 1, maximum = 3600)]
-    #[ts(optional, as = "Option<u32>")]
+    #[ts(optional, type = "number | null")]
     pub turn_seconds: Option<Option<u32>>,
     /// Rounds in the game (K9), 1 to 20; 1 when missing.
     #[serde(default = "one")]
@@ -605,4 +605,25 @@ pub enum ClientMessage {
 pub enum ServerMessage {
     State { view: Box<TableView> },
     Error { message: String, code: String },
+}
+
+/// Whether a node takes work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeStatus {
+    Ready,
+    /// Stopping: it hands its tables over and takes no new connections.
+    Draining,
+}
+
+/// `GET /api/health`: for load balancers and operators.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct Health {
+    pub status: NodeStatus,
+    /// This node's name (`single` without a cluster).
+    pub node: String,
+    pub database: bool,
+    /// Whether NATS is connected; `null` on a single node.
+    pub nats: Option<bool>,
+    pub loaded_tables: usize,
 }

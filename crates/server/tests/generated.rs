@@ -62,6 +62,8 @@ fn typescript() -> String {
         ReplayAnswer::decl(&cfg),
         ClientMessage::decl(&cfg),
         ServerMessage::decl(&cfg),
+        NodeStatus::decl(&cfg),
+        Health::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/server/src/wire.rs by crates/server/tests/generated.rs.\n\

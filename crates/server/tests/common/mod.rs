@@ -80,6 +80,7 @@ pub async fn start_full(
         web_dir,
         hub,
         limits,
+        cluster: None,
     })
     .await
     .expect("server starts");
