@@ -2,14 +2,32 @@
 
 export type Cell = [number, number, number];
 
+/** A seat's kind: `human` is invited (only its link's holder may take it), `open` is for
+ * anyone joining from the lobby, `bot` plays by itself. */
+export type SeatKind = "human" | "open" | "bot";
+
 export interface Seat {
   seat: number;
   name: string | null;
-  kind: "human" | "bot";
+  kind: SeatKind;
   bot: string | null;
   claimed: boolean;
   connected: boolean;
+  /** Server clock (Unix ms) since when the player is away (no socket, no request). */
+  away_since_ms?: number | null;
+  /** Server clock (Unix ms) from when others may hand this seat to a bot; null: never. */
+  handover_ms?: number | null;
 }
+
+/** The fairness commitment: SHA-256 of `rumi-seed:{seed}:{salt}`, revealed when over. */
+export interface Fairness {
+  commitment: string;
+  practice_seed: number | null;
+  seed: number | null;
+  salt: string | null;
+}
+
+export type TableStatus = "waiting" | "playing" | "over";
 
 export interface GameResult {
   winners: number[];
@@ -97,6 +115,11 @@ export interface TableView {
   version: number;
   you: number | null;
   seats: Seat[];
+  /** `waiting` until every human seat is taken (no clock, no moves). */
+  status?: TableStatus;
+  /** The seats still to be taken while waiting. */
+  waiting_for?: number[];
+  fairness?: Fairness;
   to_move: number | null;
   over: boolean;
   deadline_ms: number | null;
@@ -125,7 +148,7 @@ export interface Meta {
 }
 
 export interface SeatRequest {
-  kind: "human" | "bot";
+  kind: SeatKind;
   name?: string;
   bot?: string;
 }
@@ -135,20 +158,40 @@ export interface CreateRequest {
   rumis?: { scenario: string; players: number; variant: string };
   rummikub?: { rules: string; turn_seconds?: number | null; rounds: number };
   seats: SeatRequest[];
+  /** The creator's own seat (a `human` one), theirs at creation. */
+  creator_seat?: number;
+  /** Only when every other seat is a bot ("practice"). */
   seed?: number;
 }
 
 export interface CreatedSeat {
   seat: number;
-  kind: string;
-  token?: string | null;
+  name?: string | null;
+  kind: SeatKind;
+  /** The invite link `/t/ID#token=…` of an invited seat other than the creator's. */
   invite?: string | null;
+}
+
+export interface YourSeat {
+  seat: number;
+  token: string;
+  url: string;
 }
 
 export interface Created {
   id: string;
   spectator: string;
+  you: YourSeat | null;
   seats: CreatedSeat[];
+  commitment?: string;
+  practice_seed?: number | null;
+}
+
+export interface Joined {
+  seat: number;
+  token: string;
+  name?: string | null;
+  url?: string;
 }
 
 export interface OpenTable {
@@ -178,11 +221,12 @@ export interface HintPlay {
   changed_sets: number;
 }
 
-/** An error answered by the server: its status and its message for a person. */
+/** An error answered by the server: its status, its message for a person and its code. */
 export class ApiError extends Error {
   constructor(
     public status: number,
     message: string,
+    public code: string | null = null,
   ) {
     super(message);
   }
@@ -210,11 +254,10 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
     json = null;
   }
   if (!response.ok) {
+    const body = json && typeof json === "object" ? (json as { error?: unknown; code?: unknown }) : null;
     const message =
-      json && typeof json === "object" && "error" in json
-        ? String((json as { error: unknown }).error)
-        : `${response.status} ${response.statusText}${text ? ": " + text.slice(0, 200) : ""}`;
-    throw new ApiError(response.status, message);
+      body && "error" in body ? String(body.error) : `${response.status} ${response.statusText}${text ? ": " + text.slice(0, 200) : ""}`;
+    throw new ApiError(response.status, message, body && typeof body.code === "string" ? body.code : null);
   }
   return json as T;
 }
@@ -276,20 +319,75 @@ export const api = {
   },
   create: (req: CreateRequest) => call<Created>("POST", "/api/tables", req),
   view: (id: string, token: string | null) => call<TableView>("GET", `/api/tables/${enc(id)}`, undefined, token),
-  join: (id: string, name: string) => call<{ seat: number; token: string }>("POST", `/api/tables/${enc(id)}/join`, { name }),
+  join: (id: string, name: string, seat?: number) =>
+    call<Joined>("POST", `/api/tables/${enc(id)}/join`, seat === undefined ? { name } : { name, seat }),
   act: (id: string, token: string | null, version: number, action: Action) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/actions`, { version, action }, token),
   check: (id: string, token: string | null, placement: Placement) =>
     call<{ legal: boolean; reason?: string | null }>("POST", `/api/tables/${enc(id)}/check`, placement, token),
   seatToBot: (id: string, token: string | null, seat: number, bot: string) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/seats/${seat}/bot`, { bot }, token),
+  /** Takes your own seat back from the bot it was handed to. */
+  takeBack: (id: string, token: string | null, seat: number) => call<unknown>("DELETE", `/api/tables/${enc(id)}/seats/${seat}/bot`, undefined, token),
   hint: (id: string, token: string | null, objective: "tiles" | "value" = "tiles") =>
     call<{ play: HintPlay | null }>("GET", `/api/tables/${enc(id)}/hint?objective=${objective}`, undefined, token),
-  replay: (id: string) => call<{ steps: TableView[]; record?: string }>("GET", `/api/tables/${enc(id)}/replay`),
+  replay: (id: string) => call<{ steps: TableView[]; record?: string; fairness?: Fairness }>("GET", `/api/tables/${enc(id)}/replay`),
 };
 
 function enc(s: string): string {
   return encodeURIComponent(s);
+}
+
+// ---- seat tokens: kept in sessionStorage, never in an address --------------------
+
+const tokenKey = (id: string) => `rumi-token-${id}`;
+const invitesKey = (id: string) => `rumi-invites-${id}`;
+
+function storage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** This tab's seat token for a table (from its invite link, creation or joining). */
+export function storedToken(id: string): string | null {
+  return storage()?.getItem(tokenKey(id)) ?? null;
+}
+
+export function storeToken(id: string, token: string): void {
+  storage()?.setItem(tokenKey(id), token);
+}
+
+export function forgetToken(id: string): void {
+  storage()?.removeItem(tokenKey(id));
+}
+
+/** The invite links the creator got at creation, to show while the table waits. */
+export interface StoredInvite {
+  seat: number;
+  name?: string | null;
+  invite: string;
+}
+
+export function storeInvites(id: string, invites: StoredInvite[]): void {
+  storage()?.setItem(invitesKey(id), JSON.stringify(invites));
+}
+
+export function storedInvites(id: string): StoredInvite[] {
+  try {
+    const list = JSON.parse(storage()?.getItem(invitesKey(id)) ?? "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The token in a link's fragment (`#token=…`), or null. */
+export function fragmentToken(hash: string): string | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  return params.get("token");
 }
 
 export type ConnectionState = "connecting" | "open" | "closed";
@@ -308,16 +406,16 @@ export class TableSocket {
     private id: string,
     private token: string | null,
     private onView: (view: TableView) => void,
-    private onError: (message: string) => void,
+    private onError: (message: string, code: string | null) => void,
     private onState: (state: ConnectionState) => void,
   ) {
     this.open();
   }
 
+  /** No token in the URL: it goes in the first message, `hello`. */
   private url(): string {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/api/tables/${enc(this.id)}/ws${q}`;
+    return `${proto}//${location.host}/api/tables/${enc(this.id)}/ws`;
   }
 
   private open(): void {
@@ -326,18 +424,19 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.attempt = 0;
       this.onState("open");
     };
     ws.onmessage = (event) => {
-      let msg: { type?: string; view?: TableView; message?: string; error?: string };
+      let msg: { type?: string; view?: TableView; message?: string; error?: string; code?: string };
       try {
         msg = JSON.parse(String(event.data));
       } catch {
         return;
       }
       if (msg.type === "state" && msg.view) this.onView(msg.view);
-      else if (msg.type === "error") this.onError(msg.message ?? msg.error ?? "refused");
+      else if (msg.type === "error") this.onError(msg.message ?? msg.error ?? "refused", msg.code ?? null);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -363,4 +462,9 @@ export class TableSocket {
     if (this.timer !== null) window.clearTimeout(this.timer);
     this.ws?.close();
   }
+}
+
+/** The table's status (a view without one is an older server's: playing or over). */
+export function statusOf(v: TableView): TableStatus {
+  return v.status ?? (v.over ? "over" : "playing");
 }
