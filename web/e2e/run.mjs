@@ -249,6 +249,7 @@ async function rumisGame(browser, base, problems) {
   const { id, token } = await submitCreate(page);
   check(token, "creating the table left no seat token in sessionStorage");
   await waitAttr(page, "turn-status", "data-version", (v) => v !== null, 20_000, "(first view)");
+  await page.locator(tid("rumis-viewport")).waitFor({ timeout: 20_000 });
   check((await page.locator(tid("webgl-error")).count()) === 0, "the 3D view did not start (WebGL unavailable)");
   check(requests.some(isThree), "the Rumis page did not load three.js");
   const label = await waitText(page, "practice-seed", (t) => t.includes("7"), 10_000, "(practice seed)");

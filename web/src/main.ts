@@ -24,6 +24,14 @@ if (table) {
     const rest = query.toString();
     history.replaceState(null, "", `/t/${encodeURIComponent(id)}${rest ? "?" + rest : ""}`);
   }
+  // A seat link opened in a tab already on this table changes only the fragment.
+  window.addEventListener("hashchange", () => {
+    const token = fragmentToken(location.hash);
+    if (!token) return;
+    storeToken(id, token);
+    history.replaceState(null, "", `/t/${encodeURIComponent(id)}`);
+    location.reload();
+  });
   showTable(app, id, storedToken(id));
 } else if (replay) {
   showReplay(app, decodeURIComponent(replay[1]));

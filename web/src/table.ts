@@ -225,6 +225,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null): v
     }
   }
 
+  /** The bot picked in each seat's hand-over control (the seat list is redrawn on every view). */
+  const botChoices = new Map<number, string>();
+
   function botsFor(v: TableView): string[] {
     return meta ? (v.game === "rumis" ? meta.rumisBots : meta.rummikubBots) : v.game === "rumis" ? ["greedy", "random"] : ["random"];
   }
@@ -241,12 +244,15 @@ export function showTable(app: HTMLElement, id: string, token: string | null): v
         return h(
           "span",
           { className: "handover muted", testid: `handover-${s.seat}`, "data-handover-ms": String(s.handover_ms), "data-name": who(s, s.seat) },
-          ` you may hand ${who(s, s.seat)}'s seat to a bot in ${seconds(left)} s`,
+          ` · you may hand ${who(s, s.seat)}'s seat to a bot in ${seconds(left)} s`,
         );
       }
     }
     const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small" });
     for (const b of botsFor(v)) botChoice.append(h("option", { value: b }, b));
+    const chosen = botChoices.get(s.seat);
+    if (chosen && botsFor(v).includes(chosen)) botChoice.value = chosen;
+    botChoice.addEventListener("change", () => botChoices.set(s.seat, botChoice.value));
     return h(
       "span",
       { className: "hand" },
@@ -476,7 +482,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null): v
     for (const el of seats.querySelectorAll<HTMLElement>("[data-handover-ms]")) {
       const left = Number(el.dataset.handoverMs) - Date.now();
       if (left <= 0) due = true;
-      else el.textContent = ` you may hand ${el.dataset.name}'s seat to a bot in ${seconds(left)} s`;
+      else el.textContent = ` · you may hand ${el.dataset.name}'s seat to a bot in ${seconds(left)} s`;
     }
     if (due) render();
   }, 1000);
