@@ -664,7 +664,7 @@ async function seatsScenario(browser, base, problems) {
   check(va.status === "waiting" && JSON.stringify(va.waiting_for) === "[0,2]", `status ${va.status}, waiting for ${JSON.stringify(va.waiting_for)}`);
   await waitAttr(A, "turn-status", "data-waiting-for", (x) => x === "0,2", 10_000, "(waiting for seats 1 and 3)");
   const waitingText = await A.locator(tid("turn-status")).textContent();
-  check(/Waiting for seat 1, seat 3/.test(waitingText), `the creator sees "${waitingText}"`);
+  check(waitingText === "Waiting for Player 1, Player 3", `the creator sees "${waitingText}"`);
   await A.locator(tid("open-seat-0")).waitFor({ timeout: 5_000 });
 
   // Bo joins from the lobby: offered only the open seats, never the creator's.
@@ -727,7 +727,7 @@ async function waitingScenario(browser, base, problems) {
   const a = await createInLobby(A, base, { game: "rummikub", name: "Ana", seats: ["human", "human"], turnSeconds: 60 });
   await waitAttr(A, "turn-status", "data-status", (x) => x === "waiting", 10_000, "(waiting for the invitee)");
   const said = await A.locator(tid("turn-status")).textContent();
-  check(said === "Waiting for seat 2", `the creator sees "${said}"`);
+  check(said === "Waiting for Player 2", `the creator sees "${said}"`);
   await waitAttr(A, "rack", "data-count", (c) => c === "14");
   check((await A.locator(tid("countdown")).getAttribute("data-seconds")) === "", "a clock runs while the table waits");
   const v0 = await api(base, "GET", `/api/tables/${a.id}`, undefined, a.token);

@@ -1,225 +1,57 @@
-// Typed client for the rumi server API (docs/server-api.md).
+// Typed client for the rumi server API (docs/server-api.md). The wire types are generated
+// from the server's (crates/server/src/wire.rs) into src/generated/api.ts.
+import type {
+  BotMeta,
+  CheckResult,
+  CreateTableRequest,
+  CreateTableResponse,
+  GameAction,
+  HintAnswer,
+  JoinRequest,
+  LobbyTable,
+  LobbyTables,
+  Meta,
+  ReplayAnswer,
+  RummikubSettings,
+  SeatGrant,
+  ServerMessage,
+  TableStatus,
+  TableView,
+  PlacementView,
+} from "./generated/api";
+
+export type {
+  BotMeta,
+  CreatedSeat,
+  CreateTableResponse,
+  Fairness,
+  GameAction as Action,
+  HintPlay,
+  LobbyTable,
+  Meta,
+  PlacementView as Placement,
+  RulesView as RummikubRules,
+  RumisAction,
+  RummikubAction,
+  RummikubView,
+  RumisView,
+  ScenarioMeta,
+  ScenarioView as RumisScenario,
+  CubeView as RumisCube,
+  ColourView as RumisColour,
+  SeatKind,
+  SeatRequest,
+  SeatView as Seat,
+  TableStatus,
+  TableView,
+} from "./generated/api";
 
 export type Cell = [number, number, number];
 
-/** A seat's kind: `human` is invited (only its link's holder may take it), `open` is for
- * anyone joining from the lobby, `bot` plays by itself. */
-export type SeatKind = "human" | "open" | "bot";
-
-export interface Seat {
-  seat: number;
-  name: string | null;
-  kind: SeatKind;
-  bot: string | null;
-  claimed: boolean;
-  connected: boolean;
-  /** Server clock (Unix ms) since when the player is away (no socket, no request). */
-  away_since_ms?: number | null;
-  /** Server clock (Unix ms) from when others may hand this seat to a bot; null: never. */
-  handover_ms?: number | null;
-}
-
-/** The fairness commitment: SHA-256 of `rumi-seed:{seed}:{salt}`, revealed when over. */
-export interface Fairness {
-  commitment: string;
-  practice_seed: number | null;
-  seed: number | null;
-  salt: string | null;
-}
-
-export type TableStatus = "waiting" | "playing" | "over";
-
-export interface GameResult {
-  winners: number[];
-  scores: number[];
-  text: string;
-}
-
-export interface RumisScenario {
-  key: string;
-  name: string;
-  width: number;
-  depth: number;
-  /** limits[y][x]: height limit of column (x, y); 0 = outside the footprint. */
-  limits: number[][];
-  regions?: string[][];
-}
-
-export interface RumisCube {
-  x: number;
-  y: number;
-  z: number;
-  colour: string;
-  stone: number;
-}
-
-export interface RumisColour {
-  colour: string;
-  owner: number | null;
-  out: boolean;
-  supply: string[];
-  score: number;
-}
-
-export interface Placement {
-  stone: string;
-  cells: Cell[];
-}
-
-export interface RumisView {
-  scenario: RumisScenario;
-  players: number;
-  variant: string;
-  cubes: RumisCube[];
-  colours: RumisColour[];
-  to_move_colour: string | null;
-  /** Only in a connection's first view (and HTTP views): it never changes. */
-  stones?: Record<string, Cell[][]>;
-  legal?: Placement[] | null;
-  history: string[];
-}
-
-export interface RummikubRules {
-  name: string;
-  initial_meld: number;
-  turn_seconds: number | null;
-  jokers_per_set: number;
-  run_wraps_around: boolean;
-  frozen_joker_sets: boolean;
-}
-
-export interface RoundOver {
-  winners: number[];
-  scores: number[];
-  reason: string;
-}
-
-export interface RummikubView {
-  rules: RummikubRules;
-  rack?: string[] | null;
-  rack_sizes: number[];
-  melded: boolean[];
-  pool_size: number;
-  table: string[][];
-  round: number;
-  rounds: number;
-  totals: number[];
-  round_over: RoundOver | null;
-  can_claim_redeal: boolean;
-  last: string | null;
-}
-
-export interface TableView {
-  id: string;
-  game: "rumis" | "rummikub";
-  version: number;
-  you: number | null;
-  seats: Seat[];
-  /** `waiting` until every human seat is taken (no clock, no moves). */
-  status?: TableStatus;
-  /** The seats still to be taken while waiting. */
-  waiting_for?: number[];
-  fairness?: Fairness;
-  to_move: number | null;
-  over: boolean;
-  deadline_ms: number | null;
-  result: GameResult | null;
-  rumis?: RumisView;
-  rummikub?: RummikubView;
-}
-
-export interface ScenarioMeta {
-  key: string;
-  name: string;
-  players: number[];
-  variants: string[];
-}
-
-export interface PresetMeta {
-  name: string;
-  turn_seconds?: number | null;
-}
-
-export interface Meta {
-  scenarios: ScenarioMeta[];
-  presets: PresetMeta[];
-  rumisBots: string[];
-  rummikubBots: string[];
-}
-
-export interface SeatRequest {
-  kind: SeatKind;
-  name?: string;
-  bot?: string;
-}
-
-export interface CreateRequest {
-  game: "rumis" | "rummikub";
-  rumis?: { scenario: string; players: number; variant: string };
-  rummikub?: { rules: string; turn_seconds?: number | null; rounds: number };
-  seats: SeatRequest[];
-  /** The creator's own seat (a `human` one), theirs at creation. */
-  creator_seat?: number;
-  /** Only when every other seat is a bot ("practice"). */
-  seed?: number;
-}
-
-export interface CreatedSeat {
-  seat: number;
-  name?: string | null;
-  kind: SeatKind;
-  /** The invite link `/t/ID#token=…` of an invited seat other than the creator's. */
-  invite?: string | null;
-}
-
-export interface YourSeat {
-  seat: number;
-  token: string;
-  url: string;
-}
-
-export interface Created {
-  id: string;
-  spectator: string;
-  you: YourSeat | null;
-  seats: CreatedSeat[];
-  commitment?: string;
-  practice_seed?: number | null;
-}
-
-export interface Joined {
-  seat: number;
-  token: string;
-  name?: string | null;
-  url?: string;
-}
-
-export interface OpenTable {
-  id: string;
-  game: string;
-  seats: Partial<Seat>[];
-  /** Seats nobody has claimed yet. */
-  open_seats?: number[];
-  detail?: string;
-  description?: string;
-}
-
-export type RumisAction = { move: string } | Placement;
-export type RummikubAction =
-  | { type: "play"; table: string[][] }
-  | { type: "draw" }
-  | { type: "redeal" }
-  | { type: "next_round" };
-export type Action = RumisAction | RummikubAction;
-
-/** The solver's best play for a Rummikub seat (`GET /api/tables/{id}/hint`). */
-export interface HintPlay {
-  placed: string[];
-  table: string[][];
-  tiles: number;
-  value: number;
-  changed_sets: number;
-}
+/** A create request as sent: `turn_seconds: null` switches the clock off (K7). */
+export type CreateRequest = Omit<CreateTableRequest, "rummikub"> & {
+  rummikub?: Omit<RummikubSettings, "turn_seconds"> & { turn_seconds?: number | null };
+};
 
 /** An error answered by the server: its status, its message for a person and its code. */
 export class ApiError extends Error {
@@ -262,77 +94,33 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
   return json as T;
 }
 
-function names(list: unknown): string[] {
-  if (!Array.isArray(list)) return [];
-  return list
-    .map((b) => (typeof b === "string" ? b : b && typeof b === "object" ? String((b as { name?: unknown; key?: unknown }).name ?? (b as { key?: unknown }).key ?? "") : ""))
-    .filter((s) => s !== "");
-}
-
-/** Reads `/api/meta`, accepting the few shapes a server may reasonably answer. */
-export function normaliseMeta(raw: unknown): Meta {
-  const m = (raw ?? {}) as Record<string, unknown>;
-  const scenarios: ScenarioMeta[] = (Array.isArray(m.scenarios) ? m.scenarios : []).map((s: Record<string, unknown>) => ({
-    key: String(s.key),
-    name: String(s.name ?? s.key),
-    players: (Array.isArray(s.players) ? s.players : Array.isArray(s.player_counts) ? s.player_counts : [2, 3, 4]).map(Number),
-    variants: names(s.variants).length ? names(s.variants) : ["standard"],
-  }));
-  const rk = (m.rummikub ?? {}) as Record<string, unknown>;
-  const rawPresets = (Array.isArray(rk.presets) ? rk.presets : Array.isArray(m.rummikub_presets) ? m.rummikub_presets : Array.isArray(m.presets) ? m.presets : []) as unknown[];
-  const presets: PresetMeta[] = rawPresets.map((p) =>
-    typeof p === "string" ? { name: p } : { name: String((p as PresetMeta).name), turn_seconds: (p as PresetMeta).turn_seconds },
-  );
-  let rumisBots: string[] = [];
-  let rummikubBots: string[] = [];
-  if (Array.isArray(m.bots)) {
-    rumisBots = names(m.bots);
-    rummikubBots = names(m.bots);
-  } else if (m.bots && typeof m.bots === "object") {
-    const b = m.bots as Record<string, unknown>;
-    rumisBots = names(b.rumis);
-    rummikubBots = names(b.rummikub);
-  }
-  if (Array.isArray(rk.bots)) rummikubBots = names(rk.bots);
-  const rumis = (m.rumis ?? {}) as Record<string, unknown>;
-  if (Array.isArray(rumis.bots)) rumisBots = names(rumis.bots);
-  if (Array.isArray(rumis.scenarios) && scenarios.length === 0) {
-    // The server's shape: {"rumis": {"scenarios", "variants", "bots"}, "rummikub": {"presets", "bots"}}.
-    const variants = names(rumis.variants);
-    const scen = (rumis.scenarios as Record<string, unknown>[]).map((s) => ({ ...s, variants: s.variants ?? variants }));
-    return normaliseMeta({ ...m, scenarios: scen });
-  }
-  return {
-    scenarios,
-    presets: presets.length ? presets : [{ name: "current" }, { name: "old" }],
-    rumisBots: rumisBots.length ? rumisBots : ["random", "greedy"],
-    rummikubBots: rummikubBots.length ? rummikubBots : ["random"],
-  };
-}
-
 export const api = {
-  meta: async (): Promise<Meta> => normaliseMeta(await call<unknown>("GET", "/api/meta")),
-  openTables: async (): Promise<OpenTable[]> => {
-    const raw = await call<unknown>("GET", "/api/tables");
-    const list = Array.isArray(raw) ? raw : ((raw as { tables?: unknown[] })?.tables ?? []);
-    return list as OpenTable[];
-  },
-  create: (req: CreateRequest) => call<Created>("POST", "/api/tables", req),
+  meta: () => call<Meta>("GET", "/api/meta"),
+  openTables: async (): Promise<LobbyTable[]> => (await call<LobbyTables>("GET", "/api/tables")).tables,
+  create: (req: CreateRequest) => call<CreateTableResponse>("POST", "/api/tables", req),
   view: (id: string, token: string | null) => call<TableView>("GET", `/api/tables/${enc(id)}`, undefined, token),
-  join: (id: string, name: string, seat?: number) =>
-    call<Joined>("POST", `/api/tables/${enc(id)}/join`, seat === undefined ? { name } : { name, seat }),
-  act: (id: string, token: string | null, version: number, action: Action) =>
+  join: (id: string, name: string, seat?: number) => {
+    const body: JoinRequest = seat === undefined ? { name } : { name, seat };
+    return call<SeatGrant>("POST", `/api/tables/${enc(id)}/join`, body);
+  },
+  act: (id: string, token: string | null, version: number, action: GameAction) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/actions`, { version, action }, token),
-  check: (id: string, token: string | null, placement: Placement) =>
-    call<{ legal: boolean; reason?: string | null }>("POST", `/api/tables/${enc(id)}/check`, placement, token),
+  check: (id: string, token: string | null, placement: PlacementView) =>
+    call<CheckResult>("POST", `/api/tables/${enc(id)}/check`, placement, token),
   seatToBot: (id: string, token: string | null, seat: number, bot: string) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/seats/${seat}/bot`, { bot }, token),
   /** Takes your own seat back from the bot it was handed to. */
   takeBack: (id: string, token: string | null, seat: number) => call<unknown>("DELETE", `/api/tables/${enc(id)}/seats/${seat}/bot`, undefined, token),
   hint: (id: string, token: string | null, objective: "tiles" | "value" = "tiles") =>
-    call<{ play: HintPlay | null }>("GET", `/api/tables/${enc(id)}/hint?objective=${objective}`, undefined, token),
-  replay: (id: string) => call<{ steps: TableView[]; record?: string; fairness?: Fairness }>("GET", `/api/tables/${enc(id)}/replay`),
+    call<HintAnswer>("GET", `/api/tables/${enc(id)}/hint?objective=${objective}`, undefined, token),
+  replay: (id: string) => call<ReplayAnswer>("GET", `/api/tables/${enc(id)}/replay`),
 };
+
+/** The bots a game offers (names for seat requests, with level and description). */
+export function botsOf(meta: Meta | null, game: string): BotMeta[] {
+  const list = meta ? (game === "rumis" ? meta.rumis.bots : meta.rummikub.bots) : [];
+  return list.length ? list : [{ name: "random", level: 1, description: "random legal moves" }];
+}
 
 function enc(s: string): string {
   return encodeURIComponent(s);
@@ -424,19 +212,19 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello" }));
       this.attempt = 0;
       this.onState("open");
     };
     ws.onmessage = (event) => {
-      let msg: { type?: string; view?: TableView; message?: string; error?: string; code?: string };
+      let msg: ServerMessage;
       try {
         msg = JSON.parse(String(event.data));
       } catch {
         return;
       }
       if (msg.type === "state" && msg.view) this.onView(msg.view);
-      else if (msg.type === "error") this.onError(msg.message ?? msg.error ?? "refused", msg.code ?? null);
+      else if (msg.type === "error") this.onError(msg.message ?? "refused", msg.code ?? null);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -451,7 +239,7 @@ export class TableSocket {
   }
 
   /** Sends an action on the socket; false if it is not open (then use HTTP). */
-  send(version: number, action: Action): boolean {
+  send(version: number, action: GameAction): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type: "action", version, action }));
     return true;
@@ -466,5 +254,5 @@ export class TableSocket {
 
 /** The table's status (a view without one is an older server's: playing or over). */
 export function statusOf(v: TableView): TableStatus {
-  return v.status ?? (v.over ? "over" : "playing");
+  return v.status;
 }

@@ -1,6 +1,6 @@
 // The lobby: create a table (game, options, seats: invited, open or bot, and which one is
 // yours) and go straight to your seat; list the tables with open seats to join.
-import { api, ApiError, storeInvites, storeToken, type CreateRequest, type Meta, type SeatRequest } from "./api";
+import { api, ApiError, botsOf, storeInvites, storeToken, type CreateRequest, type Meta, type SeatRequest } from "./api";
 import { clear, h, seatName } from "./dom";
 
 const NAME_KEY = "rumi.name";
@@ -59,14 +59,14 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   ]);
   const scenario = select(
     "scenario-select",
-    meta.scenarios.map((s) => ({ value: s.key, label: s.name })),
+    meta.rumis.scenarios.map((s) => ({ value: s.key, label: s.name })),
     "chullpa",
   );
   const players = select("players-select", []);
   const variant = select("variant-select", []);
   const preset = select(
     "preset-select",
-    meta.presets.map((p) => ({ value: p.name, label: p.name })),
+    meta.rummikub.presets.map((p) => ({ value: p, label: p })),
   );
   const turnSeconds = h("input", { testid: "turn-seconds", type: "number", min: 5, max: 600, placeholder: "preset" });
   const noClock = h("input", { testid: "no-clock", type: "checkbox" });
@@ -85,7 +85,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     label("No clock", noClock),
     label("Rounds", rounds),
   );
-  const rkPlayers = select("rk-players-select", [2, 3, 4].map((n) => ({ value: String(n), label: String(n) })));
+  const rkPlayers = select("rk-players-select", (meta.rummikub.players.length ? meta.rummikub.players : [2, 3, 4]).map((n) => ({ value: String(n), label: String(n) })));
   (rummikubBox.children[1] as HTMLElement).replaceChild(rkPlayers, rummikubBox.children[1].children[1]);
   const createButton = h("button", { testid: "create", className: "primary" }, "Create table");
 
@@ -96,7 +96,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   let mine: number | null = 0;
 
   function scenarioMeta() {
-    return meta.scenarios.find((s) => s.key === scenario.value);
+    return meta.rumis.scenarios.find((s) => s.key === scenario.value);
   }
   function refreshPlayers(): void {
     const s = scenarioMeta();
@@ -108,6 +108,21 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     clear(variant);
     for (const v of s?.variants ?? ["standard"]) variant.append(h("option", { value: v }, VARIANT_LABELS[v] ?? v));
     if ([...variant.options].some((o) => o.value === keepV)) variant.value = keepV;
+    refreshVariants();
+  }
+  /** Variants this board cannot be played with at the chosen player count are disabled. */
+  function refreshVariants(): void {
+    const s = scenarioMeta();
+    const n = Number(players.value);
+    for (const o of variant.options) {
+      const counts = s?.variant_players?.[o.value];
+      o.disabled = !!counts && !counts.includes(n);
+      o.title = counts ? `${counts.join(", ")} players` : "";
+    }
+    if (variant.selectedOptions[0]?.disabled) {
+      const first = [...variant.options].find((o) => !o.disabled);
+      if (first) variant.value = first.value;
+    }
   }
   function seatCount(): number {
     return Number(game.value === "rumis" ? players.value : rkPlayers.value) || 2;
@@ -139,7 +154,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   }
   function refreshSeats(): void {
     const n = seatCount();
-    const bots = game.value === "rumis" ? meta.rumisBots : meta.rummikubBots;
+    const bots = botsOf(meta, game.value);
     const oldKinds = seatKinds.map((s) => s.value);
     const oldBots = seatBots.map((s) => s.value);
     clear(seatsBox);
@@ -155,8 +170,8 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       kind.value = oldKinds[i] ?? (i === 0 ? "human" : "bot");
       const bot = select(
         `seat-bot-${i}`,
-        bots.map((b) => ({ value: b, label: b })),
-        oldBots[i] ?? (bots.includes("greedy") ? "greedy" : bots[0]),
+        bots.map((b) => ({ value: b.name, label: b.description ? `${b.name}: ${b.description}` : b.name })),
+        oldBots[i] ?? (bots.some((b) => b.name === "greedy") ? "greedy" : bots[0].name),
       );
       const radio = h("input", { type: "radio", name: "my-seat", testid: `seat-mine-${i}` });
       radio.addEventListener("change", () => {
@@ -191,9 +206,18 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     refreshPlayers();
     refreshSeats();
   });
-  players.addEventListener("change", refreshSeats);
+  players.addEventListener("change", () => {
+    refreshVariants();
+    refreshSeats();
+  });
   rkPlayers.addEventListener("change", refreshSeats);
   noClock.addEventListener("change", () => (turnSeconds.disabled = noClock.checked));
+  const presetClock = () => {
+    const secs = meta.rummikub.preset_turn_seconds?.[preset.value];
+    turnSeconds.placeholder = secs === undefined ? "preset" : secs === null ? "no clock" : `${secs} (preset)`;
+  };
+  preset.addEventListener("change", presetClock);
+  presetClock();
   refreshPlayers();
   refreshGame();
 
@@ -255,24 +279,16 @@ function openTablesSection(error: HTMLElement): HTMLElement {
       clear(list);
       if (tables.length === 0) list.append(h("p", { className: "muted" }, "No open tables."));
       for (const t of tables) {
-        const open = t.open_seats ?? (t.seats ?? []).filter((s) => s.kind === "open" && !s.claimed).map((s) => s.seat ?? -1);
-        const seats = (t.seats ?? [])
-          .map((s) =>
-            s.kind === "bot"
-              ? `${s.bot ?? "bot"} (bot)`
-              : open.includes(s.seat ?? -1)
-                ? "open seat"
-                : s.kind === "human" && !s.claimed && !s.name
-                  ? "invited"
-                  : seatName({ seat: s.seat ?? 0, name: s.name }),
-          )
+        const open = t.open_seats;
+        const seats = t.seats
+          .map((s) => (s.kind === "bot" ? `${s.name} (bot)` : open.includes(s.seat) ? "open seat" : seatName(s)))
           .join(", ");
         list.append(
           h(
             "div",
             { className: "open-table", testid: `open-table-${t.id}`, "data-open-seats": open.join(",") },
             h("span", { className: "game" }, t.game === "rumis" ? "Rumis" : t.game === "rummikub" ? "Rummikub" : t.game),
-            h("span", {}, ` ${t.detail ?? t.description ?? ""}`),
+            h("span", {}, ` ${t.detail}`),
             h("span", { className: "muted" }, ` ${t.id} — ${seats}`),
             " ",
             h(

@@ -5,6 +5,8 @@
 import {
   api,
   ApiError,
+  botsOf,
+  forgetToken,
   statusOf,
   storedInvites,
   storeToken,
@@ -79,6 +81,11 @@ function who(seat: Seat | undefined, index: number): string {
   return seat?.name ?? `seat ${index + 1}`;
 }
 
+/** "Ana's seat", or "seat 2" while nobody has taken it. */
+function seatPhrase(s: Seat): string {
+  return s.claimed ? `${s.name}'s seat` : `seat ${s.seat + 1}`;
+}
+
 function seconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));
 }
@@ -140,7 +147,7 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
   return box;
 }
 
-export function showTable(app: HTMLElement, id: string, token: string | null): void {
+export function showTable(app: HTMLElement, id: string, token: string | null, notice: string | null = null): void {
   clear(app);
   document.body.classList.add("table-page");
   const connection = h("span", { className: "connection", testid: "connection", "data-state": "connecting" }, "connecting…");
@@ -214,10 +221,25 @@ export function showTable(app: HTMLElement, id: string, token: string | null): v
     render();
   }
 
+  let stopped = false;
+  /** A seat token the server does not know (another table's, or mistyped): forget it and
+   * watch instead, saying why. */
+  function dropToken(message: string): void {
+    if (stopped) return;
+    stopped = true;
+    socket.close();
+    window.clearInterval(ticker);
+    game?.destroy();
+    forgetToken(id);
+    showTable(app, id, null, `${message}: you are watching.`);
+  }
+
   async function refresh(): Promise<void> {
+    if (stopped) return;
     try {
       accept(await api.view(id, token));
     } catch (e) {
+      if (token && e instanceof ApiError && e.code === "bad_token") return dropToken(e.message);
       if (!view) {
         turn.textContent = "";
         showError(e);
@@ -229,7 +251,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null): v
   const botChoices = new Map<number, string>();
 
   function botsFor(v: TableView): string[] {
-    return meta ? (v.game === "rumis" ? meta.rumisBots : meta.rummikubBots) : v.game === "rumis" ? ["greedy", "random"] : ["random"];
+    return botsOf(meta, v.game).map((b) => b.name);
   }
 
   /** The hand-to-bot control of a seat, a countdown until it may be used, or null. */
@@ -238,13 +260,14 @@ export function showTable(app: HTMLElement, id: string, token: string | null): v
     const own = s.seat === v.you;
     if (!own) {
       // Another player's seat: only once the server says they have been away long enough.
-      if (s.handover_ms === null || s.handover_ms === undefined || !s.claimed) return null;
+      // (An invited seat nobody took counts as away since the table was made.)
+      if (s.handover_ms === null) return null;
       const left = s.handover_ms - Date.now();
       if (left > 0) {
         return h(
           "span",
-          { className: "handover muted", testid: `handover-${s.seat}`, "data-handover-ms": String(s.handover_ms), "data-name": who(s, s.seat) },
-          ` · you may hand ${who(s, s.seat)}'s seat to a bot in ${seconds(left)} s`,
+          { className: "handover muted", testid: `handover-${s.seat}`, "data-handover-ms": String(s.handover_ms), "data-what": seatPhrase(s) },
+          ` · you may hand ${seatPhrase(s)} to a bot in ${seconds(left)} s`,
         );
       }
     }
@@ -263,7 +286,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null): v
         {
           className: "small",
           testid: `hand-bot-${s.seat}`,
-          title: own ? "a bot plays your seat until you take it back" : `${who(s, s.seat)} has been away: a bot plays their seat until they take it back`,
+          title: own ? "a bot plays your seat until you take it back" : `${seatPhrase(s)} has been empty a while: a bot plays it until its player takes it back`,
           onclick: async () => {
             try {
               await api.seatToBot(id, token, s.seat, botChoice.value);
@@ -477,26 +500,27 @@ export function showTable(app: HTMLElement, id: string, token: string | null): v
   }
 
   // The hand-over countdowns tick every second; a full render when one reaches zero.
-  window.setInterval(() => {
+  const ticker = window.setInterval(() => {
     let due = false;
     for (const el of seats.querySelectorAll<HTMLElement>("[data-handover-ms]")) {
       const left = Number(el.dataset.handoverMs) - Date.now();
       if (left <= 0) due = true;
-      else el.textContent = ` · you may hand ${el.dataset.name}'s seat to a bot in ${seconds(left)} s`;
+      else el.textContent = ` · you may hand ${el.dataset.what} to a bot in ${seconds(left)} s`;
     }
     if (due) render();
   }, 1000);
 
-  new TableSocket(
+  const socket = new TableSocket(
     id,
     token,
     (v) => accept(v),
-    (message, code) => ctx.error(message, code),
+    (message, code) => (token && code === "bad_token" ? dropToken(message) : ctx.error(message, code)),
     (state) => {
       connection.dataset.state = state;
       connection.textContent = state === "open" ? "live" : state === "connecting" ? "connecting…" : "reconnecting…";
       if (state === "open") refresh();
     },
   );
+  if (notice) ctx.error(notice);
   refresh();
 }

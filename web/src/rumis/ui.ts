@@ -151,7 +151,8 @@ export class RumisUI implements GameUI {
     this.heights = heightMap(r.scenario.width, r.scenario.depth, r.cubes);
     if (this.scene) {
       this.scene.setBoard(r.scenario);
-      const last = r.cubes.length ? Math.max(...r.cubes.map((c) => c.stone)) : null;
+      const stones = r.cubes.map((c) => c.stone ?? -1);
+      const last = stones.length && Math.max(...stones) >= 0 ? Math.max(...stones) : null;
       this.scene.setCubes(r.cubes, this.heights, last);
     }
     const colour = this.trayColour();
