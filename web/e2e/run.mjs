@@ -777,6 +777,12 @@ async function waitingScenario(browser, base, problems) {
   await waitAttr(D, "turn-status", "data-version", (x) => x !== null);
   check(D.url() === `${base}/t/${a.id}`, `the old link form left ${D.url()}`);
   check((await D.locator(tid("table-title")).textContent()).includes("seat 2"), "the old link form did not give seat 2");
+  // A token the server does not know: dropped, and the page watches, saying why.
+  await D.goto(`${base}/t/${a.id}#token=${"0".repeat(32)}`);
+  await D.waitForURL(`${base}/t/${a.id}`);
+  await waitText(D, "table-title", (t) => t.includes("(spectator)"), 10_000, "(watching after a bad token)");
+  check(/you are watching/.test((await errorText(D)) ?? ""), `no word about the bad token: ${await errorText(D)}`);
+  check((await sessionToken(D, a.id)) === null, "the bad token stayed in sessionStorage");
   await ctxA.close();
   await ctxB.close();
   await ctxD.close();

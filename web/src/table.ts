@@ -72,6 +72,10 @@ export function copyField(testid: string, value: string): HTMLElement {
   return h("span", { className: "copy-field" }, input, button);
 }
 
+function replayFile(id: string): string {
+  return `rumi-${id}-replay.json`;
+}
+
 function shortHex(hex: string): string {
   return hex.length > 12 ? `${hex.slice(0, 12)}…` : hex;
 }
@@ -127,11 +131,11 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
         { className: "muted small-text", testid: "fairness-how" },
         "To check: SHA-256 of ",
         h("code", {}, `rumi-seed:${f.seed}:<salt>`),
-        " must equal the commitment shown from the start, and ",
-        h("code", {}, "rumi verify"),
+        " equals the commitment shown from the start; ",
+        h("code", {}, `rumi verify ${replayFile(id)}`),
         " on the ",
-        h("a", { href: `/api/tables/${encodeURIComponent(id)}/replay`, download: `rumi-${id}-replay.json` }, "replay"),
-        " replays every move from that seed.",
+        h("a", { href: `/api/tables/${encodeURIComponent(id)}/replay`, download: replayFile(id), testid: "replay-download" }, "downloaded replay"),
+        " also deals again from the seed and replays every move.",
       ),
     );
     sha256Hex(input)
@@ -215,8 +219,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     else ctx.error(e instanceof Error ? e.message : String(e));
   }
 
-  function accept(next: TableView): void {
-    if (view && next.version < view.version) return;
+  /** A newer view replaces the shown one; at the same version the socket's wins (it also
+   * says who is connected as of the last change, where an HTTP answer may be older). */
+  function accept(next: TableView, fromSocket: boolean): void {
+    if (view && (next.version < view.version || (next.version === view.version && !fromSocket))) return;
     view = next;
     render();
   }
@@ -237,7 +243,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   async function refresh(): Promise<void> {
     if (stopped) return;
     try {
-      accept(await api.view(id, token));
+      accept(await api.view(id, token), false);
     } catch (e) {
       if (token && e instanceof ApiError && e.code === "bad_token") return dropToken(e.message);
       if (!view) {
@@ -331,7 +337,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
           ? /bot/i.test(seatName(s)) ? "" : " · bot"
           : !s.claimed
             ? s.kind === "open" ? " · open seat" : " · invited, not here yet"
-            : s.connected ? " · online" : " · away";
+            : s.connected ? " · online" : s.away_since_ms !== null ? " · away" : " · offline";
       seats.append(
         h(
           "div",
@@ -513,12 +519,11 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const socket = new TableSocket(
     id,
     token,
-    (v) => accept(v),
+    (v) => accept(v, true),
     (message, code) => (token && code === "bad_token" ? dropToken(message) : ctx.error(message, code)),
     (state) => {
       connection.dataset.state = state;
       connection.textContent = state === "open" ? "live" : state === "connecting" ? "connecting…" : "reconnecting…";
-      if (state === "open") refresh();
     },
   );
   if (notice) ctx.error(notice);
