@@ -9,7 +9,7 @@
 // root), stops the server, and exits non-zero on any failure. Needs `web/dist` built
 // (`npm ci && npm run build` in web/) and Debian's chromium (CHROMIUM overrides the
 // path /usr/bin/chromium).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -381,6 +381,16 @@ async function rumisGame(browser, base, problems) {
   const ok = await waitAttr(page, "fairness-check", "data-ok", (x) => x !== null, 5_000, "(the browser's check of the commitment)");
   check(ok === "true", "the revealed seed and salt do not match the commitment");
   log("fairness: seed 7 revealed, SHA-256 matches the commitment");
+  // What the page tells people to do: `rumi verify` on the downloaded replay.
+  {
+    const href = await page.locator(tid("replay-download")).getAttribute("href");
+    const file = path.join(os.tmpdir(), `rumi-e2e-replay-${id}.json`);
+    fs.writeFileSync(file, await (await fetch(base + href)).text());
+    const verified = spawnSync(bin, ["verify", file], { encoding: "utf8" });
+    fs.rmSync(file, { force: true });
+    check(verified.status === 0, `rumi verify on the downloaded replay failed: ${verified.stdout}${verified.stderr}`);
+    log(`rumi verify: ${verified.stdout.trim().split("\n")[0]}`);
+  }
   await shot(page, "rumis-final-top.png");
   await page.click(tid("top-view"));
   await page.waitForTimeout(150);
@@ -485,10 +495,12 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
     const views = [await api(base, "GET", `/api/tables/${id}`, undefined, made.token), await api(base, "GET", `/api/tables/${id}`, undefined, joined.token)];
     check(views[0].you === 0 && views[1].you === 1, `Ana has seat ${views[0].you}, Bo seat ${views[1].you}`);
     const mover = views[0].to_move;
-    if (meldFrom(views[mover].rummikub.rack)) tokens = [made.token, joined.token];
+    // (A meld with a three-tile set: moving one of its tiles out makes it invalid.)
+    const meld = meldFrom([...views[mover].rummikub.rack].sort());
+    if (meld && meld.some((set) => set.length === 3)) tokens = [made.token, joined.token];
     else for (const [seat, t] of [made.token, joined.token].entries()) await api(base, "POST", `/api/tables/${id}/seats/${seat}/bot`, { bot: "random" }, t).catch(() => {});
   }
-  check(tokens, "in 30 tables the first player never had a 30-point meld");
+  check(tokens, "in 30 tables the first player never had a 30-point meld with a three-tile set");
   log(`Rummikub table ${id}: the first player can meld 30`);
   await spectator.goto(`${base}/t/${id}`);
   for (const p of [...pages, spectator]) await waitAttr(p, "turn-status", "data-version", (v) => v !== null);
@@ -506,7 +518,7 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
   check(seconds <= 120, `the countdown shows ${seconds} s of a 120 s turn`);
   const rack = await P.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")));
   check(rack.length === 14, `the mover's rack shows ${rack.length} tiles`);
-  const meld = meldFrom(rack);
+  const meld = meldFrom([...rack].sort());
   check(meld, `the rack read from the page has no 30-point meld: ${rack.join(" ")}`);
   log(`player ${mover + 1} melds ${meld.map((s) => `[${s.join(" ")}]`).join(" ")}`);
   await P.click(tid("sort-colour"));
@@ -557,17 +569,18 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
     for (const t of set.slice(1)) await dragTile(P, `${tid("rack")} [data-tile="${t}"]`, tid(`set-${i}`));
     check((await P.locator(tid(`set-${i}`)).getAttribute("data-valid")) === "true", `set ${i} [${set.join(" ")}] is marked invalid`);
   }
-  // Tiles between sets: the last tile of the first set into a new set (both now
+  // Tiles between sets: the last tile of a three-tile set into a new set (both now
   // invalid, and marked), then back.
   {
-    const t = meld[0][meld[0].length - 1];
-    await dragTile(P, `${tid("set-0")} [data-tile="${t}"]`, tid("new-set"));
+    const k = meld.findIndex((set) => set.length === 3);
+    const t = meld[k][2];
+    await dragTile(P, `${tid(`set-${k}`)} [data-tile="${t}"]`, tid("new-set"));
     const last = meld.length;
-    check((await P.locator(tid("set-0")).getAttribute("data-valid")) === "false", "a set that lost a tile is not marked invalid");
+    check((await P.locator(tid(`set-${k}`)).getAttribute("data-valid")) === "false", "a set that lost a tile is not marked invalid");
     check((await P.locator(tid(`set-${last}`)).getAttribute("data-valid")) === "false", "a one-tile set is not marked invalid");
     check((await P.locator(tid("invalid-warning")).count()) === 1, "no warning about invalid sets");
-    await dragTile(P, `${tid(`set-${last}`)} [data-tile="${t}"]`, tid("set-0"));
-    check((await P.locator(tid("set-0")).getAttribute("data-valid")) === "true", "the set is not valid again after the tile came back");
+    await dragTile(P, `${tid(`set-${last}`)} [data-tile="${t}"]`, tid(`set-${k}`));
+    check((await P.locator(tid(`set-${k}`)).getAttribute("data-valid")) === "true", "the set is not valid again after the tile came back");
   }
   await shot(P, "rummikub-meld.png");
   await P.click(tid("end-turn"));
@@ -686,6 +699,8 @@ async function seatsScenario(browser, base, problems) {
   await C.locator(tid("join-table")).waitFor({ timeout: 10_000 });
   await C.fill(tid("join-name"), "Cy");
   await C.click(tid("join-table"));
+  // The page reloads on the new seat (before, it watched).
+  await waitText(C, "table-title", (t) => / — seat \d$/.test(t), 10_000, "(Cy on a seat)");
   await waitAttr(C, "turn-status", "data-status", (x) => x === "playing", 10_000, "(playing once Cy sat down)");
   const c = await sessionToken(C, a.id);
   const vc = await api(base, "GET", `/api/tables/${a.id}`, undefined, c);
