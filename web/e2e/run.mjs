@@ -9,7 +9,7 @@
 // root), stops the server, and exits non-zero on any failure. Needs `web/dist` built
 // (`npm ci && npm run build` in web/) and Debian's chromium (CHROMIUM overrides the
 // path /usr/bin/chromium).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -112,6 +112,90 @@ function watchPage(page, name, problems) {
   });
 }
 
+// ---- contract v2 helpers: tables made in the lobby, tokens in sessionStorage ------
+
+/** Fills the lobby's form and creates the table; the page lands on the creator's seat
+ * (`/t/ID`, no token in the address). Returns the table id and this tab's token. */
+async function createInLobby(page, base, { game, name, seats = [], mine, seed, turnSeconds, noClock, players, scenario = "chullpa", variant = "standard", preset = "current" }) {
+  if (!page.url().startsWith(base + "/") || new URL(page.url()).pathname !== "/") await page.goto(base + "/");
+  await page.locator(tid("create")).waitFor();
+  await page.selectOption(tid("game-select"), game);
+  if (game === "rumis") {
+    await page.selectOption(tid("scenario-select"), scenario);
+    await page.selectOption(tid("players-select"), String(players ?? seats.length));
+    await page.selectOption(tid("variant-select"), variant);
+  } else {
+    await page.selectOption(tid("preset-select"), preset);
+    if (noClock) await page.check(tid("no-clock"));
+    else if (turnSeconds !== undefined) await page.fill(tid("turn-seconds"), String(turnSeconds));
+    await page.selectOption(tid("rk-players-select"), String(players ?? seats.length));
+  }
+  if (name !== undefined) await page.fill(tid("your-name"), name);
+  for (const [i, kind] of seats.entries()) {
+    const [k, bot] = kind.split(":");
+    await page.selectOption(tid(`seat-kind-${i}`), k);
+    if (bot) await page.selectOption(tid(`seat-bot-${i}`), bot);
+  }
+  if (mine !== undefined) await page.check(tid(`seat-mine-${mine}`));
+  if (seed !== undefined) await page.fill(tid("seed"), String(seed));
+  return await submitCreate(page);
+}
+
+async function submitCreate(page) {
+  await page.click(tid("create"));
+  await page.waitForURL(/\/t\/[^/?#]+$/, { timeout: 10_000 }).catch(async () => {
+    throw new Failure(`creating the table did not lead to it (error: ${await errorText(page)})`);
+  });
+  const id = tableIdOf(page.url());
+  return { id, token: await sessionToken(page, id) };
+}
+
+function tableIdOf(url) {
+  const m = new URL(url).pathname.match(/^\/t\/([^/]+)$/);
+  check(m, `${url} is not a table's address`);
+  return decodeURIComponent(m[1]);
+}
+
+/** The seat token this tab holds for a table (sessionStorage `rumi-token-<id>`). */
+async function sessionToken(page, id) {
+  return page.evaluate((id) => sessionStorage.getItem(`rumi-token-${id}`), id);
+}
+
+/** Every address a page sends to a server (HTTP and WebSocket; a fragment is never sent). */
+function recordRequests(page) {
+  const urls = [];
+  const sent = (u) => u.replace(/#.*$/, "");
+  page.on("request", (r) => urls.push(sent(r.url())));
+  page.on("websocket", (ws) => urls.push(sent(ws.url())));
+  return urls;
+}
+
+/** Joins a table from the lobby's list of open tables; returns the seat's token. */
+async function joinFromLobby(page, base, id, name) {
+  await page.goto(base + "/");
+  await page.locator(tid(`join-${id}`)).waitFor({ timeout: 10_000 });
+  const offered = await page.locator(tid(`open-table-${id}`)).getAttribute("data-open-seats");
+  await page.fill(tid("join-name"), name);
+  await page.click(tid(`join-${id}`));
+  await page.waitForURL((u) => u.pathname === `/t/${id}` && !u.search && !u.hash, { timeout: 10_000 });
+  const token = await sessionToken(page, id);
+  check(token, `joining ${id} left no token in sessionStorage`);
+  return { token, offered: offered ? offered.split(",").map(Number) : [] };
+}
+
+async function waitText(page, testid, predicate, timeout = 10_000, what = "") {
+  const deadline = Date.now() + timeout;
+  let last = null;
+  while (Date.now() < deadline) {
+    last = await page.locator(tid(testid)).first().textContent({ timeout: 200 }).catch(() => null);
+    if (last !== null && predicate(last)) return last;
+    await page.waitForTimeout(50);
+  }
+  throw new Failure(`timed out waiting for the text of ${testid} ${what} (last ${JSON.stringify(last)})`);
+}
+
+const isThree = (url) => /\/assets\/three-[^/]*\.js/.test(url);
+
 // ---- Rumis geometry (as in web/src/rumis/geometry.ts) --------------------------
 
 function normalise(cells) {
@@ -143,11 +227,13 @@ function notation(stone, cells) {
 }
 
 // ---- scenario: a whole Rumis game against a bot, through the UI ----------------
+// (practice: the seed is chosen, shown to everyone, and revealed with its salt at the end)
 
 async function rumisGame(browser, base, problems) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   watchPage(page, "rumis", problems);
+  const requests = recordRequests(page);
   await page.goto(base + "/");
   await page.locator(tid("create")).waitFor();
   await page.selectOption(tid("game-select"), "rumis");
@@ -159,15 +245,15 @@ async function rumisGame(browser, base, problems) {
   await page.selectOption(tid("seat-bot-1"), "greedy");
   await page.fill(tid("seed"), "7");
   await shot(page, "lobby.png");
-  await page.click(tid("create"));
-  await page.locator(tid("invite-0")).waitFor();
-  const id = await page.locator(tid("created")).getAttribute("data-table-id");
-  await page.click(tid("open-my-seat"));
-  await page.waitForURL(/\/t\//);
-  const token = new URL(page.url()).searchParams.get("token");
-  check(token, "the seat link has no token");
+  check(!requests.some(isThree), "the lobby loaded three.js");
+  const { id, token } = await submitCreate(page);
+  check(token, "creating the table left no seat token in sessionStorage");
   await waitAttr(page, "turn-status", "data-version", (v) => v !== null, 20_000, "(first view)");
+  await page.locator(tid("rumis-viewport")).waitFor({ timeout: 20_000 });
   check((await page.locator(tid("webgl-error")).count()) === 0, "the 3D view did not start (WebGL unavailable)");
+  check(requests.some(isThree), "the Rumis page did not load three.js");
+  const label = await waitText(page, "practice-seed", (t) => t.includes("7"), 10_000, "(practice seed)");
+  check(label === "practice: seed 7", `the practice label says ${JSON.stringify(label)}`);
 
   const view = () => api(base, "GET", `/api/tables/${id}`, undefined, token);
   let humanMoves = 0;
@@ -289,6 +375,22 @@ async function rumisGame(browser, base, problems) {
   check(sawRed, "never saw a red ghost with a reason");
   check(ghosted >= 3 && typed >= 1, `expected moves by ghost and typed, got ${ghosted} and ${typed}`);
   log(`Rumis game over after ${humanMoves} human moves (${ghosted} by the 3D ghost, ${typed} typed): ${resultText}`);
+  // The fairness commitment opened: the seed and salt shown and checked in the browser.
+  const revealed = await waitAttr(page, "fairness-reveal", "data-seed", (x) => x !== null, 10_000, "(seed revealed)");
+  check(revealed === "7", `the revealed seed is ${revealed}, the practice seed was 7`);
+  const ok = await waitAttr(page, "fairness-check", "data-ok", (x) => x !== null, 5_000, "(the browser's check of the commitment)");
+  check(ok === "true", "the revealed seed and salt do not match the commitment");
+  log("fairness: seed 7 revealed, SHA-256 matches the commitment");
+  // What the page tells people to do: `rumi verify` on the downloaded replay.
+  {
+    const href = await page.locator(tid("replay-download")).getAttribute("href");
+    const file = path.join(os.tmpdir(), `rumi-e2e-replay-${id}.json`);
+    fs.writeFileSync(file, await (await fetch(base + href)).text());
+    const verified = spawnSync(bin, ["verify", file], { encoding: "utf8" });
+    fs.rmSync(file, { force: true });
+    check(verified.status === 0, `rumi verify on the downloaded replay failed: ${verified.stdout}${verified.stderr}`);
+    log(`rumi verify: ${verified.stdout.trim().split("\n")[0]}`);
+  }
   await shot(page, "rumis-final-top.png");
   await page.click(tid("top-view"));
   await page.waitForTimeout(150);
@@ -302,6 +404,7 @@ async function rumisGame(browser, base, problems) {
   const idx = await page.locator(tid("replay-step")).getAttribute("data-index");
   check(idx === "2", `replay step is ${idx} after two steps`);
   await page.click(tid("replay-last"));
+  await page.locator(tid("fairness")).waitFor({ timeout: 5_000 });
   await shot(page, "rumis-replay.png");
   await context.close();
 }
@@ -351,25 +454,6 @@ function meldFrom(rack, minimum = 30) {
   return best;
 }
 
-async function findRummikubSeed(base) {
-  for (let seed = 1; seed <= 60; seed++) {
-    const created = await api(base, "POST", "/api/tables", {
-      game: "rummikub",
-      rummikub: { rules: "current", turn_seconds: null, rounds: 1 },
-      seats: [{ kind: "human", name: "probe" }, { kind: "human" }],
-      seed,
-    });
-    const v0 = await api(base, "GET", `/api/tables/${created.id}`, undefined, created.seats[0].token);
-    const mover = v0.to_move;
-    const v = mover === 0 ? v0 : await api(base, "GET", `/api/tables/${created.id}`, undefined, created.seats[mover].token);
-    const meld = meldFrom(v.rummikub.rack);
-    // Leave the probe table: hand both seats to bots so it leaves the open list and ends.
-    for (const s of created.seats) await api(base, "POST", `/api/tables/${created.id}/seats/${s.seat}/bot`, { bot: "random" }, s.token).catch(() => {});
-    if (meld) return seed;
-  }
-  throw new Failure("no seed in 1..60 deals the first player a 30-point meld");
-}
-
 // ---- scenario: Rummikub, two players in two browser contexts --------------------
 
 async function dragTile(page, tileSelector, target) {
@@ -377,27 +461,9 @@ async function dragTile(page, tileSelector, target) {
 }
 
 async function rummikubTwoPlayers(browser, base, problems, restart) {
-  const seed = await findRummikubSeed(base);
-  log(`Rummikub seed ${seed} deals a 30-point meld`);
-  // Create the table through the lobby, with the invite link of seat 2 for the friend.
+  // Ana creates the table in the lobby with seat 2 open; Bo takes it from the lobby's list.
+  // Seeds are for practice only, so tables are made until the first player can meld 30.
   const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const lobby = await ctxA.newPage();
-  watchPage(lobby, "lobby", problems);
-  await lobby.goto(base + "/");
-  await lobby.locator(tid("create")).waitFor();
-  await lobby.selectOption(tid("game-select"), "rummikub");
-  await lobby.selectOption(tid("preset-select"), "current");
-  await lobby.fill(tid("turn-seconds"), "120");
-  await lobby.selectOption(tid("rk-players-select"), "2");
-  await lobby.fill(tid("your-name"), "Ana");
-  await lobby.selectOption(tid("seat-kind-1"), "human");
-  await lobby.fill(tid("seed"), String(seed));
-  await lobby.click(tid("create"));
-  await lobby.locator(tid("invite-1")).waitFor();
-  const id = await lobby.locator(tid("created")).getAttribute("data-table-id");
-  const invites = [await lobby.locator(tid("invite-0")).getAttribute("href"), await lobby.locator(tid("invite-1")).getAttribute("href")];
-  await lobby.close();
-
   const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const ctxS = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const pages = [await ctxA.newPage(), await ctxB.newPage()];
@@ -405,28 +471,43 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
   // Everything each browser receives: WebSocket frames and HTTP answers of the table.
   const received = [[], [], []];
   const sockets = [0, 0, 0];
+  const requested = [];
+  let id = null;
   [...pages, spectator].forEach((p, i) => {
     watchPage(p, ["A", "B", "spectator"][i], problems);
+    p.on("request", (r) => requested.push(r.url()));
     p.on("websocket", (ws) => {
       sockets[i]++;
       ws.on("framereceived", (f) => received[i].push(String(f.payload)));
     });
     p.on("response", async (r) => {
-      if (r.url().includes(`/api/tables/${id}`)) received[i].push(await r.text().catch(() => ""));
+      if (id && r.url().includes(`/api/tables/${id}`)) received[i].push(await r.text().catch(() => ""));
     });
   });
-  await pages[0].goto(base + invites[0]);
-  // Player B finds the table in the lobby's list of open tables and takes the free seat.
-  await pages[1].goto(base + "/");
-  await pages[1].locator(tid(`join-${id}`)).waitFor({ timeout: 10_000 });
-  await pages[1].fill(tid("join-name"), "Bo");
-  await pages[1].click(tid(`join-${id}`));
-  await pages[1].waitForURL(/\/t\/.*token=/);
-  const tokens = [new URL(invites[0], base).searchParams.get("token"), new URL(pages[1].url()).searchParams.get("token")];
+  let tokens = null;
+  for (let attempt = 1; attempt <= 30 && !tokens; attempt++) {
+    received.forEach((r) => (r.length = 0));
+    const made = await createInLobby(pages[0], base, { game: "rummikub", name: "Ana", seats: ["human", "open"], turnSeconds: 120 });
+    id = made.id;
+    await waitAttr(pages[0], "turn-status", "data-status", (x) => x === "waiting", 10_000, "(waiting for the open seat)");
+    const joined = await joinFromLobby(pages[1], base, id, "Bo");
+    check(JSON.stringify(joined.offered) === "[1]", `the lobby offered seats ${joined.offered} of a table whose only open seat is 2`);
+    const views = [await api(base, "GET", `/api/tables/${id}`, undefined, made.token), await api(base, "GET", `/api/tables/${id}`, undefined, joined.token)];
+    check(views[0].you === 0 && views[1].you === 1, `Ana has seat ${views[0].you}, Bo seat ${views[1].you}`);
+    const mover = views[0].to_move;
+    // (A meld with a three-tile set: moving one of its tiles out makes it invalid.)
+    const meld = meldFrom([...views[mover].rummikub.rack].sort());
+    if (meld && meld.some((set) => set.length === 3)) tokens = [made.token, joined.token];
+    else for (const [seat, t] of [made.token, joined.token].entries()) await api(base, "POST", `/api/tables/${id}/seats/${seat}/bot`, { bot: "random" }, t).catch(() => {});
+  }
+  check(tokens, "in 30 tables the first player never had a 30-point meld with a three-tile set");
+  log(`Rummikub table ${id}: the first player can meld 30`);
   await spectator.goto(`${base}/t/${id}`);
   for (const p of [...pages, spectator]) await waitAttr(p, "turn-status", "data-version", (v) => v !== null);
+  for (const p of [...pages, spectator]) await waitAttr(p, "turn-status", "data-status", (v) => v === "playing", 10_000, "(playing once both seats are taken)");
   await waitAttr(pages[0], "rack", "data-count", (c) => c === "14");
   await waitAttr(pages[1], "rack", "data-count", (c) => c === "14");
+  check(!requested.some(isThree), "a Rummikub page or the lobby loaded three.js");
 
   const v0 = await api(base, "GET", `/api/tables/${id}`, undefined, tokens[0]);
   const mover = v0.to_move;
@@ -437,7 +518,7 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
   check(seconds <= 120, `the countdown shows ${seconds} s of a 120 s turn`);
   const rack = await P.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.getAttribute("data-tile")));
   check(rack.length === 14, `the mover's rack shows ${rack.length} tiles`);
-  const meld = meldFrom(rack);
+  const meld = meldFrom([...rack].sort());
   check(meld, `the rack read from the page has no 30-point meld: ${rack.join(" ")}`);
   log(`player ${mover + 1} melds ${meld.map((s) => `[${s.join(" ")}]`).join(" ")}`);
   await P.click(tid("sort-colour"));
@@ -488,17 +569,18 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
     for (const t of set.slice(1)) await dragTile(P, `${tid("rack")} [data-tile="${t}"]`, tid(`set-${i}`));
     check((await P.locator(tid(`set-${i}`)).getAttribute("data-valid")) === "true", `set ${i} [${set.join(" ")}] is marked invalid`);
   }
-  // Tiles between sets: the last tile of the first set into a new set (both now
+  // Tiles between sets: the last tile of a three-tile set into a new set (both now
   // invalid, and marked), then back.
   {
-    const t = meld[0][meld[0].length - 1];
-    await dragTile(P, `${tid("set-0")} [data-tile="${t}"]`, tid("new-set"));
+    const k = meld.findIndex((set) => set.length === 3);
+    const t = meld[k][2];
+    await dragTile(P, `${tid(`set-${k}`)} [data-tile="${t}"]`, tid("new-set"));
     const last = meld.length;
-    check((await P.locator(tid("set-0")).getAttribute("data-valid")) === "false", "a set that lost a tile is not marked invalid");
+    check((await P.locator(tid(`set-${k}`)).getAttribute("data-valid")) === "false", "a set that lost a tile is not marked invalid");
     check((await P.locator(tid(`set-${last}`)).getAttribute("data-valid")) === "false", "a one-tile set is not marked invalid");
     check((await P.locator(tid("invalid-warning")).count()) === 1, "no warning about invalid sets");
-    await dragTile(P, `${tid(`set-${last}`)} [data-tile="${t}"]`, tid("set-0"));
-    check((await P.locator(tid("set-0")).getAttribute("data-valid")) === "true", "the set is not valid again after the tile came back");
+    await dragTile(P, `${tid(`set-${last}`)} [data-tile="${t}"]`, tid(`set-${k}`));
+    check((await P.locator(tid(`set-${k}`)).getAttribute("data-valid")) === "true", "the set is not valid again after the tile came back");
   }
   await shot(P, "rummikub-meld.png");
   await P.click(tid("end-turn"));
@@ -568,8 +650,214 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
   await waitAttr(P, "turn-status", "data-version", (x) => Number(x) === versionBefore + 1, 10_000, async () => `(draw after the restart; error: ${await errorText(P)})`);
   await waitAttr(Q, "turn-status", "data-version", (x) => Number(x) === versionBefore + 1, 10_000, "(the other player sees the draw)");
   log("after kill -9 and restart both pages reconnected and play went on");
+  check(!requested.some(isThree), "a Rummikub page or the lobby loaded three.js");
+  for (const t of tokens) check(!requested.some((u) => u.includes(t)), "a requested address holds a seat token");
   await ctxA.close();
   await ctxB.close();
+  await ctxS.close();
+}
+
+// ---- scenario: seats: the creator's seat is theirs, open seats go to others -------
+
+async function seatsScenario(browser, base, problems) {
+  const contexts = [];
+  const page = async (name) => {
+    const c = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    contexts.push(c);
+    const p = await c.newPage();
+    watchPage(p, name, problems);
+    return p;
+  };
+  const A = await page("A");
+  // Ana takes seat 2 (not the first); seats 1 and 3 are open to anyone.
+  const a = await createInLobby(A, base, { game: "rummikub", name: "Ana", seats: ["open", "human", "open"], mine: 1, noClock: true });
+  check(a.token, "the creator has no token");
+  const va = await api(base, "GET", `/api/tables/${a.id}`, undefined, a.token);
+  check(va.you === 1, `the creator picked seat 2 and has seat ${va.you === null ? "none" : va.you + 1}`);
+  check(va.status === "waiting" && JSON.stringify(va.waiting_for) === "[0,2]", `status ${va.status}, waiting for ${JSON.stringify(va.waiting_for)}`);
+  await waitAttr(A, "turn-status", "data-waiting-for", (x) => x === "0,2", 10_000, "(waiting for seats 1 and 3)");
+  const waitingText = await A.locator(tid("turn-status")).textContent();
+  check(waitingText === "Waiting for Player 1, Player 3", `the creator sees "${waitingText}"`);
+  await A.locator(tid("open-seat-0")).waitFor({ timeout: 5_000 });
+
+  // Bo joins from the lobby: offered only the open seats, never the creator's.
+  const B = await page("B");
+  const b = await joinFromLobby(B, base, a.id, "Bo");
+  check(JSON.stringify(b.offered) === "[0,2]", `the lobby offered seats ${b.offered.map((x) => x + 1)}`);
+  const vb = await api(base, "GET", `/api/tables/${a.id}`, undefined, b.token);
+  check(vb.you === 0 || vb.you === 2, `Bo got seat ${vb.you}`);
+  check(b.token !== a.token, "Bo got the creator's token");
+  const lobbyAgain = await page("lobby");
+  await lobbyAgain.goto(base + "/");
+  await lobbyAgain.locator(tid(`join-${a.id}`)).waitFor({ timeout: 10_000 });
+  const left = await lobbyAgain.locator(tid(`open-table-${a.id}`)).getAttribute("data-open-seats");
+  check(left === String(2 - vb.you), `after Bo took seat ${vb.you + 1} the lobby offers ${left}`);
+
+  // Cy opens the table's address and takes the last open seat from the table page.
+  const C = await page("C");
+  await C.goto(`${base}/t/${a.id}`);
+  await C.locator(tid("join-table")).waitFor({ timeout: 10_000 });
+  await C.fill(tid("join-name"), "Cy");
+  await C.click(tid("join-table"));
+  // The page reloads on the new seat (before, it watched).
+  await waitText(C, "table-title", (t) => / — seat \d$/.test(t), 10_000, "(Cy on a seat)");
+  await waitAttr(C, "turn-status", "data-status", (x) => x === "playing", 10_000, "(playing once Cy sat down)");
+  const c = await sessionToken(C, a.id);
+  const vc = await api(base, "GET", `/api/tables/${a.id}`, undefined, c);
+  check(vc.you === 2 - vb.you, `Cy got seat ${vc.you}, Bo has ${vb.you}, Ana 1`);
+  check(new Set([a.token, b.token, c]).size === 3, "two people share a token");
+  for (const p of [A, B]) await waitAttr(p, "turn-status", "data-status", (x) => x === "playing", 10_000, "(playing)");
+  check(C.url() === `${base}/t/${a.id}`, `Cy's address is ${C.url()}`);
+
+  // The table is full: the lobby no longer lists it, and a join is refused with a code.
+  await lobbyAgain.click(tid("refresh-tables"));
+  await lobbyAgain.waitForTimeout(300);
+  check((await lobbyAgain.locator(tid(`open-table-${a.id}`)).count()) === 0, "a full table is still in the lobby");
+  const r = await fetch(`${base}/api/tables/${a.id}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: "Dee" }) });
+  const body = await r.json().catch(() => null);
+  check(r.status === 409 && body && typeof body.error === "string" && typeof body.code === "string", `joining a full table: ${r.status} ${JSON.stringify(body)}`);
+  log(`seats: Ana 2 (hers from creation), Bo ${vb.you + 1} from the lobby, Cy ${vc.you + 1} from the table; a fourth join: ${body.code}`);
+
+  // Hand to bot: Ana may hand her own seat, not a connected player's; once Bo has gone the
+  // control counts down to when the server allows it.
+  check((await A.locator(tid("hand-bot-1")).count()) === 1, "no hand-to-bot control for your own seat");
+  check((await A.locator(tid(`hand-bot-${vb.you}`)).count()) === 0 && (await A.locator(tid(`hand-bot-${vc.you}`)).count()) === 0, "a present player's seat may be handed to a bot");
+  await shot(A, "seats.png");
+  await B.close();
+  const text = await waitText(A, `handover-${vb.you}`, (t) => /you may hand Bo's seat to a bot in \d+ s/.test(t), 15_000, "(countdown once Bo left)");
+  const secs = Number(text.match(/in (\d+) s/)[1]);
+  check(secs > 0 && secs <= 60, `the hand-over countdown says ${secs} s`);
+  check((await A.locator(tid(`hand-bot-${vb.you}`)).count()) === 0, "Bo's seat may be handed over before the server allows it");
+  log(`Bo left: "${text.trim()}"`);
+  await shot(A, "seats-handover-countdown.png");
+  for (const ctx of contexts) await ctx.close();
+}
+
+// ---- scenario: an invite link (#token=) and the waiting table ---------------------
+
+async function waitingScenario(browser, base, problems) {
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const A = await ctxA.newPage();
+  watchPage(A, "A", problems);
+  const a = await createInLobby(A, base, { game: "rummikub", name: "Ana", seats: ["human", "human"], turnSeconds: 60 });
+  await waitAttr(A, "turn-status", "data-status", (x) => x === "waiting", 10_000, "(waiting for the invitee)");
+  const said = await A.locator(tid("turn-status")).textContent();
+  check(said === "Waiting for Player 2", `the creator sees "${said}"`);
+  await waitAttr(A, "rack", "data-count", (c) => c === "14");
+  check((await A.locator(tid("countdown")).getAttribute("data-seconds")) === "", "a clock runs while the table waits");
+  const v0 = await api(base, "GET", `/api/tables/${a.id}`, undefined, a.token);
+  check(v0.status === "waiting" && v0.deadline_ms === null, `waiting table: status ${v0.status}, deadline ${v0.deadline_ms}`);
+  const refused = await fetch(`${base}/api/tables/${a.id}/actions`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Seat-Token": a.token },
+    body: JSON.stringify({ version: v0.version, action: { type: "draw" } }),
+  });
+  const refusal = await refused.json().catch(() => null);
+  check(refused.status === 409 && refusal?.code, `an action while waiting: ${refused.status} ${JSON.stringify(refusal)}`);
+  const invite = await A.locator(tid("invite-1")).inputValue();
+  check(/\/t\/[^/?#]+#token=[0-9a-zA-Z]+$/.test(invite), `the invite link is ${invite}`);
+  const token = new URLSearchParams(new URL(invite).hash.slice(1)).get("token");
+  await shot(A, "rummikub-waiting.png");
+
+  // The invitee opens the link: the token leaves the address and no request carries it.
+  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const B = await ctxB.newPage();
+  watchPage(B, "B", problems);
+  const sent = recordRequests(B);
+  await B.goto(invite);
+  await waitAttr(B, "turn-status", "data-version", (x) => x !== null, 10_000, "(the invitee's view)");
+  check(B.url() === `${base}/t/${a.id}`, `after opening the invite the address is ${B.url()}`);
+  check((await sessionToken(B, a.id)) === token, "the invite's token is not in sessionStorage");
+  check(!(await B.evaluate(() => location.href + document.referrer)).includes(token), "the token is still in the page's address");
+  await waitAttr(B, "turn-status", "data-status", (x) => x === "playing", 10_000, "(playing once the invitee came)");
+  check((await B.locator(tid("table-title")).textContent()).includes("seat 2"), "the invitee is not on seat 2");
+  const seconds = Number(await waitAttr(A, "countdown", "data-seconds", (x) => !!x && Number(x) > 0, 10_000, "(the clock started)"));
+  check(seconds <= 60, `the clock shows ${seconds} s of a 60 s turn`);
+  const v1 = await api(base, "GET", `/api/tables/${a.id}`, undefined, a.token);
+  check(v1.status === "playing" && v1.deadline_ms !== null, `started table: status ${v1.status}, deadline ${v1.deadline_ms}`);
+  await B.reload();
+  await waitAttr(B, "turn-status", "data-version", (x) => x !== null);
+  check((await B.locator(tid("table-title")).textContent()).includes("seat 2"), "after a reload the invitee lost the seat");
+  check(sent.length > 3 && sent.some((u) => u.includes("/ws")), `too few requests recorded (${sent.length})`);
+  const leaks = sent.filter((u) => u.includes(token));
+  check(leaks.length === 0, `requests carrying the token: ${leaks.join(" ")}`);
+  log(`invite: ${sent.length} requests, none with the token; the clock started at ${seconds} s`);
+  await shot(A, "rummikub-started.png");
+
+  // The old link form (?seat=&token=) still works and is cleaned up too.
+  const ctxD = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const D = await ctxD.newPage();
+  watchPage(D, "D", problems);
+  await D.goto(`${base}/t/${a.id}?seat=1&token=${token}`);
+  await waitAttr(D, "turn-status", "data-version", (x) => x !== null);
+  check(D.url() === `${base}/t/${a.id}`, `the old link form left ${D.url()}`);
+  check((await D.locator(tid("table-title")).textContent()).includes("seat 2"), "the old link form did not give seat 2");
+  // A token the server does not know: dropped, and the page watches, saying why.
+  await D.goto(`${base}/t/${a.id}#token=${"0".repeat(32)}`);
+  await D.waitForURL(`${base}/t/${a.id}`);
+  await waitText(D, "table-title", (t) => t.includes("(spectator)"), 10_000, "(watching after a bad token)");
+  check(/you are watching/.test((await errorText(D)) ?? ""), `no word about the bad token: ${await errorText(D)}`);
+  check((await sessionToken(D, a.id)) === null, "the bad token stayed in sessionStorage");
+  await ctxA.close();
+  await ctxB.close();
+  await ctxD.close();
+}
+
+// ---- scenario: practice seed, hand your own seat to a bot and take it back --------
+
+async function handoverScenario(browser, base, problems) {
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const A = await ctxA.newPage();
+  watchPage(A, "A", problems);
+  await A.goto(base + "/");
+  await A.locator(tid("create")).waitFor();
+  await A.selectOption(tid("game-select"), "rummikub");
+  await A.selectOption(tid("rk-players-select"), "2");
+  await A.check(tid("no-clock"));
+  await A.fill(tid("your-name"), "Ana");
+  await A.selectOption(tid("seat-kind-1"), "open");
+  check(await A.locator(tid("seed")).isDisabled(), "the seed may be chosen with an open seat");
+  await A.selectOption(tid("seat-kind-1"), "human");
+  check(await A.locator(tid("seed")).isDisabled(), "the seed may be chosen with an invited seat");
+  await A.selectOption(tid("seat-kind-1"), "bot");
+  await A.selectOption(tid("seat-bot-1"), "random");
+  check(await A.locator(tid("seed")).isEnabled(), "the seed may not be chosen against a bot");
+  await A.fill(tid("seed"), "42");
+  const a = await submitCreate(A);
+  const label = await waitText(A, "practice-seed", () => true, 10_000, "(practice seed)");
+  check(label === "practice: seed 42", `the practice label says ${JSON.stringify(label)}`);
+  await waitAttr(A, "turn-status", "data-status", (x) => x === "playing", 10_000, "(playing against a bot)");
+  await A.locator(tid("commitment")).waitFor();
+  const commitment = await A.locator(tid("commitment")).getAttribute("data-value");
+  check(/^[0-9a-f]{64}$/.test(commitment ?? ""), `the commitment is ${commitment}`);
+  check((await A.locator(tid("commitment")).getAttribute("title")).includes(commitment), "the commitment's tooltip lacks the full value");
+  await shot(A, "practice-seed.png");
+  // Everyone sees it, a spectator too; a spectator may hand nothing to a bot.
+  const ctxS = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const S = await ctxS.newPage();
+  watchPage(S, "spectator", problems);
+  await S.goto(`${base}/t/${a.id}`);
+  check((await waitText(S, "practice-seed", () => true)) === "practice: seed 42", "the spectator does not see the practice seed");
+  check((await S.locator('[data-testid^="hand-bot-"]').count()) === 0, "a spectator is offered hand to bot");
+
+  // Your own seat to a bot: it plays for you; then take it back.
+  check((await A.locator(tid("hand-bot-1")).count()) === 0, "a bot's seat is offered to a bot");
+  await A.locator(tid("hand-bot-0")).waitFor();
+  await A.selectOption(tid("hand-bot-choice-0"), "random");
+  const before = Number(await A.locator(tid("turn-status")).getAttribute("data-version"));
+  await A.click(tid("hand-bot-0"));
+  await waitAttr(A, "seat-0", "data-kind", (k) => k === "bot", 10_000, "(my seat is a bot's)");
+  await A.locator(tid("take-back")).waitFor({ timeout: 5_000 });
+  await waitAttr(A, "turn-status", "data-version", (x) => Number(x) >= before + 2, 20_000, "(the bot plays my seat)");
+  await shot(A, "handover-bot.png");
+  await A.click(tid("take-back"));
+  await waitAttr(A, "seat-0", "data-kind", (k) => k === "human", 10_000, async () => `(my seat back; error: ${await errorText(A)})`);
+  check(await A.locator(tid("take-back-box")).isHidden(), "take back still offered after taking the seat back");
+  await A.locator(tid("hand-bot-0")).waitFor({ timeout: 5_000 });
+  const v = await api(base, "GET", `/api/tables/${a.id}`, undefined, a.token);
+  check(v.you === 0 && v.seats[0].kind === "human", `after taking back: you ${v.you}, kind ${v.seats[0].kind}`);
+  log(`handed my seat to a bot at version ${before} and took it back at ${v.version}`);
+  await ctxA.close();
   await ctxS.close();
 }
 
@@ -610,7 +898,7 @@ function checkMessage(text, seat, who) {
 
 // ---- main ---------------------------------------------------------------------
 
-const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers };
+const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario };
 
 async function main() {
   fs.mkdirSync(shots, { recursive: true });

@@ -1,188 +1,64 @@
-// Typed client for the rumi server API (docs/server-api.md).
+// Typed client for the rumi server API (docs/server-api.md). The wire types are generated
+// from the server's (crates/server/src/wire.rs) into src/generated/api.ts.
+import type {
+  BotMeta,
+  CheckResult,
+  CreateTableRequest,
+  CreateTableResponse,
+  GameAction,
+  HintAnswer,
+  JoinRequest,
+  LobbyTable,
+  LobbyTables,
+  Meta,
+  ReplayAnswer,
+  RummikubSettings,
+  SeatGrant,
+  ServerMessage,
+  TableStatus,
+  TableView,
+  PlacementView,
+} from "./generated/api";
+
+export type {
+  BotMeta,
+  CreatedSeat,
+  CreateTableResponse,
+  Fairness,
+  GameAction as Action,
+  HintPlay,
+  LobbyTable,
+  Meta,
+  PlacementView as Placement,
+  RulesView as RummikubRules,
+  RumisAction,
+  RummikubAction,
+  RummikubView,
+  RumisView,
+  ScenarioMeta,
+  ScenarioView as RumisScenario,
+  CubeView as RumisCube,
+  ColourView as RumisColour,
+  SeatKind,
+  SeatRequest,
+  SeatView as Seat,
+  TableStatus,
+  TableView,
+} from "./generated/api";
 
 export type Cell = [number, number, number];
 
-export interface Seat {
-  seat: number;
-  name: string | null;
-  kind: "human" | "bot";
-  bot: string | null;
-  claimed: boolean;
-  connected: boolean;
-}
+/** A create request as sent: `turn_seconds: null` switches the clock off (K7). */
+export type CreateRequest = Omit<CreateTableRequest, "rummikub"> & {
+  rummikub?: Omit<RummikubSettings, "turn_seconds"> & { turn_seconds?: number | null };
+};
 
-export interface GameResult {
-  winners: number[];
-  scores: number[];
-  text: string;
-}
-
-export interface RumisScenario {
-  key: string;
-  name: string;
-  width: number;
-  depth: number;
-  /** limits[y][x]: height limit of column (x, y); 0 = outside the footprint. */
-  limits: number[][];
-  regions?: string[][];
-}
-
-export interface RumisCube {
-  x: number;
-  y: number;
-  z: number;
-  colour: string;
-  stone: number;
-}
-
-export interface RumisColour {
-  colour: string;
-  owner: number | null;
-  out: boolean;
-  supply: string[];
-  score: number;
-}
-
-export interface Placement {
-  stone: string;
-  cells: Cell[];
-}
-
-export interface RumisView {
-  scenario: RumisScenario;
-  players: number;
-  variant: string;
-  cubes: RumisCube[];
-  colours: RumisColour[];
-  to_move_colour: string | null;
-  /** Only in a connection's first view (and HTTP views): it never changes. */
-  stones?: Record<string, Cell[][]>;
-  legal?: Placement[] | null;
-  history: string[];
-}
-
-export interface RummikubRules {
-  name: string;
-  initial_meld: number;
-  turn_seconds: number | null;
-  jokers_per_set: number;
-  run_wraps_around: boolean;
-  frozen_joker_sets: boolean;
-}
-
-export interface RoundOver {
-  winners: number[];
-  scores: number[];
-  reason: string;
-}
-
-export interface RummikubView {
-  rules: RummikubRules;
-  rack?: string[] | null;
-  rack_sizes: number[];
-  melded: boolean[];
-  pool_size: number;
-  table: string[][];
-  round: number;
-  rounds: number;
-  totals: number[];
-  round_over: RoundOver | null;
-  can_claim_redeal: boolean;
-  last: string | null;
-}
-
-export interface TableView {
-  id: string;
-  game: "rumis" | "rummikub";
-  version: number;
-  you: number | null;
-  seats: Seat[];
-  to_move: number | null;
-  over: boolean;
-  deadline_ms: number | null;
-  result: GameResult | null;
-  rumis?: RumisView;
-  rummikub?: RummikubView;
-}
-
-export interface ScenarioMeta {
-  key: string;
-  name: string;
-  players: number[];
-  variants: string[];
-}
-
-export interface PresetMeta {
-  name: string;
-  turn_seconds?: number | null;
-}
-
-export interface Meta {
-  scenarios: ScenarioMeta[];
-  presets: PresetMeta[];
-  rumisBots: string[];
-  rummikubBots: string[];
-}
-
-export interface SeatRequest {
-  kind: "human" | "bot";
-  name?: string;
-  bot?: string;
-}
-
-export interface CreateRequest {
-  game: "rumis" | "rummikub";
-  rumis?: { scenario: string; players: number; variant: string };
-  rummikub?: { rules: string; turn_seconds?: number | null; rounds: number };
-  seats: SeatRequest[];
-  seed?: number;
-}
-
-export interface CreatedSeat {
-  seat: number;
-  kind: string;
-  token?: string | null;
-  invite?: string | null;
-}
-
-export interface Created {
-  id: string;
-  spectator: string;
-  seats: CreatedSeat[];
-}
-
-export interface OpenTable {
-  id: string;
-  game: string;
-  seats: Partial<Seat>[];
-  /** Seats nobody has claimed yet. */
-  open_seats?: number[];
-  detail?: string;
-  description?: string;
-}
-
-export type RumisAction = { move: string } | Placement;
-export type RummikubAction =
-  | { type: "play"; table: string[][] }
-  | { type: "draw" }
-  | { type: "redeal" }
-  | { type: "next_round" };
-export type Action = RumisAction | RummikubAction;
-
-/** The solver's best play for a Rummikub seat (`GET /api/tables/{id}/hint`). */
-export interface HintPlay {
-  placed: string[];
-  table: string[][];
-  tiles: number;
-  value: number;
-  changed_sets: number;
-}
-
-/** An error answered by the server: its status and its message for a person. */
+/** An error answered by the server: its status, its message for a person and its code. */
 export class ApiError extends Error {
   constructor(
     public status: number,
     message: string,
+    public code: string | null = null,
   ) {
     super(message);
   }
@@ -210,86 +86,96 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
     json = null;
   }
   if (!response.ok) {
+    const body = json && typeof json === "object" ? (json as { error?: unknown; code?: unknown }) : null;
     const message =
-      json && typeof json === "object" && "error" in json
-        ? String((json as { error: unknown }).error)
-        : `${response.status} ${response.statusText}${text ? ": " + text.slice(0, 200) : ""}`;
-    throw new ApiError(response.status, message);
+      body && "error" in body ? String(body.error) : `${response.status} ${response.statusText}${text ? ": " + text.slice(0, 200) : ""}`;
+    throw new ApiError(response.status, message, body && typeof body.code === "string" ? body.code : null);
   }
   return json as T;
 }
 
-function names(list: unknown): string[] {
-  if (!Array.isArray(list)) return [];
-  return list
-    .map((b) => (typeof b === "string" ? b : b && typeof b === "object" ? String((b as { name?: unknown; key?: unknown }).name ?? (b as { key?: unknown }).key ?? "") : ""))
-    .filter((s) => s !== "");
-}
-
-/** Reads `/api/meta`, accepting the few shapes a server may reasonably answer. */
-export function normaliseMeta(raw: unknown): Meta {
-  const m = (raw ?? {}) as Record<string, unknown>;
-  const scenarios: ScenarioMeta[] = (Array.isArray(m.scenarios) ? m.scenarios : []).map((s: Record<string, unknown>) => ({
-    key: String(s.key),
-    name: String(s.name ?? s.key),
-    players: (Array.isArray(s.players) ? s.players : Array.isArray(s.player_counts) ? s.player_counts : [2, 3, 4]).map(Number),
-    variants: names(s.variants).length ? names(s.variants) : ["standard"],
-  }));
-  const rk = (m.rummikub ?? {}) as Record<string, unknown>;
-  const rawPresets = (Array.isArray(rk.presets) ? rk.presets : Array.isArray(m.rummikub_presets) ? m.rummikub_presets : Array.isArray(m.presets) ? m.presets : []) as unknown[];
-  const presets: PresetMeta[] = rawPresets.map((p) =>
-    typeof p === "string" ? { name: p } : { name: String((p as PresetMeta).name), turn_seconds: (p as PresetMeta).turn_seconds },
-  );
-  let rumisBots: string[] = [];
-  let rummikubBots: string[] = [];
-  if (Array.isArray(m.bots)) {
-    rumisBots = names(m.bots);
-    rummikubBots = names(m.bots);
-  } else if (m.bots && typeof m.bots === "object") {
-    const b = m.bots as Record<string, unknown>;
-    rumisBots = names(b.rumis);
-    rummikubBots = names(b.rummikub);
-  }
-  if (Array.isArray(rk.bots)) rummikubBots = names(rk.bots);
-  const rumis = (m.rumis ?? {}) as Record<string, unknown>;
-  if (Array.isArray(rumis.bots)) rumisBots = names(rumis.bots);
-  if (Array.isArray(rumis.scenarios) && scenarios.length === 0) {
-    // The server's shape: {"rumis": {"scenarios", "variants", "bots"}, "rummikub": {"presets", "bots"}}.
-    const variants = names(rumis.variants);
-    const scen = (rumis.scenarios as Record<string, unknown>[]).map((s) => ({ ...s, variants: s.variants ?? variants }));
-    return normaliseMeta({ ...m, scenarios: scen });
-  }
-  return {
-    scenarios,
-    presets: presets.length ? presets : [{ name: "current" }, { name: "old" }],
-    rumisBots: rumisBots.length ? rumisBots : ["random", "greedy"],
-    rummikubBots: rummikubBots.length ? rummikubBots : ["random"],
-  };
-}
-
 export const api = {
-  meta: async (): Promise<Meta> => normaliseMeta(await call<unknown>("GET", "/api/meta")),
-  openTables: async (): Promise<OpenTable[]> => {
-    const raw = await call<unknown>("GET", "/api/tables");
-    const list = Array.isArray(raw) ? raw : ((raw as { tables?: unknown[] })?.tables ?? []);
-    return list as OpenTable[];
-  },
-  create: (req: CreateRequest) => call<Created>("POST", "/api/tables", req),
+  meta: () => call<Meta>("GET", "/api/meta"),
+  openTables: async (): Promise<LobbyTable[]> => (await call<LobbyTables>("GET", "/api/tables")).tables,
+  create: (req: CreateRequest) => call<CreateTableResponse>("POST", "/api/tables", req),
   view: (id: string, token: string | null) => call<TableView>("GET", `/api/tables/${enc(id)}`, undefined, token),
-  join: (id: string, name: string) => call<{ seat: number; token: string }>("POST", `/api/tables/${enc(id)}/join`, { name }),
-  act: (id: string, token: string | null, version: number, action: Action) =>
+  join: (id: string, name: string, seat?: number) => {
+    const body: JoinRequest = seat === undefined ? { name } : { name, seat };
+    return call<SeatGrant>("POST", `/api/tables/${enc(id)}/join`, body);
+  },
+  act: (id: string, token: string | null, version: number, action: GameAction) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/actions`, { version, action }, token),
-  check: (id: string, token: string | null, placement: Placement) =>
-    call<{ legal: boolean; reason?: string | null }>("POST", `/api/tables/${enc(id)}/check`, placement, token),
+  check: (id: string, token: string | null, placement: PlacementView) =>
+    call<CheckResult>("POST", `/api/tables/${enc(id)}/check`, placement, token),
   seatToBot: (id: string, token: string | null, seat: number, bot: string) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/seats/${seat}/bot`, { bot }, token),
+  /** Takes your own seat back from the bot it was handed to. */
+  takeBack: (id: string, token: string | null, seat: number) => call<unknown>("DELETE", `/api/tables/${enc(id)}/seats/${seat}/bot`, undefined, token),
   hint: (id: string, token: string | null, objective: "tiles" | "value" = "tiles") =>
-    call<{ play: HintPlay | null }>("GET", `/api/tables/${enc(id)}/hint?objective=${objective}`, undefined, token),
-  replay: (id: string) => call<{ steps: TableView[]; record?: string }>("GET", `/api/tables/${enc(id)}/replay`),
+    call<HintAnswer>("GET", `/api/tables/${enc(id)}/hint?objective=${objective}`, undefined, token),
+  replay: (id: string) => call<ReplayAnswer>("GET", `/api/tables/${enc(id)}/replay`),
 };
+
+/** The bots a game offers (names for seat requests, with level and description). */
+export function botsOf(meta: Meta | null, game: string): BotMeta[] {
+  const list = meta ? (game === "rumis" ? meta.rumis.bots : meta.rummikub.bots) : [];
+  return list.length ? list : [{ name: "random", level: 1, description: "random legal moves" }];
+}
 
 function enc(s: string): string {
   return encodeURIComponent(s);
+}
+
+// ---- seat tokens: kept in sessionStorage, never in an address --------------------
+
+const tokenKey = (id: string) => `rumi-token-${id}`;
+const invitesKey = (id: string) => `rumi-invites-${id}`;
+
+function storage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** This tab's seat token for a table (from its invite link, creation or joining). */
+export function storedToken(id: string): string | null {
+  return storage()?.getItem(tokenKey(id)) ?? null;
+}
+
+export function storeToken(id: string, token: string): void {
+  storage()?.setItem(tokenKey(id), token);
+}
+
+export function forgetToken(id: string): void {
+  storage()?.removeItem(tokenKey(id));
+}
+
+/** The invite links the creator got at creation, to show while the table waits. */
+export interface StoredInvite {
+  seat: number;
+  name?: string | null;
+  invite: string;
+}
+
+export function storeInvites(id: string, invites: StoredInvite[]): void {
+  storage()?.setItem(invitesKey(id), JSON.stringify(invites));
+}
+
+export function storedInvites(id: string): StoredInvite[] {
+  try {
+    const list = JSON.parse(storage()?.getItem(invitesKey(id)) ?? "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The token in a link's fragment (`#token=…`), or null. */
+export function fragmentToken(hash: string): string | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  return params.get("token");
 }
 
 export type ConnectionState = "connecting" | "open" | "closed";
@@ -308,16 +194,16 @@ export class TableSocket {
     private id: string,
     private token: string | null,
     private onView: (view: TableView) => void,
-    private onError: (message: string) => void,
+    private onError: (message: string, code: string | null) => void,
     private onState: (state: ConnectionState) => void,
   ) {
     this.open();
   }
 
+  /** No token in the URL: it goes in the first message, `hello`. */
   private url(): string {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/api/tables/${enc(this.id)}/ws${q}`;
+    return `${proto}//${location.host}/api/tables/${enc(this.id)}/ws`;
   }
 
   private open(): void {
@@ -326,18 +212,19 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello" }));
       this.attempt = 0;
       this.onState("open");
     };
     ws.onmessage = (event) => {
-      let msg: { type?: string; view?: TableView; message?: string; error?: string };
+      let msg: ServerMessage;
       try {
         msg = JSON.parse(String(event.data));
       } catch {
         return;
       }
       if (msg.type === "state" && msg.view) this.onView(msg.view);
-      else if (msg.type === "error") this.onError(msg.message ?? msg.error ?? "refused");
+      else if (msg.type === "error") this.onError(msg.message ?? "refused", msg.code ?? null);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -352,7 +239,7 @@ export class TableSocket {
   }
 
   /** Sends an action on the socket; false if it is not open (then use HTTP). */
-  send(version: number, action: Action): boolean {
+  send(version: number, action: GameAction): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type: "action", version, action }));
     return true;
@@ -363,4 +250,9 @@ export class TableSocket {
     if (this.timer !== null) window.clearTimeout(this.timer);
     this.ws?.close();
   }
+}
+
+/** The table's status (a view without one is an older server's: playing or over). */
+export function statusOf(v: TableView): TableStatus {
+  return v.status;
 }

@@ -1,5 +1,6 @@
-// The lobby: create a table (game, options, seats), show its links, list open tables.
-import { api, ApiError, type CreateRequest, type Created, type Meta, type SeatRequest } from "./api";
+// The lobby: create a table (game, options, seats: invited, open or bot, and which one is
+// yours) and go straight to your seat; list the tables with open seats to join.
+import { api, ApiError, botsOf, storeInvites, storeToken, type CreateRequest, type Meta, type SeatRequest } from "./api";
 import { clear, h, seatName } from "./dom";
 
 const NAME_KEY = "rumi.name";
@@ -58,19 +59,20 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   ]);
   const scenario = select(
     "scenario-select",
-    meta.scenarios.map((s) => ({ value: s.key, label: s.name })),
+    meta.rumis.scenarios.map((s) => ({ value: s.key, label: s.name })),
     "chullpa",
   );
   const players = select("players-select", []);
   const variant = select("variant-select", []);
   const preset = select(
     "preset-select",
-    meta.presets.map((p) => ({ value: p.name, label: p.name })),
+    meta.rummikub.presets.map((p) => ({ value: p, label: p })),
   );
   const turnSeconds = h("input", { testid: "turn-seconds", type: "number", min: 5, max: 600, placeholder: "preset" });
   const noClock = h("input", { testid: "no-clock", type: "checkbox" });
   const rounds = h("input", { testid: "rounds", type: "number", min: 1, max: 20, value: 1 });
   const seed = h("input", { testid: "seed", type: "number", min: 0, placeholder: "random" });
+  const seedNote = h("span", { className: "muted", testid: "seed-note" });
   const yourName = h("input", { testid: "your-name", type: "text", placeholder: "your name", value: localStorage.getItem(NAME_KEY) ?? "" });
   const seatsBox = h("div", { className: "seats", testid: "seats" });
   const rumisBox = h("div", { className: "options", testid: "rumis-options" }, label("Scenario", scenario), label("Players", players), label("Variant", variant));
@@ -83,16 +85,18 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     label("No clock", noClock),
     label("Rounds", rounds),
   );
-  const rkPlayers = select("rk-players-select", [2, 3, 4].map((n) => ({ value: String(n), label: String(n) })));
+  const rkPlayers = select("rk-players-select", (meta.rummikub.players.length ? meta.rummikub.players : [2, 3, 4]).map((n) => ({ value: String(n), label: String(n) })));
   (rummikubBox.children[1] as HTMLElement).replaceChild(rkPlayers, rummikubBox.children[1].children[1]);
-  const created = h("div", { className: "created", testid: "created", hidden: true });
   const createButton = h("button", { testid: "create", className: "primary" }, "Create table");
 
   const seatKinds: HTMLSelectElement[] = [];
   const seatBots: HTMLSelectElement[] = [];
+  const seatMine: HTMLInputElement[] = [];
+  /** The creator's own seat: a human seat, by default the first; null: only watch. */
+  let mine: number | null = 0;
 
   function scenarioMeta() {
-    return meta.scenarios.find((s) => s.key === scenario.value);
+    return meta.rumis.scenarios.find((s) => s.key === scenario.value);
   }
   function refreshPlayers(): void {
     const s = scenarioMeta();
@@ -104,36 +108,93 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     clear(variant);
     for (const v of s?.variants ?? ["standard"]) variant.append(h("option", { value: v }, VARIANT_LABELS[v] ?? v));
     if ([...variant.options].some((o) => o.value === keepV)) variant.value = keepV;
+    refreshVariants();
+  }
+  /** Variants this board cannot be played with at the chosen player count are disabled. */
+  function refreshVariants(): void {
+    const s = scenarioMeta();
+    const n = Number(players.value);
+    for (const o of variant.options) {
+      const counts = s?.variant_players?.[o.value];
+      o.disabled = !!counts && !counts.includes(n);
+      o.title = counts ? `${counts.join(", ")} players` : "";
+    }
+    if (variant.selectedOptions[0]?.disabled) {
+      const first = [...variant.options].find((o) => !o.disabled);
+      if (first) variant.value = first.value;
+    }
   }
   function seatCount(): number {
     return Number(game.value === "rumis" ? players.value : rkPlayers.value) || 2;
   }
+  /** Practice: every seat but the creator's is a bot; only then may a seed be chosen. */
+  function practice(): boolean {
+    return seatKinds.every((k, i) => i === mine || k.value === "bot");
+  }
+  function syncSeats(): void {
+    if (mine !== null && seatKinds[mine]?.value !== "human") mine = null;
+    if (mine === null) {
+      const first = seatKinds.findIndex((k) => k.value === "human");
+      mine = first >= 0 ? first : null;
+    }
+    seatKinds.forEach((k, i) => {
+      seatBots[i].hidden = k.value !== "bot";
+      seatMine[i].disabled = k.value !== "human";
+      seatMine[i].checked = i === mine;
+      seatMine[i].parentElement!.hidden = k.value !== "human";
+      const note = seatsBox.querySelector(`[data-testid="seat-note-${i}"]`);
+      if (note)
+        note.textContent =
+          k.value === "human" ? (i === mine ? "you" : "invite link to send") : k.value === "open" ? "anyone may join from the lobby" : "";
+    });
+    const ok = practice();
+    seed.disabled = !ok;
+    seed.placeholder = ok ? "random" : "only against bots";
+    seedNote.textContent = ok ? "practice: every other seat is a bot, so you may choose the deal" : "a seed only for practice (every other seat a bot)";
+  }
   function refreshSeats(): void {
     const n = seatCount();
-    const bots = game.value === "rumis" ? meta.rumisBots : meta.rummikubBots;
+    const bots = botsOf(meta, game.value);
     const oldKinds = seatKinds.map((s) => s.value);
     const oldBots = seatBots.map((s) => s.value);
     clear(seatsBox);
     seatKinds.length = 0;
     seatBots.length = 0;
+    seatMine.length = 0;
     for (let i = 0; i < n; i++) {
       const kind = select(`seat-kind-${i}`, [
-        { value: "human", label: i === 0 ? "human (you)" : "human (invite)" },
+        { value: "human", label: "human (invited)" },
+        { value: "open", label: "open (anyone)" },
         { value: "bot", label: "bot" },
       ]);
       kind.value = oldKinds[i] ?? (i === 0 ? "human" : "bot");
       const bot = select(
         `seat-bot-${i}`,
-        bots.map((b) => ({ value: b, label: b })),
-        oldBots[i] ?? (bots.includes("greedy") ? "greedy" : bots[0]),
+        bots.map((b) => ({ value: b.name, label: b.description ? `${b.name}: ${b.description}` : b.name })),
+        oldBots[i] ?? (bots.some((b) => b.name === "greedy") ? "greedy" : bots[0].name),
       );
-      const sync = () => (bot.hidden = kind.value !== "bot");
-      kind.addEventListener("change", sync);
-      sync();
+      const radio = h("input", { type: "radio", name: "my-seat", testid: `seat-mine-${i}` });
+      radio.addEventListener("change", () => {
+        if (radio.checked) mine = i;
+        syncSeats();
+      });
+      kind.addEventListener("change", syncSeats);
       seatKinds.push(kind);
       seatBots.push(bot);
-      seatsBox.append(h("div", { className: "seat-row", testid: `seat-row-${i}` }, h("span", { className: "seat-label" }, `Seat ${i + 1}`), kind, bot));
+      seatMine.push(radio);
+      seatsBox.append(
+        h(
+          "div",
+          { className: "seat-row", testid: `seat-row-${i}` },
+          h("span", { className: "seat-label" }, `Seat ${i + 1}`),
+          kind,
+          bot,
+          h("label", { className: "mine" }, radio, " mine"),
+          h("span", { className: "muted", testid: `seat-note-${i}` }),
+        ),
+      );
     }
+    syncSeats();
   }
   function refreshGame(): void {
     rumisBox.hidden = game.value !== "rumis";
@@ -145,9 +206,18 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     refreshPlayers();
     refreshSeats();
   });
-  players.addEventListener("change", refreshSeats);
+  players.addEventListener("change", () => {
+    refreshVariants();
+    refreshSeats();
+  });
   rkPlayers.addEventListener("change", refreshSeats);
   noClock.addEventListener("change", () => (turnSeconds.disabled = noClock.checked));
+  const presetClock = () => {
+    const secs = meta.rummikub.preset_turn_seconds?.[preset.value];
+    turnSeconds.placeholder = secs === undefined ? "preset" : secs === null ? "no clock" : `${secs} (preset)`;
+  };
+  preset.addEventListener("change", presetClock);
+  presetClock();
   refreshPlayers();
   refreshGame();
 
@@ -156,9 +226,10 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     const name = yourName.value.trim();
     localStorage.setItem(NAME_KEY, name);
     const seats: SeatRequest[] = seatKinds.map((k, i) =>
-      k.value === "bot" ? { kind: "bot", bot: seatBots[i].value } : i === 0 && name ? { kind: "human", name } : { kind: "human" },
+      k.value === "bot" ? { kind: "bot", bot: seatBots[i].value } : i === mine && name ? { kind: "human", name } : { kind: k.value as "human" | "open" },
     );
     const req: CreateRequest = { game: game.value as "rumis" | "rummikub", seats };
+    if (mine !== null) req.creator_seat = mine;
     if (game.value === "rumis") {
       req.rumis = { scenario: scenario.value, players: Number(players.value), variant: variant.value };
     } else {
@@ -166,14 +237,19 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       if (noClock.checked) req.rummikub.turn_seconds = null;
       else if (turnSeconds.value !== "") req.rummikub.turn_seconds = Number(turnSeconds.value);
     }
-    if (seed.value !== "") req.seed = Number(seed.value);
+    if (practice() && seed.value !== "") req.seed = Number(seed.value);
     createButton.disabled = true;
     try {
       const answer = await api.create(req);
-      showCreated(created, answer);
+      // Straight to your seat: the token and the invite links stay in this tab.
+      if (answer.you) storeToken(answer.id, answer.you.token);
+      storeInvites(
+        answer.id,
+        answer.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, name: s.name ?? null, invite: s.invite! })),
+      );
+      location.href = `/t/${encodeURIComponent(answer.id)}`;
     } catch (e) {
       showError(error, e);
-    } finally {
       createButton.disabled = false;
     }
   });
@@ -188,43 +264,10 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     h("h3", {}, "Seats"),
     seatsBox,
     label("Seed", seed),
+    seedNote,
     createButton,
-    created,
   );
   return { root };
-}
-
-function absolute(link: string): string {
-  return new URL(link, location.origin).href;
-}
-
-function showCreated(box: HTMLElement, created: Created): void {
-  clear(box);
-  box.hidden = false;
-  box.dataset.tableId = created.id;
-  box.append(h("h3", {}, `Table ${created.id}`));
-  const list = h("ul", { className: "links" });
-  for (const seat of created.seats) {
-    if (seat.invite) {
-      list.append(
-        h(
-          "li",
-          {},
-          h("span", { className: "seat-label" }, `Seat ${seat.seat + 1}${seat.seat === 0 ? " (you)" : ""}: `),
-          h("a", { href: seat.invite, testid: `invite-${seat.seat}` }, absolute(seat.invite)),
-          " ",
-          h("button", { className: "small", onclick: () => navigator.clipboard?.writeText(absolute(seat.invite!)) }, "copy"),
-        ),
-      );
-    } else {
-      list.append(h("li", {}, h("span", { className: "seat-label" }, `Seat ${seat.seat + 1}: `), `bot`));
-    }
-  }
-  list.append(h("li", {}, h("span", { className: "seat-label" }, "Spectators: "), h("a", { href: created.spectator, testid: "spectator-link" }, absolute(created.spectator))));
-  box.append(list);
-  const mine = created.seats.find((s) => s.invite);
-  if (mine?.invite) box.append(h("a", { className: "button primary", href: mine.invite, testid: "open-my-seat" }, `Play seat ${mine.seat + 1}`));
-  else box.append(h("a", { className: "button primary", href: created.spectator, testid: "open-my-seat" }, "Watch"));
 }
 
 function openTablesSection(error: HTMLElement): HTMLElement {
@@ -236,14 +279,16 @@ function openTablesSection(error: HTMLElement): HTMLElement {
       clear(list);
       if (tables.length === 0) list.append(h("p", { className: "muted" }, "No open tables."));
       for (const t of tables) {
-        const free = (s: Partial<{ seat: number; claimed: boolean }>) => (t.open_seats ? t.open_seats.includes(s.seat ?? -1) : !s.claimed);
-        const seats = (t.seats ?? []).map((s) => (s.kind === "bot" ? `${s.bot ?? "bot"} (bot)` : free(s) ? "free seat" : seatName({ seat: s.seat ?? 0, name: s.name }))).join(", ");
+        const open = t.open_seats;
+        const seats = t.seats
+          .map((s) => (s.kind === "bot" ? `${s.name} (bot)` : open.includes(s.seat) ? "open seat" : seatName(s)))
+          .join(", ");
         list.append(
           h(
             "div",
-            { className: "open-table", testid: `open-table-${t.id}` },
+            { className: "open-table", testid: `open-table-${t.id}`, "data-open-seats": open.join(",") },
             h("span", { className: "game" }, t.game === "rumis" ? "Rumis" : t.game === "rummikub" ? "Rummikub" : t.game),
-            h("span", {}, ` ${t.detail ?? t.description ?? ""}`),
+            h("span", {}, ` ${t.detail}`),
             h("span", { className: "muted" }, ` ${t.id} — ${seats}`),
             " ",
             h(
@@ -255,7 +300,8 @@ function openTablesSection(error: HTMLElement): HTMLElement {
                     const name = joinName.value.trim() || "guest";
                     localStorage.setItem(NAME_KEY, name);
                     const seat = await api.join(t.id, name);
-                    location.href = `/t/${encodeURIComponent(t.id)}?seat=${seat.seat}&token=${encodeURIComponent(seat.token)}`;
+                    storeToken(t.id, seat.token);
+                    location.href = `/t/${encodeURIComponent(t.id)}`;
                   } catch (e) {
                     showError(error, e);
                   }

@@ -1,9 +1,8 @@
 // The replay page: a finished game, step by step (the spectator view after every action).
-import { api, ApiError, type TableView } from "./api";
+import { api, ApiError, type Fairness, type TableView } from "./api";
 import { clear, h, seatName } from "./dom";
-import { RumisUI } from "./rumis/ui";
 import { RummikubUI } from "./rummikub/ui";
-import type { GameContext, GameUI } from "./table";
+import { fairnessBox, rumisUI, type GameContext, type GameUI } from "./table";
 
 export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   clear(app);
@@ -11,10 +10,12 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   app.append(h("h2", {}, `Replay of table ${id}`), error);
   let steps: TableView[];
   let record: string | undefined;
+  let fairness: Fairness | undefined;
   try {
     const answer = await api.replay(id);
     steps = answer.steps;
     record = answer.record;
+    fairness = answer.fairness;
   } catch (e) {
     error.hidden = false;
     error.textContent = e instanceof ApiError ? e.message : String(e);
@@ -61,14 +62,22 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     if (e.key === "ArrowLeft") go(index - 1);
   });
   app.append(controls, caption, box);
+  const last = steps[steps.length - 1];
+  const fair = fairnessBox(id, fairness ?? last.fairness, true);
+  if (fair) app.append(fair);
   if (record) app.append(h("details", {}, h("summary", {}, "Record"), h("pre", { testid: "record" }, record)));
-  let ui: GameUI | null = null;
+  let ui: GameUI;
+  try {
+    ui = steps[0].game === "rumis" ? await rumisUI(box, ctx, true) : new RummikubUI(box, ctx);
+  } catch (e) {
+    ctx.error(`Cannot load the game's view: ${(e as Error).message}`);
+    return;
+  }
   function show(): void {
     const v = steps[index];
     counter.textContent = `step ${index} of ${steps.length - 1}`;
     counter.dataset.index = String(index);
     slider.value = String(index);
-    if (!ui) ui = v.game === "rumis" ? new RumisUI(box, ctx, true) : new RummikubUI(box, ctx);
     ui.update(v);
     let text = "";
     if (v.game === "rumis") {

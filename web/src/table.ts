@@ -1,8 +1,23 @@
-// The table page: the live connection, seats, whose turn, result, errors; the game's own
-// view (Rumis or Rummikub) is mounted below and fed every new view.
-import { api, ApiError, TableSocket, type Action, type Meta, type TableView } from "./api";
+// The table page: the live connection, seats, whose turn (or whom the table waits for),
+// hand a seat to a bot and take it back, the fairness commitment, result, errors; the
+// game's own view (Rumis or Rummikub) is mounted below and fed every new view. Rumis
+// (and three.js with it) is loaded only when the table is a Rumis table.
+import {
+  api,
+  ApiError,
+  botsOf,
+  forgetToken,
+  statusOf,
+  storedInvites,
+  storeToken,
+  TableSocket,
+  type Action,
+  type Fairness,
+  type Meta,
+  type Seat,
+  type TableView,
+} from "./api";
 import { clear, h, seatName } from "./dom";
-import { RumisUI } from "./rumis/ui";
 import { RummikubUI } from "./rummikub/ui";
 
 export interface GameContext {
@@ -10,8 +25,8 @@ export interface GameContext {
   token: string | null;
   /** Sends an action made on the given view; resolves true if the server accepted it. */
   act(action: Action): Promise<boolean>;
-  /** Shows a message for a person (a refusal, a reason). */
-  error(message: string): void;
+  /** Shows a message for a person (a refusal, a reason), with the server's code if any. */
+  error(message: string, code?: string | null): void;
   clearError(): void;
   current(): TableView | null;
 }
@@ -21,26 +36,148 @@ export interface GameUI {
   destroy(): void;
 }
 
-export function showTable(app: HTMLElement, id: string, token: string | null, seatParam: string | null): void {
+/** The Rumis view, with three.js: a separate chunk, fetched only for Rumis tables. */
+export async function rumisUI(root: HTMLElement, ctx: GameContext, readOnly = false): Promise<GameUI> {
+  const { RumisUI } = await import("./rumis/rumis");
+  return new RumisUI(root, ctx, readOnly);
+}
+
+/** `/t/ID#token=…` as an absolute link. */
+export function seatLink(id: string, token: string): string {
+  return new URL(`/t/${encodeURIComponent(id)}#token=${encodeURIComponent(token)}`, location.origin).href;
+}
+
+function absolute(link: string): string {
+  return new URL(link, location.origin).href;
+}
+
+/** A read-only field with a link and a copy button (the link is not an anchor: following
+ * an invite link in this tab would put you on that seat). */
+export function copyField(testid: string, value: string): HTMLElement {
+  const input = h("input", { type: "text", readonly: true, value, testid, className: "link-field", spellcheck: "false" });
+  input.addEventListener("focus", () => input.select());
+  const button = h("button", { className: "small", testid: `copy-${testid}` }, "copy");
+  button.addEventListener("click", async () => {
+    input.select();
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(value);
+      ok = true;
+    } catch {
+      ok = document.execCommand?.("copy") ?? false;
+    }
+    button.textContent = ok ? "copied" : "select and copy";
+    window.setTimeout(() => (button.textContent = "copy"), 2000);
+  });
+  return h("span", { className: "copy-field" }, input, button);
+}
+
+function replayFile(id: string): string {
+  return `rumi-${id}-replay.json`;
+}
+
+function shortHex(hex: string): string {
+  return hex.length > 12 ? `${hex.slice(0, 12)}…` : hex;
+}
+
+/** A player's name for a sentence: "Ana" or "seat 2". */
+function who(seat: Seat | undefined, index: number): string {
+  return seat?.name ?? `seat ${index + 1}`;
+}
+
+/** "Ana's seat", or "seat 2" while nobody has taken it. */
+function seatPhrase(s: Seat): string {
+  return s.claimed ? `${s.name}'s seat` : `seat ${s.seat + 1}`;
+}
+
+function seconds(ms: number): number {
+  return Math.max(0, Math.ceil(ms / 1000));
+}
+
+async function sha256Hex(text: string): Promise<string | null> {
+  if (!globalThis.crypto?.subtle) return null;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The fairness box: the commitment, the practice seed, and once over the seed and salt. */
+export function fairnessBox(id: string, f: Fairness | undefined, over: boolean): HTMLElement | null {
+  if (!f) return null;
+  const box = h(
+    "div",
+    { className: "fairness", testid: "fairness" },
+    h("span", { className: "muted" }, "deal committed: "),
+    h("code", { testid: "commitment", title: `SHA-256 commitment to the seed: ${f.commitment}`, "data-value": f.commitment }, shortHex(f.commitment)),
+  );
+  if (f.practice_seed !== null && f.practice_seed !== undefined) {
+    box.append(" ", h("span", { className: "practice", testid: "practice-seed", "data-seed": String(f.practice_seed) }, `practice: seed ${f.practice_seed}`));
+  }
+  if (over && f.seed !== null && f.seed !== undefined && f.salt) {
+    const input = `rumi-seed:${f.seed}:${f.salt}`;
+    const verdict = h("span", { testid: "fairness-check" });
+    box.append(
+      h(
+        "div",
+        { testid: "fairness-reveal", "data-seed": String(f.seed), "data-salt": f.salt },
+        "seed ",
+        h("code", { testid: "revealed-seed" }, String(f.seed)),
+        ", salt ",
+        h("code", { testid: "revealed-salt", title: f.salt }, shortHex(f.salt)),
+        " ",
+        verdict,
+      ),
+      h(
+        "div",
+        { className: "muted small-text", testid: "fairness-how" },
+        "To check: SHA-256 of ",
+        h("code", {}, `rumi-seed:${f.seed}:<salt>`),
+        " equals the commitment shown from the start; ",
+        h("code", {}, `rumi verify ${replayFile(id)}`),
+        " on the ",
+        h("a", { href: `/api/tables/${encodeURIComponent(id)}/replay`, download: replayFile(id), testid: "replay-download" }, "downloaded replay"),
+        " also deals again from the seed and replays every move.",
+      ),
+    );
+    sha256Hex(input)
+      .then((hex) => {
+        if (hex === null) return;
+        const ok = hex === f.commitment.toLowerCase();
+        verdict.dataset.ok = String(ok);
+        verdict.className = ok ? "ok" : "bad";
+        verdict.textContent = ok ? "✓ matches the commitment (checked in this browser)" : "✗ does NOT match the commitment";
+      })
+      .catch(() => {});
+  }
+  return box;
+}
+
+export function showTable(app: HTMLElement, id: string, token: string | null, notice: string | null = null): void {
   clear(app);
   document.body.classList.add("table-page");
   const connection = h("span", { className: "connection", testid: "connection", "data-state": "connecting" }, "connecting…");
   const turn = h("div", { className: "turn", testid: "turn-status" }, "Loading…");
   const seats = h("div", { className: "seat-list", testid: "seat-list" });
+  const waitingBox = h("div", { className: "waiting", testid: "waiting-box", hidden: true });
+  const takeBackBox = h("div", { className: "take-back", testid: "take-back-box", hidden: true });
+  const fairness = h("div", { className: "fairness-slot" });
   const result = h("div", { className: "result", testid: "result", hidden: true });
   const errorBox = h("div", { className: "error", testid: "error", hidden: true });
   const joinBox = h("div", { className: "join-box", hidden: true });
+  const myLink = h("div", { className: "my-link" });
   const gameBox = h("div", { className: "game-box", testid: "game-box" });
   const title = h("h2", { className: "table-title", testid: "table-title" }, `Table ${id}`);
   app.append(
     h("div", { className: "table-head" }, title, connection, turn),
-    h("div", { className: "table-side" }, seats, result, joinBox),
+    h("div", { className: "table-side" }, seats, waitingBox, takeBackBox, result, joinBox),
+    fairness,
     errorBox,
     gameBox,
+    myLink,
   );
 
   let view: TableView | null = null;
   let game: GameUI | null = null;
+  let gameLoading = false;
   let meta: Meta | null = null;
   api.meta().then((m) => (meta = m)).catch(() => {});
 
@@ -49,9 +186,11 @@ export function showTable(app: HTMLElement, id: string, token: string | null, se
     id,
     token,
     current: () => view,
-    error(message: string) {
+    error(message: string, code?: string | null) {
       errorBox.hidden = false;
       errorBox.textContent = message;
+      if (code) errorBox.dataset.code = code;
+      else delete errorBox.dataset.code;
       if (errorTimer !== null) window.clearTimeout(errorTimer);
       errorTimer = window.setTimeout(() => (errorBox.hidden = true), 15000);
     },
@@ -68,103 +207,221 @@ export function showTable(app: HTMLElement, id: string, token: string | null, se
         refresh();
         return true;
       } catch (e) {
-        ctx.error(e instanceof ApiError ? e.message : String(e));
+        showError(e);
         refresh();
         return false;
       }
     },
   };
 
-  function accept(next: TableView): void {
-    if (view && next.version < view.version) return;
+  function showError(e: unknown): void {
+    if (e instanceof ApiError) ctx.error(e.message, e.code);
+    else ctx.error(e instanceof Error ? e.message : String(e));
+  }
+
+  /** A newer view replaces the shown one; at the same version the socket's wins (it also
+   * says who is connected as of the last change, where an HTTP answer may be older). */
+  function accept(next: TableView, fromSocket: boolean): void {
+    if (view && (next.version < view.version || (next.version === view.version && !fromSocket))) return;
     view = next;
     render();
   }
 
+  let stopped = false;
+  /** A seat token the server does not know (another table's, or mistyped): forget it and
+   * watch instead, saying why. */
+  function dropToken(message: string): void {
+    if (stopped) return;
+    stopped = true;
+    socket.close();
+    window.clearInterval(ticker);
+    game?.destroy();
+    forgetToken(id);
+    showTable(app, id, null, `${message}: you are watching.`);
+  }
+
   async function refresh(): Promise<void> {
+    if (stopped) return;
     try {
-      accept(await api.view(id, token));
+      accept(await api.view(id, token), false);
     } catch (e) {
+      if (token && e instanceof ApiError && e.code === "bad_token") return dropToken(e.message);
       if (!view) {
         turn.textContent = "";
-        ctx.error(e instanceof ApiError ? e.message : String(e));
+        showError(e);
       }
     }
   }
 
-  function render(): void {
-    if (!view) return;
-    const v = view;
-    document.title = `rumi — ${v.game === "rumis" ? "Rumis" : "Rummikub"} ${id}`;
-    title.textContent = `${v.game === "rumis" ? "Rumis" : "Rummikub"} — table ${id}${v.you === null ? (token ? ` (seat ${seatParam ?? "?"}: token not accepted)` : " (spectator)") : ` — seat ${v.you + 1}`}`;
-    const myTurn = !v.over && v.you !== null && v.to_move === v.you;
+  /** The bot picked in each seat's hand-over control (the seat list is redrawn on every view). */
+  const botChoices = new Map<number, string>();
+
+  function botsFor(v: TableView): string[] {
+    return botsOf(meta, v.game).map((b) => b.name);
+  }
+
+  /** The hand-to-bot control of a seat, a countdown until it may be used, or null. */
+  function handControl(v: TableView, s: Seat): HTMLElement | null {
+    if (statusOf(v) === "over" || v.you === null || s.kind === "bot") return null;
+    const own = s.seat === v.you;
+    if (!own) {
+      // Another player's seat: only once the server says they have been away long enough.
+      // (An invited seat nobody took counts as away since the table was made.)
+      if (s.handover_ms === null) return null;
+      const left = s.handover_ms - Date.now();
+      if (left > 0) {
+        return h(
+          "span",
+          { className: "handover muted", testid: `handover-${s.seat}`, "data-handover-ms": String(s.handover_ms), "data-what": seatPhrase(s) },
+          ` · you may hand ${seatPhrase(s)} to a bot in ${seconds(left)} s`,
+        );
+      }
+    }
+    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small" });
+    for (const b of botsFor(v)) botChoice.append(h("option", { value: b }, b));
+    const chosen = botChoices.get(s.seat);
+    if (chosen && botsFor(v).includes(chosen)) botChoice.value = chosen;
+    botChoice.addEventListener("change", () => botChoices.set(s.seat, botChoice.value));
+    return h(
+      "span",
+      { className: "hand" },
+      " ",
+      botChoice,
+      h(
+        "button",
+        {
+          className: "small",
+          testid: `hand-bot-${s.seat}`,
+          title: own ? "a bot plays your seat until you take it back" : `${seatPhrase(s)} has been empty a while: a bot plays it until its player takes it back`,
+          onclick: async () => {
+            try {
+              await api.seatToBot(id, token, s.seat, botChoice.value);
+              ctx.clearError();
+              refresh();
+            } catch (e) {
+              showError(e);
+            }
+          },
+        },
+        own ? "hand my seat to a bot" : "hand to bot",
+      ),
+    );
+  }
+
+  function renderTurn(v: TableView): void {
+    const status = statusOf(v);
+    const myTurn = status === "playing" && v.you !== null && v.to_move === v.you;
     turn.dataset.myTurn = String(myTurn);
     turn.dataset.version = String(v.version);
     turn.dataset.over = String(v.over);
-    turn.className = "turn" + (myTurn ? " mine" : "");
-    if (v.over) turn.textContent = "Game over";
-    else if (myTurn) turn.textContent = "Your turn";
+    turn.dataset.status = status;
+    turn.className = "turn" + (myTurn ? " mine" : "") + (status === "waiting" ? " waiting" : "");
+    if (status === "over") turn.textContent = "Game over";
+    else if (status === "waiting") {
+      const waiting = v.waiting_for ?? v.seats.filter((s) => s.kind !== "bot" && !s.claimed).map((s) => s.seat);
+      turn.dataset.waitingFor = waiting.join(",");
+      turn.textContent = `Waiting for ${waiting.map((i) => who(v.seats[i], i)).join(", ") || "players"}`;
+    } else if (myTurn) turn.textContent = "Your turn";
     else if (v.to_move !== null && v.seats[v.to_move]) turn.textContent = `${seatName(v.seats[v.to_move])} to move`;
     else turn.textContent = "";
+    if (status !== "waiting") delete turn.dataset.waitingFor;
+  }
 
+  function renderSeats(v: TableView): void {
+    const status = statusOf(v);
     clear(seats);
     for (const s of v.seats) {
-      const canHand = !v.over && s.kind === "human" && v.you !== null && (s.seat === v.you || !s.connected);
-      const bots = meta ? (v.game === "rumis" ? meta.rumisBots : meta.rummikubBots) : v.game === "rumis" ? ["greedy", "random"] : ["random"];
-      const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small" });
-      for (const b of bots) botChoice.append(h("option", { value: b }, b));
+      const moving = status === "playing" && v.to_move === s.seat;
+      const state =
+        s.kind === "bot"
+          ? /bot/i.test(seatName(s)) ? "" : " · bot"
+          : !s.claimed
+            ? s.kind === "open" ? " · open seat" : " · invited, not here yet"
+            : s.connected ? " · online" : s.away_since_ms !== null ? " · away" : " · offline";
       seats.append(
         h(
           "div",
           {
-            className: "seat" + (v.to_move === s.seat && !v.over ? " to-move" : "") + (s.seat === v.you ? " you" : ""),
+            className: "seat" + (moving ? " to-move" : "") + (s.seat === v.you ? " you" : ""),
             testid: `seat-${s.seat}`,
             "data-kind": s.kind,
+            "data-claimed": String(s.claimed),
             "data-connected": String(s.connected),
           },
-          h("span", { className: "marker" }, v.to_move === s.seat && !v.over ? "▶" : ""),
+          h("span", { className: "marker" }, moving ? "▶" : ""),
           h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? " (you)" : "")),
-          h("span", { className: "muted" }, s.kind === "bot" ? (/bot/i.test(seatName(s)) ? "" : " · bot") : s.claimed ? (s.connected ? " · online" : " · offline") : " · free seat"),
-          canHand
-            ? h(
-                "span",
-                { className: "hand" },
-                " ",
-                botChoice,
-                h(
-                  "button",
-                  {
-                    className: "small",
-                    testid: `hand-bot-${s.seat}`,
-                    onclick: async () => {
-                      try {
-                        await api.seatToBot(id, token, s.seat, botChoice.value);
-                        refresh();
-                      } catch (e) {
-                        ctx.error((e as Error).message);
-                      }
-                    },
-                  },
-                  "hand to bot",
-                ),
-              )
-            : null,
+          h("span", { className: "muted" }, state),
+          handControl(v, s),
         ),
       );
     }
+  }
 
-    result.hidden = !v.over;
-    clear(result);
-    if (v.over && v.result) {
-      result.append(
-        h("div", { className: "result-text", testid: "result-text" }, v.result.text),
-        h("div", { className: "muted" }, "Scores: " + v.result.scores.map((sc, i) => `${seatName(v.seats[i] ?? { seat: i })} ${sc}`).join(", ")),
-        h("a", { href: `/replay/${encodeURIComponent(id)}`, testid: "replay-link" }, "Replay this game"),
-      );
+  /** While waiting: whom for, and (for the creator) the invite links still to send. */
+  function renderWaiting(v: TableView): void {
+    const waiting = statusOf(v) === "waiting" ? (v.waiting_for ?? []) : [];
+    clear(waitingBox);
+    waitingBox.hidden = waiting.length === 0;
+    if (waitingBox.hidden) return;
+    const invites = storedInvites(id);
+    waitingBox.append(h("div", {}, "The game starts when every seat is taken; until then there is no clock."));
+    const list = h("ul", { className: "links", testid: "invites" });
+    for (const seat of waiting) {
+      const s = v.seats[seat];
+      const invite = invites.find((i) => i.seat === seat);
+      if (invite) {
+        list.append(h("li", {}, h("span", { className: "seat-label" }, `Seat ${seat + 1}: `), copyField(`invite-${seat}`, absolute(invite.invite)), h("span", { className: "muted" }, " send this link to the player")));
+      } else if (s?.kind === "open") {
+        list.append(
+          h(
+            "li",
+            { testid: `open-seat-${seat}` },
+            h("span", { className: "seat-label" }, `Seat ${seat + 1}: `),
+            "open: anyone may take it from the lobby or from this table's address ",
+            copyField(`table-link-${seat}`, absolute(`/t/${encodeURIComponent(id)}`)),
+          ),
+        );
+      } else {
+        list.append(h("li", {}, h("span", { className: "seat-label" }, `Seat ${seat + 1}: `), "invited: waiting for the player to open their link"));
+      }
     }
+    waitingBox.append(list);
+  }
 
-    joinBox.hidden = !(v.you === null && !v.over && v.seats.some((s) => s.kind === "human" && !s.claimed));
-    if (!joinBox.hidden && !joinBox.firstChild) {
+  /** Your seat is played by a bot: take it back. */
+  function renderTakeBack(v: TableView): void {
+    const mine = v.you !== null ? v.seats[v.you] : undefined;
+    const show = statusOf(v) !== "over" && mine?.kind === "bot";
+    takeBackBox.hidden = !show;
+    clear(takeBackBox);
+    if (!show || v.you === null) return;
+    const seat = v.you;
+    takeBackBox.append(
+      h("span", {}, `A bot (${mine?.bot ?? "bot"}) plays your seat. `),
+      h(
+        "button",
+        {
+          className: "primary small",
+          testid: "take-back",
+          onclick: async () => {
+            try {
+              await api.takeBack(id, token, seat);
+              ctx.clearError();
+              refresh();
+            } catch (e) {
+              showError(e);
+            }
+          },
+        },
+        "take my seat back",
+      ),
+    );
+  }
+
+  function renderJoin(v: TableView): void {
+    const canJoin = v.you === null && statusOf(v) !== "over" && v.seats.some((s) => s.kind === "open" && !s.claimed);
+    joinBox.hidden = !canJoin;
+    if (canJoin && !joinBox.firstChild) {
       const name = h("input", { type: "text", placeholder: "your name", testid: "join-name", value: localStorage.getItem("rumi.name") ?? "" });
       joinBox.append(
         name,
@@ -175,33 +432,100 @@ export function showTable(app: HTMLElement, id: string, token: string | null, se
             onclick: async () => {
               try {
                 const seat = await api.join(id, name.value.trim() || "guest");
-                location.href = `/t/${encodeURIComponent(id)}?seat=${seat.seat}&token=${encodeURIComponent(seat.token)}`;
+                storeToken(id, seat.token);
+                location.reload();
               } catch (e) {
-                ctx.error((e as Error).message);
+                showError(e);
               }
             },
           },
-          "Take a free seat",
+          "Take an open seat",
         ),
       );
     }
-
-    if (!game) {
-      game = v.game === "rumis" ? new RumisUI(gameBox, ctx) : new RummikubUI(gameBox, ctx);
-    }
-    game.update(v);
   }
 
-  new TableSocket(
+  function renderMyLink(v: TableView): void {
+    clear(myLink);
+    if (v.you === null || !token) return;
+    myLink.append(
+      h(
+        "details",
+        { testid: "my-link" },
+        h("summary", { className: "muted" }, "Your seat link (to come back from another tab or device)"),
+        h("div", { className: "muted" }, "It is the key to your seat: keep it to yourself."),
+        copyField("my-seat-link", seatLink(id, token)),
+      ),
+    );
+  }
+
+  let fairnessKey = "";
+  function renderFairness(v: TableView): void {
+    const key = JSON.stringify([v.fairness ?? null, v.over]);
+    if (key === fairnessKey) return;
+    fairnessKey = key;
+    clear(fairness);
+    const box = fairnessBox(id, v.fairness, statusOf(v) === "over");
+    if (box) fairness.append(box);
+  }
+
+  function render(): void {
+    if (!view) return;
+    const v = view;
+    document.title = `rumi — ${v.game === "rumis" ? "Rumis" : "Rummikub"} ${id}`;
+    title.textContent = `${v.game === "rumis" ? "Rumis" : "Rummikub"} — table ${id}${v.you === null ? (token ? " (your seat link was not accepted: watching)" : " (spectator)") : ` — seat ${v.you + 1}`}`;
+    renderTurn(v);
+    renderSeats(v);
+    renderWaiting(v);
+    renderTakeBack(v);
+    renderFairness(v);
+
+    result.hidden = !v.over;
+    clear(result);
+    if (v.over && v.result) {
+      result.append(
+        h("div", { className: "result-text", testid: "result-text" }, v.result.text),
+        h("div", { className: "muted" }, "Scores: " + v.result.scores.map((sc, i) => `${seatName(v.seats[i] ?? { seat: i })} ${sc}`).join(", ")),
+        h("a", { href: `/replay/${encodeURIComponent(id)}`, testid: "replay-link" }, "Replay this game"),
+      );
+    }
+    renderJoin(v);
+    renderMyLink(v);
+
+    if (game) game.update(v);
+    else if (!gameLoading) {
+      gameLoading = true;
+      const made = v.game === "rumis" ? rumisUI(gameBox, ctx) : Promise.resolve<GameUI>(new RummikubUI(gameBox, ctx));
+      made
+        .then((ui) => {
+          game = ui;
+          if (view) game.update(view);
+        })
+        .catch((e) => ctx.error(`Cannot load the game's view: ${(e as Error).message}`));
+    }
+  }
+
+  // The hand-over countdowns tick every second; a full render when one reaches zero.
+  const ticker = window.setInterval(() => {
+    let due = false;
+    for (const el of seats.querySelectorAll<HTMLElement>("[data-handover-ms]")) {
+      const left = Number(el.dataset.handoverMs) - Date.now();
+      if (left <= 0) due = true;
+      else el.textContent = ` · you may hand ${el.dataset.what} to a bot in ${seconds(left)} s`;
+    }
+    if (due) render();
+  }, 1000);
+
+  const socket = new TableSocket(
     id,
     token,
-    (v) => accept(v),
-    (message) => ctx.error(message),
+    (v) => accept(v, true),
+    (message, code) => (token && code === "bad_token" ? dropToken(message) : ctx.error(message, code)),
     (state) => {
       connection.dataset.state = state;
       connection.textContent = state === "open" ? "live" : state === "connecting" ? "connecting…" : "reconnecting…";
-      if (state === "open") refresh();
     },
   );
+  if (notice) ctx.error(notice);
   refresh();
 }

@@ -1,7 +1,7 @@
 // Rumis at the table: the 3D build, the tray of your stones, turning a stone, the ghost
 // (green where legal, red with the server's reason where not), placing on click, live
 // scores, whose colour moves, eliminated colours, and a typed-move fallback.
-import { api, type Cell, type RumisView, type TableView } from "../api";
+import { api, statusOf, type Cell, type RumisView, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
 import type { GameContext, GameUI } from "../table";
 import { cellsKey, drop, heightMap, normalise, notation, shapeKey, turn, type HeightMap, type Turn } from "./geometry";
@@ -120,7 +120,7 @@ export class RumisUI implements GameUI {
 
   private myTurn(): boolean {
     const v = this.view;
-    return !this.readOnly && !!v && !v.over && v.you !== null && v.to_move === v.you;
+    return !this.readOnly && !!v && statusOf(v) === "playing" && v.you !== null && v.to_move === v.you;
   }
 
   /** The colour whose stones the tray shows: the colour to move on your turn, else your first colour. */
@@ -151,7 +151,8 @@ export class RumisUI implements GameUI {
     this.heights = heightMap(r.scenario.width, r.scenario.depth, r.cubes);
     if (this.scene) {
       this.scene.setBoard(r.scenario);
-      const last = r.cubes.length ? Math.max(...r.cubes.map((c) => c.stone)) : null;
+      const stones = r.cubes.map((c) => c.stone ?? -1);
+      const last = stones.length && Math.max(...stones) >= 0 ? Math.max(...stones) : null;
       this.scene.setCubes(r.cubes, this.heights, last);
     }
     const colour = this.trayColour();

@@ -1,7 +1,7 @@
 // Rummikub at the table: the rack and the table with drag and drop (and click to move),
 // invalid sets marked while working, reset / end turn / draw, the server's countdown,
 // opponents' rack sizes, round scores and the next round.
-import { api, ApiError, type HintPlay, type TableView } from "../api";
+import { api, ApiError, statusOf, type HintPlay, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
 import type { GameContext, GameUI } from "../table";
 import { byColour, byNumber, COLOUR_NAMES, parseTile, setProblem } from "./sets";
@@ -61,7 +61,7 @@ export class RummikubUI implements GameUI {
 
   private myTurn(): boolean {
     const v = this.view;
-    return !!v && !v.over && v.you !== null && v.to_move === v.you && !v.rummikub?.round_over;
+    return !!v && statusOf(v) === "playing" && v.you !== null && v.to_move === v.you && !v.rummikub?.round_over;
   }
 
   update(view: TableView): void {
@@ -97,8 +97,10 @@ export class RummikubUI implements GameUI {
   private tick(): void {
     const v = this.view;
     if (!v) return;
-    if (v.deadline_ms === null || v.over) {
-      this.countdown.textContent = v.rummikub?.rules.turn_seconds === null ? "no clock" : "";
+    if (v.deadline_ms === null || v.over || statusOf(v) === "waiting") {
+      const clock = v.rummikub?.rules.turn_seconds;
+      this.countdown.textContent =
+        clock === null ? "no clock" : statusOf(v) === "waiting" && clock ? `${clock} s a turn, from when every seat is taken` : "";
       this.countdown.dataset.seconds = "";
       return;
     }
