@@ -27,7 +27,7 @@ rules?: string,
  * Seconds per turn (K7): missing keeps the preset's clock (60 s), `null` switches
  * it off.
  */
-turn_seconds?: number, 
+turn_seconds?: number | null, 
 /**
  * Rounds in the game (K9), 1 to 20; 1 when missing.
  */
@@ -288,3 +288,15 @@ record: string, result: ResultView | null, };
 export type ClientMessage = { "type": "hello", token?: string, } | { "type": "action", version: number, action: GameAction, };
 
 export type ServerMessage = { "type": "state", view: TableView, } | { "type": "error", message: string, code: string, };
+
+export type NodeStatus = "ready" | "draining";
+
+export type Health = { status: NodeStatus, 
+/**
+ * This node's name (`single` without a cluster).
+ */
+node: string, database: boolean, 
+/**
+ * Whether NATS is connected; `null` on a single node.
+ */
+nats: boolean | null, loaded_tables: number, };
