@@ -90,7 +90,9 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         eprintln!("note: the browser client is not built (run `npm ci && npm run build` in web/); serving the API only");
     }
     if args.nats.is_some() && args.db.starts_with("sqlite:") {
-        anyhow::bail!("several nodes share one PostgreSQL database: give --db postgres://… with --nats");
+        anyhow::bail!(
+            "several nodes share one PostgreSQL database: give --db postgres://… with --nats"
+        );
     }
     let cluster = args.nats.clone().map(|nats_url| server::ClusterOptions {
         nats_url,
@@ -133,8 +135,9 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 .map(|c| format!(", node {} on NATS {}", c.node_id, c.nats_url))
                 .unwrap_or_default()
         );
-        let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .context("cannot listen for SIGTERM")?;
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                .context("cannot listen for SIGTERM")?;
         let mut task = running.task;
         tokio::select! {
             result = &mut task => { result??; }

@@ -130,7 +130,9 @@ async fn health(State(hub): State<Arc<Hub>>) -> (StatusCode, Json<Health>) {
     } else {
         StatusCode::SERVICE_UNAVAILABLE
     };
-    let node = hub.cluster().map_or("single".to_string(), |c| c.node.clone());
+    let node = hub
+        .cluster()
+        .map_or("single".to_string(), |c| c.node.clone());
     (
         code,
         Json(Health {

@@ -24,8 +24,8 @@ use tokio::sync::{watch, Mutex};
 use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::fairness;
-use crate::metrics::Metrics;
 use crate::games::{self, ActionError, GameView, TableGame};
+use crate::metrics::Metrics;
 use crate::store::{Store, StoredAction, StoredSeat, StoredTable};
 use crate::thinking::{Priority, Thinking};
 use crate::transport::{client_key, Rate, RateLimiter};
@@ -494,17 +494,17 @@ impl Hub {
         }
     }
 
-    async fn catch_up_locked(
-        &self,
-        table: &Table,
-        state: &mut TableState,
-    ) -> anyhow::Result<bool> {
+    async fn catch_up_locked(&self, table: &Table, state: &mut TableState) -> anyhow::Result<bool> {
         let actions = self.store.actions_since(&table.id, state.version).await?;
         let (seats, started_ms) = self.store.seats_and_start(&table.id).await?;
         let mut changed = false;
         for action in &actions {
             if action.version != state.version + 1 {
-                anyhow::bail!("action {} follows version {}", action.version, state.version);
+                anyhow::bail!(
+                    "action {} follows version {}",
+                    action.version,
+                    state.version
+                );
             }
             let value: Value = serde_json::from_str(&action.action)?;
             games::replay_action(state.game.as_mut(), action.actor, &value)
@@ -572,7 +572,11 @@ impl Hub {
         let Some(cluster) = &self.cluster else { return };
         let now = now_ms();
         let ttl = cluster.lease_ttl.as_millis() as i64;
-        match self.store.acquire_lease(id, &cluster.node, now, now + ttl).await {
+        match self
+            .store
+            .acquire_lease(id, &cluster.node, now, now + ttl)
+            .await
+        {
             Ok((true, from)) => {
                 if let Some(from) = from {
                     tracing::info!("table {id}: lease taken over from {from}");
@@ -889,7 +893,11 @@ impl Hub {
         let mut state = table.state.lock().await;
         if self.cluster.is_some() && version.is_some_and(|v| v > state.version) {
             // Another node stored newer actions than this copy has heard of.
-            if self.catch_up_locked(table, &mut state).await.unwrap_or(false) {
+            if self
+                .catch_up_locked(table, &mut state)
+                .await
+                .unwrap_or(false)
+            {
                 table.changed();
             }
         }

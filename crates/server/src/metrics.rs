@@ -30,8 +30,8 @@ impl Metrics {
         let buckets = vec![
             0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0,
         ];
-        let actions = IntCounter::new("actions_total", "Actions stored by this node")
-            .expect("metric");
+        let actions =
+            IntCounter::new("actions_total", "Actions stored by this node").expect("metric");
         let action_latency = Histogram::with_opts(
             HistogramOpts::new(
                 "action_seconds",

@@ -441,12 +441,14 @@ impl Store {
 
     /// Renews every lease `node` holds.
     pub async fn renew_leases(&self, node: &str, expires_ms: i64) -> anyhow::Result<u64> {
-        Ok(sqlx::query("UPDATE rumi_leases SET expires_ms = $1 WHERE node = $2")
-            .bind(expires_ms)
-            .bind(node)
-            .execute(&self.pool)
-            .await?
-            .rows_affected())
+        Ok(
+            sqlx::query("UPDATE rumi_leases SET expires_ms = $1 WHERE node = $2")
+                .bind(expires_ms)
+                .bind(node)
+                .execute(&self.pool)
+                .await?
+                .rows_affected(),
+        )
     }
 
     /// Gives up every lease of `node` (a node that stops hands its tables over).

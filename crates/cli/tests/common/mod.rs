@@ -44,16 +44,14 @@ pub struct Served {
 }
 
 pub fn serve(db: &str) -> Served {
+    serve_with(db, &["--bot-delay-ms", "2"])
+}
+
+/// `rumi serve` on `db` with more flags.
+pub fn serve_with(db: &str, flags: &[&str]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_rumi"))
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--db",
-            db,
-            "--bot-delay-ms",
-            "2",
-        ])
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+        .args(flags)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -134,6 +132,94 @@ impl Served {
 }
 
 impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A fresh PostgreSQL database on the machine's server (`RUMI_TEST_POSTGRES`
+/// overrides `postgres://postgres@127.0.0.1:5432`); answers its URL.
+pub fn temp_postgres(name: &str) -> String {
+    let base = std::env::var("RUMI_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
+    let db = format!("rumi_{name}_{}", std::process::id());
+    psql(
+        &format!("{base}/postgres"),
+        &format!("DROP DATABASE IF EXISTS {db}"),
+    );
+    psql(
+        &format!("{base}/postgres"),
+        &format!("CREATE DATABASE {db}"),
+    );
+    format!("{base}/{db}")
+}
+
+/// Runs one SQL statement with `psql`; answers its unaligned output.
+pub fn psql(url: &str, sql: &str) -> String {
+    let output = Command::new("psql")
+        .args([url, "-At", "-c", sql])
+        .output()
+        .expect("psql (PostgreSQL's client) is installed; scripts/test starts the server");
+    assert!(
+        output.status.success(),
+        "{sql} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+/// A NATS server of the test's own on a free port, so that a test may stop and start
+/// it; killed when dropped.
+pub struct Nats {
+    child: Child,
+    pub port: u16,
+}
+
+impl Nats {
+    pub fn start() -> Nats {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        Nats::start_on(port)
+    }
+
+    pub fn start_on(port: u16) -> Nats {
+        let binary = ["/usr/sbin/nats-server", "/usr/bin/nats-server"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists())
+            .unwrap_or("nats-server");
+        let child = Command::new(binary)
+            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server is installed (scripts/test installs it)");
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "NATS did not start"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Nats { child, port }
+    }
+
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    pub fn stop(mut self) -> u16 {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.port
+    }
+}
+
+impl Drop for Nats {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -1,0 +1,500 @@
+//! Several `rumi serve` nodes on one PostgreSQL database with NATS between them:
+//! players on different nodes play whole games and every viewer gets every state in
+//! order and only their own rack; two nodes racing for one version store one action;
+//! a node killed with SIGKILL hands its tables' bots and clocks to another within 5 s;
+//! a node cut off from NATS catches up when it comes back.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{psql, serve_with, temp_postgres, Nats, Served};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn node(db: &str, nats: &Nats, name: &str) -> Served {
+    serve_with(
+        db,
+        &[
+            "--nats",
+            &nats.url(),
+            "--node-id",
+            name,
+            "--lease-seconds",
+            "2",
+            "--bot-delay-ms",
+            "100",
+            "--max-open-tables-per-address",
+            "0",
+            "--tables-per-minute-per-address",
+            "0",
+        ],
+    )
+}
+
+async fn post(base: &str, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    if let Some(token) = token {
+        request = request.header("x-seat-token", token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn get(base: &str, path: &str, token: Option<&str>) -> Value {
+    let mut request = reqwest::Client::new().get(format!("{base}{path}"));
+    if let Some(token) = token {
+        request = request.header("x-seat-token", token);
+    }
+    request.send().await.unwrap().json().await.unwrap()
+}
+
+async fn socket(base: &str, id: &str, token: Option<&str>) -> Socket {
+    let url = format!("{}/api/tables/{id}/ws", base.replacen("http", "ws", 1));
+    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let hello = json!({ "type": "hello", "token": token }).to_string();
+    socket.send(Message::Text(hello.into())).await.unwrap();
+    socket
+}
+
+/// The next `state` view on a socket (errors fail the test).
+async fn next_view(socket: &mut Socket) -> Value {
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), socket.next())
+            .await
+            .expect("a view within 20 s")
+            .expect("the socket is open")
+            .unwrap();
+        let Message::Text(text) = frame else { continue };
+        let message: Value = serde_json::from_str(text.as_str()).unwrap();
+        assert_ne!(message["type"], "error", "{message}");
+        if message["type"] == "state" {
+            return message["view"].clone();
+        }
+    }
+}
+
+/// A viewer's record of every view it received.
+struct Viewer {
+    socket: Socket,
+    seen: Vec<Value>,
+}
+
+impl Viewer {
+    async fn open(base: &str, id: &str, token: Option<&str>) -> Viewer {
+        let mut socket = socket(base, id, token).await;
+        let first = next_view(&mut socket).await;
+        Viewer {
+            socket,
+            seen: vec![first],
+        }
+    }
+
+    fn last(&self) -> &Value {
+        self.seen.last().unwrap()
+    }
+
+    /// Reads views until the game has started (the invitee's node told this one).
+    async fn until_started(&mut self) {
+        while self.last()["status"] == "waiting" {
+            let view = next_view(&mut self.socket).await;
+            self.seen.push(view);
+        }
+    }
+
+    /// Reads views until one has at least `version`.
+    async fn until(&mut self, version: u64) -> Value {
+        while self.last()["version"].as_u64().unwrap() < version {
+            let view = next_view(&mut self.socket).await;
+            self.seen.push(view);
+        }
+        self.last().clone()
+    }
+
+    /// Every view is a whole state (every tile or cube accounted for), they arrive in
+    /// order up to `last`, and a rack reaches only its own seat. (A viewer whose node
+    /// learns of two actions at once gets one view of both, never a view missing one.)
+    fn check(&self, you: Option<u64>, last: u64) {
+        let versions: Vec<u64> = self
+            .seen
+            .iter()
+            .map(|v| v["version"].as_u64().unwrap())
+            .collect();
+        assert!(
+            versions.windows(2).all(|w| w[0] <= w[1]),
+            "views out of order: {versions:?}"
+        );
+        assert_eq!(versions.last(), Some(&last), "{versions:?}");
+        for view in &self.seen {
+            assert_eq!(view["you"].as_u64(), you);
+            if let Some(rummikub) = view.get("rummikub") {
+                let count = |v: &Value| v.as_array().map_or(0, Vec::len) as u64;
+                let racks: u64 = rummikub["rack_sizes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n.as_u64().unwrap())
+                    .sum();
+                let table: u64 = rummikub["table"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(count)
+                    .sum();
+                assert_eq!(
+                    racks + table + rummikub["pool_size"].as_u64().unwrap(),
+                    106,
+                    "a view that lost tiles: {view}"
+                );
+                match you {
+                    Some(seat) => assert_eq!(
+                        count(&rummikub["rack"]),
+                        rummikub["rack_sizes"][seat as usize].as_u64().unwrap(),
+                        "a seat sees its whole rack"
+                    ),
+                    None => assert!(rummikub["rack"].is_null(), "a spectator saw a rack"),
+                }
+            }
+            if let Some(rumis) = view.get("rumis") {
+                let history = rumis["history"].as_array().unwrap();
+                assert_eq!(history.len() as u64, view["version"].as_u64().unwrap());
+                let cells: usize = history
+                    .iter()
+                    .map(|mv| mv.as_str().unwrap().split_whitespace().count() - 1)
+                    .sum();
+                assert_eq!(rumis["cubes"].as_array().unwrap().len(), cells, "{view}");
+            }
+        }
+    }
+}
+
+/// Creates a two-person table on `creator` and lets the invitee open the link on
+/// `other`; answers the id and both tokens.
+async fn two_people(creator: &str, other: &str, body: Value) -> (String, String, String) {
+    let (status, created) = post(creator, "/api/tables", None, body).await;
+    assert_eq!(status, 200, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let a = created["you"]["token"].as_str().unwrap().to_string();
+    let invite = created["seats"][1]["invite"].as_str().unwrap();
+    let b = invite.split("#token=").nth(1).unwrap().to_string();
+    get(other, &format!("/api/tables/{id}"), Some(&b)).await;
+    (id, a, b)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every_state() {
+    let db = temp_postgres("cluster_games");
+    let nats = Nats::start();
+    let nodes = [
+        node(&db, &nats, "n1"),
+        node(&db, &nats, "n2"),
+        node(&db, &nats, "n3"),
+    ];
+    let bases: Vec<String> = nodes.iter().map(|n| n.base.clone()).collect();
+
+    // A whole Rummikub round: Ana on node 1, Bo on node 2, a spectator on node 3.
+    let (id, ana, bo) = two_people(
+        &bases[0],
+        &bases[1],
+        json!({"game": "rummikub", "rummikub": {"turn_seconds": null},
+               "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]}),
+    )
+    .await;
+    let mut players = [
+        Viewer::open(&bases[0], &id, Some(&ana)).await,
+        Viewer::open(&bases[1], &id, Some(&bo)).await,
+    ];
+    let mut spectator = Viewer::open(&bases[2], &id, None).await;
+    for player in players.iter_mut() {
+        player.until_started().await;
+    }
+    let mut version = players[0].last()["version"].as_u64().unwrap();
+    loop {
+        let view = players[0].until(version).await;
+        players[1].until(version).await;
+        if view["rummikub"]["round_over"].is_object() {
+            break;
+        }
+        // The player to move draws (or passes once the pool is empty), on their node.
+        let seat = view["to_move"].as_u64().unwrap() as usize;
+        let action = json!({"type": "action", "version": version, "action": {"type": "draw"}});
+        players[seat]
+            .socket
+            .send(Message::Text(action.to_string().into()))
+            .await
+            .unwrap();
+        version += 1;
+        assert!(version < 400, "the round never ended");
+    }
+    spectator.until(version).await;
+    players[0].check(Some(0), version);
+    players[1].check(Some(1), version);
+    spectator.check(None, version);
+    assert!(version > 70, "a round of draws is long: {version}");
+
+    // A whole Rumis game: each player places the first legal stone, on their node.
+    let (id, ana, bo) = two_people(
+        &bases[1],
+        &bases[2],
+        json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+               "seats": [{"kind": "human"}, {"kind": "human"}]}),
+    )
+    .await;
+    let mut players = [
+        Viewer::open(&bases[1], &id, Some(&ana)).await,
+        Viewer::open(&bases[2], &id, Some(&bo)).await,
+    ];
+    let mut spectator = Viewer::open(&bases[0], &id, None).await;
+    for player in players.iter_mut() {
+        player.until_started().await;
+    }
+    let mut version = players[0].last()["version"].as_u64().unwrap();
+    loop {
+        let mut views = Vec::new();
+        for player in players.iter_mut() {
+            views.push(player.until(version).await);
+        }
+        if views[0]["over"] == true {
+            break;
+        }
+        let seat = views[0]["to_move"].as_u64().unwrap() as usize;
+        let legal = views[seat]["rumis"]["legal"][0].clone();
+        assert!(legal.is_object(), "the player to move has a legal move");
+        let action = json!({"type": "action", "version": version, "action": legal});
+        players[seat]
+            .socket
+            .send(Message::Text(action.to_string().into()))
+            .await
+            .unwrap();
+        version += 1;
+    }
+    spectator.until(version).await;
+    players[0].check(Some(0), version);
+    players[1].check(Some(1), version);
+    spectator.check(None, version);
+    let replay = get(&bases[0], &format!("/api/tables/{id}/replay"), None).await;
+    assert_eq!(
+        replay["steps"].as_array().unwrap().len() as u64,
+        version + 1,
+        "each action stored once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_action_sent_to_two_nodes_is_stored_once() {
+    let db = temp_postgres("cluster_race");
+    let nats = Nats::start();
+    let nodes = [node(&db, &nats, "r1"), node(&db, &nats, "r2")];
+    let (id, ana, bo) = two_people(
+        &nodes[0].base,
+        &nodes[1].base,
+        json!({"game": "rummikub", "rummikub": {"turn_seconds": null},
+               "seats": [{"kind": "human"}, {"kind": "human"}]}),
+    )
+    .await;
+    for round in 0..10u64 {
+        let view = get(&nodes[0].base, &format!("/api/tables/{id}"), Some(&ana)).await;
+        let version = view["version"].as_u64().unwrap();
+        assert_eq!(version, round, "one action per round");
+        let token = if view["to_move"] == 0 { &ana } else { &bo };
+        let body = json!({"version": version, "action": {"type": "draw"}});
+        let path = format!("/api/tables/{id}/actions");
+        let (one, two) = tokio::join!(
+            post(&nodes[0].base, &path, Some(token), body.clone()),
+            post(&nodes[1].base, &path, Some(token), body.clone()),
+        );
+        let mut statuses = [one.0, two.0];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "{one:?} {two:?}");
+        let refused = if one.0 == 409 { &one.1 } else { &two.1 };
+        assert_eq!(refused["code"], "stale", "{refused}");
+    }
+    let stored = psql(
+        &db,
+        &format!("SELECT COUNT(*) FROM rumi_actions WHERE table_id = '{id}'"),
+    );
+    assert_eq!(stored, "10");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_within_five_seconds() {
+    let db = temp_postgres("cluster_kill");
+    let nats = Nats::start();
+    let mut nodes = vec![
+        Some(node(&db, &nats, "k1")),
+        Some(node(&db, &nats, "k2")),
+        Some(node(&db, &nats, "k3")),
+    ];
+    let base = |i: usize, nodes: &Vec<Option<Served>>| nodes[i].as_ref().unwrap().base.clone();
+    // Bots only (node 1 runs them) and two people with a 1 s clock (node 1 runs it).
+    let (_, bots) = post(
+        &base(0, &nodes),
+        "/api/tables",
+        None,
+        json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 4},
+               "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"},
+                         {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]}),
+    )
+    .await;
+    let bots = bots["id"].as_str().unwrap().to_string();
+    let (clock, _, _) = two_people(
+        &base(0, &nodes),
+        &base(0, &nodes),
+        json!({"game": "rummikub", "rummikub": {"turn_seconds": 1},
+               "seats": [{"kind": "human"}, {"kind": "human"}]}),
+    )
+    .await;
+    // Wait until both are under way, then kill the node holding the bots' lease.
+    let watch = |base: String, id: String, at_least: u64| async move {
+        let start = Instant::now();
+        loop {
+            let view = get(&base, &format!("/api/tables/{id}"), None).await;
+            if view["version"].as_u64().unwrap() >= at_least || view["over"] == true {
+                return view;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "stuck: {view}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    watch(base(0, &nodes), bots.clone(), 4).await;
+    watch(base(0, &nodes), clock.clone(), 1).await;
+    let holder = |id: &str| {
+        psql(
+            &db,
+            &format!("SELECT node FROM rumi_leases WHERE table_id = '{id}'"),
+        )
+    };
+    let victim_name = holder(&bots);
+    let victim = ["k1", "k2", "k3"]
+        .iter()
+        .position(|n| *n == victim_name)
+        .expect("a node holds the bots' lease");
+    let clock_on_victim = holder(&clock) == victim_name;
+    let watcher = base((victim + 1) % 3, &nodes);
+    let stored = |id: &str| -> u64 {
+        psql(
+            &db,
+            &format!("SELECT COALESCE(MAX(version), 0) FROM rumi_actions WHERE table_id = '{id}'"),
+        )
+        .parse()
+        .unwrap()
+    };
+    nodes[victim].take().unwrap().kill_9();
+    let killed = Instant::now();
+    // What the killed node had stored is all there is; the next action is another's.
+    let (before_bots, before_clock) = (stored(&bots), stored(&clock));
+    let moved = watch(watcher.clone(), bots.clone(), before_bots + 1).await;
+    let bots_after = killed.elapsed();
+    watch(watcher.clone(), clock.clone(), before_clock + 1).await;
+    let clock_after = killed.elapsed();
+    println!(
+        "after kill -9 of {victim_name}: bots moved again in {bots_after:?}, the clock in {clock_after:?} (its lease on the killed node: {clock_on_victim})"
+    );
+    assert!(
+        bots_after < Duration::from_secs(5),
+        "bots resumed after {bots_after:?}"
+    );
+    assert!(
+        clock_after < Duration::from_secs(5),
+        "the clock resumed after {clock_after:?}"
+    );
+    assert!(moved["version"].as_u64().unwrap() > before_bots);
+    assert_ne!(
+        holder(&bots),
+        victim_name,
+        "another node holds the lease now"
+    );
+    // The game ends and replays: nothing acknowledged was lost, nothing stored twice.
+    let over = {
+        let start = Instant::now();
+        loop {
+            let view = get(&watcher, &format!("/api/tables/{bots}"), None).await;
+            if view["over"] == true {
+                break view;
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "never over");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let replay = get(&watcher, &format!("/api/tables/{bots}/replay"), None).await;
+    let steps = replay["steps"].as_array().unwrap();
+    assert_eq!(steps.len() as u64, over["version"].as_u64().unwrap() + 1);
+    for (i, step) in steps.iter().enumerate() {
+        assert_eq!(step["rumis"]["history"].as_array().unwrap().len(), i);
+    }
+    let record = rumis::record::Record::parse(replay["record"].as_str().unwrap()).unwrap();
+    record
+        .replay(rumis::Scenario::builtin("chullpa").unwrap())
+        .expect("the game replays in the engine");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_nats_catches_up_when_it_returns() {
+    let db = temp_postgres("cluster_nats");
+    let nats = Nats::start();
+    let nodes = [node(&db, &nats, "c1"), node(&db, &nats, "c2")];
+    let (id, ana, bo) = two_people(
+        &nodes[0].base,
+        &nodes[0].base,
+        json!({"game": "rummikub", "rummikub": {"turn_seconds": null},
+               "seats": [{"kind": "human"}, {"kind": "human"}]}),
+    )
+    .await;
+    let mut spectator = Viewer::open(&nodes[1].base, &id, None).await;
+    let draw = |version: u64| json!({"version": version, "action": {"type": "draw"}});
+    let path = format!("/api/tables/{id}/actions");
+    let token_for = |view: &Value| {
+        if view["to_move"] == 0 {
+            ana.clone()
+        } else {
+            bo.clone()
+        }
+    };
+    // With NATS up, the spectator on node 2 follows node 1.
+    let view = get(&nodes[0].base, &format!("/api/tables/{id}"), None).await;
+    assert_eq!(
+        post(&nodes[0].base, &path, Some(&token_for(&view)), draw(0))
+            .await
+            .0,
+        200
+    );
+    spectator.until(1).await;
+    // NATS goes away; two more actions on node 1.
+    let port = nats.stop();
+    for version in 1..3 {
+        let view = get(&nodes[0].base, &format!("/api/tables/{id}"), None).await;
+        let (status, answer) = post(
+            &nodes[0].base,
+            &path,
+            Some(&token_for(&view)),
+            draw(version),
+        )
+        .await;
+        assert_eq!(status, 200, "actions go on without NATS: {answer}");
+    }
+    // NATS comes back on the same address: node 2 catches up from the database.
+    let _nats = Nats::start_on(port);
+    let caught_up = tokio::time::timeout(Duration::from_secs(15), spectator.until(3))
+        .await
+        .expect("the spectator on node 2 caught up within 15 s");
+    assert_eq!(caught_up["version"], 3);
+    let truth = get(&nodes[0].base, &format!("/api/tables/{id}"), None).await;
+    assert_eq!(
+        caught_up["rummikub"]["rack_sizes"],
+        truth["rummikub"]["rack_sizes"]
+    );
+    assert_eq!(
+        caught_up["rummikub"]["pool_size"],
+        truth["rummikub"]["pool_size"]
+    );
+    // The catch-up may bring several actions at once, but never another order.
+    spectator.check(None, 3);
+}
