@@ -201,7 +201,7 @@ pub async fn run(
         // Now and then, look again at the watched tables (a message may be lost
         // without a reconnect).
         sweep += 1;
-        if sweep % 6 == 0 {
+        if sweep.is_multiple_of(6) {
             hub.catch_up_watched().await;
         }
     }
