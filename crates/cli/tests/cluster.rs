@@ -498,3 +498,96 @@ async fn a_node_cut_off_from_nats_catches_up_when_it_returns() {
     // The catch-up may bring several actions at once, but never another order.
     spectator.check(None, 3);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_reports_its_health_and_metrics_and_hands_its_tables_over_on_sigterm() {
+    let db = temp_postgres("cluster_stop");
+    let nats = Nats::start();
+    let first = node(&db, &nats, "h1");
+    let second = node(&db, &nats, "h2");
+    let health = get(&first.base, "/api/health", None).await;
+    assert_eq!(health["status"], "ready", "{health}");
+    assert_eq!(
+        (health["database"].as_bool(), health["nats"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(health["node"], "h1");
+    // A table of bots, driven by the node that created it.
+    let (_, created) = post(
+        &first.base,
+        "/api/tables",
+        None,
+        json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 4},
+               "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"},
+                         {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let start = Instant::now();
+    loop {
+        let view = get(&second.base, &format!("/api/tables/{id}"), None).await;
+        if view["version"].as_u64().unwrap() >= 3 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let holder = psql(
+        &db,
+        &format!("SELECT node FROM rumi_leases WHERE table_id = '{id}'"),
+    );
+    let metrics = reqwest::get(format!("{}/metrics", first.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for name in [
+        "rumi_actions_total",
+        "rumi_action_seconds_bucket",
+        "rumi_loaded_tables",
+        "rumi_websockets",
+        "rumi_lease_takeovers_total",
+        "rumi_nats_lag_seconds_count",
+    ] {
+        assert!(
+            metrics.contains(name),
+            "{name} missing from /metrics:\n{metrics}"
+        );
+    }
+    assert!(metrics.contains("node=\"h1\""), "{metrics}");
+    // SIGTERM: the node exits cleanly and at once, its leases are free, and the
+    // other node goes on without waiting for a lease to run out.
+    let (driver, other) = if holder == "h1" {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let (status, took) = driver.terminate();
+    assert!(status.success(), "{status:?}");
+    assert!(took < Duration::from_secs(5), "stopping took {took:?}");
+    let left = psql(
+        &db,
+        &format!("SELECT COUNT(*) FROM rumi_leases WHERE node = '{holder}'"),
+    );
+    assert_eq!(left, "0", "the stopped node handed its leases over");
+    let stopped_at: u64 = psql(
+        &db,
+        &format!("SELECT COALESCE(MAX(version), 0) FROM rumi_actions WHERE table_id = '{id}'"),
+    )
+    .parse()
+    .unwrap();
+    let since = Instant::now();
+    loop {
+        let view = get(&other.base, &format!("/api/tables/{id}"), None).await;
+        if view["version"].as_u64().unwrap() > stopped_at || view["over"] == true {
+            break;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(5),
+            "nobody took the table over"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    println!("after SIGTERM the bots moved on in {:?}", since.elapsed());
+}

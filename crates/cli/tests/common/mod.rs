@@ -109,6 +109,18 @@ impl Served {
         }
     }
 
+    /// SIGTERM, then waits for the process: its exit status and how long it took.
+    pub fn terminate(mut self) -> (std::process::ExitStatus, Duration) {
+        let start = Instant::now();
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let exit = self.child.wait().unwrap();
+        (exit, start.elapsed())
+    }
+
     /// SIGKILL: no shutdown code runs.
     pub fn kill_9(mut self) {
         self.child.kill().unwrap();
