@@ -1132,7 +1132,14 @@ impl Hub {
         if let Some(name) = name {
             updated.name = name;
         }
-        self.store.update_seat(&table.id, &updated).await?;
+        if !self.store.take_seat(&table.id, &updated).await? {
+            // Taken a moment ago through another node.
+            let _ = self.catch_up_locked(table, &mut state).await;
+            return Err(ApiError::conflict(
+                "seat_not_open",
+                format!("seat {} was just taken", seat + 1),
+            ));
+        }
         state.seats[seat].stored = updated.clone();
         state.seats[seat].last_seen_ms = now_ms();
         self.start_if_ready(table, &mut state).await?;
@@ -1162,6 +1169,8 @@ impl Hub {
         }
         let mut updated = state.seats[seat].stored.clone();
         updated.claimed = true;
+        // The invited seat's token does not change: marking it taken twice (from two
+        // nodes) is harmless.
         self.store.update_seat(&table.id, &updated).await?;
         state.seats[seat].stored = updated;
         let started = self.start_if_ready(table, state).await?;

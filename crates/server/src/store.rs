@@ -310,6 +310,19 @@ impl Store {
         Ok(())
     }
 
+    /// Takes a seat nobody has taken yet (joining, or an invite link's first use):
+    /// false when someone (on another node) took it first.
+    pub async fn take_seat(&self, table_id: &str, seat: &StoredSeat) -> anyhow::Result<bool> {
+        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2 WHERE table_id = $3 AND seat = $4 AND claimed = 0 AND bot IS NULL")
+            .bind(&seat.name)
+            .bind(&seat.token)
+            .bind(table_id)
+            .bind(seat.seat as i64)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Ids of the tables whose game is not over: those to resume after a restart.
     pub async fn unfinished_ids(&self) -> anyhow::Result<Vec<String>> {
         let rows = sqlx::query("SELECT id FROM rumi_tables WHERE finished = 0 ORDER BY created_ms")
