@@ -3,6 +3,7 @@
 //! Each game has its own module; this file only wires the command line together.
 
 mod bench_server;
+mod cluster_cli;
 mod match_cli;
 mod puzzle_cli;
 mod rumis_cli;
@@ -34,6 +35,9 @@ struct Cli {
 enum Command {
     /// Start the web app: lobby, tables, bots, browser client (default SQLite database).
     Serve(serve::ServeArgs),
+    /// A local cluster: several `rumi serve` nodes on one PostgreSQL database and NATS,
+    /// behind a small load balancer; dead nodes are restarted.
+    Cluster(cluster_cli::ClusterArgs),
     /// Play a game in the terminal against bots or at one keyboard.
     Play {
         #[command(subcommand)]
@@ -130,6 +134,7 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => serve::serve(args),
+        Command::Cluster(args) => cluster_cli::cluster(args),
         Command::Play { game } => match game {
             PlayGame::Rumis(args) => rumis_cli::play(args),
             PlayGame::Rummikub(args) => rummikub_cli::play(args),
