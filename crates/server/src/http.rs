@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
-use rumis::{Scenario, Setup, Variant};
+use rumis::{Scenario, Variant};
 use serde::Deserialize;
 use utoipa::OpenApi;
 
@@ -93,9 +93,9 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
 
 /// The OpenAPI document as served.
 pub fn openapi_document() -> String {
-    ApiDoc::openapi()
-        .to_pretty_json()
-        .expect("the OpenAPI document serialises")
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serialises");
+    crate::openapi::refine(&mut doc);
+    serde_json::to_string_pretty(&doc).expect("the OpenAPI document serialises")
 }
 
 #[utoipa::path(get, path = "/api/openapi.json", responses((status = 200, description = "This document", content_type = "application/json")))]
@@ -113,29 +113,7 @@ async fn meta() -> Json<Meta> {
     let scenarios = Scenario::builtins()
         .iter()
         .map(|s| {
-            let playable = |variant: Variant, players: u8| {
-                Setup::new(s.clone(), players)
-                    .with_variant(variant)
-                    .board_players()
-                    .is_ok_and(|p| match variant {
-                        Variant::Dismantle => s.dismantle_footprint().is_ok(),
-                        _ => s.footprint(p).is_ok(),
-                    })
-            };
-            // In the engine's order (standard first), with the player counts of each.
-            let variant_players: Vec<(String, Vec<u8>)> = Variant::ALL
-                .iter()
-                .map(|&v| {
-                    let counts = s
-                        .player_counts
-                        .keys()
-                        .copied()
-                        .filter(|&p| playable(v, p))
-                        .collect::<Vec<u8>>();
-                    (v.name().to_string(), counts)
-                })
-                .filter(|(_, counts)| !counts.is_empty())
-                .collect();
+            let variant_players = crate::openapi::variant_players(s);
             ScenarioMeta {
                 key: s.key.clone(),
                 name: s.name.clone(),
@@ -157,7 +135,7 @@ async fn meta() -> Json<Meta> {
             })
             .collect()
     };
-    let presets = ["current", "old"];
+    let presets = crate::openapi::RUMMIKUB_PRESETS;
     Json(Meta {
         rumis: RumisMeta {
             scenarios,
@@ -166,7 +144,7 @@ async fn meta() -> Json<Meta> {
         },
         rummikub: RummikubMeta {
             presets: presets.iter().map(|p| p.to_string()).collect(),
-            players: vec![2, 3, 4],
+            players: crate::openapi::RUMMIKUB_PLAYERS.to_vec(),
             preset_turn_seconds: presets
                 .iter()
                 .map(|p| {
@@ -203,21 +181,35 @@ async fn create_table(
     body: axum::body::Bytes,
 ) -> Result<Json<CreateTableResponse>, ApiError> {
     let request: CreateTableRequest = parse_body(&body)?;
+    let other_settings = match request.game {
+        GameKind::Rumis => request.rummikub.is_some().then_some("rummikub"),
+        GameKind::Rummikub => request.rumis.is_some().then_some("rumis"),
+    };
+    if let Some(other) = other_settings {
+        return Err(ApiError::bad_request(
+            "bad_settings",
+            format!(
+                "a {} table takes no `{other}` settings",
+                request.game.name()
+            ),
+        ));
+    }
     Ok(Json(hub.create(request, from.ip()).await?))
 }
 
 /// Reads a JSON body with a message that says what is wrong with it.
 fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
+    from_json(body)
         .map_err(|e| ApiError::bad_request("malformed_request", format!("malformed request: {e}")))
 }
 
-/// The seat token from the `X-Seat-Token` header (never from the address).
+/// The seat token from the `X-Seat-Token` header (never from the address). A value
+/// that is not text is kept (as what it reads as), so that it is refused as a token of
+/// no seat instead of passing for no token at all.
 fn token_of(headers: &HeaderMap) -> Option<String> {
     headers
         .get("x-seat-token")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
 }
 
 /// The table as seen by the token's seat, or by a spectator without a token.
@@ -341,6 +333,7 @@ async fn check(
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct HintQuery {
     /// `tiles` (default) or `value`.
     objective: Option<String>,

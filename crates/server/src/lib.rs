@@ -16,6 +16,7 @@ pub mod games;
 pub mod http;
 pub mod hub;
 pub mod live;
+pub mod openapi;
 pub mod store;
 pub mod thinking;
 pub mod transport;

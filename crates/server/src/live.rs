@@ -353,15 +353,18 @@ fn too_big(error: &axum::Error) -> bool {
     false
 }
 
-fn parse<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ApiError> {
-    serde_json::from_str(text)
-        .map_err(|e| ApiError::bad_request("malformed_message", format!("malformed message: {e}")))
+fn malformed(e: serde_json::Error) -> ApiError {
+    ApiError::bad_request("malformed_message", format!("malformed message: {e}"))
+}
+
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+    crate::wire::from_json(text.as_bytes()).map_err(malformed)
 }
 
 /// The `type` of a message.
 fn kind_of(text: &str) -> Result<&str, ApiError> {
     // Borrowed unless the type has escapes, which no known type has.
-    match parse::<Kind>(text)?.kind {
+    match serde_json::from_str::<Kind>(text).map_err(malformed)?.kind {
         Cow::Borrowed(kind) => Ok(kind),
         Cow::Owned(_) => Ok(""),
     }
