@@ -268,7 +268,7 @@ async fn join(
         (status = 400, body = ErrorBody, description = "Malformed"),
         (status = 403, body = ErrorBody, description = "No or a forged token"),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "Stale, out of turn, illegal, not started"),
+        (status = 409, body = ErrorBody, description = "Stale, out of turn, illegal, not started, or an action of the other game"),
     ))]
 async fn act(
     State(hub): State<Arc<Hub>>,
@@ -279,6 +279,8 @@ async fn act(
     let table = hub.table(&id).await?;
     let request: ActionRequest = parse_body(&body)?;
     let seat = seat_of_request(&table, &headers, "an action").await?;
+    let game = table.state.lock().await.settings.game;
+    crate::forms::action_fits(game, &request.action)?;
     hub.submit(&table, seat, Some(request.version), &request.action)
         .await?;
     let state = table.state.lock().await;
@@ -305,6 +307,7 @@ async fn seat_of_request(
         (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Not a Rumis table"),
     ))]
 async fn check(
     State(hub): State<Arc<Hub>>,
@@ -316,6 +319,13 @@ async fn check(
     let action: serde_json::Value = parse_body(&body)?;
     let seat = seat_of_request(&table, &headers, "a check").await?;
     let state = table.state.lock().await;
+    if state.settings.game != GameKind::Rumis {
+        return Err(ApiError::conflict(
+            "not_for_this_game",
+            "checking a placement is for Rumis tables",
+        ));
+    }
+    crate::forms::action_fits(GameKind::Rumis, &action)?;
     match state.game.check(seat, &action) {
         Ok(()) => Ok(Json(CheckResult {
             legal: true,
@@ -347,7 +357,7 @@ struct HintQuery {
         (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Not a Rummikub table, or the round is over"),
     ))]
 async fn hint(
     State(hub): State<Arc<Hub>>,
@@ -374,7 +384,7 @@ async fn hint(
             .as_any()
             .downcast_ref::<RummikubTable>()
             .ok_or_else(|| {
-                ApiError::bad_request("not_for_this_game", "hints are for Rummikub tables")
+                ApiError::conflict("not_for_this_game", "hints are for Rummikub tables")
             })?;
         game.hint_position(seat)?
     };
@@ -391,8 +401,8 @@ async fn hint(
         (status = 200, body = TableView),
         (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "No such table or seat"),
+        (status = 409, body = ErrorBody, description = "Over, a bot already, its player present or not away long enough, or a bot of the other game"),
     ))]
 async fn hand_to_bot(
     State(hub): State<Arc<Hub>>,
@@ -404,7 +414,16 @@ async fn hand_to_bot(
     let request: BotRequest = parse_body(&body)?;
     let token = token_of(&headers);
     hub.hand_to_bot(&table, token.as_deref(), seat, &request.bot)
-        .await?;
+        .await
+        .map_err(|e| {
+            // A bot of the other game: a known bot, but not for this table.
+            let game = |g| crate::games::is_bot(g, &request.bot);
+            if e.code == "unknown_bot" && (game(GameKind::Rumis) || game(GameKind::Rummikub)) {
+                ApiError::conflict("not_for_this_game", e.message)
+            } else {
+                e
+            }
+        })?;
     let state = table.state.lock().await;
     let you = state.seat_of(token.as_deref())?;
     Ok(Json(state.view(&table.id, you)))
@@ -416,9 +435,9 @@ async fn hand_to_bot(
     responses(
         (status = 200, body = TableView),
         (status = 400, body = ErrorBody),
-        (status = 403, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "Not the seat's own token"),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Over, or the seat is not a bot's"),
     ))]
 async fn take_back(
     State(hub): State<Arc<Hub>>,

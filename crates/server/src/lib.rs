@@ -12,6 +12,7 @@
 pub mod client;
 pub mod error;
 pub mod fairness;
+pub mod forms;
 pub mod games;
 pub mod http;
 pub mod hub;

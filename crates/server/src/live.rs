@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use futures_util::stream::{SplitSink, SplitStream};
@@ -50,6 +50,7 @@ pub async fn websocket(
     Query(query): Query<WsQuery>,
     limits: Option<Extension<Limits>>,
     slot: Option<Extension<ConnectionSlot>>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     if query.token.is_some() {
@@ -57,6 +58,16 @@ pub async fn websocket(
             StatusCode::BAD_REQUEST,
             "token_in_url",
             "send the seat token in the hello message, not in the address",
+        );
+    }
+    let key = headers
+        .get(header::SEC_WEBSOCKET_KEY)
+        .and_then(|k| k.to_str().ok());
+    if !key.is_some_and(|k| crate::forms::matches(crate::forms::WEBSOCKET_KEY_PATTERN, k)) {
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            "bad_websocket_key",
+            "Sec-WebSocket-Key must be 16 bytes in base64 (RFC 6455)",
         );
     }
     let table = match hub.table(&id).await {
@@ -395,6 +406,8 @@ async fn socket_action(
         ApiError::forbidden("spectator", "spectators cannot act; open your invite link")
     })?;
     let message: ActionMessage = parse(text)?;
+    let game = table.state.lock().await.settings.game;
+    crate::forms::action_fits(game, &message.action)?;
     hub.submit(table, seat, Some(message.version), &message.action)
         .await
         .map(|_| ())

@@ -18,6 +18,10 @@ use std::sync::OnceLock;
 use rumis::{Scenario, Setup, Variant};
 use serde_json::{json, Value};
 
+use crate::forms::{
+    any_case, move_pattern, stone_pattern, MAX_CELLS, MAX_MOVE_CHARS, MAX_TILES,
+    RUMMIKUB_ACTION_TYPES, TILE_PATTERN, WEBSOCKET_KEY_PATTERN,
+};
 use crate::games;
 use crate::hub::MAX_NAME_CHARS;
 use crate::wire::GameKind;
@@ -281,16 +285,122 @@ pub fn refine(doc: &mut Value) {
     seat["bot"]["enum"] = Value::Array(nullable_bots);
     schemas["CreateTableRequest"] = create_table_request(&schemas["CreateTableRequest"]);
 
+    schemas["GameAction"] = json!({
+        "description": schemas["GameAction"]["description"],
+        "anyOf": schemas["GameAction"]["oneOf"],
+    });
+    schemas["RumisAction"] = json!({
+        "description": schemas["RumisAction"]["description"],
+        "anyOf": [
+            {
+                "type": "object",
+                "required": ["move"],
+                "properties": {
+                    "move": {
+                        "type": "string",
+                        "maxLength": MAX_MOVE_CHARS,
+                        "pattern": move_pattern(),
+                    },
+                },
+            },
+            {
+                "type": "object",
+                "required": ["stone", "cells"],
+                "properties": {
+                    "move": false,
+                    "stone": { "type": "string", "pattern": stone_pattern() },
+                    "cells": {
+                        "type": "array",
+                        "maxItems": MAX_CELLS,
+                        "items": {
+                            "type": "array",
+                            "minItems": 3,
+                            "maxItems": 3,
+                            "items": { "type": "integer", "minimum": 0, "maximum": 63 },
+                        },
+                    },
+                },
+            },
+        ],
+    });
+    let variants = schemas["RummikubAction"]["oneOf"]
+        .as_array_mut()
+        .expect("RummikubAction is one of its variants");
+    variants.push(json!({
+        "type": "object",
+        "description": "The server clock's time-out (K7), in the log; a seat's is refused (409).",
+        "required": ["type"],
+        "properties": { "type": { "type": "string", "enum": ["timeout"] } },
+    }));
+    debug_assert_eq!(variants.len(), RUMMIKUB_ACTION_TYPES.len());
+    for variant in variants {
+        if variant["properties"].get("table").is_some() {
+            variant["properties"]["table"] = json!({
+                "type": "array",
+                "description": format!("The sets, at most {MAX_TILES} tiles in all."),
+                "maxItems": MAX_TILES,
+                "items": {
+                    "type": "array",
+                    "items": { "type": "string", "pattern": TILE_PATTERN },
+                },
+            });
+        }
+    }
+
     let join = &mut schemas["JoinRequest"]["properties"];
     join["name"] = name;
     join["seat"]["maximum"] = json!(MAX_SEAT);
     schemas["BotRequest"]["properties"]["bot"]["enum"] = json!(all_bots);
 
+    add_links(doc);
     for (path, item) in doc["paths"].as_object_mut().into_iter().flatten() {
         for (method, operation) in item.as_object_mut().into_iter().flatten() {
             refine_operation(path, method, operation);
         }
     }
+}
+
+/// Links from the answers that hand out a seat (creating a table, joining one) to the
+/// operations that take its table id, seat and token.
+fn add_links(doc: &mut Value) {
+    let links = |id: &str, seat: &str, token: &str| {
+        let operations = [
+            ("View", "table_view", false, true),
+            ("Join", "join", false, false),
+            ("Act", "act", false, true),
+            ("Check", "check", false, true),
+            ("Hint", "hint", false, true),
+            ("HandToBot", "hand_to_bot", true, true),
+            ("TakeBack", "take_back", true, true),
+            ("Replay", "replay", false, false),
+        ];
+        let mut links = serde_json::Map::new();
+        for (name, operation, with_seat, with_token) in operations {
+            let mut parameters = json!({ "path.id": id });
+            if with_seat {
+                parameters["path.seat"] = json!(seat);
+            }
+            if with_token {
+                parameters["header.X-Seat-Token"] = json!(token);
+            }
+            links.insert(
+                name.to_string(),
+                json!({ "operationId": operation, "parameters": parameters }),
+            );
+        }
+        Value::Object(links)
+    };
+    let paths = &mut doc["paths"];
+    paths["/api/tables"]["post"]["responses"]["200"]["links"] = links(
+        "$response.body#/id",
+        "$response.body#/you/seat",
+        "$response.body#/you/token",
+    );
+    paths["/api/tables/{id}/join"]["post"]["responses"]["200"]["links"] = links(
+        "$request.path.id",
+        "$response.body#/seat",
+        "$response.body#/token",
+    );
 }
 
 fn refine_operation(path: &str, method: &str, operation: &mut Value) {
@@ -316,13 +426,15 @@ fn refine_operation(path: &str, method: &str, operation: &mut Value) {
     if path.ends_with("/ws") {
         let header = |name: &str, schema: Value| json!({ "name": name, "in": "header", "required": true, "schema": schema });
         let params = operation["parameters"].as_array_mut().expect("parameters");
+        // As axum's upgrade reads them: `Upgrade` is `websocket` and `Connection` holds
+        // `upgrade`, in any case; the key is checked by `live::websocket`.
         params.push(header(
             "Upgrade",
-            json!({ "type": "string", "enum": ["websocket"] }),
+            json!({ "type": "string", "pattern": format!("^{}$", any_case("websocket")) }),
         ));
         params.push(header(
             "Connection",
-            json!({ "type": "string", "enum": ["Upgrade"] }),
+            json!({ "type": "string", "pattern": any_case("upgrade") }),
         ));
         params.push(header(
             "Sec-WebSocket-Version",
@@ -330,7 +442,11 @@ fn refine_operation(path: &str, method: &str, operation: &mut Value) {
         ));
         params.push(header(
             "Sec-WebSocket-Key",
-            json!({ "type": "string", "pattern": "^[A-Za-z0-9+/]{21}[AQgw]==$" }),
+            json!({
+                "type": "string",
+                "pattern": WEBSOCKET_KEY_PATTERN,
+                "description": "16 random bytes in base64 (RFC 6455 §4.1)",
+            }),
         ));
     }
     let responses = operation["responses"]

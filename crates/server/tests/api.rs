@@ -626,6 +626,6 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
     let (status, body) = server
         .get_as(&format!("/api/tables/{rumis_id}/hint"), &rumis_token)
         .await;
-    assert_eq!(status, 400);
+    assert_eq!(status, 409);
     assert!(body["error"].as_str().unwrap().contains("Rummikub"));
 }
