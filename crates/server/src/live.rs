@@ -41,7 +41,7 @@ pub struct WsQuery {
     params(("id" = String, Path)),
     responses(
         (status = 101, description = "Switching to the WebSocket protocol"),
-        (status = 400, body = crate::wire::ErrorBody, description = "Not a WebSocket request, or a token in the address"),
+        (status = 400, body = crate::wire::ErrorBody, description = "Not a WebSocket upgrade (its headers), a key that is not 16 bytes in base64, or a token in the address"),
         (status = 404, body = crate::wire::ErrorBody),
     ))]
 pub async fn websocket(

@@ -411,15 +411,20 @@ fn refine_operation(path: &str, method: &str, operation: &mut Value) {
         .and_then(Value::as_array_mut);
     for param in params.into_iter().flatten() {
         let name = param["name"].as_str().unwrap_or_default().to_string();
-        if name == "id" {
-            param["description"] = json!("The table's id (`t` and 12 hex digits)");
+        match name.as_str() {
+            "id" => param["description"] = json!("The table's id (`t` and 12 hex digits)"),
+            "X-Seat-Token" => {
+                param["description"] =
+                    json!("The seat's secret token (32 hex digits); empty is the same as none")
+            }
+            _ => {}
         }
         let schema = &mut param["schema"];
         match name.as_str() {
             "id" => schema["pattern"] = json!(TABLE_ID_PATTERN),
             "seat" => schema["maximum"] = json!(MAX_SEAT),
             "X-Seat-Token" => schema["pattern"] = json!(TOKEN_PATTERN),
-            "objective" => schema["enum"] = json!(["tiles", "value", null]),
+            "objective" => schema["enum"] = json!(["tiles", "value"]),
             _ => {}
         }
     }

@@ -633,3 +633,19 @@ pub enum ServerMessage {
     State { view: Box<TableView> },
     Error { message: String, code: String },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_number_written_as_a_float_is_that_integer() {
+        let join: JoinRequest = from_json(br#"{"seat": 2.0}"#).unwrap();
+        assert_eq!(join.seat, Some(2));
+        let action: ActionRequest = from_json(br#"{"version": 1e1, "action": {}}"#).unwrap();
+        assert_eq!(action.version, 10);
+        assert!(from_json::<JoinRequest>(br#"{"seat": 2.5}"#).is_err());
+        assert!(from_json::<JoinRequest>(br#"{"seat": -1.0}"#).is_err());
+        assert!(from_json::<JoinRequest>(br#"{"seat": 1e30}"#).is_err());
+    }
+}
