@@ -67,7 +67,8 @@ impl From<ActionError> for ApiError {
     fn from(e: ActionError) -> ApiError {
         match e {
             ActionError::Malformed(m) => ApiError::bad_request("malformed_action", m),
-            ActionError::NotForThisGame(m) => ApiError::bad_request("not_for_this_game", m),
+            // The request is well formed; the table plays another game (its state).
+            ActionError::NotForThisGame(m) => ApiError::conflict("not_for_this_game", m),
             ActionError::OutOfTurn(m) => ApiError::conflict("out_of_turn", m),
             ActionError::Illegal(m) => ApiError::conflict("illegal", m),
         }

@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
-use rumis::{Scenario, Setup, Variant};
+use rumis::{Scenario, Variant};
 use serde::Deserialize;
 use utoipa::OpenApi;
 
@@ -96,9 +96,9 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
 
 /// The OpenAPI document as served.
 pub fn openapi_document() -> String {
-    ApiDoc::openapi()
-        .to_pretty_json()
-        .expect("the OpenAPI document serialises")
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serialises");
+    crate::openapi::refine(&mut doc);
+    serde_json::to_string_pretty(&doc).expect("the OpenAPI document serialises")
 }
 
 #[utoipa::path(get, path = "/api/openapi.json", responses((status = 200, description = "This document", content_type = "application/json")))]
@@ -159,29 +159,7 @@ async fn meta() -> Json<Meta> {
     let scenarios = Scenario::builtins()
         .iter()
         .map(|s| {
-            let playable = |variant: Variant, players: u8| {
-                Setup::new(s.clone(), players)
-                    .with_variant(variant)
-                    .board_players()
-                    .is_ok_and(|p| match variant {
-                        Variant::Dismantle => s.dismantle_footprint().is_ok(),
-                        _ => s.footprint(p).is_ok(),
-                    })
-            };
-            // In the engine's order (standard first), with the player counts of each.
-            let variant_players: Vec<(String, Vec<u8>)> = Variant::ALL
-                .iter()
-                .map(|&v| {
-                    let counts = s
-                        .player_counts
-                        .keys()
-                        .copied()
-                        .filter(|&p| playable(v, p))
-                        .collect::<Vec<u8>>();
-                    (v.name().to_string(), counts)
-                })
-                .filter(|(_, counts)| !counts.is_empty())
-                .collect();
+            let variant_players = crate::openapi::variant_players(s);
             ScenarioMeta {
                 key: s.key.clone(),
                 name: s.name.clone(),
@@ -203,7 +181,7 @@ async fn meta() -> Json<Meta> {
             })
             .collect()
     };
-    let presets = ["current", "old"];
+    let presets = crate::openapi::RUMMIKUB_PRESETS;
     Json(Meta {
         rumis: RumisMeta {
             scenarios,
@@ -212,7 +190,7 @@ async fn meta() -> Json<Meta> {
         },
         rummikub: RummikubMeta {
             presets: presets.iter().map(|p| p.to_string()).collect(),
-            players: vec![2, 3, 4],
+            players: crate::openapi::RUMMIKUB_PLAYERS.to_vec(),
             preset_turn_seconds: presets
                 .iter()
                 .map(|p| {
@@ -249,21 +227,35 @@ async fn create_table(
     body: axum::body::Bytes,
 ) -> Result<Json<CreateTableResponse>, ApiError> {
     let request: CreateTableRequest = parse_body(&body)?;
+    let other_settings = match request.game {
+        GameKind::Rumis => request.rummikub.is_some().then_some("rummikub"),
+        GameKind::Rummikub => request.rumis.is_some().then_some("rumis"),
+    };
+    if let Some(other) = other_settings {
+        return Err(ApiError::bad_request(
+            "bad_settings",
+            format!(
+                "a {} table takes no `{other}` settings",
+                request.game.name()
+            ),
+        ));
+    }
     Ok(Json(hub.create(request, from.ip()).await?))
 }
 
 /// Reads a JSON body with a message that says what is wrong with it.
 fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
+    from_json(body)
         .map_err(|e| ApiError::bad_request("malformed_request", format!("malformed request: {e}")))
 }
 
-/// The seat token from the `X-Seat-Token` header (never from the address).
+/// The seat token from the `X-Seat-Token` header (never from the address). A value
+/// that is not text is kept (as what it reads as), so that it is refused as a token of
+/// no seat instead of passing for no token at all.
 fn token_of(headers: &HeaderMap) -> Option<String> {
     headers
         .get("x-seat-token")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
 }
 
 /// The table as seen by the token's seat, or by a spectator without a token.
@@ -322,7 +314,7 @@ async fn join(
         (status = 400, body = ErrorBody, description = "Malformed"),
         (status = 403, body = ErrorBody, description = "No or a forged token"),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "Stale, out of turn, illegal, not started"),
+        (status = 409, body = ErrorBody, description = "Stale, out of turn, illegal, not started, or an action of the other game"),
     ))]
 async fn act(
     State(hub): State<Arc<Hub>>,
@@ -333,6 +325,8 @@ async fn act(
     let table = hub.table(&id).await?;
     let request: ActionRequest = parse_body(&body)?;
     let seat = seat_of_request(&table, &headers, "an action").await?;
+    let game = table.state.lock().await.settings.game;
+    crate::forms::action_fits(game, &request.action)?;
     hub.submit(&table, seat, Some(request.version), &request.action)
         .await?;
     let state = table.state.lock().await;
@@ -359,6 +353,7 @@ async fn seat_of_request(
         (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Not a Rumis table"),
     ))]
 async fn check(
     State(hub): State<Arc<Hub>>,
@@ -370,6 +365,13 @@ async fn check(
     let action: serde_json::Value = parse_body(&body)?;
     let seat = seat_of_request(&table, &headers, "a check").await?;
     let state = table.state.lock().await;
+    if state.settings.game != GameKind::Rumis {
+        return Err(ApiError::conflict(
+            "not_for_this_game",
+            "checking a placement is for Rumis tables",
+        ));
+    }
+    crate::forms::action_fits(GameKind::Rumis, &action)?;
     match state.game.check(seat, &action) {
         Ok(()) => Ok(Json(CheckResult {
             legal: true,
@@ -387,6 +389,7 @@ async fn check(
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct HintQuery {
     /// `tiles` (default) or `value`.
     objective: Option<String>,
@@ -400,7 +403,7 @@ struct HintQuery {
         (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Not a Rummikub table, or the round is over"),
     ))]
 async fn hint(
     State(hub): State<Arc<Hub>>,
@@ -427,7 +430,7 @@ async fn hint(
             .as_any()
             .downcast_ref::<RummikubTable>()
             .ok_or_else(|| {
-                ApiError::bad_request("not_for_this_game", "hints are for Rummikub tables")
+                ApiError::conflict("not_for_this_game", "hints are for Rummikub tables")
             })?;
         game.hint_position(seat)?
     };
@@ -444,8 +447,8 @@ async fn hint(
         (status = 200, body = TableView),
         (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "No such table or seat"),
+        (status = 409, body = ErrorBody, description = "Over, a bot already, its player present or not away long enough, or a bot of the other game"),
     ))]
 async fn hand_to_bot(
     State(hub): State<Arc<Hub>>,
@@ -457,7 +460,16 @@ async fn hand_to_bot(
     let request: BotRequest = parse_body(&body)?;
     let token = token_of(&headers);
     hub.hand_to_bot(&table, token.as_deref(), seat, &request.bot)
-        .await?;
+        .await
+        .map_err(|e| {
+            // A bot of the other game: a known bot, but not for this table.
+            let game = |g| crate::games::is_bot(g, &request.bot);
+            if e.code == "unknown_bot" && (game(GameKind::Rumis) || game(GameKind::Rummikub)) {
+                ApiError::conflict("not_for_this_game", e.message)
+            } else {
+                e
+            }
+        })?;
     let state = table.state.lock().await;
     let you = state.seat_of(token.as_deref())?;
     Ok(Json(state.view(&table.id, you)))
@@ -469,9 +481,9 @@ async fn hand_to_bot(
     responses(
         (status = 200, body = TableView),
         (status = 400, body = ErrorBody),
-        (status = 403, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "Not the seat's own token"),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Over, or the seat is not a bot's"),
     ))]
 async fn take_back(
     State(hub): State<Arc<Hub>>,

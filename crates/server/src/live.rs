@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use futures_util::stream::{SplitSink, SplitStream};
@@ -41,7 +41,7 @@ pub struct WsQuery {
     params(("id" = String, Path)),
     responses(
         (status = 101, description = "Switching to the WebSocket protocol"),
-        (status = 400, body = crate::wire::ErrorBody, description = "Not a WebSocket request, or a token in the address"),
+        (status = 400, body = crate::wire::ErrorBody, description = "Not a WebSocket upgrade (its headers), a key that is not 16 bytes in base64, or a token in the address"),
         (status = 404, body = crate::wire::ErrorBody),
     ))]
 pub async fn websocket(
@@ -50,6 +50,7 @@ pub async fn websocket(
     Query(query): Query<WsQuery>,
     limits: Option<Extension<Limits>>,
     slot: Option<Extension<ConnectionSlot>>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     if query.token.is_some() {
@@ -57,6 +58,16 @@ pub async fn websocket(
             StatusCode::BAD_REQUEST,
             "token_in_url",
             "send the seat token in the hello message, not in the address",
+        );
+    }
+    let key = headers
+        .get(header::SEC_WEBSOCKET_KEY)
+        .and_then(|k| k.to_str().ok());
+    if !key.is_some_and(|k| crate::forms::matches(crate::forms::WEBSOCKET_KEY_PATTERN, k)) {
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            "bad_websocket_key",
+            "Sec-WebSocket-Key must be 16 bytes in base64 (RFC 6455)",
         );
     }
     let table = match hub.table(&id).await {
@@ -353,15 +364,18 @@ fn too_big(error: &axum::Error) -> bool {
     false
 }
 
-fn parse<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ApiError> {
-    serde_json::from_str(text)
-        .map_err(|e| ApiError::bad_request("malformed_message", format!("malformed message: {e}")))
+fn malformed(e: serde_json::Error) -> ApiError {
+    ApiError::bad_request("malformed_message", format!("malformed message: {e}"))
+}
+
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+    crate::wire::from_json(text.as_bytes()).map_err(malformed)
 }
 
 /// The `type` of a message.
 fn kind_of(text: &str) -> Result<&str, ApiError> {
     // Borrowed unless the type has escapes, which no known type has.
-    match parse::<Kind>(text)?.kind {
+    match serde_json::from_str::<Kind>(text).map_err(malformed)?.kind {
         Cow::Borrowed(kind) => Ok(kind),
         Cow::Owned(_) => Ok(""),
     }
@@ -392,6 +406,8 @@ async fn socket_action(
         ApiError::forbidden("spectator", "spectators cannot act; open your invite link")
     })?;
     let message: ActionMessage = parse(text)?;
+    let game = table.state.lock().await.settings.game;
+    crate::forms::action_fits(game, &message.action)?;
     hub.submit(table, seat, Some(message.version), &message.action)
         .await
         .map(|_| ())

@@ -10,6 +10,33 @@ use serde_json::Value;
 use ts_rs::TS;
 use utoipa::ToSchema;
 
+/// Reads a wire type from JSON. A whole number written as a float (`2.0`, `1e3`) is
+/// the same JSON number as the integer (RFC 8259 has one number type, and JSON Schema's
+/// `integer` admits it), so it is read as that integer; any other float stays a float
+/// and is refused where an integer is expected.
+pub fn from_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
+    let mut value: Value = serde_json::from_slice(bytes)?;
+    whole_numbers_as_integers(&mut value);
+    serde_json::from_value(value)
+}
+
+fn whole_numbers_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            // The bounds are exact powers of two: 2^64 and -2^63.
+            if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+                *value = Value::from(f as u64);
+            } else if f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
+                *value = Value::from(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
+        Value::Object(fields) => fields.values_mut().for_each(whole_numbers_as_integers),
+        _ => {}
+    }
+}
+
 /// Which game a table plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "lowercase")]
@@ -626,4 +653,20 @@ pub struct Health {
     /// Whether NATS is connected; `null` on a single node.
     pub nats: Option<bool>,
     pub loaded_tables: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_number_written_as_a_float_is_that_integer() {
+        let join: JoinRequest = from_json(br#"{"seat": 2.0}"#).unwrap();
+        assert_eq!(join.seat, Some(2));
+        let action: ActionRequest = from_json(br#"{"version": 1e1, "action": {}}"#).unwrap();
+        assert_eq!(action.version, 10);
+        assert!(from_json::<JoinRequest>(br#"{"seat": 2.5}"#).is_err());
+        assert!(from_json::<JoinRequest>(br#"{"seat": -1.0}"#).is_err());
+        assert!(from_json::<JoinRequest>(br#"{"seat": 1e30}"#).is_err());
+    }
 }

@@ -33,7 +33,7 @@ pub enum ActionError {
     /// The rules forbid it (HTTP 409).
     #[error("{0}")]
     Illegal(String),
-    /// The table's game has no such request (HTTP 400).
+    /// The table's game has no such request (HTTP 409).
     #[error("{0}")]
     NotForThisGame(String),
 }
