@@ -42,13 +42,14 @@ pub struct ServerBenchArgs {
     /// Length of the run in seconds; the server is killed and restarted halfway.
     #[arg(long, default_value_t = 30)]
     seconds: u64,
-    /// Mean think time of this program's seat, in ms.
+    /// Mean think time of this program's seat, in ms (the load run and --fairness).
     #[arg(long, default_value_t = 1000)]
     think_ms: u64,
     /// The server's bot delay, in ms (--fairness: always 0).
     #[arg(long, default_value_t = 300)]
     bot_delay_ms: u64,
-    /// Database (default: a fresh SQLite file in the temporary directory).
+    /// Database (default: a fresh SQLite file in the temporary directory, removed at
+    /// the end).
     #[arg(long)]
     db: Option<String>,
     /// Do not kill and restart the server halfway.
@@ -123,16 +124,17 @@ struct Totals {
 }
 
 pub fn bench(args: ServerBenchArgs) -> anyhow::Result<()> {
-    let db = match &args.db {
-        Some(db) => db.clone(),
+    let (db, scratch) = match &args.db {
+        Some(db) => (db.clone(), None),
         None => {
             let dir = std::env::temp_dir().join(format!("rumi-bench-{}", std::process::id()));
             std::fs::create_dir_all(&dir)?;
-            format!("sqlite://{}", dir.join("bench.db").display())
+            let db = format!("sqlite://{}", dir.join("bench.db").display());
+            (db, Some(dir))
         }
     };
     let runtime = tokio::runtime::Runtime::new()?;
-    if args.memory {
+    let result = if args.memory {
         runtime.block_on(memory(args, db))
     } else if args.restart {
         runtime.block_on(restart(args, db))
@@ -140,7 +142,11 @@ pub fn bench(args: ServerBenchArgs) -> anyhow::Result<()> {
         runtime.block_on(fairness(args, db))
     } else {
         runtime.block_on(run(args, db))
+    };
+    if let Some(dir) = scratch {
+        let _ = std::fs::remove_dir_all(dir);
     }
+    result
 }
 
 async fn run(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
@@ -593,6 +599,27 @@ fn vm_rss_kb(pid: u32) -> anyhow::Result<u64> {
         .context("an unreadable VmRSS line")
 }
 
+/// CPU time a process has used, user and system, in seconds (Linux: /proc/PID/stat,
+/// counted in clock ticks of 1/100 s).
+fn cpu_seconds(pid: u32) -> anyhow::Result<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .with_context(|| format!("cannot read /proc/{pid}/stat (Linux only)"))?;
+    // The fields after the command name (which may hold spaces) are space-separated;
+    // utime and stime are fields 14 and 15 of the whole line.
+    let after_name = stat
+        .rsplit_once(')')
+        .context("an unreadable /proc/PID/stat")?
+        .1;
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks = |i: usize| -> anyhow::Result<f64> {
+        Ok(fields
+            .get(i)
+            .context("a short /proc/PID/stat")?
+            .parse::<f64>()?)
+    };
+    Ok((ticks(11)? + ticks(12)?) / 100.0)
+}
+
 /// Requests in flight at once while the bench fills the server.
 const CONCURRENT_REQUESTS: usize = 16;
 
@@ -658,36 +685,45 @@ async fn memory(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
         }
         bar.finish_and_clear();
         tokio::time::sleep(Duration::from_millis(500)).await;
-        let before = vm_rss_kb(pid)?;
-        let bar = progress(n as u64, "creating tables");
-        let tables = create_many(&http, &served.base, n, |_| waiting_table(), &bar).await?;
-        bar.reset();
-        bar.set_message("reading each table's view");
-        futures_util::stream::iter(tables.iter().map(|(id, token)| {
-            let (http, base, bar) = (&http, &served.base, &bar);
-            async move {
-                let v = view(http, base, id, token.as_deref()).await;
-                bar.inc(1);
-                v
-            }
-        }))
-        .buffer_unordered(CONCURRENT_REQUESTS)
-        .collect::<Vec<_>>()
-        .await
-        .into_iter()
-        .collect::<anyhow::Result<Vec<_>>>()?;
-        bar.finish_and_clear();
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let after = vm_rss_kb(pid)?;
-        let per_table = after.saturating_sub(before) as f64 / n as f64;
+        let mut rss = vec![vm_rss_kb(pid)?];
+        // Two halves: the second half's growth is the marginal cost of a table, once
+        // the memory the first tables found free in the heap is used up.
+        let halves = [n / 2, n - n / 2];
+        for count in halves {
+            let bar = progress(count as u64, "creating tables");
+            let tables = create_many(&http, &served.base, count, |_| waiting_table(), &bar).await?;
+            bar.reset();
+            bar.set_message("reading each table's view");
+            futures_util::stream::iter(tables.iter().map(|(id, token)| {
+                let (http, base, bar) = (&http, &served.base, &bar);
+                async move {
+                    let v = view(http, base, id, token.as_deref()).await;
+                    bar.inc(1);
+                    v
+                }
+            }))
+            .buffer_unordered(CONCURRENT_REQUESTS)
+            .collect::<Vec<_>>()
+            .await
+            .into_iter()
+            .collect::<anyhow::Result<Vec<_>>>()?;
+            bar.finish_and_clear();
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            rss.push(vm_rss_kb(pid)?);
+        }
+        let per = |from: u64, to: u64, count: usize| to.saturating_sub(from) as f64 / count as f64;
+        let overall = per(rss[0], rss[2], n);
+        let marginal = per(rss[1], rss[2], halves[1]);
         println!(
-            "server RSS {} KB after {WARM_UP_TABLES} warm-up tables, {} KB after {n} more \
-             Chullpa 4p tables waiting for players (each view read once)",
-            before, after
+            "server RSS {} KB after {WARM_UP_TABLES} warm-up tables, {} KB after {} more, {} KB \
+             after {n} more: Chullpa 4p tables waiting for players, each view read once",
+            rss[0], rss[1], halves[0], rss[2]
         );
         println!(
-            "RSS per open table: {per_table:.1} KB (target ≤ {TARGET_KB:.0} KB: {})",
-            verdict(per_table <= TARGET_KB)
+            "RSS per open table: {overall:.1} KB over all {n}, {marginal:.1} KB over the second \
+             {} (target ≤ {TARGET_KB:.0} KB: {})",
+            halves[1],
+            verdict(overall.max(marginal) <= TARGET_KB)
         );
         anyhow::Ok(())
     }
@@ -706,8 +742,9 @@ fn verdict(met: bool) -> &'static str {
 }
 
 /// `--restart`: `n` unfinished tables (Rumis and Rummikub, a person and bots; one in ten
-/// with an open seat, so the lobby lists some), SIGKILL, then the time from starting the
-/// server again to its first answers: the lobby, and the view of one table.
+/// with an open seat, so the lobby lists some; one in twenty with bots due), SIGKILL,
+/// then the time from starting the server again to its first answers: the lobby, and
+/// the view of one table.
 async fn restart(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
     const TARGET: Duration = Duration::from_secs(1);
     let n = args.tables.unwrap_or(10_000);
@@ -738,9 +775,36 @@ async fn restart(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
         }
     };
     bar.finish_and_clear();
+    // One Rumis table in ten gets the person's first move just before the kill, so that
+    // its bots are due when the server dies and must be resumed after the restart.
+    let moved: Vec<usize> = (0..n).step_by(20).collect();
+    let bar = progress(moved.len() as u64, "first moves");
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for &i in &moved {
+        let (id, token) = &tables[i];
+        let token = token
+            .as_deref()
+            .context("no token for the creator's seat")?;
+        let v = view(&http, &served.base, id, Some(token)).await?;
+        let body = json!({"version": v["version"], "action": choose(&v, &mut rng)});
+        let answer = http
+            .post(format!("{}/api/tables/{id}/actions", served.base))
+            .header("X-Seat-Token", token)
+            .json(&body)
+            .send()
+            .await?;
+        if !answer.status().is_success() {
+            let status = answer.status();
+            bail!("a first move at {id}: {status}: {}", answer.text().await?);
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
     println!(
-        "{n} unfinished tables created in {:.1} s on {db}",
-        filled.elapsed().as_secs_f64()
+        "{n} unfinished tables made in {:.1} s on {db}; {} of them with the person's first \
+         move made just before the kill (bots due)",
+        filled.elapsed().as_secs_f64(),
+        moved.len()
     );
     served.child.kill()?;
     served.child.wait()?;
@@ -823,12 +887,13 @@ async fn fairness(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
         ));
         // Let the bots get going.
         tokio::time::sleep(Duration::from_secs(2)).await;
+        let (cpu_from, timed_from) = (cpu_seconds(served.child.id())?, Instant::now());
         let bar = progress(args.replies as u64, "timing the bot's replies");
         let mut latencies_us = Vec::new();
         let mut seed = 0;
         while latencies_us.len() < args.replies {
             seed += 1;
-            let replies = play_against_greedy(&http, &served.base, seed).await?;
+            let replies = play_against_greedy(&http, &served.base, seed, args.think_ms).await?;
             for r in replies {
                 if latencies_us.len() < args.replies {
                     latencies_us.push(r);
@@ -837,11 +902,13 @@ async fn fairness(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
             }
         }
         bar.finish_and_clear();
+        let cores = (cpu_seconds(served.child.id())? - cpu_from) / timed_from.elapsed().as_secs_f64();
         stop.store(true, Ordering::Relaxed);
         let (games, moves) = keeper.await??;
         println!(
-            "{n} all-bot mcts:5 Chullpa 4p tables kept running: {games} finished, {moves} bot \
-             moves stored meanwhile"
+            "{n} all-bot mcts:5 Chullpa 4p tables kept running for {:.0} s: {games} games \
+             finished, {moves} bot moves stored; the server used {cores:.2} cores on average",
+            timed_from.elapsed().as_secs_f64()
         );
         let mut sorted = latencies_us.clone();
         sorted.sort_unstable();
@@ -901,6 +968,7 @@ async fn play_against_greedy(
     http: &reqwest::Client,
     base: &str,
     seed: u64,
+    think_ms: u64,
 ) -> anyhow::Result<Vec<u64>> {
     let body = json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
                       "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]});
@@ -914,11 +982,11 @@ async fn play_against_greedy(
     // The history's length when this program's move was sent, and when.
     let mut pending: Option<(usize, Instant)> = None;
     let mut last_view = Value::Null;
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_secs(600);
     loop {
         let message = tokio::time::timeout_at(deadline.into(), stream.next())
             .await
-            .context("a game against the greedy bot took over 120 s")?;
+            .context("a game against the greedy bot took over 600 s")?;
         let Some(message) = message else {
             bail!("the server closed the WebSocket of table {id}");
         };
@@ -949,6 +1017,9 @@ async fn play_against_greedy(
             return Ok(replies);
         }
         if pending.is_none() && my_turn(view) {
+            // A person's think time (the bot's reply is timed, not this).
+            let think = rng.gen_range(think_ms / 2..=think_ms * 3 / 2);
+            tokio::time::sleep(Duration::from_millis(think)).await;
             let action = choose(view, &mut rng);
             let message = json!({"type": "action", "version": view["version"], "action": action});
             pending = Some((history, Instant::now()));
