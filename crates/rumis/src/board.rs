@@ -577,6 +577,7 @@ impl Boards {
 mod tests {
     use super::*;
     use crate::scenario::Scenario;
+    use crate::SetupError;
 
     fn chullpa(players: u8) -> Board {
         Board::new(
@@ -640,6 +641,51 @@ mod tests {
         drop((a, b, two));
         assert_eq!(boards.len(), 0, "a board no game holds is freed");
         assert!(boards.for_setup(&setup(7)).is_err());
+    }
+
+    #[test]
+    fn a_game_starts_only_on_its_own_board() {
+        let setup = |players| Setup::new(Scenario::builtin("chullpa").unwrap(), players);
+        let four = Arc::new(setup(4).board().unwrap());
+        let game = Position::with_board(setup(4).with_seed(3), Arc::clone(&four)).unwrap();
+        assert!(Arc::ptr_eq(game.shared_board(), &four));
+        assert_eq!(
+            game.legal_count(),
+            Position::new(setup(4)).unwrap().legal_count()
+        );
+        assert!(matches!(
+            Position::with_board(setup(2), four),
+            Err(SetupError::WrongBoard { .. })
+        ));
+        // R16: the red line is part of the board: the dismantling game's board is not
+        // the two-player one, and games on it share the line.
+        let colca = Setup::new(Scenario::builtin("colca").unwrap(), 2);
+        let dismantle = colca.clone().with_variant(crate::Variant::Dismantle);
+        let boards = Boards::new();
+        let red = boards.for_setup(&dismantle).unwrap();
+        assert!(red.red_line().is_some());
+        assert!(Position::with_board(colca.clone(), Arc::clone(&red)).is_err());
+        let shared = boards.position(dismantle.clone()).unwrap();
+        assert_eq!(shared.red_line(), red.red_line());
+        assert_eq!(
+            shared.legal_moves(),
+            Position::new(dismantle).unwrap().legal_moves()
+        );
+    }
+
+    #[test]
+    fn a_restarted_game_is_a_new_game_on_the_same_board() {
+        let setup = Setup::new(Scenario::builtin("chullpa").unwrap(), 3)
+            .with_variant(crate::Variant::RuinasRandom)
+            .with_seed(5);
+        let mut game = Position::new(setup.clone()).unwrap();
+        let fresh = game.restart();
+        let first = game.legal_moves()[0];
+        game.play(first).unwrap();
+        let again = game.restart();
+        assert!(Arc::ptr_eq(again.shared_board(), game.shared_board()));
+        assert_eq!(again.history(), fresh.history(), "the same random ruin");
+        assert_eq!(again.legal_moves(), fresh.legal_moves());
     }
 
     #[test]
