@@ -106,7 +106,9 @@ enum BenchGame {
     /// Move generation and random playouts, fast engine against the reference.
     Rumis(rumis_cli::BenchArgs),
     /// A load run of `rumi serve`: many tables of bots with WebSocket spectators, a
-    /// kill -9 and restart halfway; actions per second, latency, lost actions.
+    /// kill -9 and restart halfway; actions per second, latency, lost actions. Or the
+    /// resource figures: --memory (RSS per table), --restart (first answers after a
+    /// restart with 10,000 tables), --fairness (bot replies while bot tables run).
     Server(bench_server::ServerBenchArgs),
     /// The Rummikub solver against the integer program on a seeded suite: p50/p99/max.
     Solver(solver_bench::SolverBenchArgs),

@@ -14,6 +14,7 @@
 //! game.play(mv).unwrap();
 //! ```
 
+pub mod boards;
 pub mod bots;
 pub mod engine;
 pub mod game;

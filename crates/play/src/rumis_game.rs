@@ -66,9 +66,10 @@ impl Game for RumisGame {
 
     const NAME: &'static str = "rumis";
 
+    /// The game starts on the process's shared board ([`crate::boards::shared`]).
     fn start(config: &RumisConfig, seed: u64) -> Result<RumisGame, GameError> {
-        let position =
-            Position::new(config.setup(seed)).map_err(|e| GameError::new(e.to_string()))?;
+        let position = crate::boards::position(config.setup(seed))
+            .map_err(|e| GameError::new(e.to_string()))?;
         Ok(RumisGame { position })
     }
 

@@ -5,11 +5,18 @@
 //! numbered; the numbering is what [`Move`] carries, and what the fast move generator's
 //! bit sets are indexed by. Placements are sorted by stone, so one stone's placements
 //! are one contiguous range of indices.
+//!
+//! A board never changes once built, and it is most of what a game weighs (1–3 MB of
+//! placements and bit sets), so games of the same footprint share one: [`BoardKey`]
+//! says what fixes a board, [`Boards`] hands out one `Arc<Board>` per key, and
+//! [`crate::Position::with_board`] starts a game on it.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
+use std::sync::{Arc, Mutex, Weak};
 
+use crate::position::{Position, Setup, SetupError};
 use crate::scenario::Footprint;
 use crate::stones::{Offset, Stone};
 
@@ -105,14 +112,59 @@ pub(crate) fn words_for(bits: usize) -> usize {
     bits.div_ceil(64)
 }
 
-/// Footprint, box geometry and precomputed placements of one scenario and player count.
+/// Everything that fixes a board: the scenario's key (boards of different scenarios
+/// are never shared, even when their footprints agree), the footprint with its height
+/// limits for the board's player count (R4, R10, R11), and R16's red line per column
+/// in the dismantling game. Setups with equal keys play on the same board
+/// ([`Setup::board_key`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BoardKey {
+    pub scenario_key: String,
+    pub footprint: Footprint,
+    /// R16: per column (row-major), inside the red line.
+    pub red_line: Option<Vec<bool>>,
+}
+
+/// R16: the red line of the dismantling game, per column and as placement masks.
+pub(crate) struct RedLine {
+    pub columns: Vec<bool>,
+    /// Placements standing wholly inside / wholly outside the red line.
+    pub inside: Vec<u64>,
+    pub outside: Vec<u64>,
+}
+
+impl RedLine {
+    fn new(board: &Board, columns: Vec<bool>) -> RedLine {
+        let words = words_for(board.placement_count());
+        let (mut inside, mut outside) = (vec![0u64; words], vec![0u64; words]);
+        for mv in board.all_moves() {
+            let spans = board.placement(mv).spans();
+            let i = mv.index();
+            if spans.iter().all(|s| columns[s.column as usize]) {
+                inside[i / 64] |= 1 << (i % 64);
+            }
+            if spans.iter().all(|s| !columns[s.column as usize]) {
+                outside[i / 64] |= 1 << (i % 64);
+            }
+        }
+        RedLine {
+            columns,
+            inside,
+            outside,
+        }
+    }
+}
+
+/// Footprint, box geometry and precomputed placements of one scenario and player count
+/// (and R16's red line in the dismantling game). Immutable once built: games share it.
 pub struct Board {
     pub scenario_key: String,
     pub width: usize,
     pub depth: usize,
     /// Levels of the box: the highest limit.
     pub height: usize,
-    limits: Vec<u8>,
+    key: BoardKey,
+    red: Option<RedLine>,
     placements: Vec<Placement>,
     neighbour_cells: Vec<u16>,
     stone_ranges: [Range<u32>; 11],
@@ -131,15 +183,27 @@ pub struct Board {
 }
 
 impl Board {
+    /// The board of a footprint, without a red line.
     pub fn new(scenario_key: &str, footprint: &Footprint) -> Board {
-        let (width, depth, height) = (footprint.width, footprint.depth, footprint.height());
-        let limits = footprint.limits.clone();
-        let mut board = Board {
+        Board::from_key(BoardKey {
             scenario_key: scenario_key.to_string(),
+            footprint: footprint.clone(),
+            red_line: None,
+        })
+    }
+
+    /// Builds the board a key describes: every placement, its indices and bit sets.
+    pub fn from_key(key: BoardKey) -> Board {
+        let footprint = &key.footprint;
+        let (width, depth, height) = (footprint.width, footprint.depth, footprint.height());
+        let red_line = key.red_line.clone();
+        let mut board = Board {
+            scenario_key: key.scenario_key.clone(),
             width,
             depth,
             height,
-            limits,
+            key,
+            red: None,
             placements: Vec::new(),
             neighbour_cells: Vec::new(),
             stone_ranges: std::array::from_fn(|_| 0..0),
@@ -154,7 +218,22 @@ impl Board {
         };
         board.enumerate_placements();
         board.build_indices();
+        board.red = red_line.map(|columns| RedLine::new(&board, columns));
         board
+    }
+
+    /// What fixes this board.
+    pub fn key(&self) -> &BoardKey {
+        &self.key
+    }
+
+    /// R16: the columns inside the red line (row-major), for the dismantling game.
+    pub fn red_line(&self) -> Option<&[bool]> {
+        self.red.as_ref().map(|r| &r.columns[..])
+    }
+
+    pub(crate) fn red(&self) -> Option<&RedLine> {
+        self.red.as_ref()
     }
 
     /// Number of cells in the box (width × depth × height).
@@ -168,7 +247,7 @@ impl Board {
 
     /// Height limit of a column (0 = outside the footprint) (R4).
     pub fn limit(&self, column: usize) -> u8 {
-        self.limits[column]
+        self.key.footprint.limits[column]
     }
 
     pub fn cell_index(&self, cell: Cell) -> Option<u16> {
@@ -198,7 +277,7 @@ impl Board {
     pub fn is_buildable(&self, cell: Cell) -> bool {
         (cell.x as usize) < self.width
             && (cell.y as usize) < self.depth
-            && cell.z < self.limits[cell.y as usize * self.width + cell.x as usize]
+            && cell.z < self.limit(cell.y as usize * self.width + cell.x as usize)
     }
 
     /// Face neighbours (R2) of a cell that lie inside the box.
@@ -432,10 +511,73 @@ impl Board {
     }
 }
 
+/// Boards built once and shared by every game played on them: one `Arc<Board>` per
+/// [`BoardKey`] while some game holds it (the cache keeps weak references, so a board
+/// no game uses any more is freed and built again when needed). An explicit value:
+/// whoever wants sharing across a process keeps one (the `play` crate has a shared
+/// instance).
+#[derive(Default)]
+pub struct Boards {
+    built: Mutex<HashMap<BoardKey, Weak<Board>>>,
+}
+
+impl Boards {
+    pub fn new() -> Boards {
+        Boards::default()
+    }
+
+    /// The board of a key: the one already built if a game still holds it, else a new
+    /// one (built outside the lock, so other keys are not held up meanwhile).
+    pub fn get(&self, key: &BoardKey) -> Arc<Board> {
+        if let Some(board) = self.lock().get(key).and_then(Weak::upgrade) {
+            return board;
+        }
+        let board = Arc::new(Board::from_key(key.clone()));
+        let mut built = self.lock();
+        // Another thread may have built the same board meanwhile: keep theirs.
+        if let Some(theirs) = built.get(key).and_then(Weak::upgrade) {
+            return theirs;
+        }
+        built.retain(|_, weak| weak.strong_count() > 0);
+        built.insert(key.clone(), Arc::downgrade(&board));
+        board
+    }
+
+    /// The board a setup plays on.
+    pub fn for_setup(&self, setup: &Setup) -> Result<Arc<Board>, SetupError> {
+        Ok(self.get(&setup.board_key()?))
+    }
+
+    /// A new game on the shared board of its setup.
+    pub fn position(&self, setup: Setup) -> Result<Position, SetupError> {
+        let board = self.for_setup(&setup)?;
+        Position::with_board(setup, board)
+    }
+
+    /// Boards some game still holds.
+    pub fn len(&self) -> usize {
+        self.lock()
+            .values()
+            .filter(|weak| weak.strong_count() > 0)
+            .count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<BoardKey, Weak<Board>>> {
+        // A panic while the lock is held leaves the map intact (it is only read,
+        // pruned and inserted into), so a poisoned lock is used as it is.
+        self.built.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenario::Scenario;
+    use crate::SetupError;
 
     fn chullpa(players: u8) -> Board {
         Board::new(
@@ -481,6 +623,69 @@ mod tests {
             let cubes: usize = p.spans().iter().map(|s| (s.top - s.bottom) as usize).sum();
             assert_eq!(cubes, p.cells().len());
         }
+    }
+
+    #[test]
+    fn boards_hand_out_one_board_per_key_while_it_is_used() {
+        let boards = Boards::new();
+        let setup = |players| Setup::new(Scenario::builtin("chullpa").unwrap(), players);
+        let a = boards.for_setup(&setup(4)).unwrap();
+        let b = boards.for_setup(&setup(4).with_seed(9)).unwrap();
+        assert!(Arc::ptr_eq(&a, &b), "the seed does not change the board");
+        // R10: two players with four colours play on the four-player board.
+        let four_colours = setup(2).with_variant(crate::Variant::FourColours);
+        assert!(Arc::ptr_eq(&a, &boards.for_setup(&four_colours).unwrap()));
+        let two = boards.for_setup(&setup(2)).unwrap();
+        assert!(!Arc::ptr_eq(&a, &two));
+        assert_eq!(boards.len(), 2);
+        drop((a, b, two));
+        assert_eq!(boards.len(), 0, "a board no game holds is freed");
+        assert!(boards.for_setup(&setup(7)).is_err());
+    }
+
+    #[test]
+    fn a_game_starts_only_on_its_own_board() {
+        let setup = |players| Setup::new(Scenario::builtin("chullpa").unwrap(), players);
+        let four = Arc::new(setup(4).board().unwrap());
+        let game = Position::with_board(setup(4).with_seed(3), Arc::clone(&four)).unwrap();
+        assert!(Arc::ptr_eq(game.shared_board(), &four));
+        assert_eq!(
+            game.legal_count(),
+            Position::new(setup(4)).unwrap().legal_count()
+        );
+        assert!(matches!(
+            Position::with_board(setup(2), four),
+            Err(SetupError::WrongBoard { .. })
+        ));
+        // R16: the red line is part of the board: the dismantling game's board is not
+        // the two-player one, and games on it share the line.
+        let colca = Setup::new(Scenario::builtin("colca").unwrap(), 2);
+        let dismantle = colca.clone().with_variant(crate::Variant::Dismantle);
+        let boards = Boards::new();
+        let red = boards.for_setup(&dismantle).unwrap();
+        assert!(red.red_line().is_some());
+        assert!(Position::with_board(colca.clone(), Arc::clone(&red)).is_err());
+        let shared = boards.position(dismantle.clone()).unwrap();
+        assert_eq!(shared.red_line(), red.red_line());
+        assert_eq!(
+            shared.legal_moves(),
+            Position::new(dismantle).unwrap().legal_moves()
+        );
+    }
+
+    #[test]
+    fn a_restarted_game_is_a_new_game_on_the_same_board() {
+        let setup = Setup::new(Scenario::builtin("chullpa").unwrap(), 3)
+            .with_variant(crate::Variant::RuinasRandom)
+            .with_seed(5);
+        let mut game = Position::new(setup.clone()).unwrap();
+        let fresh = game.restart();
+        let first = game.legal_moves()[0];
+        game.play(first).unwrap();
+        let again = game.restart();
+        assert!(Arc::ptr_eq(again.shared_board(), game.shared_board()));
+        assert_eq!(again.history(), fresh.history(), "the same random ruin");
+        assert_eq!(again.legal_moves(), fresh.legal_moves());
     }
 
     #[test]

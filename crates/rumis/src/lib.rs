@@ -26,7 +26,7 @@ pub mod rules;
 pub mod scenario;
 pub mod stones;
 
-pub use board::{Board, Cell, Move};
+pub use board::{Board, BoardKey, Boards, Cell, Move};
 pub use colour::Colour;
 pub use position::{Event, FirstStones, Position, Score, Setup, SetupError, Variant};
 pub use rules::Illegal;

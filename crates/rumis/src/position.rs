@@ -7,8 +7,7 @@ use std::sync::Arc;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::words_for;
-use crate::board::{Board, Cell, Move};
+use crate::board::{Board, BoardKey, Cell, Move};
 use crate::colour::Colour;
 use crate::movegen::{ContactRule, FastGen};
 use crate::rules::{
@@ -149,6 +148,8 @@ pub enum SetupError {
     EdgeFirstStonesPlayers(u8),
     #[error("{0}")]
     Scenario(String),
+    #[error("the board given ({given}) is not the one this setup plays on ({expected})")]
+    WrongBoard { expected: String, given: String },
 }
 
 impl Setup {
@@ -197,55 +198,37 @@ impl Setup {
         }
     }
 
-    /// Builds the board this setup plays on, with R16's red line (per column) for the
-    /// dismantling game.
-    pub fn board(&self) -> Result<(Board, Option<Vec<bool>>), SetupError> {
+    /// What fixes the board this setup plays on (the footprint for the board's player
+    /// count, R16's red line), checking the setup; cheap next to building the board.
+    pub fn board_key(&self) -> Result<BoardKey, SetupError> {
         let players = self.board_players()?;
         if self.first_stones == FirstStones::Edge && self.players < 5 {
             return Err(SetupError::EdgeFirstStonesPlayers(self.players));
         }
-        if self.variant == Variant::Dismantle {
+        let (footprint, red_line) = if self.variant == Variant::Dismantle {
             let (footprint, red) = self
                 .scenario
                 .dismantle_footprint()
                 .map_err(SetupError::Scenario)?;
-            return Ok((Board::new(&self.scenario.key, &footprint), Some(red)));
-        }
-        let footprint = self
-            .scenario
-            .footprint(players)
-            .map_err(SetupError::Scenario)?;
-        Ok((Board::new(&self.scenario.key, &footprint), None))
+            (footprint, Some(red))
+        } else {
+            let footprint = self
+                .scenario
+                .footprint(players)
+                .map_err(SetupError::Scenario)?;
+            (footprint, None)
+        };
+        Ok(BoardKey {
+            scenario_key: self.scenario.key.clone(),
+            footprint,
+            red_line,
+        })
     }
-}
 
-/// R16: the red line of the dismantling game, per column and as placement masks.
-struct RedLine {
-    columns: Vec<bool>,
-    /// Placements standing wholly inside / wholly outside the red line.
-    inside: Vec<u64>,
-    outside: Vec<u64>,
-}
-
-impl RedLine {
-    fn new(board: &Board, columns: Vec<bool>) -> RedLine {
-        let words = words_for(board.placement_count());
-        let (mut inside, mut outside) = (vec![0u64; words], vec![0u64; words]);
-        for mv in board.all_moves() {
-            let spans = board.placement(mv).spans();
-            let i = mv.index();
-            if spans.iter().all(|s| columns[s.column as usize]) {
-                inside[i / 64] |= 1 << (i % 64);
-            }
-            if spans.iter().all(|s| !columns[s.column as usize]) {
-                outside[i / 64] |= 1 << (i % 64);
-            }
-        }
-        RedLine {
-            columns,
-            inside,
-            outside,
-        }
+    /// Builds the board this setup plays on (with R16's red line in the dismantling
+    /// game). To share one board between games use [`crate::Boards`].
+    pub fn board(&self) -> Result<Board, SetupError> {
+        Ok(Board::from_key(self.board_key()?))
     }
 }
 
@@ -313,9 +296,8 @@ pub struct Position {
     present: Vec<(u8, Move)>,
     /// R14: per colour, its first placement.
     first_moves: Vec<Option<Move>>,
-    /// R16: the red line, the stones each colour has rebuilt and set aside, the colour
-    /// that placed last, and the interim score.
-    red: Option<Arc<RedLine>>,
+    /// R16 (the red line is the board's): the stones each colour has rebuilt and set
+    /// aside, the colour that placed last, and the interim score.
     rebuilt: Vec<u8>,
     set_aside: Vec<u8>,
     last_mover: Option<u8>,
@@ -323,22 +305,62 @@ pub struct Position {
 }
 
 impl Position {
-    /// A new game with the fast move generator.
+    /// A new game with the fast move generator, on a board of its own (see
+    /// [`Position::with_board`] to share one).
     pub fn new(setup: Setup) -> Result<Position, SetupError> {
-        Position::build(setup, true)
+        let board = Arc::new(setup.board()?);
+        Position::build(setup, board, true)
+    }
+
+    /// A new game on a board already built (shared with other games: a board never
+    /// changes), which must be the one the setup plays on ([`Setup::board_key`]).
+    pub fn with_board(setup: Setup, board: Arc<Board>) -> Result<Position, SetupError> {
+        let expected = setup.board_key()?;
+        if *board.key() != expected {
+            let describe = |k: &BoardKey| {
+                format!(
+                    "{} {}x{}, limits {:?}{}",
+                    k.scenario_key,
+                    k.footprint.width,
+                    k.footprint.depth,
+                    k.footprint.limits,
+                    if k.red_line.is_some() {
+                        ", with a red line"
+                    } else {
+                        ""
+                    }
+                )
+            };
+            return Err(SetupError::WrongBoard {
+                expected: describe(&expected),
+                given: describe(board.key()),
+            });
+        }
+        Position::build(setup, board, true)
     }
 
     /// A new game that generates moves with the plain reference implementation (every
     /// stone, orientation and translation checked by [`check_placement`]). Slow; it is
     /// the oracle the fast generator is tested and benchmarked against.
     pub fn new_reference(setup: Setup) -> Result<Position, SetupError> {
-        Position::build(setup, false)
+        let board = Arc::new(setup.board()?);
+        Position::build(setup, board, false)
     }
 
-    fn build(setup: Setup, fast: bool) -> Result<Position, SetupError> {
-        let (board, red) = setup.board()?;
-        let red = red.map(|columns| Arc::new(RedLine::new(&board, columns)));
-        let board = Arc::new(board);
+    /// The board this game is played on, to start other games on it
+    /// ([`Position::with_board`]); cloning the `Arc` shares it.
+    pub fn shared_board(&self) -> &Arc<Board> {
+        &self.board
+    }
+
+    /// A new game with the same setup on the same board.
+    pub fn restart(&self) -> Position {
+        let setup = Setup::clone(&self.setup);
+        Position::build(setup, Arc::clone(&self.board), self.fast.is_some())
+            .expect("a running game's setup is valid")
+    }
+
+    fn build(setup: Setup, board: Arc<Board>, fast: bool) -> Result<Position, SetupError> {
         let players = setup.players;
         let (owners, order, neutral): (Vec<Option<u8>>, Vec<u8>, Option<u8>) = match setup.variant {
             Variant::Standard | Variant::Inverse | Variant::Dismantle => (
@@ -362,11 +384,10 @@ impl Position {
         let colours = owners.len();
         let mut position = Position {
             // R16: the build phase places inside the red line only.
-            fast: fast.then(|| FastGen::new(&board, colours, red.as_ref().map(|r| &r.inside[..]))),
+            fast: fast.then(|| FastGen::new(&board, colours, board.red().map(|r| &r.inside[..]))),
             cells: vec![EMPTY; board.cell_count()],
             present: Vec::new(),
             first_moves: vec![None; colours],
-            red,
             rebuilt: vec![0; colours],
             set_aside: vec![0; colours],
             last_mover: None,
@@ -549,7 +570,7 @@ impl Position {
 
     /// R16: where stones may stand in the current phase.
     fn area(&self) -> Area<'_> {
-        match (&self.red, self.phase) {
+        match (self.board.red(), self.phase) {
             (None, _) => Area::Whole,
             (Some(red), Phase::Rebuild) => Area::Outside(&red.columns),
             (Some(red), _) => Area::Inside(&red.columns),
@@ -598,7 +619,7 @@ impl Position {
 
     /// R16: the columns inside the red line (row-major), in the dismantling game.
     pub fn red_line(&self) -> Option<&[bool]> {
-        self.red.as_ref().map(|r| &r.columns[..])
+        self.board.red_line()
     }
 
     /// Stones each colour has set aside in the dismantling phase (R16).
@@ -608,11 +629,13 @@ impl Position {
 
     /// Where a colour's stone stands on the build, if it does.
     pub fn stone_on_build(&self, colour: Colour, stone: Stone) -> Option<Move> {
-        if self.stones_left[colour.index()] & (1 << stone.index()) != 0 && self.red.is_none() {
+        if self.stones_left[colour.index()] & (1 << stone.index()) != 0
+            && self.board.red().is_none()
+        {
             return None;
         }
         let placed = |mv: Move| self.board.placement(mv).stone == stone;
-        if self.red.is_some() {
+        if self.board.red().is_some() {
             return self
                 .present
                 .iter()
@@ -640,8 +663,8 @@ impl Position {
             .stone_on_build(colour, stone)
             .ok_or(Illegal::NotOnTheBuild { colour, stone })?;
         let red = &self
-            .red
-            .as_ref()
+            .board
+            .red()
             .expect("the dismantling game has a red line")
             .columns;
         let cell_colour = |i: u16| self.colour_of_index(i);
@@ -665,7 +688,7 @@ impl Position {
     }
 
     fn removals_of(&self, colour: Colour) -> Vec<Move> {
-        let Some(red) = &self.red else {
+        let Some(red) = self.board.red() else {
             return Vec::new();
         };
         let cell_colour = |i: u16| self.colour_of_index(i);
@@ -829,7 +852,7 @@ impl Position {
         self.stones_left[colour.index()] &= !(1 << p.stone.index());
         self.placed[colour.index()] += 1;
         self.stones_on_board += 1;
-        if self.red.is_some() {
+        if self.board.red().is_some() {
             self.present.push((colour.0, mv));
         }
         self.history.push(mv);
@@ -884,10 +907,7 @@ impl Position {
         if self.fast.is_none() {
             return;
         }
-        let red = self
-            .red
-            .as_ref()
-            .expect("only the dismantling game removes");
+        let red = self.board.red().expect("only the dismantling game removes");
         let board = &self.board;
         let mut fast = FastGen::new(board, self.colour_count(), Some(&red.outside));
         let mut heights = vec![0u8; board.column_count()];
@@ -939,7 +959,7 @@ impl Position {
             from = 0;
             self.phase = match self.phase {
                 Phase::Ruin => Phase::Main,
-                Phase::Main if self.red.is_some() => {
+                Phase::Main if self.board.red().is_some() => {
                     from = self.begin_dismantling();
                     Phase::Remove
                 }
@@ -1081,7 +1101,7 @@ impl Position {
     pub fn score(&self) -> Score {
         let colours = self.colour_count();
         let mut visible = vec![0u32; colours];
-        let red = self.red.as_ref().filter(|_| self.interim.is_some());
+        let red = self.board.red().filter(|_| self.interim.is_some());
         for column in 0..self.board.column_count() {
             if red.is_some_and(|r| r.columns[column]) {
                 continue;

@@ -30,6 +30,7 @@
 
 use std::fmt::Write as _;
 
+use crate::board::Boards;
 use crate::notation::format_turn;
 use crate::position::{FirstStones, Position, Setup, Variant};
 use crate::scenario::Scenario;
@@ -173,8 +174,18 @@ impl Record {
 
     /// Replays every move, checking each against the rules and the result line, if any.
     pub fn replay(&self, scenario: Scenario) -> Result<Position, RecordError> {
-        let mut position =
-            Position::new(self.setup(scenario)).map_err(|e| error(1, e.to_string()))?;
+        self.replay_with(scenario, &Boards::new())
+    }
+
+    /// [`Record::replay`] on a board shared through `boards`.
+    pub fn replay_with(
+        &self,
+        scenario: Scenario,
+        boards: &Boards,
+    ) -> Result<Position, RecordError> {
+        let mut position = boards
+            .position(self.setup(scenario))
+            .map_err(|e| error(1, e.to_string()))?;
         for (line, text) in &self.moves {
             position
                 .play_text(text)
@@ -246,7 +257,7 @@ impl Record {
         }
         text.push('\n');
         // Replay to name the colour of each move in a comment.
-        let mut replay = Position::new(setup.clone()).expect("a running game's setup is valid");
+        let mut replay = position.restart();
         let moves = &position.history()[position.generated_moves()..];
         let mut i = 0;
         while i < moves.len() {

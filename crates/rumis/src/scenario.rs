@@ -86,7 +86,7 @@ pub struct ScenarioError {
 }
 
 /// Footprint and height limits of a scenario for one player count (R4).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Footprint {
     pub width: usize,
     pub depth: usize,
