@@ -38,38 +38,46 @@ pub struct ServerBenchArgs {
     /// 500); --memory: waiting tables created (default 1000); --restart: unfinished
     /// tables in the database (default 10000); --fairness: all-bot tables (default 40).
     #[arg(long)]
-    tables: Option<usize>,
+    pub tables: Option<usize>,
     /// Length of the run in seconds; the server is killed and restarted halfway.
     #[arg(long, default_value_t = 30)]
-    seconds: u64,
+    pub seconds: u64,
     /// Mean think time of this program's seat, in ms (the load run and --fairness).
     #[arg(long, default_value_t = 1000)]
-    think_ms: u64,
+    pub think_ms: u64,
     /// The server's bot delay, in ms (--fairness: always 0).
     #[arg(long, default_value_t = 300)]
-    bot_delay_ms: u64,
+    pub bot_delay_ms: u64,
     /// Database (default: a fresh SQLite file in the temporary directory, removed at
     /// the end).
     #[arg(long)]
-    db: Option<String>,
+    pub db: Option<String>,
     /// Do not kill and restart the server halfway.
     #[arg(long)]
-    no_crash: bool,
+    pub no_crash: bool,
     /// Instead of the load run: the server's resident memory (VmRSS) per open table,
     /// over Chullpa 4p tables waiting for their players (target ≤ 100 KB).
     #[arg(long, conflicts_with_all = ["restart", "fairness"])]
-    memory: bool,
+    pub memory: bool,
     /// Instead of the load run: fill the database with unfinished tables, kill the
     /// server with SIGKILL, start it again and time its first answers (target < 1 s).
     #[arg(long, conflicts_with = "fairness")]
-    restart: bool,
+    pub restart: bool,
     /// Instead of the load run: a person's wait for a greedy bot's reply while all-bot
     /// tables of mcts:5 run (target p99 < 500 ms).
     #[arg(long)]
-    fairness: bool,
+    pub fairness: bool,
     /// --fairness: bot replies to time.
     #[arg(long, default_value_t = 30)]
-    replies: usize,
+    pub replies: usize,
+    /// The load run on several nodes (needs --db postgres://… and --nats): each seat
+    /// plays on a random node, its spectator watches on another, and one node is
+    /// killed with SIGKILL halfway.
+    #[arg(long, default_value_t = 1)]
+    pub nodes: usize,
+    /// NATS for --nodes (`nats://127.0.0.1:4222`).
+    #[arg(long)]
+    pub nats: Option<String>,
 }
 
 /// The server's limits per client address, raised: the bench creates every table and
@@ -86,12 +94,12 @@ const NO_ADDRESS_LIMITS: [&str; 8] = [
 ];
 
 /// The server under test, as a child process.
-struct Served {
-    child: Child,
-    base: String,
+pub(crate) struct Served {
+    pub child: Child,
+    pub base: String,
 }
 
-fn start_server(db: &str, bot_delay_ms: u64, extra: &[&str]) -> anyhow::Result<Served> {
+pub(crate) fn start_server(db: &str, bot_delay_ms: u64, extra: &[&str]) -> anyhow::Result<Served> {
     let exe = std::env::current_exe()?;
     let mut child = Command::new(exe)
         .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
@@ -134,7 +142,10 @@ pub fn bench(args: ServerBenchArgs) -> anyhow::Result<()> {
         }
     };
     let runtime = tokio::runtime::Runtime::new()?;
-    let result = if args.memory {
+    let result = if args.nodes > 1 {
+        let nodes = args.nodes;
+        runtime.block_on(crate::bench_cluster::run(args, db, nodes))
+    } else if args.memory {
         runtime.block_on(memory(args, db))
     } else if args.restart {
         runtime.block_on(restart(args, db))
@@ -309,7 +320,7 @@ async fn run(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
 const WARM_UP: Duration = Duration::from_secs(5);
 
 /// One line of latency percentiles in ms.
-fn percentiles(label: &str, mut latencies: Vec<u64>) -> String {
+pub(crate) fn percentiles(label: &str, mut latencies: Vec<u64>) -> String {
     if latencies.is_empty() {
         return format!("{label}: no actions");
     }
@@ -327,7 +338,7 @@ fn percentiles(label: &str, mut latencies: Vec<u64>) -> String {
 
 /// p50 and p99 latency per window of the run, drawn as bars (log scale), so that a
 /// stall (the restart, a database checkpoint) shows where it happened.
-fn latency_chart(samples: &[(u64, u64)], seconds: u64) -> String {
+pub(crate) fn latency_chart(samples: &[(u64, u64)], seconds: u64) -> String {
     let windows = 20u64;
     let width_ms = (seconds * 1000).div_ceil(windows).max(1);
     let mut out =
@@ -363,23 +374,23 @@ fn latency_chart(samples: &[(u64, u64)], seconds: u64) -> String {
     out
 }
 
-fn ws_url(base: &str, id: &str) -> String {
+pub(crate) fn ws_url(base: &str, id: &str) -> String {
     let base = base.replace("http://", "ws://");
     format!("{base}/api/tables/{id}/ws")
 }
 
 /// The WebSocket's first message (contract v2): the seat's token, or none to watch.
-fn hello(token: Option<&str>) -> Message {
+pub(crate) fn hello(token: Option<&str>) -> Message {
     Message::Text(json!({"type": "hello", "token": token}).to_string().into())
 }
 
 /// A table view says the game is over (v2 `status`, or the older `over`).
-fn is_over(view: &Value) -> bool {
+pub(crate) fn is_over(view: &Value) -> bool {
     view["status"] == "over" || view["over"] == true
 }
 
 /// The seat of the view's reader is to act, in a game that is being played.
-fn my_turn(view: &Value) -> bool {
+pub(crate) fn my_turn(view: &Value) -> bool {
     !view["you"].is_null()
         && view["to_move"] == view["you"]
         && !is_over(view)
@@ -387,7 +398,7 @@ fn my_turn(view: &Value) -> bool {
 }
 
 /// A bar with a message, a count and the time elapsed.
-fn progress(len: u64, message: &'static str) -> ProgressBar {
+pub(crate) fn progress(len: u64, message: &'static str) -> ProgressBar {
     let bar = ProgressBar::new(len).with_style(
         ProgressStyle::with_template("{msg:28} {bar:30} {pos}/{len} {elapsed}")
             .expect("valid template"),
@@ -397,7 +408,7 @@ fn progress(len: u64, message: &'static str) -> ProgressBar {
 }
 
 /// Creates a table: its id and the creator's token (none when the creator watches).
-async fn create(
+pub(crate) async fn create(
     http: &reqwest::Client,
     base: &str,
     body: &Value,
@@ -418,7 +429,7 @@ async fn create(
 }
 
 /// A table's view (with a seat's token, or as a spectator).
-async fn view(
+pub(crate) async fn view(
     http: &reqwest::Client,
     base: &str,
     id: &str,
@@ -540,7 +551,7 @@ async fn player(
 }
 
 /// The seat's action: a random legal Rumis placement; in Rummikub, a draw.
-fn choose(view: &Value, rng: &mut ChaCha8Rng) -> Value {
+pub(crate) fn choose(view: &Value, rng: &mut ChaCha8Rng) -> Value {
     if let Some(legal) = view["rumis"]["legal"].as_array() {
         if !legal.is_empty() {
             return legal[rng.gen_range(0..legal.len())].clone();

@@ -2,6 +2,7 @@
 //!
 //! Each game has its own module; this file only wires the command line together.
 
+mod bench_cluster;
 mod bench_server;
 mod cluster_cli;
 mod match_cli;
