@@ -34,6 +34,9 @@ pub struct ClusterOptions {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TableNews {
     pub version: u64,
+    /// Who sits where changed (else: a new action).
+    #[serde(default)]
+    pub seats: bool,
     pub node: String,
     /// When it was sent (Unix ms), for the NATS lag metric.
     pub sent_ms: i64,
@@ -102,9 +105,10 @@ impl Cluster {
 
     /// Tells the other nodes that a table changed. A failure is only logged: the
     /// others look again by themselves.
-    pub async fn publish(&self, table_id: &str, version: u64) {
+    pub async fn publish(&self, table_id: &str, version: u64, seats: bool) {
         let news = TableNews {
             version,
+            seats,
             node: self.node.clone(),
             sent_ms: now_ms(),
         };
@@ -156,7 +160,11 @@ pub async fn run(
                 .metrics()
                 .nats_lag
                 .observe((now_ms() - item.sent_ms).max(0) as f64 / 1000.0);
-            news_hub.news(id, item.version).await;
+            // Each table catches up on its own: one slow table does not hold the news
+            // of the others (a table's lock keeps its own catch-ups in order).
+            let hub = news_hub.clone();
+            let id = id.to_string();
+            tokio::spawn(async move { hub.news(&id, item.version, item.seats).await });
         }
     });
     // Reconnected: look at every table again (messages may have been missed).

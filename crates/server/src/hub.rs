@@ -457,19 +457,21 @@ impl Hub {
         }
     }
 
-    /// Tells the other nodes that a table changed (no-op on a single node).
-    async fn announce(&self, table: &Table, version: u64) {
+    /// Tells the other nodes that a table changed (no-op on a single node): a new
+    /// action, or (`seats`) who sits where.
+    async fn announce(&self, table: &Table, version: u64, seats: bool) {
         if let Some(cluster) = &self.cluster {
-            cluster.publish(&table.id, version).await;
+            cluster.publish(&table.id, version, seats).await;
         }
     }
 
-    /// News from another node: if this node holds the table, it catches up.
-    pub async fn news(self: &Arc<Self>, id: &str, version: u64) {
+    /// News from another node: if this node holds the table and is behind, it
+    /// catches up.
+    pub async fn news(self: &Arc<Self>, id: &str, version: u64, seats: bool) {
         let loaded = self.tables.lock().expect("table map lock").get(id).cloned();
         if let Some(table) = loaded {
-            if table.state.lock().await.version <= version {
-                self.catch_up(&table).await;
+            if seats || table.state.lock().await.version < version {
+                self.catch_up_with(&table, seats).await;
             }
         }
     }
@@ -478,8 +480,18 @@ impl Hub {
     /// stored, and seats they changed. Viewers are woken when anything changed, and
     /// the table's drivers are planned again.
     pub async fn catch_up(self: &Arc<Self>, table: &Arc<Table>) {
+        self.catch_up_with(table, true).await
+    }
+
+    /// [`Hub::catch_up`]; the seats only when `seats` (news of an action leaves them).
+    async fn catch_up_with(self: &Arc<Self>, table: &Arc<Table>, seats: bool) {
         let mut state = table.state.lock().await;
-        match self.catch_up_locked(table, &mut state).await {
+        let caught_up = if seats {
+            self.catch_up_locked(table, &mut state).await
+        } else {
+            self.catch_up_actions(table, &mut state).await
+        };
+        match caught_up {
             Ok(true) => {
                 table.changed();
                 drop(state);
@@ -495,27 +507,11 @@ impl Hub {
     }
 
     async fn catch_up_locked(&self, table: &Table, state: &mut TableState) -> anyhow::Result<bool> {
-        let actions = self.store.actions_since(&table.id, state.version).await?;
+        let mut changed = self.catch_up_actions(table, state).await?;
         let (seats, started_ms) = self.store.seats_and_start(&table.id).await?;
-        let mut changed = false;
-        for action in &actions {
-            if action.version != state.version + 1 {
-                anyhow::bail!(
-                    "action {} follows version {}",
-                    action.version,
-                    state.version
-                );
-            }
-            let value: Value = serde_json::from_str(&action.action)?;
-            games::replay_action(state.game.as_mut(), action.actor, &value)
-                .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
-            state.version = action.version;
-            state.turn_started_ms = action.at_ms;
-            changed = true;
-        }
         if started_ms != state.started_ms {
             state.started_ms = started_ms;
-            if actions.is_empty() {
+            if state.version == 0 {
                 if let Some(start) = started_ms {
                     state.turn_started_ms = start;
                 }
@@ -533,6 +529,32 @@ impl Hub {
                     changed = true;
                 }
             }
+        }
+        Ok(changed)
+    }
+
+    /// The actions other nodes stored after this copy's version.
+    async fn catch_up_actions(
+        &self,
+        table: &Table,
+        state: &mut TableState,
+    ) -> anyhow::Result<bool> {
+        let actions = self.store.actions_since(&table.id, state.version).await?;
+        let mut changed = false;
+        for action in &actions {
+            if action.version != state.version + 1 {
+                anyhow::bail!(
+                    "action {} follows version {}",
+                    action.version,
+                    state.version
+                );
+            }
+            let value: Value = serde_json::from_str(&action.action)?;
+            games::replay_action(state.game.as_mut(), action.actor, &value)
+                .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
+            state.version = action.version;
+            state.turn_started_ms = action.at_ms;
+            changed = true;
         }
         Ok(changed)
     }
@@ -669,7 +691,13 @@ impl Hub {
         }
         let cached = self.tables.lock().expect("table map lock").get(id).cloned();
         let table = match cached {
-            Some(table) => table,
+            Some(table) => {
+                // Another node may have moved it on without this one hearing of it.
+                if self.cluster.is_some() {
+                    self.catch_up(&table).await;
+                }
+                table
+            }
             None => self.load(id).await?.ok_or_else(unknown)?,
         };
         table.touch();
@@ -973,7 +1001,7 @@ impl Hub {
         state.version = stored.version;
         self.metrics.actions.inc();
         table.changed();
-        self.announce(table, state.version).await;
+        self.announce(table, state.version, false).await;
         self.schedule(table.clone());
         Ok(state.version)
     }
@@ -1049,7 +1077,7 @@ impl Hub {
                 .await?;
         }
         table.changed();
-        self.announce(table, state.version).await;
+        self.announce(table, state.version, true).await;
         drop(state);
         self.schedule(table.clone());
         Ok(())
@@ -1090,7 +1118,7 @@ impl Hub {
             .set_due(&table.id, due_ms(&state, &self.options))
             .await?;
         table.changed();
-        self.announce(table, state.version).await;
+        self.announce(table, state.version, true).await;
         drop(state);
         self.schedule(table.clone());
         Ok(())
@@ -1144,7 +1172,7 @@ impl Hub {
         state.seats[seat].last_seen_ms = now_ms();
         self.start_if_ready(table, &mut state).await?;
         table.changed();
-        self.announce(table, state.version).await;
+        self.announce(table, state.version, true).await;
         drop(state);
         self.schedule(table.clone());
         Ok(SeatGrant {
@@ -1175,7 +1203,7 @@ impl Hub {
         state.seats[seat].stored = updated;
         let started = self.start_if_ready(table, state).await?;
         table.changed();
-        self.announce(table, state.version).await;
+        self.announce(table, state.version, true).await;
         if started {
             self.schedule(table.clone());
         }
