@@ -18,6 +18,7 @@ use utoipa::OpenApi;
 use crate::error::{ApiError, ErrorKind};
 use crate::games::bots;
 use crate::games::rummikub_table::{best_play, RummikubTable};
+use crate::games::{suggestions, RumisTable};
 use crate::hub::{replay_steps, Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
@@ -41,6 +42,7 @@ use crate::wire::*;
         hint,
         hand_to_bot,
         take_back,
+        rename,
         replay,
         crate::live::websocket
     ),
@@ -84,6 +86,7 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
             "/api/tables/{id}/seats/{seat}/bot",
             post(hand_to_bot).delete(take_back),
         )
+        .route("/api/tables/{id}/seats/{seat}/name", post(rename))
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/ws", get(crate::live::websocket))
         .route(
@@ -423,22 +426,38 @@ async fn hint(
     };
     let table = hub.table(&id).await?;
     let seat = seat_of_request(&table, &headers, "a hint").await?;
-    let (rules, position) = {
+    let (rummikub, rumis) = {
         let state = table.state.lock().await;
-        let game = state
-            .game
-            .as_any()
-            .downcast_ref::<RummikubTable>()
-            .ok_or_else(|| {
-                ApiError::conflict("not_for_this_game", "hints are for Rummikub tables")
-            })?;
-        game.hint_position(seat)?
+        let any = state.game.as_any();
+        if let Some(game) = any.downcast_ref::<RummikubTable>() {
+            (Some(game.hint_position(seat)?), None)
+        } else if let Some(game) = any.downcast_ref::<RumisTable>() {
+            (None, Some(game.hint_position(seat)?))
+        } else {
+            return Err(ApiError::conflict(
+                "not_for_this_game",
+                "this table's game has no hints",
+            ));
+        }
     };
-    let play = hub
-        .think(move || best_play(&rules, &position, objective))
-        .await??;
-    Ok(Json(HintAnswer { play }))
+    if let Some((rules, position)) = rummikub {
+        let play = hub
+            .think(move || best_play(&rules, &position, objective))
+            .await??;
+        return Ok(Json(HintAnswer {
+            play,
+            moves: Vec::new(),
+        }));
+    }
+    let position = rumis.expect("a Rumis position");
+    let moves = hub
+        .think(move || suggestions(&position, RUMIS_HINT_MILLIS, 3))
+        .await?;
+    Ok(Json(HintAnswer { play: None, moves }))
 }
+
+/// How long the strongest bot searches for a Rumis hint.
+const RUMIS_HINT_MILLIS: u64 = 1200;
 
 /// Hands a seat to a bot: your own, or another player's once they have been away.
 #[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/bot", request_body = BotRequest,
@@ -473,6 +492,29 @@ async fn hand_to_bot(
     let state = table.state.lock().await;
     let you = state.seat_of(token.as_deref())?;
     Ok(Json(state.view(&table.id, you)))
+}
+
+/// Renames your own seat (the seat's token): the name the others see.
+#[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/name", request_body = NameRequest,
+    params(("id" = String, Path), ("seat" = usize, Path), ("X-Seat-Token" = String, Header)),
+    responses(
+        (status = 200, body = TableView),
+        (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "Not your seat"),
+        (status = 404, body = ErrorBody),
+    ))]
+async fn rename(
+    State(hub): State<Arc<Hub>>,
+    Path((id, seat)): Path<(String, usize)>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<TableView>, ApiError> {
+    let table = hub.table(&id).await?;
+    let request: NameRequest = parse_body(&body)?;
+    hub.rename(&table, token_of(&headers).as_deref(), seat, &request.name)
+        .await?;
+    let state = table.state.lock().await;
+    Ok(Json(state.view(&table.id, Some(seat))))
 }
 
 /// Takes your seat back from the bot it was handed to.

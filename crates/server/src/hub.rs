@@ -263,6 +263,7 @@ fn lobby_line<'a>(
         id: id.to_string(),
         game: settings.game,
         detail,
+        settings: settings.clone(),
         created_ms,
         open_seats: seats
             .clone()
@@ -1080,6 +1081,34 @@ impl Hub {
         self.announce(table, state.version, true).await;
         drop(state);
         self.schedule(table.clone());
+        Ok(())
+    }
+
+    /// Renames your own seat (an invitee says who they are before sitting down).
+    pub async fn rename(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        token: Option<&str>,
+        seat: usize,
+        name: &str,
+    ) -> Result<(), ApiError> {
+        let name = clean_name(Some(name))?.ok_or_else(|| {
+            ApiError::bad_request("bad_name", "a name needs at least one character")
+        })?;
+        let mut state = table.state.lock().await;
+        if state.seat_of(token)? != Some(seat) {
+            return Err(ApiError::forbidden(
+                "not_your_seat",
+                format!("only the player of seat {} can rename it", seat + 1),
+            ));
+        }
+        let mut updated = state.seats[seat].stored.clone();
+        updated.name = name;
+        self.store.update_seat(&table.id, &updated).await?;
+        state.seats[seat].stored = updated;
+        state.seats[seat].last_seen_ms = now_ms();
+        table.changed();
+        self.announce(table, state.version, true).await;
         Ok(())
     }
 

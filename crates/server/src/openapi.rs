@@ -347,6 +347,11 @@ pub fn refine(doc: &mut Value) {
         }
     }
 
+    // A new name must say something: at least one character that is not white space.
+    schemas["NameRequest"]["properties"]["name"] = json!({
+        "type": "string",
+        "pattern": format!("^[{SPACE}]*[^\\x00-\\x1F\\x7F-\\x9F{SPACE}][^\\x00-\\x1F\\x7F-\\x9F]{{0,{}}}[{SPACE}]*$", MAX_NAME_CHARS - 1),
+    });
     let join = &mut schemas["JoinRequest"]["properties"];
     join["name"] = name;
     join["seat"]["maximum"] = json!(MAX_SEAT);
@@ -372,6 +377,7 @@ fn add_links(doc: &mut Value) {
             ("Hint", "hint", false, true),
             ("HandToBot", "hand_to_bot", true, true),
             ("TakeBack", "take_back", true, true),
+            ("Rename", "rename", true, true),
             ("Replay", "replay", false, false),
         ];
         let mut links = serde_json::Map::new();

@@ -269,6 +269,14 @@ pub enum RummikubAction {
     NextRound,
 }
 
+/// `POST /api/tables/{id}/seats/{seat}/name`: the name a player sits under.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct NameRequest {
+    /// 1 to 40 characters, no control characters.
+    pub name: String,
+}
+
 /// `POST /api/tables/{id}/seats/{seat}/bot`.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -474,7 +482,10 @@ pub struct LobbySeat {
 pub struct LobbyTable {
     pub id: String,
     pub game: GameKind,
+    /// The settings in English words (`chullpa, 2 players, standard`); clients in other
+    /// languages build their own line from `settings`.
     pub detail: String,
+    pub settings: TableSettings,
     #[ts(as = "f64")]
     pub created_ms: i64,
     pub open_seats: Vec<usize>,
@@ -557,10 +568,27 @@ pub struct HintPlay {
     pub changed_sets: u32,
 }
 
-/// `GET /api/tables/{id}/hint`: the best play, or `null` when the best is to draw.
+/// A Rumis move the strongest bot rates highly, with its estimated win chance.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RumisSuggestion {
+    /// The move in the project's notation (`L4 a1:1 b1:1 c1:1 a2:1`).
+    #[serde(rename = "move")]
+    pub notation: String,
+    pub stone: String,
+    pub cells: Vec<[u8; 3]>,
+    /// The search's estimate of the mover's chance to win after this move (0 to 1).
+    pub win_chance: f64,
+    /// Playouts the search spent on it.
+    pub visits: u32,
+}
+
+/// `GET /api/tables/{id}/hint`. Rummikub: the exact solver's best play (`play`, `null`
+/// when the best is to draw). Rumis: the strongest bot's best three moves (`moves`).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct HintAnswer {
     pub play: Option<HintPlay>,
+    #[serde(default)]
+    pub moves: Vec<RumisSuggestion>,
 }
 
 /// One accepted action of the log.

@@ -435,7 +435,7 @@ async fn every_route_in_the_openapi_document_is_served() {
                 .map(move |method| (method.clone(), path.clone()))
         })
         .collect();
-    assert_eq!(documented.len(), 14, "{documented:?}");
+    assert_eq!(documented.len(), 15, "{documented:?}");
     for (method, path) in documented {
         let path = path.replace("{id}", "t000000000000").replace("{seat}", "0");
         let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
@@ -623,9 +623,47 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
         .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
         .await;
     let rumis_token = rumis_tokens[0].clone().unwrap();
+    let other_token = rumis_tokens[1].clone().unwrap();
+    // A Rumis hint: the strongest bot's best three moves, each legal, best first.
     let (status, body) = server
         .get_as(&format!("/api/tables/{rumis_id}/hint"), &rumis_token)
         .await;
-    assert_eq!(status, 409);
-    assert!(body["error"].as_str().unwrap().contains("Rummikub"));
+    assert_eq!(status, 200, "{body}");
+    let moves = body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{body}");
+    let chances: Vec<f64> = moves
+        .iter()
+        .map(|m| m["win_chance"].as_f64().unwrap())
+        .collect();
+    assert!(
+        chances.iter().all(|c| (0.0..=1.0).contains(c)),
+        "{chances:?}"
+    );
+    let visits: Vec<u64> = moves
+        .iter()
+        .map(|m| m["visits"].as_u64().unwrap())
+        .collect();
+    assert!(
+        visits.windows(2).all(|w| w[0] >= w[1]),
+        "most searched first: {visits:?}"
+    );
+    for suggestion in moves {
+        let (_, check) = server
+            .post_as(
+                &format!("/api/tables/{rumis_id}/check"),
+                &rumis_token,
+                &json!({"stone": suggestion["stone"], "cells": suggestion["cells"]}).to_string(),
+            )
+            .await;
+        assert_eq!(check["legal"], true, "{suggestion}: {check}");
+    }
+    // Not your turn: no hint.
+    let (status, body) = server
+        .get_as(&format!("/api/tables/{rumis_id}/hint"), &other_token)
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("out_of_turn")),
+        "{body}"
+    );
 }

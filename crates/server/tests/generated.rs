@@ -31,6 +31,8 @@ fn typescript() -> String {
         RumisAction::decl(&cfg),
         RummikubAction::decl(&cfg),
         BotRequest::decl(&cfg),
+        NameRequest::decl(&cfg),
+        RumisSuggestion::decl(&cfg),
         ErrorBody::decl(&cfg),
         TableStatus::decl(&cfg),
         SeatView::decl(&cfg),

@@ -517,3 +517,33 @@ async fn errors_are_json_with_a_code() {
     assert_eq!(status, 400);
     assert!(body["error"].as_str().unwrap().contains("chess"), "{body}");
 }
+
+#[tokio::test]
+async fn a_player_names_their_own_seat_and_no_other() {
+    let server = start(&temp_sqlite("rename"), 0).await;
+    let (id, tokens) = server
+        .create(rumis(
+            json!([{"kind": "human", "name": "Ana"}, {"kind": "human"}]),
+        ))
+        .await;
+    let (ana, bo) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let path = format!("/api/tables/{id}/seats/1/name");
+    let (status, view) = server.post_as(&path, &bo, r#"{"name": "  Bo  "}"#).await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["seats"][1]["name"], "Bo");
+    assert_eq!(server.view(&id, None).await["seats"][1]["name"], "Bo");
+    let (status, answer) = server.post_as(&path, &ana, r#"{"name": "Eve"}"#).await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (403, Some("not_your_seat"))
+    );
+    let (status, answer) = server.post_as(&path, &bo, r#"{"name": "B\u0000o"}"#).await;
+    assert_eq!((status, answer["code"].as_str()), (400, Some("bad_name")));
+    let (status, _) = server.post_as(&path, &bo, r#"{"name": "   "}"#).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        server.view(&id, None).await["seats"][1]["name"],
+        "Bo",
+        "refusals change nothing"
+    );
+}

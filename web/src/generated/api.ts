@@ -105,6 +105,26 @@ export type RummikubAction = { "type": "play", table: Array<Array<string>>, } | 
 
 export type BotRequest = { bot: string, };
 
+export type NameRequest = { 
+/**
+ * 1 to 40 characters, no control characters.
+ */
+name: string, };
+
+export type RumisSuggestion = { 
+/**
+ * The move in the project's notation (`L4 a1:1 b1:1 c1:1 a2:1`).
+ */
+move: string, stone: string, cells: Array<[number, number, number]>, 
+/**
+ * The search's estimate of the mover's chance to win after this move (0 to 1).
+ */
+win_chance: number, 
+/**
+ * Playouts the search spent on it.
+ */
+visits: number, };
+
 export type ErrorBody = { error: string, code: string, };
 
 export type TableStatus = "waiting" | "playing" | "over";
@@ -213,7 +233,12 @@ last: string | null, };
 
 export type LobbySeat = { seat: number, name: string, kind: SeatKind, };
 
-export type LobbyTable = { id: string, game: GameKind, detail: string, created_ms: number, open_seats: Array<number>, seats: Array<LobbySeat>, };
+export type LobbyTable = { id: string, game: GameKind, 
+/**
+ * The settings in English words (`chullpa, 2 players, standard`); clients in other
+ * languages build their own line from `settings`.
+ */
+detail: string, settings: TableSettings, created_ms: number, open_seats: Array<number>, seats: Array<LobbySeat>, };
 
 export type LobbyTables = { tables: Array<LobbyTable>, };
 
@@ -257,7 +282,7 @@ export type CheckResult = { legal: boolean, reason?: string, };
 
 export type HintPlay = { placed: Array<string>, table: Array<Array<string>>, tiles: number, value: number, changed_sets: number, };
 
-export type HintAnswer = { play: HintPlay | null, };
+export type HintAnswer = { play: HintPlay | null, moves: Array<RumisSuggestion>, };
 
 export type LoggedAction = { version: number, 
 /**

@@ -15,7 +15,7 @@ use std::any::Any;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use rumis_table::RumisTable;
+pub use rumis_table::{suggestions, RumisTable};
 pub use rummikub_table::RummikubTable;
 
 use crate::wire::{GameKind, RumisView, RummikubView, TableSettings};

@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 
 use super::{field, ActionError, GameResult, GameView, TableGame};
 use crate::wire::{
-    ColourView, CubeView, GameKind, PlacementView, RumisSettings, RumisView, ScenarioView,
+    ColourView, CubeView, GameKind, PlacementView, RumisSettings, RumisSuggestion, RumisView,
+    ScenarioView,
 };
 
 #[derive(Clone)]
@@ -60,6 +61,19 @@ impl RumisTable {
 
     pub fn position(&self) -> &Position {
         &self.game.position
+    }
+
+    /// What a seat's hint is worked out from: the position, when it is the seat's
+    /// turn (the search runs outside the table's lock, [`suggestions`]).
+    pub fn hint_position(&self, seat: usize) -> Result<Position, ActionError> {
+        match self.to_move() {
+            Some(actor) if actor == seat => Ok(self.position().clone()),
+            Some(actor) => Err(ActionError::OutOfTurn(format!(
+                "it is player {}'s turn: a hint is for the player to move",
+                actor + 1
+            ))),
+            None => Err(ActionError::Illegal("the game is over".into())),
+        }
     }
 
     fn read_move(&self, seat: usize, action: &Value) -> Result<rumis::Move, ActionError> {
@@ -353,6 +367,31 @@ fn read_cells(value: &Value) -> Result<Vec<Cell>, ActionError> {
                 y: n[1],
                 z: n[2],
             })
+        })
+        .collect()
+}
+
+/// The strongest bot's best `count` moves for the player to move, from a search of
+/// `millis` milliseconds (`play::mcts::analyse`), best first.
+pub fn suggestions(position: &Position, millis: u64, count: usize) -> Vec<RumisSuggestion> {
+    let config = play::mcts::MctsConfig::with_budget(play::mcts::Budget::Millis(millis));
+    play::mcts::analyse(position, config, 0x5eed, count)
+        .into_iter()
+        .map(|stats| RumisSuggestion {
+            notation: format_move(position, stats.mv),
+            stone: position
+                .board()
+                .placement(stats.mv)
+                .stone
+                .code()
+                .to_string(),
+            cells: position
+                .cells_of(stats.mv)
+                .iter()
+                .map(|c| [c.x, c.y, c.z])
+                .collect(),
+            win_chance: stats.win_chance,
+            visits: stats.visits,
         })
         .collect()
 }
