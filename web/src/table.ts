@@ -21,6 +21,7 @@ import { clear, h, seatName } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason, ruleHref } from "./i18n/server";
 import { showNotFound } from "./notfound";
+import { botLabel } from "./lobby";
 import { rememberTable, forgetMyTable } from "./api";
 import { RummikubUI } from "./rummikub/ui";
 
@@ -301,8 +302,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         );
       }
     }
-    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small" });
-    for (const b of botsFor(v)) botChoice.append(h("option", { value: b }, b));
+    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small", "aria-label": t("table.hand_bot_choice") });
+    const metas = [...botsOf(meta, v.game)].sort((a, b) => a.level - b.level);
+    for (const b of metas) botChoice.append(h("option", { value: b.name, title: botLabel(metas, b.name).title }, botLabel(metas, b.name).label));
     const chosen = botChoices.get(s.seat);
     if (chosen && botsFor(v).includes(chosen)) botChoice.value = chosen;
     botChoice.addEventListener("change", () => botChoices.set(s.seat, botChoice.value));

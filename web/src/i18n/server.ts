@@ -18,7 +18,7 @@ export function colourName(colour: string): string {
 }
 
 const C = "([a-z]+)"; // a colour
-const CELL = "([a-z]+\\d+(?::\\d+)?)";
+const CELL = "([a-z]+\\d+(?::\\d+| level \\d+)?)";
 
 type Pattern = [RegExp, MessageKey, string | null, string[]];
 /** [pattern, key, rule, parameter names] — colour parameters are translated. */
@@ -67,7 +67,8 @@ function params(names: string[], m: RegExpMatchArray): Params {
   const p: Params = {};
   names.forEach((n, i) => {
     const v = m[i + 1] ?? "";
-    p[n] = ["colour", "other", "to_move"].includes(n) ? colourName(v) : v;
+    const level = n === "cell" ? v.match(/^([a-z]+\d+)(?::| level )(\d+)$/) : null;
+    p[n] = ["colour", "other", "to_move"].includes(n) ? colourName(v) : level ? t("cell.level", { cell: level[1], level: level[2] }) : v;
   });
   return p;
 }

@@ -58,7 +58,7 @@ export class RumisUI implements GameUI {
   private ghostStatus = h("div", { className: "ghost-status", testid: "ghost-status", "aria-live": "polite" });
   private placeButton = h("button", { className: "primary place", testid: "place-button", disabled: true }, t("rumis.place"));
   private moveInput = h("input", { type: "text", testid: "move-input", placeholder: "L4 a1:1 b1:1 c1:1 a2:1", spellcheck: "false", "aria-label": t("rumis.type_move") });
-  private history = h("ol", { className: "history", testid: "history" });
+  private history = h("ol", { className: "history", testid: "history", tabindex: 0, "aria-label": t("rumis.moves") });
   private topButton = h("button", { testid: "top-view" }, t("rumis.top_view"));
   private info = h("div", { className: "rumis-info", testid: "rumis-info" });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
@@ -102,7 +102,7 @@ export class RumisUI implements GameUI {
           spectator ? null : h("div", { className: "place-row" }, this.ghostStatus, this.placeButton),
           h("h3", {}, t("rumis.scores")),
           this.scores,
-          spectator ? null : h("details", { className: "typed" }, h("summary", {}, t("rumis.type_move")), moveForm),
+          spectator ? null : h("details", { className: "typed", open: window.innerWidth > 700 }, h("summary", {}, t("rumis.type_move")), moveForm),
           h("h3", {}, t("rumis.moves")),
           this.history,
         ),
