@@ -1038,7 +1038,10 @@ async function phoneScenario(browser, base, problems) {
     check(Number(await page.locator(tid("turn-status")).getAttribute("data-version")) === version, "the first tap placed the stone");
     if (moves === 0) await shot(page, "rumis-phone-ghost.png");
     if (moves % 2 === 0) {
-      await page.touchscreen.tap(p.x, p.y);
+      // (the screenshot may have scrolled the page: the point again)
+      await page.locator(tid("rumis-canvas")).scrollIntoViewIfNeeded();
+      const q = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [mx, my]);
+      await page.touchscreen.tap(q.x, q.y);
       secondTaps++;
     } else {
       await page.locator(tid("place-button")).tap();

@@ -559,6 +559,7 @@ export class RumisUI implements GameUI {
     if (touch) {
       // First tap: show the ghost (snapped) with its reason; a second tap on it places.
       const before = this.ghost ? cellsKey(this.ghost) : null;
+      if (this.armed && before === this.armed && hover && this.ghost!.some(([x, y]) => x === hover.x && y === hover.y)) return this.placeGhost();
       if (hover) {
         this.hover = hover;
         this.updateGhost();
