@@ -5,7 +5,7 @@ import { RummikubUI } from "./rummikub/ui";
 import { t } from "./i18n/i18n";
 import { lastEvent } from "./i18n/server";
 import { showNotFound } from "./notfound";
-import { fairnessBox, rumisUI, type GameContext, type GameUI } from "./table";
+import { fairnessBox, resultText, rumisUI, type GameContext, type GameUI } from "./table";
 
 export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   clear(app);
@@ -89,7 +89,7 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
       const hist = v.rumis?.history ?? [];
       text = index === 0 ? t("replay.start") : hist.length ? t("replay.move", { n: hist.length, move: hist[hist.length - 1] }) : "";
     } else text = index === 0 ? t("replay.start") : lastEvent(v.rummikub?.last ?? null);
-    if (v.over && v.result) text += ` — ${v.result.text}`;
+    if (v.over && v.result) text += ` — ${resultText(v)}`;
     else if (v.to_move !== null && v.seats[v.to_move]) text += ` — ${t("table.to_move", { name: seatName(v.seats[v.to_move]) })}`;
     caption.textContent = text;
   }

@@ -96,6 +96,14 @@ function seatPhrase(s: Seat): string {
   return s.claimed ? t("table.seat_of", { name: s.name }) : t("seat.n", { n: s.seat + 1 });
 }
 
+/** "Ana wins", "Ana and Bo win" in the player's language (the server's text is English). */
+export function resultText(v: TableView): string {
+  const r = v.result!;
+  if (!r.winners.length) return r.text;
+  const names = r.winners.map((w) => seatName(v.seats[w] ?? { seat: w })).join(` ${t("common.and")} `);
+  return t(r.winners.length > 1 ? "result.win_many" : "result.wins", { names });
+}
+
 function seconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));
 }
@@ -512,7 +520,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     clear(result);
     if (v.over && v.result) {
       result.append(
-        h("div", { className: "result-text", testid: "result-text" }, v.result.text),
+        h("div", { className: "result-text", testid: "result-text", "data-raw": v.result.text }, resultText(v)),
         h("div", { className: "muted" }, t("table.scores") + " " + v.result.scores.map((sc, i) => `${seatName(v.seats[i] ?? { seat: i })} ${sc}`).join(", ")),
         h("a", { href: `/replay/${encodeURIComponent(id)}`, testid: "replay-link" }, t("table.replay")),
       );
