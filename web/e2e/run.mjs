@@ -1207,6 +1207,56 @@ async function roundsScenario(browser, base, problems) {
   await ctx.close();
 }
 
+// ---- issue 21: the dismantling game's removal gesture ------------------------------
+
+async function dismantleScenario(browser, base, problems) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+  const page = await ctx.newPage();
+  watchPage(page, "dismantle", problems);
+  const t1 = await practiceTable(base, { game: "rumis", rumis: { scenario: "colca", players: 2, variant: "dismantle" }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed: 4 });
+  // The build phase over the API (first legal placement), until I am to take a stone off.
+  let v = null;
+  for (let i = 0; i < 200; i++) {
+    v = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
+    if (v.over || (v.to_move === 0 && v.rumis.removing)) break;
+    if (v.to_move !== 0 || !v.rumis.legal.length) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    const m = v.rumis.legal[0];
+    await api(base, "POST", `/api/tables/${t1.id}/actions`, { version: v.version, action: { stone: m.stone, cells: m.cells } }, t1.token).catch(() => {});
+  }
+  check(v && !v.over && v.rumis.removing, "the dismantling phase never came to my turn");
+  await openSeat(page, base, t1.id, t1.token);
+  await page.click(tid("top-view"));
+  await page.locator(tid("remove-note")).waitFor({ timeout: 10_000 });
+  // Take a stone off: click one of the marked stones, then Place.
+  const marks = await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 10_000, "(removable stones marked)");
+  const [mx, my] = marks.split(";")[0].split(",").map(Number);
+  let p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [mx, my]);
+  await page.mouse.move(p.x, p.y);
+  await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(the stone to take off shown)");
+  await shot(page, "rumis-dismantle-remove.png");
+  const version = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
+  await page.click(tid("place-button"));
+  await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > version, 10_000, async () => `(taken off; error: ${await errorText(page)})`);
+  const after = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
+  check(after.rumis.stone_in_hand, "no stone in hand after taking one off");
+  // The stone in hand is selected; place it on a marked column outside the red line.
+  if (after.to_move === 0 && after.rumis.legal.length) {
+    await waitAttr(page, "orientation", "data-stone", (s) => s === after.rumis.stone_in_hand, 5_000, "(the stone in hand selected)");
+    const marks2 = await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 5_000, "(where it fits)");
+    const [x2, y2] = marks2.split(";")[0].split(",").map(Number);
+    p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [x2, y2]);
+    await page.mouse.move(p.x, p.y);
+    await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(green ghost for the rebuilt stone)");
+    await page.mouse.click(p.x, p.y);
+    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > after.version, 10_000, async () => `(rebuilt; error: ${await errorText(page)})`);
+    log(`dismantling: took the ${after.rumis.stone_in_hand} off by clicking it and placed it again`);
+  } else log(`dismantling: took the ${after.rumis.stone_in_hand} off by clicking it (it fits nowhere: set aside)`);
+  await ctx.close();
+}
+
 /** A message a browser received: tiles only in its own rack and on the table. */
 function checkMessage(text, seat, who) {
   let msg;
@@ -1244,7 +1294,7 @@ function checkMessage(text, seat, who) {
 
 // ---- main ---------------------------------------------------------------------
 
-const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario, lang: langScenario, phone: phoneScenario, keyboard: keyboardScenario, rounds: roundsScenario };
+const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario, lang: langScenario, phone: phoneScenario, keyboard: keyboardScenario, rounds: roundsScenario, dismantle: dismantleScenario };
 
 async function main() {
   fs.mkdirSync(shots, { recursive: true });

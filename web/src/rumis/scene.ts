@@ -242,6 +242,32 @@ export class RumisScene {
     this.requestRender();
   }
 
+  private redLineKey = "";
+  private redGroup = new THREE.Group();
+  /** The dismantling game's red line (R16): the border of the columns inside it. */
+  setRedLine(inside: boolean[][] | null): void {
+    const key = JSON.stringify(inside);
+    if (key === this.redLineKey) return;
+    this.redLineKey = key;
+    this.redGroup.clear();
+    if (!this.redGroup.parent) this.scene.add(this.redGroup);
+    if (!inside) return this.requestRender();
+    const at = (x: number, y: number) => !!inside[y]?.[x];
+    const pts: number[] = [];
+    for (let y = 0; y < inside.length; y++)
+      for (let x = 0; x < (inside[y]?.length ?? 0); x++) {
+        if (!at(x, y)) continue;
+        if (!at(x - 1, y)) pts.push(x, 0.03, y, x, 0.03, y + 1);
+        if (!at(x + 1, y)) pts.push(x + 1, 0.03, y, x + 1, 0.03, y + 1);
+        if (!at(x, y - 1)) pts.push(x, 0.03, y, x + 1, 0.03, y);
+        if (!at(x, y + 1)) pts.push(x, 0.03, y + 1, x + 1, 0.03, y + 1);
+      }
+    const g = new THREE.BufferGeometry();
+    g.setAttribute("position", new THREE.Float32BufferAttribute(pts, 3));
+    this.redGroup.add(new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: 0xd0021b })));
+    this.requestRender();
+  }
+
   /** The column heights as numbers, seen in the top view. */
   private setHeights(heights: HeightMap): void {
     this.heightGroup.clear();

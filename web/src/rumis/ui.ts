@@ -185,15 +185,53 @@ export class RumisUI implements GameUI {
     this.heights = heightMap(r.scenario.width, r.scenario.depth, r.cubes);
     if (this.scene) {
       this.scene.setBoard(r.scenario);
+      this.scene.setRedLine(r.red_line ?? null);
       this.scene.setCubes(r.cubes, this.heights, this.lastStones());
     }
     const colour = this.trayColour();
-    const supply = r.colours.find((c) => c.colour === colour)?.supply ?? [];
-    if (this.selected && (!supply.includes(this.selected) || !this.myTurn())) this.selected = null;
+    const supply = this.supplyOf(colour);
+    if (this.selected && (!supply.includes(this.selected) || !this.myTurn() || r.removing)) this.selected = null;
+    this.autoSelect();
     this.renderScores();
     this.renderTray();
     this.renderHistory();
+    this.updateMarks();
     this.updateGhost();
+  }
+
+  /** The dismantling game (R16): the stone taken off is the one to place. */
+  private autoSelect(): void {
+    const r = this.rumis();
+    if (this.myTurn() && !r.removing && r.stone_in_hand && this.selected !== r.stone_in_hand) {
+      this.selected = r.stone_in_hand;
+      this.orientation = this.orientationOrder(r.stone_in_hand)[0] ?? 0;
+    }
+  }
+
+  /** The stones a colour may still place (with the stone in hand, R16). */
+  private supplyOf(colour: string | null): string[] {
+    const r = this.rumis();
+    const supply = r.colours.find((c) => c.colour === colour)?.supply ?? [];
+    return r.stone_in_hand && this.myTurn() && !supply.includes(r.stone_in_hand) ? [r.stone_in_hand, ...supply] : supply;
+  }
+
+  /** Whether this turn takes a stone off the build (R16). */
+  private removing(): boolean {
+    return this.myTurn() && !!this.rumis().removing;
+  }
+
+  /** The stone to take off under the pointer: the removable stone with the highest cube in that column. */
+  private removalAt(hover: Hover): Placement | null {
+    let best: Placement | null = null;
+    let top = -1;
+    for (const p of this.rumis().legal ?? []) {
+      for (const [x, y, z] of p.cells)
+        if (x === hover.x && y === hover.y && z > top) {
+          top = z;
+          best = p;
+        }
+    }
+    return best;
   }
 
   /** The last stone each colour placed (its index in `history`); the latest move is the first. */
@@ -270,9 +308,10 @@ export class RumisUI implements GameUI {
       this.tray.append(h("div", { className: "muted" }, t("rumis.spectator_stones")));
       return;
     }
-    const supply = r.colours.find((c) => c.colour === colour)?.supply ?? [];
-    const mine = this.myTurn();
+    const supply = this.supplyOf(colour);
+    const mine = this.myTurn() && !r.removing;
     this.tray.dataset.colour = colour;
+    if (this.removing()) this.tray.append(h("div", { className: "muted", testid: "remove-note" }, t("rumis.remove_pick")));
     if (supply.length === 0) this.tray.append(h("div", { className: "muted" }, t("rumis.no_stones")));
     for (const stone of supply) {
       const list = this.orientations.get(stone);
@@ -398,7 +437,17 @@ export class RumisUI implements GameUI {
   private updateMarks(): void {
     const marks: Hover[] = [];
     const seen = new Set<string>();
-    for (const p of this.placementsHere()) {
+    const removing = this.removing();
+    for (const p of removing ? (this.rumis().legal ?? []) : this.placementsHere()) {
+      if (removing) {
+        for (const [x, y] of p.cells) {
+          if (this.removalAt({ x, y }) === p && !seen.has(`${x},${y}`)) {
+            seen.add(`${x},${y}`);
+            marks.push({ x, y });
+          }
+        }
+        continue;
+      }
       const a = normalise(p.cells)[0];
       const [x, y] = anchorOf(p.cells, a);
       const k = `${x},${y}`;
@@ -463,7 +512,8 @@ export class RumisUI implements GameUI {
 
   private onHover(hover: Hover | null): void {
     if (hover && this.hover && hover.x === this.hover.x && hover.y === this.hover.y) return;
-    if (!hover && this.armed) return; // a touch ghost stays until it is placed
+    // A touch ghost stays until it is placed; a legal ghost stays for the Place button.
+    if (!hover && (this.armed || !this.placeButton.disabled)) return;
     this.hover = hover;
     this.updateGhost();
   }
@@ -486,6 +536,18 @@ export class RumisUI implements GameUI {
   }
 
   private updateGhost(): void {
+    if (this.removing()) {
+      this.placeButton.disabled = true;
+      const p = this.hover ? this.removalAt(this.hover) : null;
+      this.ghost = p?.cells ?? null;
+      this.selected = p?.stone ?? null;
+      this.scene?.setGhost(this.ghost, true);
+      if (p) {
+        this.placeButton.disabled = false;
+        this.setStatus(t("rumis.remove_this", { stone: p.stone }), { legal: true, reason: "" }, p.cells);
+      } else this.setStatus(t("rumis.remove_pick"), null);
+      return;
+    }
     const stone = this.selected;
     this.placeButton.disabled = true;
     if (!stone || !this.hover || !this.myTurn()) {
@@ -555,7 +617,7 @@ export class RumisUI implements GameUI {
   }
 
   private async onClick(hover: Hover | null, touch: boolean): Promise<void> {
-    if (!this.myTurn() || !this.selected) return;
+    if (!this.myTurn() || (!this.selected && !this.removing())) return;
     if (touch) {
       // First tap: show the ghost (snapped) with its reason; a second tap on it places.
       const before = this.ghost ? cellsKey(this.ghost) : null;
@@ -589,6 +651,8 @@ export class RumisUI implements GameUI {
       this.selected = null;
       this.armed = null;
       this.hover = null;
+      this.autoSelect();
+      this.renderTray();
       this.updateMarks();
       this.updateGhost();
     }
