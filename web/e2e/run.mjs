@@ -614,6 +614,7 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
   await shot(P, "rummikub-player-1.png");
   await shot(Q, "rummikub-player-2.png");
   await shot(spectator, "rummikub-spectator.png");
+  await axeCheck(spectator, "a Rummikub table as a spectator");
 
   // Hidden information: neither player's page nor anything it received holds the
   // other's rack; the spectator received no rack at all.
@@ -1072,6 +1073,9 @@ async function coldLoad(browser, base, id) {
   await page.goto(`${base}/t/${id}`);
   const ms = await waitAttr(page, "rumis-canvas", "data-first-frame-ms", (x) => !!x, 20_000, "(first frame)");
   log(`cold load of a Rumis table: first board drawn ${ms} ms after navigation start (${Date.now() - t0} ms wall clock)`);
+  // A spectator gets no stones and no move box.
+  check((await page.locator(tid("move-form")).count()) === 0 && (await page.locator(tid("tray")).count()) === 0, "a spectator is offered a move box or a tray");
+  await axeCheck(page, "a Rumis table as a spectator");
   await ctx.close();
   return Number(ms);
 }
@@ -1079,7 +1083,7 @@ async function coldLoad(browser, base, id) {
 // ---- issue 21: Rummikub by keyboard; the bot's turn and your drawn tile highlighted ----
 
 async function keyboardScenario(browser, base, problems) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US", hasTouch: true });
   const page = await ctx.newPage();
   watchPage(page, "keyboard", problems);
   let table = null;
@@ -1098,6 +1102,26 @@ async function keyboardScenario(browser, base, problems) {
   await openSeat(page, base, table.id, table.token);
   await waitAttr(page, "rack", "data-count", (c) => c === "14");
   await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true");
+  // Touch: drag a rack tile with a finger onto the new-set zone, then reset.
+  {
+    const cdp = await page.context().newCDPSession(page);
+    const centre = async (sel) => {
+      const b = await page.locator(sel).first().boundingBox();
+      return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    };
+    const tile = meld[0][0];
+    const from = await centre(`${tid("rack")} [data-tile="${tile}"]`);
+    const to = await centre(tid("new-set"));
+    const touch = (type, p) => cdp.send("Input.dispatchTouchEvent", { type, touchPoints: p ? [{ x: p.x, y: p.y, id: 1 }] : [] });
+    await touch("touchStart", from);
+    for (let i = 1; i <= 8; i++) await touch("touchMove", { x: from.x + ((to.x - from.x) * i) / 8, y: from.y + ((to.y - from.y) * i) / 8 });
+    await touch("touchEnd", null);
+    await waitAttr(page, "set-0", "data-tiles", (t) => t === tile, 5_000, `(${tile} dragged by touch into a new set)`);
+    check((await page.locator(`${tid("rack")} [data-tile]`).count()) === 13, "the touch-dragged tile did not leave the rack");
+    log(`touch: dragged ${tile} from the rack into a new set`);
+    await page.click(tid("reset-turn"));
+    await waitAttr(page, "rack", "data-count", (c) => c === "14");
+  }
   log(`keyboard: melding ${meld.map((s) => `[${s.join(" ")}]`).join(" ")}`);
   await page.locator(tid("home")).focus();
   /** Tab until the focused element matches; returns the number of presses. */
