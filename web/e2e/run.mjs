@@ -974,6 +974,23 @@ async function langScenario(browser, base, problems) {
   log(`refusal in German: "${said}" — ${why} (${href})`);
   await shot(page, "rumis-refusal-de.png");
   await axeCheck(page, "the Rumis table (de)");
+  // The keyboard moves the ghost: pick a stone, focus the build, an arrow key brings the
+  // ghost to the first marked column (snapped to a legal placement), Enter places it.
+  {
+    const stones = await page.locator(`${tid("tray")} [data-legal]`).evaluateAll((els) => els.map((e) => [e.dataset.testid.replace("tray-stone-", ""), Number(e.dataset.legal)]));
+    const stone = stones.find(([, n]) => n > 0)[0];
+    const before = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
+    await page.click(tid(`tray-stone-${stone}`));
+    await page.focus(tid("rumis-canvas"));
+    await page.keyboard.press("ArrowDown");
+    await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(a green ghost by the keyboard)");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowLeft");
+    const move = await page.locator(tid("ghost-status")).getAttribute("data-move");
+    await page.keyboard.press("Enter");
+    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > before, 10_000, async () => `(placed by Enter; error: ${await errorText(page)})`);
+    log(`keyboard ghost: ${move} placed with the arrow keys and Enter`);
+  }
 
   // Not found: an unknown path, and an unknown table that stops reconnecting.
   let sockets = 0;
@@ -1194,6 +1211,25 @@ async function roundsScenario(browser, base, problems) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "de-DE" });
   const page = await ctx.newPage();
   watchPage(page, "rounds", problems);
+  // Three pairs (current rules): a new deal, demanded before the first turn.
+  {
+    let table = null;
+    for (let seed = 1; seed <= 400 && !table; seed++) {
+      const t0 = await practiceTable(base, { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "random" }], seed });
+      const v0 = await api(base, "GET", `/api/tables/${t0.id}`, undefined, t0.token);
+      if (v0.to_move === 0 && v0.rummikub.can_claim_redeal) table = t0;
+    }
+    check(table, "no practice deal in 400 with three pairs for me, my turn first");
+    await openSeat(page, base, table.id, table.token);
+    const before = await page.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.dataset.tile).sort().join(" "));
+    const label = await page.locator(tid("redeal")).textContent();
+    check(label === "Drei Paare: neu verteilen", `the redeal button says ${label}`);
+    await page.click(tid("redeal"));
+    const said = await waitText(page, "last", (t) => /drei Paare/.test(t), 10_000, "(the redeal said in German)");
+    const after = await page.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.dataset.tile).sort().join(" "));
+    check(after !== before, "the rack did not change after the new deal");
+    log(`redeal: "${said}"`);
+  }
   // Old rules, two rounds, 2 s a turn: the clock runs out on me once.
   const t1 = await practiceTable(base, { game: "rummikub", rummikub: { rules: "old", turn_seconds: 2, rounds: 2 }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "random" }], seed: 5 });
   await openSeat(page, base, t1.id, t1.token);
