@@ -907,6 +907,11 @@ async function langScenario(browser, base, problems) {
   const variants = await page.locator(`${tid("variant-select")} option`).allTextContents();
   check(variants.some((v) => v.startsWith("Ruinas: zuerst gemeinsam")), `the variants are not in words: ${variants.join(" | ")}`);
   check(!variants.some((v) => /\(R\d+\)/.test(v)), `a variant names a ruling code: ${variants.join(" | ")}`);
+  // The list of open tables in words, in German.
+  const open = await practiceTable(base, { game: "rumis", rumis: { scenario: "tambo", players: 2, variant: "ruinas" }, seats: [{ kind: "human", name: "Zed" }, { kind: "open" }] });
+  await page.click(tid("refresh-tables"));
+  const line = await waitText(page, `open-table-${open.id}`, (t) => t.includes("Spieler"), 10_000, "(the open table in German)");
+  check(/Tambo, 2 Spieler, Ruinas: zuerst gemeinsam/.test(line), `the lobby line says ${line}`);
   const bots = await page.locator(`${tid("seat-bot-1")} option`).allTextContents();
   check(bots.some((b) => b.startsWith("Einsteiger")) && bots.some((b) => b.startsWith("Experte")), `bot levels are not named: ${bots.join(" | ")}`);
   const botTitle = await page.locator(tid("seat-bot-1")).getAttribute("title");

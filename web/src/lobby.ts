@@ -30,7 +30,7 @@ export async function showLobby(app: HTMLElement): Promise<void> {
   app.querySelector(".lobby")!.append(form.root);
   const mine = myTablesSection();
   if (mine) app.append(mine);
-  app.append(openTablesSection(error));
+  app.append(openTablesSection(error, meta));
 }
 
 function showError(box: HTMLElement, e: unknown): void {
@@ -336,7 +336,19 @@ function myTablesSection(): HTMLElement | null {
   return h("section", { className: "lobby" }, h("h2", {}, t("lobby.your_tables")), ul);
 }
 
-function openTablesSection(error: HTMLElement): HTMLElement {
+/** The server's lobby line ("chullpa, 2 players, ruinas") in words and the player's language. */
+function lobbyDetail(detail: string, meta: Meta): string {
+  const r = detail.match(/^([\w-]+), (\d+) players, ([\w-]+)$/);
+  if (r) {
+    const name = meta.rumis.scenarios.find((s) => s.key === r[1])?.name ?? r[1];
+    return `${t("rumis.info", { scenario: name, players: r[2] })}, ${variantLabel(r[3])}`;
+  }
+  const k = detail.match(/^(\w+) rules, (\d+) players, (\d+) round\(s\)$/);
+  if (k) return t("lobby.rk_detail", { rules: tr(`preset.${k[1]}`, undefined, k[1]), players: k[2], rounds: k[3] });
+  return detail;
+}
+
+function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
   const list = h("div", { testid: "open-tables", className: "open-tables", "aria-live": "polite" });
   const joinName = h("input", { testid: "join-name", type: "text", autocomplete: "nickname", placeholder: t("lobby.your_name_placeholder"), value: localStorage.getItem(NAME_KEY) ?? "" });
   async function refresh(): Promise<void> {
@@ -354,7 +366,7 @@ function openTablesSection(error: HTMLElement): HTMLElement {
             "div",
             { className: "open-table", testid: `open-table-${tb.id}`, "data-open-seats": open.join(",") },
             h("span", { className: "game" }, tb.game === "rumis" ? "Rumis" : tb.game === "rummikub" ? "Rummikub" : tb.game),
-            h("span", {}, ` ${tb.detail}`),
+            h("span", { "data-detail": tb.detail }, ` ${lobbyDetail(tb.detail, meta)}`),
             h("span", { className: "muted" }, ` ${tb.id} — ${seats}`),
             " ",
             h(
