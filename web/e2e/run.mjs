@@ -997,6 +997,18 @@ async function langScenario(browser, base, problems) {
     log(`keyboard ghost: ${move} placed with the arrow keys and Enter`);
   }
 
+  // "Your tables": a new tab (no sessionStorage) finds the seat in the lobby and takes it up.
+  {
+    const tab = await ctx.newPage();
+    watchPage(tab, "new tab", problems);
+    await tab.goto(base + "/");
+    await tab.locator(tid(`my-table-${t1.id}`)).waitFor({ timeout: 10_000 });
+    await shot(tab, "lobby-your-tables-de.png");
+    await tab.click(tid(`my-table-link-${t1.id}`));
+    await waitText(tab, "table-title", (t) => / — Platz 1$/.test(t), 10_000, "(back on my seat from the lobby)");
+    log("your tables: a new tab took up the seat from the lobby");
+    await tab.close();
+  }
   // Not found: an unknown path, and an unknown table that stops reconnecting.
   let sockets = 0;
   page.on("websocket", () => sockets++);
