@@ -996,6 +996,22 @@ async function langScenario(browser, base, problems) {
     await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > before, 10_000, async () => `(placed by Enter; error: ${await errorText(page)})`);
     log(`keyboard ghost: ${move} placed with the arrow keys and Enter`);
   }
+  // Suggested moves: the best three by squares won at once; the first shown and placed.
+  {
+    await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true", 20_000, "(my turn for a hint)");
+    const before = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
+    await page.click(tid("rumis-hint"));
+    await page.locator(tid("rumis-hint-0")).waitFor({ timeout: 5_000 });
+    const hint = await page.locator(tid("rumis-hint-0")).textContent();
+    await shot(page, "rumis-hints-de.png");
+    await page.click(tid("rumis-hint-0"));
+    const shown = await waitAttr(page, "ghost-status", "data-move", (m) => !!m, 5_000, "(the hint's ghost)");
+    check(shown === hint, `the hint ${hint} shows the ghost ${shown}`);
+    await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(the hint is legal)");
+    await page.click(tid("place-button"));
+    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > before, 10_000, async () => `(the hint placed; error: ${await errorText(page)})`);
+    log(`suggested move ${hint} shown and placed`);
+  }
 
   // "Your tables": a new tab (no sessionStorage) finds the seat in the lobby and takes it up.
   {

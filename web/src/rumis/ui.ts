@@ -61,6 +61,8 @@ export class RumisUI implements GameUI {
   private history = h("ol", { className: "history", testid: "history", tabindex: 0, "aria-label": t("rumis.moves") });
   private topButton = h("button", { testid: "top-view" }, t("rumis.top_view"));
   private info = h("div", { className: "rumis-info", testid: "rumis-info" });
+  private hintButton = h("button", { testid: "rumis-hint", title: t("rumis.hint_title") }, t("rumis.hint"));
+  private hintList = h("ol", { className: "rumis-hints", testid: "rumis-hints", hidden: true });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
 
   constructor(
@@ -81,6 +83,7 @@ export class RumisUI implements GameUI {
     });
     this.topButton.addEventListener("click", () => this.toggleTop());
     this.placeButton.addEventListener("click", () => this.placeGhost());
+    this.hintButton.addEventListener("click", () => this.showHints());
     const spectator = readOnly || ctx.current()?.you === null;
     root.append(
       h(
@@ -100,6 +103,7 @@ export class RumisUI implements GameUI {
           spectator ? null : this.tray,
           spectator ? null : this.turnControls,
           spectator ? null : h("div", { className: "place-row" }, this.ghostStatus, this.placeButton),
+          spectator ? null : h("div", { className: "hint-row" }, this.hintButton, this.hintList),
           h("h3", {}, t("rumis.scores")),
           this.scores,
           spectator ? null : h("details", { className: "typed", open: window.innerWidth > 700 }, h("summary", {}, t("rumis.type_move")), moveForm),
@@ -181,7 +185,9 @@ export class RumisUI implements GameUI {
     if (prevVersion !== view.version) {
       this.verdicts.clear();
       this.armed = null;
+      this.hintList.hidden = true;
     }
+    this.hintButton.disabled = !this.myTurn() || !!r.removing || legal.length === 0;
     this.heights = heightMap(r.scenario.width, r.scenario.depth, r.cubes);
     if (this.scene) {
       this.scene.setBoard(r.scenario);
@@ -195,6 +201,64 @@ export class RumisUI implements GameUI {
     this.renderScores();
     this.renderTray();
     this.renderHistory();
+    this.updateMarks();
+    this.updateGhost();
+  }
+
+  /** The three placements that win the most squares seen from above at once (yours
+   * gained plus others' covered), computed in the browser from `legal`. The server's
+   * search (win chances) is not offered yet. */
+  private showHints(): void {
+    const r = this.rumis();
+    const me = r.to_move_colour;
+    const owner = new Map(r.colours.map((c) => [c.colour, c.owner]));
+    const top = new Map<string, { z: number; colour: string }>();
+    for (const c of r.cubes) {
+      const k = `${c.x},${c.y}`;
+      if ((top.get(k)?.z ?? -1) < c.z) top.set(k, { z: c.z, colour: c.colour });
+    }
+    const myOwner = owner.get(me ?? "");
+    const scored = (r.legal ?? []).map((p) => {
+      const cols = new Set(p.cells.map(([x, y]) => `${x},${y}`));
+      let gain = 0;
+      let taken = 0;
+      for (const k of cols) {
+        const old = top.get(k)?.colour;
+        if (old === undefined || owner.get(old) !== myOwner) gain++;
+        if (old !== undefined && owner.get(old) !== myOwner && owner.get(old) !== null) taken++;
+      }
+      return { p, gain, taken, value: gain + taken };
+    });
+    scored.sort((a, b) => b.value - a.value || b.p.cells.length - a.p.cells.length);
+    clear(this.hintList);
+    this.hintList.hidden = false;
+    scored.slice(0, 3).forEach((s, i) => {
+      this.hintList.append(
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            { className: "small hint-move", testid: `rumis-hint-${i}`, onclick: () => this.showPlacement(s.p) },
+            notation(s.p.stone, s.p.cells),
+          ),
+          " ",
+          h("span", { className: "muted" }, t("rumis.hint_gain", { gain: s.gain, taken: s.taken })),
+        ),
+      );
+    });
+  }
+
+  /** Shows a placement as the ghost: its stone and orientation selected, the pointer on its anchor. */
+  private showPlacement(p: Placement): void {
+    const idx = this.orientationIndex.get(p.stone)?.get(shapeKey(p.cells));
+    if (idx === undefined) return;
+    this.selected = p.stone;
+    this.orientation = idx;
+    const [x, y] = anchorOf(p.cells, normalise(p.cells)[0]);
+    this.hover = { x, y };
+    this.armed = cellsKey(p.cells);
+    this.renderTray();
     this.updateMarks();
     this.updateGhost();
   }
