@@ -1326,8 +1326,15 @@ async function dismantleScenario(browser, base, problems) {
   // Take a stone off: click one of the marked stones, then Place.
   const marks = await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 10_000, "(removable stones marked)");
   const [mx, my] = marks.split(";")[0].split(",").map(Number);
-  let p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [mx, my]);
-  await page.mouse.move(p.x, p.y);
+  let p = null;
+  // (the view may still be fitting its canvas: point again until the ghost shows)
+  for (let i = 0; i < 10; i++) {
+    p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [mx, my]);
+    await page.mouse.move(p.x + 2, p.y + 2);
+    await page.mouse.move(p.x, p.y);
+    if ((await page.locator(tid("ghost-status")).getAttribute("data-legal")) === "true") break;
+    await page.waitForTimeout(200);
+  }
   await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(the stone to take off shown)");
   await shot(page, "rumis-dismantle-remove.png");
   const version = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
