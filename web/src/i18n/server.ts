@@ -40,6 +40,15 @@ const RUMIS: Pattern[] = [
   [new RegExp(`^cell ${CELL} is outside the red line`), "reason.outside_red", "R16", ["cell"]],
   [new RegExp(`^cell ${CELL} is inside the red line`), "reason.inside_red", "R16", ["cell"]],
   [new RegExp(`^taking the (\\w+) off would leave a hole under the cube on cell ${CELL}`), "reason.removal_hole", "R16", ["stone", "cell"]],
+  [/^(\w+) has (\d+) cubes, but (\d+) cells were given$/, "reason.cube_count", "R5", ["stone", "expected", "given"]],
+  [new RegExp(`^cell ${CELL} is given twice$`), "reason.cell_twice", "R1", ["cell"]],
+  [/^(\w+) cannot stand at ([a-z]+\d+) in that orientation: it would leave the board$/, "reason.would_leave", "R4", ["stone", "column"]],
+  [new RegExp(`^${C}'s first rebuilt stone must lie on the board`), "reason.rebuilt_on_board", "R16", ["colour"]],
+  [new RegExp(`^${C}'s first rebuilt stone must touch one of its own stones inside the red line`), "reason.rebuilt_touch", "R16", ["colour"]],
+  [new RegExp(`^${C} must first take one of its stones off the build`), "reason.must_remove", "R16", ["colour"]],
+  [new RegExp(`^${C} took its (\\w+) off the build: place that stone now`), "reason.place_removed", "R16", ["colour", "stone"]],
+  [new RegExp(`^${C}'s (\\w+) is outside the red line: only stones inside it are taken off`), "reason.remove_outside", "R16", ["colour", "stone"]],
+  [new RegExp(`^${C}'s (\\w+) is not on the build there$`), "reason.not_on_build", "R16", ["colour", "stone"]],
   [/^the game is over$/, "reason.game_over", null, []],
   [/^outside the board$/, "reason.off_board", "R4", []],
 ];
@@ -61,6 +70,9 @@ const RUMMIKUB: Pattern[] = [
   [/^a new deal may only be demanded before the first turn$/, "reason.redeal_late", "K2", []],
   [/^these rules have no new deal for three pairs$/, "reason.redeal_old", "K2", []],
   [/^the round is over/, "reason.round_over", "K8", []],
+  [/^player (\d+) holds (\d+) pairs; a new deal needs three$/, "reason.redeal_pairs", "K2", ["player", "pairs"]],
+  [/^these rules have no turn time limit$/, "reason.no_clock", "K7", []],
+  [/^it is player (\d+)'s turn, not player (\d+)'s$/, "reason.not_players_turn", null, ["current", "player"]],
 ];
 
 function params(names: string[], m: RegExpMatchArray): Params {
