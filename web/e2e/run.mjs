@@ -38,7 +38,7 @@ function check(condition, message) {
 async function startServer(tmp, addr = "127.0.0.1:0") {
   check(fs.existsSync(bin), `RUMI_BIN ${bin} does not exist (build it: cargo build --release -p rumi)`);
   check(fs.existsSync(path.join(webDist, "index.html")), `${webDist}/index.html is missing (build the client: cd web && npm ci && npm run build)`);
-  const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(tmp, "e2e.db")}`, "--web-dir", webDist, "--bot-delay-ms", "60"];
+  const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(tmp, "e2e.db")}`, "--web-dir", webDist, "--bot-delay-ms", "60", "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0"];
   const child = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => {
@@ -310,7 +310,9 @@ async function rumisGame(browser, base, problems) {
         for (let y = 0; y < depth && !bad; y++)
           for (let x = 0; x < width && !bad; x++) {
             const cells = drop(orientation, x, y, hm);
-            if (cells.every(([cx, cy]) => cx >= 0 && cy >= 0 && cx < width && cy < depth) && !legalKeys.has(`${move.stone}|${cellsKey(cells)}`)) bad = { x, y, cells };
+            // (the ghost snaps to a legal placement covering the pointed column: avoid those)
+            const covered = v.rumis.legal.some((m) => m.stone === move.stone && shapeKey(m.cells) === targetKey && m.cells.some(([cx, cy]) => cx === x && cy === y));
+            if (!covered && cells.every(([cx, cy]) => cx >= 0 && cy >= 0 && cx < width && cy < depth) && !legalKeys.has(`${move.stone}|${cellsKey(cells)}`)) bad = { x, y, cells };
           }
         if (bad) {
           const p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [bad.x, bad.y]);
@@ -395,6 +397,9 @@ async function rumisGame(browser, base, problems) {
   await page.click(tid("top-view"));
   await page.waitForTimeout(150);
   await shot(page, "rumis-final-3d.png");
+
+  // Time to the first drawn board on a cold load of this table (a fresh browser context).
+  await coldLoad(page.context().browser(), base, id);
 
   // The replay steps through the finished game.
   await page.goto(`${base}/replay/${id}`);
@@ -609,6 +614,7 @@ async function rummikubTwoPlayers(browser, base, problems, restart) {
   await shot(P, "rummikub-player-1.png");
   await shot(Q, "rummikub-player-2.png");
   await shot(spectator, "rummikub-spectator.png");
+  await axeCheck(spectator, "a Rummikub table as a spectator");
 
   // Hidden information: neither player's page nor anything it received holds the
   // other's rack; the spectator received no rack at all.
@@ -861,6 +867,496 @@ async function handoverScenario(browser, base, problems) {
   await ctxS.close();
 }
 
+// ---- issue 21: languages, rules, accessibility, not found ---------------------------
+
+const AXE = path.join(repo, "web/node_modules/axe-core/axe.min.js");
+
+/** axe-core in the page: no violation of WCAG 2.x level A or AA. */
+async function axeCheck(page, what) {
+  check(fs.existsSync(AXE), `${AXE} is missing (npm ci in web/)`);
+  // (evaluated through the DevTools protocol: the page's CSP allows no inline script)
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(fs.readFileSync(AXE, "utf8") + "\n;0");
+  const result = await page.evaluate(async () =>
+    window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] }),
+  );
+  const found = result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+  check(found.length === 0, `axe on ${what}: ${found.join("; ")}`);
+  log(`axe: no A/AA violations on ${what}`);
+}
+
+/** A practice table made over the API (seed chosen: every other seat a bot). */
+async function practiceTable(base, body) {
+  const made = await api(base, "POST", "/api/tables", body);
+  return { id: made.id, token: made.you?.token ?? null, made };
+}
+
+async function openSeat(page, base, id, token) {
+  await page.goto(`${base}/t/${id}#token=${token}`);
+  await waitAttr(page, "turn-status", "data-version", (v) => v !== null, 20_000, "(first view)");
+}
+
+async function langScenario(browser, base, problems) {
+  // A German browser: the lobby in German, switched to English and remembered.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "de-DE" });
+  const page = await ctx.newPage();
+  watchPage(page, "de", problems);
+  await page.goto(base + "/");
+  await page.locator(tid("create")).waitFor();
+  check((await page.locator(tid("create")).textContent()) === "Tisch anlegen", `a German browser sees ${await page.locator(tid("create")).textContent()}`);
+  check((await page.evaluate(() => document.documentElement.lang)) === "de", "the page's lang is not de");
+  const variants = await page.locator(`${tid("variant-select")} option`).allTextContents();
+  check(variants.some((v) => v.startsWith("Ruinas: zuerst gemeinsam")), `the variants are not in words: ${variants.join(" | ")}`);
+  check(!variants.some((v) => /\(R\d+\)/.test(v)), `a variant names a ruling code: ${variants.join(" | ")}`);
+  // The list of open tables in words, in German.
+  const open = await practiceTable(base, { game: "rumis", rumis: { scenario: "tambo", players: 2, variant: "ruinas" }, seats: [{ kind: "human", name: "Zed" }, { kind: "open" }] });
+  await page.click(tid("refresh-tables"));
+  const line = await waitText(page, `open-table-${open.id}`, (t) => t.includes("Spieler"), 10_000, "(the open table in German)");
+  check(/Tambo, 2 Spieler, Ruinas: zuerst gemeinsam/.test(line), `the lobby line says ${line}`);
+  const bots = await page.locator(`${tid("seat-bot-1")} option`).allTextContents();
+  check(bots.some((b) => b.startsWith("Einsteiger")) && bots.some((b) => b.startsWith("Experte")), `bot levels are not named: ${bots.join(" | ")}`);
+  const botTitle = await page.locator(tid("seat-bot-1")).getAttribute("title");
+  check(/greedy|mcts|random/.test(botTitle ?? ""), `no engine name in the bot's tooltip: ${botTitle}`);
+  await shot(page, "lobby-de.png");
+  await axeCheck(page, "the lobby (de)");
+  await page.click(tid("lang-en"));
+  await page.waitForLoadState("load");
+  await waitText(page, "create", (t) => t === "Create table", 10_000, "(English after the switch)");
+  await page.reload();
+  await waitText(page, "create", (t) => t === "Create table", 10_000, "(English remembered after a reload)");
+  await shot(page, "lobby-en.png");
+  await axeCheck(page, "the lobby (en)");
+  await page.click(tid("lang-de"));
+  await waitText(page, "create", (t) => t === "Tisch anlegen", 10_000, "(back to German)");
+
+  // The rules pages, in both languages, with an anchor per rule.
+  for (const game of ["rumis", "rummikub"]) {
+    for (const lang of ["de", "en"]) {
+      await page.evaluate((l) => localStorage.setItem("rumi.lang", l), lang);
+      await page.goto(`${base}/rules/${game}?lang=${lang}#${game === "rumis" ? "R7" : "K4"}`);
+      await page.locator(tid(`rules-${game}`)).waitFor({ timeout: 10_000 });
+      const ids = await page.locator("section.rule").evaluateAll((els) => els.map((e) => e.id));
+      const want = game === "rumis" ? Array.from({ length: 16 }, (_, i) => `R${i + 1}`) : Array.from({ length: 10 }, (_, i) => `K${i + 1}`);
+      const missing = want.filter((r) => !ids.includes(r));
+      check(missing.length === 0, `the ${game} rules lack ${missing.join(", ")}`);
+      const h1 = await page.locator("h1").first().textContent();
+      check(lang === "de" ? h1.includes("die Regeln") : h1.includes("the rules"), `the ${game} rules in ${lang} are titled ${h1}`);
+      if (game === "rumis") await page.locator(tid("scenario-table")).waitFor();
+      await shot(page, `rules-${game}-${lang}.png`);
+    }
+    await axeCheck(page, `the ${game} rules`);
+  }
+
+  // A refusal in German with its rule link: a typed Rumis move that breaks R7.
+  await page.evaluate(() => localStorage.setItem("rumi.lang", "de"));
+  const t1 = await practiceTable(base, { game: "rumis", rumis: { scenario: "chullpa", players: 2, variant: "standard" }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "random" }], seed: 3 });
+  await openSeat(page, base, t1.id, t1.token);
+  await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true", 20_000, "(my turn)");
+  let v = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
+  // First stone anywhere, then wait for the bot; then a stone far from my colour.
+  const firstMove = v.rumis.legal.find((m) => m.stone !== "D2");
+  await page.fill(tid("move-input"), notation(firstMove.stone, firstMove.cells));
+  await page.click(tid("move-submit"));
+  await waitAttr(page, "turn-status", "data-version", (x) => Number(x) >= 2, 20_000, "(the bot answered)");
+  await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true", 20_000, "(my turn again)");
+  v = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
+  const legal = new Set(v.rumis.legal.filter((p) => p.stone === "D2").map((p) => cellsKey(p.cells)));
+  const hm = heights(v);
+  let illegal = null;
+  for (let y = 0; y < 5 && !illegal; y++)
+    for (let x = 0; x < 3 && !illegal; x++) {
+      const cells = drop([[0, 0, 0], [1, 0, 0]], x, y, hm);
+      if (!legal.has(cellsKey(cells))) illegal = cells;
+    }
+  check(illegal, "no illegal domino placement found");
+  await page.fill(tid("move-input"), notation("D2", illegal));
+  await page.click(tid("move-submit"));
+  const rule = await waitAttr(page, "error", "data-rule", (r) => !!r, 10_000, async () => `(a rule link; error: ${await errorText(page)})`);
+  const said = await page.locator(tid("error-text")).textContent();
+  const why = await page.locator(tid("why-link")).textContent();
+  const href = await page.locator(tid("why-link")).getAttribute("href");
+  check(/^Warum\? R\d+$/.test(why) && href === `/rules/rumis#${rule}`, `the refusal's link says ${why} → ${href}`);
+  check(/Stein|Feld|Farbe|Fläche|Hohlraum/.test(said), `the refusal is not in German: ${said}`);
+  log(`refusal in German: "${said}" — ${why} (${href})`);
+  await shot(page, "rumis-refusal-de.png");
+  await axeCheck(page, "the Rumis table (de)");
+  // The keyboard moves the ghost: pick a stone, focus the build, an arrow key brings the
+  // ghost to the first marked column (snapped to a legal placement), Enter places it.
+  {
+    const stones = await page.locator(`${tid("tray")} [data-legal]`).evaluateAll((els) => els.map((e) => [e.dataset.testid.replace("tray-stone-", ""), Number(e.dataset.legal)]));
+    const stone = stones.find(([, n]) => n > 0)[0];
+    const before = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
+    await page.click(tid(`tray-stone-${stone}`));
+    await page.focus(tid("rumis-canvas"));
+    await page.keyboard.press("ArrowDown");
+    await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(a green ghost by the keyboard)");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowLeft");
+    const move = await page.locator(tid("ghost-status")).getAttribute("data-move");
+    await page.keyboard.press("Enter");
+    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > before, 10_000, async () => `(placed by Enter; error: ${await errorText(page)})`);
+    log(`keyboard ghost: ${move} placed with the arrow keys and Enter`);
+  }
+  // Suggested moves: the best three by squares won at once; the first shown and placed.
+  {
+    await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true", 20_000, "(my turn for a hint)");
+    const before = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
+    await page.click(tid("rumis-hint"));
+    await page.locator(tid("rumis-hint-0")).waitFor({ timeout: 5_000 });
+    const hint = await page.locator(tid("rumis-hint-0")).textContent();
+    await shot(page, "rumis-hints-de.png");
+    await page.click(tid("rumis-hint-0"));
+    const shown = await waitAttr(page, "ghost-status", "data-move", (m) => !!m, 5_000, "(the hint's ghost)");
+    check(shown === hint, `the hint ${hint} shows the ghost ${shown}`);
+    await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(the hint is legal)");
+    await page.click(tid("place-button"));
+    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > before, 10_000, async () => `(the hint placed; error: ${await errorText(page)})`);
+    log(`suggested move ${hint} shown and placed`);
+  }
+
+  // "Your tables": a new tab (no sessionStorage) finds the seat in the lobby and takes it up.
+  {
+    const tab = await ctx.newPage();
+    watchPage(tab, "new tab", problems);
+    await tab.goto(base + "/");
+    await tab.locator(tid(`my-table-${t1.id}`)).waitFor({ timeout: 10_000 });
+    await shot(tab, "lobby-your-tables-de.png");
+    await tab.click(tid(`my-table-link-${t1.id}`));
+    await waitText(tab, "table-title", (t) => / — Platz 1$/.test(t), 10_000, "(back on my seat from the lobby)");
+    log("your tables: a new tab took up the seat from the lobby");
+    await tab.close();
+  }
+  // Not found: an unknown path, and an unknown table that stops reconnecting.
+  let sockets = 0;
+  page.on("websocket", () => sockets++);
+  await page.goto(`${base}/no/such/page`);
+  await page.locator(tid("not-found")).waitFor({ timeout: 5_000 });
+  check((await page.locator(tid("back-to-lobby")).getAttribute("href")) === "/", "the not-found page does not link to the lobby");
+  await shot(page, "not-found-de.png");
+  await page.evaluate(() => localStorage.setItem("rumi.lang", "en"));
+  sockets = 0;
+  await page.goto(`${base}/t/t000000000000`);
+  await page.locator(tid("not-found")).waitFor({ timeout: 10_000 });
+  check((await page.locator(tid("not-found")).getAttribute("data-what")) === "table", "an unknown table is not called a table");
+  await page.waitForTimeout(2500);
+  check(sockets <= 1, `the page opened ${sockets} WebSockets for a table that does not exist`);
+  await shot(page, "not-found-table-en.png");
+  await axeCheck(page, "the not-found page");
+  await ctx.close();
+}
+
+// ---- issue 21: a whole Rumis game on a phone, with the finder's marks and taps only ----
+
+async function phoneScenario(browser, base, problems) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "en-US" });
+  const page = await ctx.newPage();
+  watchPage(page, "phone", problems);
+  const t1 = await practiceTable(base, { game: "rumis", rumis: { scenario: "chullpa", players: 2, variant: "standard" }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed: 11 });
+  await openSeat(page, base, t1.id, t1.token);
+  await page.locator(tid("rumis-canvas")).waitFor();
+  await page.locator(tid("top-view")).tap();
+  // Buttons are at least 44 px on a touch screen.
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll("button")].filter((b) => b.offsetParent && (b.getBoundingClientRect().height < 43.5 || b.getBoundingClientRect().width < 43.5)).map((b) => b.dataset.testid || b.textContent),
+  );
+  check(small.length === 0, `buttons under 44 px on a phone: ${small.join(", ")}`);
+  let moves = 0;
+  let secondTaps = 0;
+  let placeButtons = 0;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if ((await page.locator(tid("turn-status")).getAttribute("data-over")) === "true") break;
+    if ((await page.locator(tid("turn-status")).getAttribute("data-my-turn")) !== "true") {
+      await page.waitForTimeout(60);
+      continue;
+    }
+    const version = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
+    // The stone that fits in the most places, read from the tray.
+    const stones = await page.locator(`${tid("tray")} [data-legal]`).evaluateAll((els) => els.map((e) => [e.dataset.testid.replace("tray-stone-", ""), Number(e.dataset.legal)]));
+    const fitting = stones.filter(([, n]) => n > 0).sort((a, b) => b[0].localeCompare(a[0]));
+    if (fitting.length === 0) {
+      await page.waitForTimeout(60);
+      continue;
+    }
+    const stone = fitting[0][0];
+    await page.locator(tid(`tray-stone-${stone}`)).tap();
+    check((await page.locator(tid("orientation")).getAttribute("data-fits")) === "true", `the first orientation offered for ${stone} fits nowhere`);
+    const marks = await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 5_000, `(marks for ${stone})`);
+    const [mx, my] = marks.split(";")[0].split(",").map(Number);
+    await page.locator(tid("rumis-canvas")).scrollIntoViewIfNeeded();
+    const p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [mx, my]);
+    await page.touchscreen.tap(p.x, p.y);
+    await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, `(a green ghost after the first tap on ${mx},${my})`);
+    check(Number(await page.locator(tid("turn-status")).getAttribute("data-version")) === version, "the first tap placed the stone");
+    if (moves === 0) await shot(page, "rumis-phone-ghost.png");
+    if (moves % 2 === 0) {
+      // (the screenshot may have scrolled the page: the point again)
+      await page.locator(tid("rumis-canvas")).scrollIntoViewIfNeeded();
+      const q = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [mx, my]);
+      await page.touchscreen.tap(q.x, q.y);
+      secondTaps++;
+    } else {
+      await page.locator(tid("place-button")).tap();
+      placeButtons++;
+    }
+    moves++;
+    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > version, 10_000, async () => `(move ${moves} placed; error: ${await errorText(page)})`);
+  }
+  const v = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
+  check(v.over, `the phone game did not end within 90 s (${moves} moves)`);
+  check(secondTaps > 0 && placeButtons > 0, `placed by second tap ${secondTaps}, by Place ${placeButtons}`);
+  // The move list names colour and player; the last move of each colour is marked.
+  const first = await page.locator(tid("history-0")).textContent();
+  check(/red|blue|green|yellow/.test(first) && /Ana|greedy|bot/i.test(first), `the move list says ${first}`);
+  check((await page.locator(`${tid("history")} li.last-move`).count()) >= 2, "the last moves are not marked in the list");
+  check(/−11|-11/.test(await page.locator(tid("score-note")).textContent()), "the score line does not explain −11");
+  await shot(page, "rumis-phone-over.png");
+  log(`phone: a whole Rumis game, ${moves} moves by taps on the finder's marks (${secondTaps} second taps, ${placeButtons} Place): ${v.result?.text}`);
+  await ctx.close();
+}
+
+// ---- issue 21: cold load of a Rumis table: time to the first drawn board -------------
+
+async function coldLoad(browser, base, id) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  const t0 = Date.now();
+  await page.goto(`${base}/t/${id}`);
+  const ms = await waitAttr(page, "rumis-canvas", "data-first-frame-ms", (x) => !!x, 20_000, "(first frame)");
+  log(`cold load of a Rumis table: first board drawn ${ms} ms after navigation start (${Date.now() - t0} ms wall clock)`);
+  // A spectator gets no stones and no move box.
+  check((await page.locator(tid("move-form")).count()) === 0 && (await page.locator(tid("tray")).count()) === 0, "a spectator is offered a move box or a tray");
+  await axeCheck(page, "a Rumis table as a spectator");
+  await ctx.close();
+  return Number(ms);
+}
+
+// ---- issue 21: Rummikub by keyboard; the bot's turn and your drawn tile highlighted ----
+
+async function keyboardScenario(browser, base, problems) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US", hasTouch: true });
+  const page = await ctx.newPage();
+  watchPage(page, "keyboard", problems);
+  let table = null;
+  let meld = null;
+  for (let seed = 1; seed <= 80 && !table; seed++) {
+    const t1 = await practiceTable(base, { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed });
+    const v = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
+    if (v.to_move !== 0) continue;
+    const m = meldFrom([...v.rummikub.rack].sort());
+    if (m && m.length <= 3) {
+      table = t1;
+      meld = m;
+    }
+  }
+  check(table, "no practice deal in 80 where I start and can meld 30");
+  await openSeat(page, base, table.id, table.token);
+  await waitAttr(page, "rack", "data-count", (c) => c === "14");
+  await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true");
+  // Touch: drag a rack tile with a finger onto the new-set zone, then reset.
+  {
+    const cdp = await page.context().newCDPSession(page);
+    const centre = async (sel) => {
+      const b = await page.locator(sel).first().boundingBox();
+      return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    };
+    const tile = meld[0][0];
+    const from = await centre(`${tid("rack")} [data-tile="${tile}"]`);
+    const to = await centre(tid("new-set"));
+    const touch = (type, p) => cdp.send("Input.dispatchTouchEvent", { type, touchPoints: p ? [{ x: p.x, y: p.y, id: 1 }] : [] });
+    await touch("touchStart", from);
+    for (let i = 1; i <= 8; i++) await touch("touchMove", { x: from.x + ((to.x - from.x) * i) / 8, y: from.y + ((to.y - from.y) * i) / 8 });
+    await touch("touchEnd", null);
+    await waitAttr(page, "set-0", "data-tiles", (t) => t === tile, 5_000, `(${tile} dragged by touch into a new set)`);
+    check((await page.locator(`${tid("rack")} [data-tile]`).count()) === 13, "the touch-dragged tile did not leave the rack");
+    log(`touch: dragged ${tile} from the rack into a new set`);
+    await page.click(tid("reset-turn"));
+    await waitAttr(page, "rack", "data-count", (c) => c === "14");
+  }
+  log(`keyboard: melding ${meld.map((s) => `[${s.join(" ")}]`).join(" ")}`);
+  await page.locator(tid("home")).focus();
+  /** Tab until the focused element matches; returns the number of presses. */
+  const tabTo = async (test, what) => {
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(test)) return i + 1;
+    }
+    throw new Failure(`Tab never reached ${what}`);
+  };
+  // The meld, tile by tile: Tab to a rack tile, Enter picks it up, ↓ makes a new set
+  // (first tile) or ↑ joins the last set, Escape puts it down.
+  for (const [i, set] of meld.entries()) {
+    for (const [k, tile] of set.entries()) {
+      await page.locator(tid("home")).focus();
+      await tabTo(new Function(`const e = document.activeElement; return !!e && e.dataset.tile === ${JSON.stringify(tile)} && !!e.closest('[data-testid="rack"]');`), `rack tile ${tile}`);
+      await page.keyboard.press("Enter");
+      await page.keyboard.press(k === 0 ? "ArrowDown" : "ArrowUp");
+      await page.keyboard.press("Escape");
+      if (k === 0 && i === 0) {
+        // A one-tile set: its problem is spelled out in full.
+        const problem = await page.locator(tid("set-problem-0")).textContent();
+        const clipped = await page.locator(tid("set-problem-0")).evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+        check(/a set needs at least 3/.test(problem) && !clipped, `the problem text is ${JSON.stringify(problem)} (clipped: ${clipped})`);
+      }
+    }
+    check((await page.locator(tid(`set-${i}`)).getAttribute("data-valid")) === "true", `set ${i} is not valid after the keyboard moves`);
+  }
+  const value = Number(await page.locator(tid("meld-value")).getAttribute("data-value"));
+  const want = meld.flat().reduce((a, t) => a + Number(t.slice(1)), 0);
+  check(value === want && value >= 30, `the meld value shows ${value}, the sets are worth ${want}`);
+  await shot(page, "rummikub-keyboard-meld.png");
+  await axeCheck(page, "the Rummikub table");
+  const version = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
+  await page.locator(tid("home")).focus();
+  await tabTo(() => document.activeElement?.dataset.testid === "end-turn", "End turn");
+  await page.keyboard.press("Enter");
+  await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > version, 10_000, async () => `(keyboard meld accepted; error: ${await errorText(page)})`);
+  log("a Rummikub turn made with the keyboard alone");
+
+  // Until the bot lays tiles: draw (your drawn tile is marked), then look at its turn.
+  let sawBot = false;
+  let sawDrawn = false;
+  for (let turn = 0; turn < 30 && !(sawBot && sawDrawn); turn++) {
+    await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true", 20_000, "(my turn)");
+    const raw = await page.locator(tid("last")).getAttribute("data-raw");
+    if (!sawBot && / (played|melded) /.test(raw)) {
+      const changed = await page.locator(`${tid("table")} [data-changed="true"]`).count();
+      const laid = await page.locator(`${tid("table")} .tile.laid`).count();
+      check(changed > 0 && laid > 0, `the bot's turn (${raw}) shows ${changed} changed sets and ${laid} laid tiles`);
+      log(`the bot's turn highlighted: ${changed} sets, ${laid} tiles (${raw})`);
+      await shot(page, "rummikub-bot-turn.png");
+      sawBot = true;
+    }
+    const rack = Number(await page.locator(tid("rack")).getAttribute("data-count"));
+    await page.click(tid("draw"));
+    await waitAttr(page, "rack", "data-count", (c) => Number(c) === rack + 1, 10_000, "(drew)");
+    const drawn = await page.locator(tid("rack")).getAttribute("data-drawn");
+    check(drawn && (await page.locator(`${tid("rack")} .tile.drawn`).count()) === 1, `the drawn tile is not marked (${drawn})`);
+    if (!sawDrawn) await shot(page, "rummikub-drawn.png");
+    sawDrawn = true;
+  }
+  check(sawBot && sawDrawn, `in 30 turns: the bot laid tiles ${sawBot}, I drew ${sawDrawn}`);
+  await ctx.close();
+}
+
+// ---- issue 21: rounds, old rules, the clock, the Rummikub replay ------------------------
+
+async function roundsScenario(browser, base, problems) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "de-DE" });
+  const page = await ctx.newPage();
+  watchPage(page, "rounds", problems);
+  // Three pairs (current rules): a new deal, demanded before the first turn.
+  {
+    let table = null;
+    for (let seed = 1; seed <= 400 && !table; seed++) {
+      const t0 = await practiceTable(base, { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "random" }], seed });
+      const v0 = await api(base, "GET", `/api/tables/${t0.id}`, undefined, t0.token);
+      if (v0.to_move === 0 && v0.rummikub.can_claim_redeal) table = t0;
+    }
+    check(table, "no practice deal in 400 with three pairs for me, my turn first");
+    await openSeat(page, base, table.id, table.token);
+    const before = await page.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.dataset.tile).sort().join(" "));
+    const label = await page.locator(tid("redeal")).textContent();
+    check(label === "Drei Paare: neu verteilen", `the redeal button says ${label}`);
+    await page.click(tid("redeal"));
+    const said = await waitText(page, "last", (t) => /drei Paare/.test(t), 10_000, "(the redeal said in German)");
+    const after = await page.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.dataset.tile).sort().join(" "));
+    check(after !== before, "the rack did not change after the new deal");
+    log(`redeal: "${said}"`);
+  }
+  // Old rules, two rounds, 2 s a turn: the clock runs out on me once.
+  const t1 = await practiceTable(base, { game: "rummikub", rummikub: { rules: "old", turn_seconds: 2, rounds: 2 }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "random" }], seed: 5 });
+  await openSeat(page, base, t1.id, t1.token);
+  const rules = await page.locator(tid("rules-name")).textContent();
+  check(/alte Regeln/.test(rules) && /Reihen über 13/.test(rules), `the old rules are shown as ${rules}`);
+  await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true", 20_000, "(my turn)");
+  const rack = Number(await page.locator(tid("rack")).getAttribute("data-count"));
+  const penalty = await waitText(page, "last", (t) => /Strafsteine/.test(t), 15_000, "(time-out in German)");
+  check(/Zeit überschritten und 3 Strafsteine/.test(penalty), `the time-out says ${penalty}`);
+  await waitAttr(page, "rack", "data-count", (c) => Number(c) === rack + 3, 5_000, "(three penalty tiles)");
+  log(`time-out: "${penalty}"`);
+  // Hand my seat to a bot: it plays both rounds (a bot deals the next round).
+  await page.selectOption(tid("hand-bot-choice-0"), "random");
+  await page.click(tid("hand-bot-0"));
+  await waitText(page, "round", (t) => t.startsWith("Runde 2"), 90_000, "(round 2 dealt)");
+  await waitAttr(page, "turn-status", "data-over", (o) => o === "true", 90_000, "(game over)");
+  const over = await page.locator(tid("round-over")).textContent();
+  check(/Runde 2 vorbei/.test(over), `the round-over box says ${over}`);
+  const result = await page.locator(tid("result-text")).textContent();
+  check(/gewinnt|gewinnen|Unentschieden/.test(result), `the result is not in German: ${result}`);
+  await shot(page, "rummikub-game-over-de.png");
+  log(`two rounds under the old rules: ${result}`);
+  // The Rummikub replay.
+  await page.click(tid("replay-link"));
+  await page.locator(tid("replay-step")).waitFor();
+  await page.click(tid("replay-next"));
+  await page.click(tid("replay-next"));
+  check((await page.locator(tid("replay-step")).getAttribute("data-index")) === "2", "the Rummikub replay did not step");
+  await page.click(tid("replay-last"));
+  const caption = await page.locator(tid("replay-caption")).textContent();
+  check(caption.length > 0, "the replay's last step says nothing");
+  check((await page.locator(`${tid("table")} .set`).count()) >= 0, "no table in the replay");
+  await shot(page, "rummikub-replay-de.png");
+  log(`Rummikub replay: ${caption}`);
+  await ctx.close();
+}
+
+// ---- issue 21: the dismantling game's removal gesture ------------------------------
+
+async function dismantleScenario(browser, base, problems) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+  const page = await ctx.newPage();
+  watchPage(page, "dismantle", problems);
+  const t1 = await practiceTable(base, { game: "rumis", rumis: { scenario: "colca", players: 2, variant: "dismantle" }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed: 4 });
+  // The build phase over the API (first legal placement), until I am to take a stone off.
+  let v = null;
+  for (let i = 0; i < 200; i++) {
+    v = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
+    if (v.over || (v.to_move === 0 && v.rumis.removing)) break;
+    if (v.to_move !== 0 || !v.rumis.legal.length) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    const m = v.rumis.legal[0];
+    await api(base, "POST", `/api/tables/${t1.id}/actions`, { version: v.version, action: { stone: m.stone, cells: m.cells } }, t1.token).catch(() => {});
+  }
+  check(v && !v.over && v.rumis.removing, "the dismantling phase never came to my turn");
+  await openSeat(page, base, t1.id, t1.token);
+  await page.click(tid("top-view"));
+  await page.locator(tid("remove-note")).waitFor({ timeout: 10_000 });
+  // Take a stone off: click one of the marked stones, then Place.
+  const marks = await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 10_000, "(removable stones marked)");
+  const [mx, my] = marks.split(";")[0].split(",").map(Number);
+  let p = null;
+  // (the view may still be fitting its canvas: point again until the ghost shows)
+  for (let i = 0; i < 10; i++) {
+    p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [mx, my]);
+    await page.mouse.move(p.x + 2, p.y + 2);
+    await page.mouse.move(p.x, p.y);
+    if ((await page.locator(tid("ghost-status")).getAttribute("data-legal")) === "true") break;
+    await page.waitForTimeout(200);
+  }
+  await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(the stone to take off shown)");
+  await shot(page, "rumis-dismantle-remove.png");
+  const version = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
+  await page.click(tid("place-button"));
+  await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > version, 10_000, async () => `(taken off; error: ${await errorText(page)})`);
+  const after = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
+  check(after.rumis.stone_in_hand, "no stone in hand after taking one off");
+  // The stone in hand is selected; place it on a marked column outside the red line.
+  if (after.to_move === 0 && after.rumis.legal.length) {
+    await waitAttr(page, "orientation", "data-stone", (s) => s === after.rumis.stone_in_hand, 5_000, "(the stone in hand selected)");
+    const marks2 = await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 5_000, "(where it fits)");
+    const [x2, y2] = marks2.split(";")[0].split(",").map(Number);
+    p = await page.evaluate(([x, y]) => window.__rumis.columnPoint(x, y), [x2, y2]);
+    await page.mouse.move(p.x, p.y);
+    await waitAttr(page, "ghost-status", "data-legal", (l) => l === "true", 5_000, "(green ghost for the rebuilt stone)");
+    await page.mouse.click(p.x, p.y);
+    await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > after.version, 10_000, async () => `(rebuilt; error: ${await errorText(page)})`);
+    log(`dismantling: took the ${after.rumis.stone_in_hand} off by clicking it and placed it again`);
+  } else log(`dismantling: took the ${after.rumis.stone_in_hand} off by clicking it (it fits nowhere: set aside)`);
+  await ctx.close();
+}
+
 /** A message a browser received: tiles only in its own rack and on the table. */
 function checkMessage(text, seat, who) {
   let msg;
@@ -898,7 +1394,7 @@ function checkMessage(text, seat, who) {
 
 // ---- main ---------------------------------------------------------------------
 
-const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario };
+const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario, lang: langScenario, phone: phoneScenario, keyboard: keyboardScenario, rounds: roundsScenario, dismantle: dismantleScenario };
 
 async function main() {
   fs.mkdirSync(shots, { recursive: true });

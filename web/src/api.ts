@@ -256,3 +256,43 @@ export class TableSocket {
 export function statusOf(v: TableView): TableStatus {
   return v.status;
 }
+
+// ---- your tables: kept in localStorage, so that a closed tab does not lose a seat ----
+
+export interface MyTable {
+  id: string;
+  game: string;
+  seat: number;
+  token: string;
+  name?: string | null;
+  at: number;
+}
+
+const MY_TABLES = "rumi.my-tables";
+
+export function myTables(): MyTable[] {
+  try {
+    const list = JSON.parse(localStorage.getItem(MY_TABLES) ?? "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberTable(entry: MyTable): void {
+  try {
+    const list = myTables().filter((m) => m.id !== entry.id);
+    list.unshift(entry);
+    localStorage.setItem(MY_TABLES, JSON.stringify(list.slice(0, 30)));
+  } catch {
+    /* no storage */
+  }
+}
+
+export function forgetMyTable(id: string): void {
+  try {
+    localStorage.setItem(MY_TABLES, JSON.stringify(myTables().filter((m) => m.id !== id)));
+  } catch {
+    /* no storage */
+  }
+}

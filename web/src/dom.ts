@@ -1,4 +1,5 @@
 // Tiny DOM helpers: no framework, just elements with attributes and children.
+import { t } from "./i18n/i18n";
 
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
@@ -38,6 +39,6 @@ export function clear(el: Element): void {
 /** The name to show for a seat. */
 export function seatName(seat: { seat: number; name?: string | null; kind?: string; bot?: string | null }): string {
   if (seat.name) return seat.name;
-  if (seat.kind === "bot") return `${seat.bot ?? "bot"} (bot)`;
-  return `Seat ${seat.seat + 1}`;
+  if (seat.kind === "bot") return `${seat.bot ?? t("seat.bot")} (${t("seat.bot")})`;
+  return t("seat.n", { n: seat.seat + 1 });
 }

@@ -1,15 +1,22 @@
 // The lobby: create a table (game, options, seats: invited, open or bot, and which one is
-// yours) and go straight to your seat; list the tables with open seats to join.
-import { api, ApiError, botsOf, storeInvites, storeToken, type CreateRequest, type Meta, type SeatRequest } from "./api";
+// yours) and go straight to your seat; your tables (kept in this browser); the tables
+// with open seats to join.
+import { api, ApiError, botsOf, forgetMyTable, myTables, rememberTable, storeInvites, storeToken, type BotMeta, type CreateRequest, type Meta, type SeatRequest } from "./api";
 import { clear, h, seatName } from "./dom";
+import { t, tr, type MessageKey } from "./i18n/i18n";
+import { reason } from "./i18n/server";
 
 const NAME_KEY = "rumi.name";
 
 export async function showLobby(app: HTMLElement): Promise<void> {
   clear(app);
-  const error = h("div", { className: "error", testid: "error", hidden: true });
-  const status = h("div", { className: "status", testid: "lobby-status" }, "Loading…");
-  app.append(h("section", { className: "lobby" }, h("h1", {}, "New table"), status, error));
+  document.title = `rumi — ${t("lobby.title")}`;
+  const error = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
+  const status = h("div", { className: "status", testid: "lobby-status" }, t("common.loading"));
+  app.append(
+    h("h1", { className: "visually-hidden" }, t("lobby.title")),
+    h("section", { className: "lobby" }, h("h2", {}, t("lobby.new_table")), status, error),
+  );
   let meta: Meta;
   try {
     meta = await api.meta();
@@ -21,40 +28,49 @@ export async function showLobby(app: HTMLElement): Promise<void> {
   status.remove();
   const form = createForm(meta, error);
   app.querySelector(".lobby")!.append(form.root);
-  app.append(openTablesSection(error));
+  const mine = myTablesSection();
+  if (mine) app.append(mine);
+  app.append(openTablesSection(error, meta));
 }
 
 function showError(box: HTMLElement, e: unknown): void {
   box.hidden = false;
-  box.textContent = e instanceof ApiError || e instanceof Error ? e.message : String(e);
+  box.textContent = e instanceof ApiError ? reason(e.message, e.code).text : e instanceof Error ? e.message : String(e);
 }
 
-function select(testid: string, options: { value: string; label: string }[], value?: string): HTMLSelectElement {
+function select(testid: string, options: { value: string; label: string; title?: string }[], value?: string): HTMLSelectElement {
   const s = h("select", { testid });
-  for (const o of options) s.append(h("option", { value: o.value }, o.label));
+  for (const o of options) s.append(h("option", { value: o.value, title: o.title ?? null }, o.label));
   if (value !== undefined && options.some((o) => o.value === value)) s.value = value;
   return s;
 }
 
+let fieldCounter = 0;
 function label(text: string, control: HTMLElement): HTMLElement {
-  return h("label", { className: "field" }, h("span", {}, text), control);
+  const id = control.id || `f${++fieldCounter}`;
+  control.id = id;
+  return h("div", { className: "field" }, h("label", { for: id }, text), control);
 }
 
-const VARIANT_LABELS: Record<string, string> = {
-  standard: "standard",
-  four_colours: "two players, four colours (R10)",
-  "four-colours": "two players, four colours (R10)",
-  ruinas: "Ruinas: joint build (R11)",
-  "ruinas-random": "Ruinas: random ruin (R11)",
-  inverse: "inverse (Rumis+, 5-6 players)",
-  dismantle: "dismantle (Rumis+, 2 players)",
-  random_ruin: "Ruinas: random ruin (R11)",
-  "random-ruin": "Ruinas: random ruin (R11)",
-};
+/** A variant in words: "Ruinas: build the ruin together first". */
+export function variantLabel(v: string): string {
+  return tr(`variant.${v.replace(/_/g, "-")}`, undefined, v);
+}
+
+const LEVELS: MessageKey[] = ["level.1", "level.2", "level.3", "level.4", "level.5"];
+
+/** A bot named by its level ("Expert"), the engine in the tooltip. */
+export function botLabel(bots: BotMeta[], name: string | null): { label: string; title: string } {
+  const b = bots.find((x) => x.name === name);
+  if (!b) return { label: name ?? t("seat.bot"), title: name ?? "" };
+  const same = bots.filter((x) => x.level === b.level);
+  const n = same.length > 1 ? ` ${same.indexOf(b) + 1}` : "";
+  return { label: t(LEVELS[Math.min(5, Math.max(1, b.level)) - 1]) + n, title: `${b.name}: ${b.description}` };
+}
 
 function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   const game = select("game-select", [
-    { value: "rumis", label: "Rumis (3D)" },
+    { value: "rumis", label: t("game.rumis_3d") },
     { value: "rummikub", label: "Rummikub" },
   ]);
   const scenario = select(
@@ -66,28 +82,36 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   const variant = select("variant-select", []);
   const preset = select(
     "preset-select",
-    meta.rummikub.presets.map((p) => ({ value: p, label: p })),
+    meta.rummikub.presets.map((p) => ({ value: p, label: tr(`preset.${p}`, undefined, p) })),
   );
-  const turnSeconds = h("input", { testid: "turn-seconds", type: "number", min: 5, max: 600, placeholder: "preset" });
+  const turnSeconds = h("input", { testid: "turn-seconds", type: "number", min: 5, max: 600, placeholder: t("lobby.preset") });
   const noClock = h("input", { testid: "no-clock", type: "checkbox" });
   const rounds = h("input", { testid: "rounds", type: "number", min: 1, max: 20, value: 1 });
-  const seed = h("input", { testid: "seed", type: "number", min: 0, placeholder: "random" });
+  const seed = h("input", { testid: "seed", type: "number", min: 0, placeholder: t("lobby.random") });
   const seedNote = h("span", { className: "muted", testid: "seed-note" });
-  const yourName = h("input", { testid: "your-name", type: "text", placeholder: "your name", value: localStorage.getItem(NAME_KEY) ?? "" });
+  const yourName = h("input", { testid: "your-name", type: "text", autocomplete: "nickname", placeholder: t("lobby.your_name_placeholder"), value: localStorage.getItem(NAME_KEY) ?? "" });
   const seatsBox = h("div", { className: "seats", testid: "seats" });
-  const rumisBox = h("div", { className: "options", testid: "rumis-options" }, label("Scenario", scenario), label("Players", players), label("Variant", variant));
+  const variantNote = h("div", { className: "muted variant-note", testid: "variant-note" });
+  const rumisBox = h(
+    "div",
+    { className: "options", testid: "rumis-options" },
+    label(t("lobby.scenario"), scenario),
+    label(t("lobby.players"), players),
+    label(t("lobby.variant"), variant),
+    variantNote,
+  );
+  const rkPlayers = select("rk-players-select", (meta.rummikub.players.length ? meta.rummikub.players : [2, 3, 4]).map((n) => ({ value: String(n), label: String(n) })));
   const rummikubBox = h(
     "div",
     { className: "options", testid: "rummikub-options" },
-    label("Rules", preset),
-    label("Players", h("span")),
-    label("Turn seconds", turnSeconds),
-    label("No clock", noClock),
-    label("Rounds", rounds),
+    label(t("lobby.rules"), preset),
+    label(t("lobby.players"), rkPlayers),
+    label(t("lobby.turn_seconds"), turnSeconds),
+    label(t("lobby.no_clock"), noClock),
+    label(t("lobby.rounds"), rounds),
   );
-  const rkPlayers = select("rk-players-select", (meta.rummikub.players.length ? meta.rummikub.players : [2, 3, 4]).map((n) => ({ value: String(n), label: String(n) })));
-  (rummikubBox.children[1] as HTMLElement).replaceChild(rkPlayers, rummikubBox.children[1].children[1]);
-  const createButton = h("button", { testid: "create", className: "primary" }, "Create table");
+  const rulesLink = h("a", { className: "rules-link", testid: "lobby-rules-link", href: "/rules/rumis" }, t("rules.read"));
+  const createButton = h("button", { testid: "create", className: "primary" }, t("lobby.create"));
 
   const seatKinds: HTMLSelectElement[] = [];
   const seatBots: HTMLSelectElement[] = [];
@@ -106,7 +130,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     if ([...players.options].some((o) => o.value === keep)) players.value = keep;
     const keepV = variant.value;
     clear(variant);
-    for (const v of s?.variants ?? ["standard"]) variant.append(h("option", { value: v }, VARIANT_LABELS[v] ?? v));
+    for (const v of s?.variants ?? ["standard"]) variant.append(h("option", { value: v }, variantLabel(v)));
     if ([...variant.options].some((o) => o.value === keepV)) variant.value = keepV;
     refreshVariants();
   }
@@ -117,12 +141,13 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     for (const o of variant.options) {
       const counts = s?.variant_players?.[o.value];
       o.disabled = !!counts && !counts.includes(n);
-      o.title = counts ? `${counts.join(", ")} players` : "";
+      o.title = counts ? t("lobby.variant_players", { counts: counts.join(", ") }) : "";
     }
     if (variant.selectedOptions[0]?.disabled) {
       const first = [...variant.options].find((o) => !o.disabled);
       if (first) variant.value = first.value;
     }
+    variantNote.textContent = tr(`variant_note.${variant.value}`, undefined, "");
   }
   function seatCount(): number {
     return Number(game.value === "rumis" ? players.value : rkPlayers.value) || 2;
@@ -145,12 +170,12 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       const note = seatsBox.querySelector(`[data-testid="seat-note-${i}"]`);
       if (note)
         note.textContent =
-          k.value === "human" ? (i === mine ? "you" : "invite link to send") : k.value === "open" ? "anyone may join from the lobby" : "";
+          k.value === "human" ? (i === mine ? t("lobby.note_you") : t("lobby.note_invite")) : k.value === "open" ? t("lobby.note_open") : "";
     });
     const ok = practice();
     seed.disabled = !ok;
-    seed.placeholder = ok ? "random" : "only against bots";
-    seedNote.textContent = ok ? "practice: every other seat is a bot, so you may choose the deal" : "a seed only for practice (every other seat a bot)";
+    seed.placeholder = ok ? t("lobby.random") : t("lobby.only_bots");
+    seedNote.textContent = ok ? t("lobby.seed_ok") : t("lobby.seed_no");
   }
   function refreshSeats(): void {
     const n = seatCount();
@@ -163,16 +188,22 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     seatMine.length = 0;
     for (let i = 0; i < n; i++) {
       const kind = select(`seat-kind-${i}`, [
-        { value: "human", label: "human (invited)" },
-        { value: "open", label: "open (anyone)" },
-        { value: "bot", label: "bot" },
+        { value: "human", label: t("lobby.kind_human") },
+        { value: "open", label: t("lobby.kind_open") },
+        { value: "bot", label: t("lobby.kind_bot") },
       ]);
+      kind.setAttribute("aria-label", t("lobby.seat_kind", { n: i + 1 }));
       kind.value = oldKinds[i] ?? (i === 0 ? "human" : "bot");
+      const sorted = [...bots].sort((a, b) => a.level - b.level);
       const bot = select(
         `seat-bot-${i}`,
-        bots.map((b) => ({ value: b.name, label: b.description ? `${b.name}: ${b.description}` : b.name })),
+        sorted.map((b) => ({ value: b.name, ...botLabel(sorted, b.name) })),
         oldBots[i] ?? (bots.some((b) => b.name === "greedy") ? "greedy" : bots[0].name),
       );
+      bot.setAttribute("aria-label", t("lobby.seat_bot", { n: i + 1 }));
+      const syncTitle = () => (bot.title = botLabel(sorted, bot.value).title);
+      bot.addEventListener("change", syncTitle);
+      syncTitle();
       const radio = h("input", { type: "radio", name: "my-seat", testid: `seat-mine-${i}` });
       radio.addEventListener("change", () => {
         if (radio.checked) mine = i;
@@ -186,10 +217,10 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
         h(
           "div",
           { className: "seat-row", testid: `seat-row-${i}` },
-          h("span", { className: "seat-label" }, `Seat ${i + 1}`),
+          h("span", { className: "seat-label" }, t("seat.n", { n: i + 1 })),
           kind,
           bot,
-          h("label", { className: "mine" }, radio, " mine"),
+          h("label", { className: "mine" }, radio, " ", t("lobby.mine")),
           h("span", { className: "muted", testid: `seat-note-${i}` }),
         ),
       );
@@ -199,6 +230,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   function refreshGame(): void {
     rumisBox.hidden = game.value !== "rumis";
     rummikubBox.hidden = game.value !== "rummikub";
+    rulesLink.setAttribute("href", `/rules/${game.value}`);
     refreshSeats();
   }
   game.addEventListener("change", refreshGame);
@@ -210,11 +242,12 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     refreshVariants();
     refreshSeats();
   });
+  variant.addEventListener("change", refreshVariants);
   rkPlayers.addEventListener("change", refreshSeats);
   noClock.addEventListener("change", () => (turnSeconds.disabled = noClock.checked));
   const presetClock = () => {
     const secs = meta.rummikub.preset_turn_seconds?.[preset.value];
-    turnSeconds.placeholder = secs === undefined ? "preset" : secs === null ? "no clock" : `${secs} (preset)`;
+    turnSeconds.placeholder = secs === undefined ? t("lobby.preset") : secs === null ? t("rk.no_clock") : t("lobby.preset_secs", { secs });
   };
   preset.addEventListener("change", presetClock);
   presetClock();
@@ -242,7 +275,10 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     try {
       const answer = await api.create(req);
       // Straight to your seat: the token and the invite links stay in this tab.
-      if (answer.you) storeToken(answer.id, answer.you.token);
+      if (answer.you) {
+        storeToken(answer.id, answer.you.token);
+        rememberTable({ id: answer.id, game: req.game, seat: answer.you.seat, token: answer.you.token, name: answer.you.name, at: Date.now() });
+      }
       storeInvites(
         answer.id,
         answer.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, name: s.name ?? null, invite: s.invite! })),
@@ -257,66 +293,109 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   const root = h(
     "div",
     { className: "create-form", testid: "create-form" },
-    label("Game", game),
-    label("Your name", yourName),
+    label(t("lobby.game"), game),
+    label(t("lobby.your_name"), yourName),
+    rulesLink,
     rumisBox,
     rummikubBox,
-    h("h3", {}, "Seats"),
+    h("h3", {}, t("lobby.seats")),
     seatsBox,
-    label("Seed", seed),
+    label(t("lobby.seed"), seed),
     seedNote,
-    createButton,
+    h("div", {}, createButton),
   );
   return { root };
 }
 
-function openTablesSection(error: HTMLElement): HTMLElement {
-  const list = h("div", { testid: "open-tables", className: "open-tables" });
-  const joinName = h("input", { testid: "join-name", type: "text", placeholder: "your name", value: localStorage.getItem(NAME_KEY) ?? "" });
+/** Tables this browser holds a seat at (localStorage), so a closed tab loses no seat. */
+function myTablesSection(): HTMLElement | null {
+  const list = myTables();
+  if (list.length === 0) return null;
+  const ul = h("ul", { className: "links", testid: "my-tables" });
+  for (const m of list) {
+    ul.append(
+      h(
+        "li",
+        { testid: `my-table-${m.id}` },
+        h(
+          "a",
+          {
+            href: `/t/${encodeURIComponent(m.id)}`,
+            testid: `my-table-link-${m.id}`,
+            onclick: () => storeToken(m.id, m.token),
+          },
+          `${m.game === "rumis" ? "Rumis" : "Rummikub"} ${m.id}`,
+        ),
+        " ",
+        h("span", { className: "muted" }, t("lobby.my_seat", { n: m.seat + 1, name: m.name ?? "" }), " · ", new Date(m.at).toLocaleString(document.documentElement.lang)),
+        " ",
+        h("button", { className: "small", testid: `forget-${m.id}`, onclick: () => (forgetMyTable(m.id), location.reload()) }, t("lobby.forget")),
+      ),
+    );
+  }
+  return h("section", { className: "lobby" }, h("h2", {}, t("lobby.your_tables")), ul);
+}
+
+/** The server's lobby line ("chullpa, 2 players, ruinas") in words and the player's language. */
+function lobbyDetail(detail: string, meta: Meta): string {
+  const r = detail.match(/^([\w-]+), (\d+) players, ([\w-]+)$/);
+  if (r) {
+    const name = meta.rumis.scenarios.find((s) => s.key === r[1])?.name ?? r[1];
+    return `${t("rumis.info", { scenario: name, players: r[2] })}, ${variantLabel(r[3])}`;
+  }
+  const k = detail.match(/^(\w+) rules, (\d+) players, (\d+) round\(s\)$/);
+  if (k) return t("lobby.rk_detail", { rules: tr(`preset.${k[1]}`, undefined, k[1]), players: k[2], rounds: k[3] });
+  return detail;
+}
+
+function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
+  const list = h("div", { testid: "open-tables", className: "open-tables", "aria-live": "polite" });
+  const joinName = h("input", { testid: "join-name", type: "text", autocomplete: "nickname", placeholder: t("lobby.your_name_placeholder"), value: localStorage.getItem(NAME_KEY) ?? "" });
   async function refresh(): Promise<void> {
     try {
       const tables = await api.openTables();
       clear(list);
-      if (tables.length === 0) list.append(h("p", { className: "muted" }, "No open tables."));
-      for (const t of tables) {
-        const open = t.open_seats;
-        const seats = t.seats
-          .map((s) => (s.kind === "bot" ? `${s.name} (bot)` : open.includes(s.seat) ? "open seat" : seatName(s)))
+      if (tables.length === 0) list.append(h("p", { className: "muted" }, t("lobby.no_open")));
+      for (const tb of tables) {
+        const open = tb.open_seats;
+        const seats = tb.seats
+          .map((s) => (s.kind === "bot" ? `${s.name} (${t("seat.bot")})` : open.includes(s.seat) ? t("lobby.open_seat") : seatName(s)))
           .join(", ");
         list.append(
           h(
             "div",
-            { className: "open-table", testid: `open-table-${t.id}`, "data-open-seats": open.join(",") },
-            h("span", { className: "game" }, t.game === "rumis" ? "Rumis" : t.game === "rummikub" ? "Rummikub" : t.game),
-            h("span", {}, ` ${t.detail}`),
-            h("span", { className: "muted" }, ` ${t.id} — ${seats}`),
+            { className: "open-table", testid: `open-table-${tb.id}`, "data-open-seats": open.join(",") },
+            h("span", { className: "game" }, tb.game === "rumis" ? "Rumis" : tb.game === "rummikub" ? "Rummikub" : tb.game),
+            h("span", { "data-detail": tb.detail }, ` ${lobbyDetail(tb.detail, meta)}`),
+            h("span", { className: "muted" }, ` ${tb.id} — ${seats}`),
             " ",
             h(
               "button",
               {
-                testid: `join-${t.id}`,
+                testid: `join-${tb.id}`,
                 onclick: async () => {
                   try {
-                    const name = joinName.value.trim() || "guest";
+                    const name = joinName.value.trim() || t("lobby.guest");
                     localStorage.setItem(NAME_KEY, name);
-                    const seat = await api.join(t.id, name);
-                    storeToken(t.id, seat.token);
-                    location.href = `/t/${encodeURIComponent(t.id)}`;
+                    const seat = await api.join(tb.id, name);
+                    storeToken(tb.id, seat.token);
+                    rememberTable({ id: tb.id, game: tb.game, seat: seat.seat, token: seat.token, name: seat.name, at: Date.now() });
+                    location.href = `/t/${encodeURIComponent(tb.id)}`;
                   } catch (e) {
                     showError(error, e);
                   }
                 },
               },
-              "Join",
+              t("lobby.join"),
             ),
             " ",
-            h("a", { href: `/t/${encodeURIComponent(t.id)}` }, "watch"),
+            h("a", { href: `/t/${encodeURIComponent(tb.id)}` }, t("lobby.watch")),
           ),
         );
       }
     } catch (e) {
       clear(list);
-      list.append(h("p", { className: "error" }, `Cannot list tables: ${(e as Error).message}`));
+      list.append(h("p", { className: "error" }, t("lobby.cannot_list", { error: (e as Error).message })));
     }
   }
   refresh();
@@ -325,9 +404,9 @@ function openTablesSection(error: HTMLElement): HTMLElement {
   return h(
     "section",
     { className: "lobby" },
-    h("h1", {}, "Open tables"),
-    label("Join as", joinName),
-    h("button", { className: "small", testid: "refresh-tables", onclick: refresh }, "refresh"),
+    h("h2", {}, t("lobby.open_tables")),
+    label(t("lobby.join_as"), joinName),
+    h("button", { className: "small", testid: "refresh-tables", onclick: refresh }, t("lobby.refresh")),
     list,
   );
 }

@@ -2,12 +2,16 @@
 import { api, ApiError, type Fairness, type TableView } from "./api";
 import { clear, h, seatName } from "./dom";
 import { RummikubUI } from "./rummikub/ui";
-import { fairnessBox, rumisUI, type GameContext, type GameUI } from "./table";
+import { t } from "./i18n/i18n";
+import { lastEvent } from "./i18n/server";
+import { showNotFound } from "./notfound";
+import { fairnessBox, resultText, rumisUI, type GameContext, type GameUI } from "./table";
 
 export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   clear(app);
-  const error = h("div", { className: "error", testid: "error", hidden: true });
-  app.append(h("h2", {}, `Replay of table ${id}`), error);
+  const error = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
+  document.title = `rumi — ${t("replay.title", { id })}`;
+  app.append(h("h1", {}, t("replay.title", { id })), error);
   let steps: TableView[];
   let record: string | undefined;
   let fairness: Fairness | undefined;
@@ -17,13 +21,14 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     record = answer.record;
     fairness = answer.fairness;
   } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return showNotFound(app, "table", id);
     error.hidden = false;
     error.textContent = e instanceof ApiError ? e.message : String(e);
     return;
   }
   if (steps.length === 0) {
     error.hidden = false;
-    error.textContent = "This game has no steps to show.";
+    error.textContent = t("replay.no_steps");
     return;
   }
   const ctx: GameContext = {
@@ -40,7 +45,7 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   let index = 0;
   const counter = h("span", { className: "replay-step", testid: "replay-step" });
   const caption = h("div", { className: "replay-caption", testid: "replay-caption" });
-  const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, testid: "replay-slider" });
+  const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, testid: "replay-slider", "aria-label": t("replay.step_label") });
   const box = h("div", { className: "game-box" });
   const go = (i: number) => {
     index = Math.max(0, Math.min(steps.length - 1, i));
@@ -49,10 +54,10 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   const controls = h(
     "div",
     { className: "replay-controls" },
-    h("button", { testid: "replay-first", onclick: () => go(0) }, "« first"),
-    h("button", { testid: "replay-prev", onclick: () => go(index - 1) }, "◀ back"),
-    h("button", { testid: "replay-next", onclick: () => go(index + 1) }, "next ▶"),
-    h("button", { testid: "replay-last", onclick: () => go(steps.length - 1) }, "last »"),
+    h("button", { testid: "replay-first", onclick: () => go(0) }, t("replay.first")),
+    h("button", { testid: "replay-prev", onclick: () => go(index - 1) }, t("replay.back")),
+    h("button", { testid: "replay-next", onclick: () => go(index + 1) }, t("replay.next")),
+    h("button", { testid: "replay-last", onclick: () => go(steps.length - 1) }, t("replay.last")),
     slider,
     counter,
   );
@@ -65,27 +70,27 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   const last = steps[steps.length - 1];
   const fair = fairnessBox(id, fairness ?? last.fairness, true);
   if (fair) app.append(fair);
-  if (record) app.append(h("details", {}, h("summary", {}, "Record"), h("pre", { testid: "record" }, record)));
+  if (record) app.append(h("details", {}, h("summary", {}, t("replay.record")), h("pre", { testid: "record" }, record)));
   let ui: GameUI;
   try {
     ui = steps[0].game === "rumis" ? await rumisUI(box, ctx, true) : new RummikubUI(box, ctx);
   } catch (e) {
-    ctx.error(`Cannot load the game's view: ${(e as Error).message}`);
+    ctx.error(t("table.cannot_load", { error: (e as Error).message }));
     return;
   }
   function show(): void {
     const v = steps[index];
-    counter.textContent = `step ${index} of ${steps.length - 1}`;
+    counter.textContent = t("replay.step", { i: index, n: steps.length - 1 });
     counter.dataset.index = String(index);
     slider.value = String(index);
     ui.update(v);
     let text = "";
     if (v.game === "rumis") {
       const hist = v.rumis?.history ?? [];
-      text = index === 0 ? "Start" : hist.length ? `Move ${hist.length}: ${hist[hist.length - 1]}` : "";
-    } else text = v.rummikub?.last ?? "";
-    if (v.over && v.result) text += ` — ${v.result.text}`;
-    else if (v.to_move !== null && v.seats[v.to_move]) text += ` — ${seatName(v.seats[v.to_move])} to move`;
+      text = index === 0 ? t("replay.start") : hist.length ? t("replay.move", { n: hist.length, move: hist[hist.length - 1] }) : "";
+    } else text = index === 0 ? t("replay.start") : lastEvent(v.rummikub?.last ?? null);
+    if (v.over && v.result) text += ` — ${resultText(v)}`;
+    else if (v.to_move !== null && v.seats[v.to_move]) text += ` — ${t("table.to_move", { name: seatName(v.seats[v.to_move]) })}`;
     caption.textContent = text;
   }
   show();

@@ -18,6 +18,11 @@ import {
   type TableView,
 } from "./api";
 import { clear, h, seatName } from "./dom";
+import { t } from "./i18n/i18n";
+import { reason, ruleHref } from "./i18n/server";
+import { showNotFound } from "./notfound";
+import { botLabel } from "./lobby";
+import { rememberTable, forgetMyTable } from "./api";
 import { RummikubUI } from "./rummikub/ui";
 
 export interface GameContext {
@@ -56,7 +61,8 @@ function absolute(link: string): string {
 export function copyField(testid: string, value: string): HTMLElement {
   const input = h("input", { type: "text", readonly: true, value, testid, className: "link-field", spellcheck: "false" });
   input.addEventListener("focus", () => input.select());
-  const button = h("button", { className: "small", testid: `copy-${testid}` }, "copy");
+  input.setAttribute("aria-label", t("table.link"));
+  const button = h("button", { className: "small", testid: `copy-${testid}` }, t("table.copy"));
   button.addEventListener("click", async () => {
     input.select();
     let ok = false;
@@ -66,8 +72,8 @@ export function copyField(testid: string, value: string): HTMLElement {
     } catch {
       ok = document.execCommand?.("copy") ?? false;
     }
-    button.textContent = ok ? "copied" : "select and copy";
-    window.setTimeout(() => (button.textContent = "copy"), 2000);
+    button.textContent = ok ? t("table.copied") : t("table.select_copy");
+    window.setTimeout(() => (button.textContent = t("table.copy")), 2000);
   });
   return h("span", { className: "copy-field" }, input, button);
 }
@@ -82,12 +88,20 @@ function shortHex(hex: string): string {
 
 /** A player's name for a sentence: "Ana" or "seat 2". */
 function who(seat: Seat | undefined, index: number): string {
-  return seat?.name ?? `seat ${index + 1}`;
+  return seat?.name ?? t("seat.n", { n: index + 1 });
 }
 
 /** "Ana's seat", or "seat 2" while nobody has taken it. */
 function seatPhrase(s: Seat): string {
-  return s.claimed ? `${s.name}'s seat` : `seat ${s.seat + 1}`;
+  return s.claimed ? t("table.seat_of", { name: s.name }) : t("seat.n", { n: s.seat + 1 });
+}
+
+/** "Ana wins", "Ana and Bo win" in the player's language (the server's text is English). */
+export function resultText(v: TableView): string {
+  const r = v.result!;
+  if (!r.winners.length) return r.text;
+  const names = r.winners.map((w) => seatName(v.seats[w] ?? { seat: w })).join(` ${t("common.and")} `);
+  return t(r.winners.length > 1 ? "result.win_many" : "result.wins", { names });
 }
 
 function seconds(ms: number): number {
@@ -106,11 +120,11 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
   const box = h(
     "div",
     { className: "fairness", testid: "fairness" },
-    h("span", { className: "muted" }, "deal committed: "),
-    h("code", { testid: "commitment", title: `SHA-256 commitment to the seed: ${f.commitment}`, "data-value": f.commitment }, shortHex(f.commitment)),
+    h("span", { className: "muted" }, t("fair.committed"), " "),
+    h("code", { testid: "commitment", title: t("fair.commitment_title", { value: f.commitment }), "data-value": f.commitment }, shortHex(f.commitment)),
   );
   if (f.practice_seed !== null && f.practice_seed !== undefined) {
-    box.append(" ", h("span", { className: "practice", testid: "practice-seed", "data-seed": String(f.practice_seed) }, `practice: seed ${f.practice_seed}`));
+    box.append(" ", h("span", { className: "practice", testid: "practice-seed", "data-seed": String(f.practice_seed) }, t("fair.practice", { seed: f.practice_seed })));
   }
   if (over && f.seed !== null && f.seed !== undefined && f.salt) {
     const input = `rumi-seed:${f.seed}:${f.salt}`;
@@ -119,9 +133,9 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
       h(
         "div",
         { testid: "fairness-reveal", "data-seed": String(f.seed), "data-salt": f.salt },
-        "seed ",
+        t("fair.seed"), " ",
         h("code", { testid: "revealed-seed" }, String(f.seed)),
-        ", salt ",
+        ", ", t("fair.salt"), " ",
         h("code", { testid: "revealed-salt", title: f.salt }, shortHex(f.salt)),
         " ",
         verdict,
@@ -129,13 +143,13 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
       h(
         "div",
         { className: "muted small-text", testid: "fairness-how" },
-        "To check: SHA-256 of ",
+        t("fair.how1"), " ",
         h("code", {}, `rumi-seed:${f.seed}:<salt>`),
-        " equals the commitment shown from the start; ",
+        " ", t("fair.how2"), " ",
         h("code", {}, `rumi verify ${replayFile(id)}`),
-        " on the ",
-        h("a", { href: `/api/tables/${encodeURIComponent(id)}/replay`, download: replayFile(id), testid: "replay-download" }, "downloaded replay"),
-        " also deals again from the seed and replays every move.",
+        " ", t("fair.how3"), " ",
+        h("a", { href: `/api/tables/${encodeURIComponent(id)}/replay`, download: replayFile(id), testid: "replay-download" }, t("fair.how_replay")),
+        " ", t("fair.how4"),
       ),
     );
     sha256Hex(input)
@@ -144,7 +158,7 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
         const ok = hex === f.commitment.toLowerCase();
         verdict.dataset.ok = String(ok);
         verdict.className = ok ? "ok" : "bad";
-        verdict.textContent = ok ? "✓ matches the commitment (checked in this browser)" : "✗ does NOT match the commitment";
+        verdict.textContent = ok ? t("fair.ok") : t("fair.bad");
       })
       .catch(() => {});
   }
@@ -154,18 +168,18 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
 export function showTable(app: HTMLElement, id: string, token: string | null, notice: string | null = null): void {
   clear(app);
   document.body.classList.add("table-page");
-  const connection = h("span", { className: "connection", testid: "connection", "data-state": "connecting" }, "connecting…");
-  const turn = h("div", { className: "turn", testid: "turn-status" }, "Loading…");
+  const connection = h("span", { className: "connection", testid: "connection", "data-state": "connecting" }, t("table.connecting"));
+  const turn = h("div", { className: "turn", testid: "turn-status", "aria-live": "polite" }, t("common.loading"));
   const seats = h("div", { className: "seat-list", testid: "seat-list" });
   const waitingBox = h("div", { className: "waiting", testid: "waiting-box", hidden: true });
   const takeBackBox = h("div", { className: "take-back", testid: "take-back-box", hidden: true });
   const fairness = h("div", { className: "fairness-slot" });
   const result = h("div", { className: "result", testid: "result", hidden: true });
-  const errorBox = h("div", { className: "error", testid: "error", hidden: true });
+  const errorBox = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
   const joinBox = h("div", { className: "join-box", hidden: true });
   const myLink = h("div", { className: "my-link" });
   const gameBox = h("div", { className: "game-box", testid: "game-box" });
-  const title = h("h2", { className: "table-title", testid: "table-title" }, `Table ${id}`);
+  const title = h("h2", { className: "table-title", testid: "table-title" }, t("table.title_plain", { id }));
   app.append(
     h("div", { className: "table-head" }, title, connection, turn),
     h("div", { className: "table-side" }, seats, waitingBox, takeBackBox, result, joinBox),
@@ -188,7 +202,13 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     current: () => view,
     error(message: string, code?: string | null) {
       errorBox.hidden = false;
-      errorBox.textContent = message;
+      clear(errorBox);
+      const said = reason(message, code);
+      errorBox.append(h("span", { className: "error-text", testid: "error-text", title: message }, said.text));
+      if (said.rule) {
+        errorBox.dataset.rule = said.rule;
+        errorBox.append(" ", h("a", { href: ruleHref(said.rule), target: "_blank", testid: "why-link", className: "why" }, t("table.why", { rule: said.rule })));
+      } else delete errorBox.dataset.rule;
       if (code) errorBox.dataset.code = code;
       else delete errorBox.dataset.code;
       if (errorTimer !== null) window.clearTimeout(errorTimer);
@@ -237,7 +257,19 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     window.clearInterval(ticker);
     game?.destroy();
     forgetToken(id);
-    showTable(app, id, null, `${message}: you are watching.`);
+    forgetMyTable(id);
+    showTable(app, id, null, t("table.bad_token", { message: reason(message, "bad_token").text }));
+  }
+
+  /** A table the server does not know: say so, stop reconnecting, link to the lobby. */
+  function gone(): void {
+    if (stopped) return;
+    stopped = true;
+    socket.close();
+    window.clearInterval(ticker);
+    game?.destroy();
+    forgetMyTable(id);
+    showNotFound(app, "table", id);
   }
 
   async function refresh(): Promise<void> {
@@ -246,6 +278,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       accept(await api.view(id, token), false);
     } catch (e) {
       if (token && e instanceof ApiError && e.code === "bad_token") return dropToken(e.message);
+      if (e instanceof ApiError && (e.status === 404 || e.code === "no_table")) return gone();
       if (!view) {
         turn.textContent = "";
         showError(e);
@@ -273,12 +306,13 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         return h(
           "span",
           { className: "handover muted", testid: `handover-${s.seat}`, "data-handover-ms": String(s.handover_ms), "data-what": seatPhrase(s) },
-          ` · you may hand ${seatPhrase(s)} to a bot in ${seconds(left)} s`,
+          ` · ${t("table.handover_in", { what: seatPhrase(s), secs: seconds(left) })}`,
         );
       }
     }
-    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small" });
-    for (const b of botsFor(v)) botChoice.append(h("option", { value: b }, b));
+    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small", "aria-label": t("table.hand_bot_choice") });
+    const metas = [...botsOf(meta, v.game)].sort((a, b) => a.level - b.level);
+    for (const b of metas) botChoice.append(h("option", { value: b.name, title: botLabel(metas, b.name).title }, botLabel(metas, b.name).label));
     const chosen = botChoices.get(s.seat);
     if (chosen && botsFor(v).includes(chosen)) botChoice.value = chosen;
     botChoice.addEventListener("change", () => botChoices.set(s.seat, botChoice.value));
@@ -292,7 +326,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         {
           className: "small",
           testid: `hand-bot-${s.seat}`,
-          title: own ? "a bot plays your seat until you take it back" : `${seatPhrase(s)} has been empty a while: a bot plays it until its player takes it back`,
+          title: own ? t("table.hand_own_title") : t("table.hand_other_title", { what: seatPhrase(s) }),
           onclick: async () => {
             try {
               await api.seatToBot(id, token, s.seat, botChoice.value);
@@ -303,7 +337,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
             }
           },
         },
-        own ? "hand my seat to a bot" : "hand to bot",
+        own ? t("table.hand_own") : t("table.hand_other"),
       ),
     );
   }
@@ -316,13 +350,13 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     turn.dataset.over = String(v.over);
     turn.dataset.status = status;
     turn.className = "turn" + (myTurn ? " mine" : "") + (status === "waiting" ? " waiting" : "");
-    if (status === "over") turn.textContent = "Game over";
+    if (status === "over") turn.textContent = t("table.game_over");
     else if (status === "waiting") {
       const waiting = v.waiting_for ?? v.seats.filter((s) => s.kind !== "bot" && !s.claimed).map((s) => s.seat);
       turn.dataset.waitingFor = waiting.join(",");
-      turn.textContent = `Waiting for ${waiting.map((i) => who(v.seats[i], i)).join(", ") || "players"}`;
-    } else if (myTurn) turn.textContent = "Your turn";
-    else if (v.to_move !== null && v.seats[v.to_move]) turn.textContent = `${seatName(v.seats[v.to_move])} to move`;
+      turn.textContent = t("table.waiting_for", { who: waiting.map((i) => who(v.seats[i], i)).join(", ") || t("table.players") });
+    } else if (myTurn) turn.textContent = t("table.your_turn");
+    else if (v.to_move !== null && v.seats[v.to_move]) turn.textContent = t("table.to_move", { name: seatName(v.seats[v.to_move]) });
     else turn.textContent = "";
     if (status !== "waiting") delete turn.dataset.waitingFor;
   }
@@ -334,10 +368,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       const moving = status === "playing" && v.to_move === s.seat;
       const state =
         s.kind === "bot"
-          ? /bot/i.test(seatName(s)) ? "" : " · bot"
+          ? /bot/i.test(seatName(s)) ? "" : ` · ${t("seat.bot")}`
           : !s.claimed
-            ? s.kind === "open" ? " · open seat" : " · invited, not here yet"
-            : s.connected ? " · online" : s.away_since_ms !== null ? " · away" : " · offline";
+            ? s.kind === "open" ? ` · ${t("seat.open")}` : ` · ${t("seat.invited")}`
+            : s.connected ? ` · ${t("seat.online")}` : s.away_since_ms !== null ? ` · ${t("seat.away")}` : ` · ${t("seat.offline")}`;
       seats.append(
         h(
           "div",
@@ -349,7 +383,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
             "data-connected": String(s.connected),
           },
           h("span", { className: "marker" }, moving ? "▶" : ""),
-          h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? " (you)" : "")),
+          h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? ` (${t("common.you")})` : "")),
           h("span", { className: "muted" }, state),
           handControl(v, s),
         ),
@@ -364,25 +398,25 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     waitingBox.hidden = waiting.length === 0;
     if (waitingBox.hidden) return;
     const invites = storedInvites(id);
-    waitingBox.append(h("div", {}, "The game starts when every seat is taken; until then there is no clock."));
+    waitingBox.append(h("div", {}, t("table.waiting_note")));
     const list = h("ul", { className: "links", testid: "invites" });
     for (const seat of waiting) {
       const s = v.seats[seat];
       const invite = invites.find((i) => i.seat === seat);
       if (invite) {
-        list.append(h("li", {}, h("span", { className: "seat-label" }, `Seat ${seat + 1}: `), copyField(`invite-${seat}`, absolute(invite.invite)), h("span", { className: "muted" }, " send this link to the player")));
+        list.append(h("li", {}, h("span", { className: "seat-label" }, `${t("seat.n", { n: seat + 1 })}: `), copyField(`invite-${seat}`, absolute(invite.invite)), h("span", { className: "muted" }, " ", t("table.send_link"))));
       } else if (s?.kind === "open") {
         list.append(
           h(
             "li",
             { testid: `open-seat-${seat}` },
-            h("span", { className: "seat-label" }, `Seat ${seat + 1}: `),
-            "open: anyone may take it from the lobby or from this table's address ",
+            h("span", { className: "seat-label" }, `${t("seat.n", { n: seat + 1 })}: `),
+            t("table.open_note"), " ",
             copyField(`table-link-${seat}`, absolute(`/t/${encodeURIComponent(id)}`)),
           ),
         );
       } else {
-        list.append(h("li", {}, h("span", { className: "seat-label" }, `Seat ${seat + 1}: `), "invited: waiting for the player to open their link"));
+        list.append(h("li", {}, h("span", { className: "seat-label" }, `${t("seat.n", { n: seat + 1 })}: `), t("table.invited_note")));
       }
     }
     waitingBox.append(list);
@@ -397,7 +431,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     if (!show || v.you === null) return;
     const seat = v.you;
     takeBackBox.append(
-      h("span", {}, `A bot (${mine?.bot ?? "bot"}) plays your seat. `),
+      h("span", {}, t("table.bot_plays", { bot: mine?.bot ?? t("seat.bot") }), " "),
       h(
         "button",
         {
@@ -413,7 +447,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
             }
           },
         },
-        "take my seat back",
+        t("table.take_back"),
       ),
     );
   }
@@ -422,7 +456,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     const canJoin = v.you === null && statusOf(v) !== "over" && v.seats.some((s) => s.kind === "open" && !s.claimed);
     joinBox.hidden = !canJoin;
     if (canJoin && !joinBox.firstChild) {
-      const name = h("input", { type: "text", placeholder: "your name", testid: "join-name", value: localStorage.getItem("rumi.name") ?? "" });
+      const name = h("input", { type: "text", placeholder: t("lobby.your_name_placeholder"), "aria-label": t("lobby.your_name"), testid: "join-name", value: localStorage.getItem("rumi.name") ?? "" });
       joinBox.append(
         name,
         h(
@@ -431,15 +465,16 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
             testid: "join-table",
             onclick: async () => {
               try {
-                const seat = await api.join(id, name.value.trim() || "guest");
+                const seat = await api.join(id, name.value.trim() || t("lobby.guest"));
                 storeToken(id, seat.token);
+                rememberTable({ id, game: view?.game ?? "", seat: seat.seat, token: seat.token, name: seat.name, at: Date.now() });
                 location.reload();
               } catch (e) {
                 showError(e);
               }
             },
           },
-          "Take an open seat",
+          t("table.take_open"),
         ),
       );
     }
@@ -452,8 +487,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       h(
         "details",
         { testid: "my-link" },
-        h("summary", { className: "muted" }, "Your seat link (to come back from another tab or device)"),
-        h("div", { className: "muted" }, "It is the key to your seat: keep it to yourself."),
+        h("summary", {}, t("table.my_link")),
+        h("div", { className: "muted" }, t("table.my_link_note")),
         copyField("my-seat-link", seatLink(id, token)),
       ),
     );
@@ -473,7 +508,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     if (!view) return;
     const v = view;
     document.title = `rumi — ${v.game === "rumis" ? "Rumis" : "Rummikub"} ${id}`;
-    title.textContent = `${v.game === "rumis" ? "Rumis" : "Rummikub"} — table ${id}${v.you === null ? (token ? " (your seat link was not accepted: watching)" : " (spectator)") : ` — seat ${v.you + 1}`}`;
+    title.textContent = `${v.game === "rumis" ? "Rumis" : "Rummikub"} — ${t("table.table", { id })}${v.you === null ? (token ? ` ${t("table.link_refused")}` : ` (${t("table.spectator")})`) : ` — ${t("seat.n_lower", { n: v.you + 1 })}`}`;
+    if (v.you !== null && token) rememberTable({ id, game: v.game, seat: v.you, token, name: v.seats[v.you]?.name ?? null, at: Date.now() });
     renderTurn(v);
     renderSeats(v);
     renderWaiting(v);
@@ -484,9 +520,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     clear(result);
     if (v.over && v.result) {
       result.append(
-        h("div", { className: "result-text", testid: "result-text" }, v.result.text),
-        h("div", { className: "muted" }, "Scores: " + v.result.scores.map((sc, i) => `${seatName(v.seats[i] ?? { seat: i })} ${sc}`).join(", ")),
-        h("a", { href: `/replay/${encodeURIComponent(id)}`, testid: "replay-link" }, "Replay this game"),
+        h("div", { className: "result-text", testid: "result-text", "data-raw": v.result.text }, resultText(v)),
+        h("div", { className: "muted" }, t("table.scores") + " " + v.result.scores.map((sc, i) => `${seatName(v.seats[i] ?? { seat: i })} ${sc}`).join(", ")),
+        h("a", { href: `/replay/${encodeURIComponent(id)}`, testid: "replay-link" }, t("table.replay")),
       );
     }
     renderJoin(v);
@@ -501,7 +537,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
           game = ui;
           if (view) game.update(view);
         })
-        .catch((e) => ctx.error(`Cannot load the game's view: ${(e as Error).message}`));
+        .catch((e) => ctx.error(t("table.cannot_load", { error: (e as Error).message })));
     }
   }
 
@@ -511,7 +547,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     for (const el of seats.querySelectorAll<HTMLElement>("[data-handover-ms]")) {
       const left = Number(el.dataset.handoverMs) - Date.now();
       if (left <= 0) due = true;
-      else el.textContent = ` · you may hand ${el.dataset.what} to a bot in ${seconds(left)} s`;
+      else el.textContent = ` · ${t("table.handover_in", { what: el.dataset.what ?? "", secs: seconds(left) })}`;
     }
     if (due) render();
   }, 1000);
@@ -520,10 +556,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     id,
     token,
     (v) => accept(v, true),
-    (message, code) => (token && code === "bad_token" ? dropToken(message) : ctx.error(message, code)),
+    (message, code) => (token && code === "bad_token" ? dropToken(message) : code === "no_table" ? gone() : ctx.error(message, code)),
     (state) => {
       connection.dataset.state = state;
-      connection.textContent = state === "open" ? "live" : state === "connecting" ? "connecting…" : "reconnecting…";
+      connection.textContent = state === "open" ? t("table.live") : state === "connecting" ? t("table.connecting") : t("table.reconnecting");
     },
   );
   if (notice) ctx.error(notice);

@@ -39,6 +39,10 @@ export class RumisScene {
   private boardGroup = new THREE.Group();
   private cubeGroup = new THREE.Group();
   private ghostGroup = new THREE.Group();
+  private markGroup = new THREE.Group();
+  private heightGroup = new THREE.Group();
+  /** Milliseconds from navigation start to the first frame with the board drawn. */
+  firstFrameMs: number | null = null;
   private pickables: THREE.Object3D[] = [];
   private scenarioKey = "";
   private width = 0;
@@ -54,7 +58,7 @@ export class RumisScene {
   constructor(
     private container: HTMLElement,
     private onHover: (hover: Hover | null) => void,
-    private onClick: (hover: Hover | null) => void,
+    private onClick: (hover: Hover | null, touch: boolean) => void,
   ) {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
@@ -71,14 +75,15 @@ export class RumisScene {
     const sun = new THREE.DirectionalLight(0xffffff, 1.6);
     sun.position.set(-4, 12, 7);
     this.scene.add(sun);
-    this.scene.add(this.boardGroup, this.cubeGroup, this.ghostGroup);
+    this.scene.add(this.boardGroup, this.cubeGroup, this.ghostGroup, this.markGroup, this.heightGroup);
+    this.heightGroup.visible = false;
 
     let down: { x: number; y: number } | null = null;
     this.canvas.addEventListener("pointermove", (e) => this.onHover(this.pick(e.clientX, e.clientY)));
     this.canvas.addEventListener("pointerleave", () => this.onHover(null));
     this.canvas.addEventListener("pointerdown", (e) => (down = { x: e.clientX, y: e.clientY }));
     this.canvas.addEventListener("pointerup", (e) => {
-      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 6) this.onClick(this.pick(e.clientX, e.clientY));
+      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 10) this.onClick(this.pick(e.clientX, e.clientY), e.pointerType === "touch");
       down = null;
     });
     this.resize = new ResizeObserver(() => this.fit());
@@ -125,6 +130,10 @@ export class RumisScene {
     requestAnimationFrame(() => {
       this.pending = false;
       this.renderer.render(this.scene, this.camera());
+      if (this.firstFrameMs === null && this.scenarioKey) {
+        this.firstFrameMs = performance.now();
+        this.canvas.dataset.firstFrameMs = String(Math.round(this.firstFrameMs));
+      }
     });
   }
 
@@ -207,25 +216,85 @@ export class RumisScene {
     this.fit();
   }
 
-  setCubes(cubes: RumisCube[], heights: HeightMap, highlightStone: number | null): void {
+  /** The placed cubes; `lastStones` (latest first) are each colour's last stone, lit up. */
+  setCubes(cubes: RumisCube[], heights: HeightMap, lastStones: number[]): void {
     this.heights = heights;
+    this.setHeights(heights);
     this.cubeGroup.clear();
     const materials = new Map<string, THREE.Material>();
     const edgeMat = new THREE.LineBasicMaterial({ color: 0x222222, transparent: true, opacity: 0.35 });
+    const lastEdge = new THREE.LineBasicMaterial({ color: 0xffffff });
     for (const c of cubes) {
-      const hi = highlightStone !== null && c.stone === highlightStone;
-      const key = c.colour + (hi ? "!" : "");
+      const rank = c.stone === null ? -1 : lastStones.indexOf(c.stone);
+      const key = c.colour + ":" + (rank === 0 ? 2 : rank > 0 ? 1 : 0);
       let mat = materials.get(key);
       if (!mat) {
-        mat = new THREE.MeshStandardMaterial({ color: colourHex(c.colour), emissive: hi ? 0x333333 : 0x000000, roughness: 0.7 });
+        mat = new THREE.MeshStandardMaterial({ color: colourHex(c.colour), emissive: rank === 0 ? 0x444444 : rank > 0 ? 0x222222 : 0x000000, roughness: 0.7 });
         materials.set(key, mat);
       }
       const m = new THREE.Mesh(this.cubeGeometry, mat);
       m.position.set(c.x + 0.5, c.z + 0.5, c.y + 0.5);
       m.userData = { column: { x: c.x, y: c.y }, cube: true };
-      const e = new THREE.LineSegments(this.edgeGeometry, edgeMat);
+      const e = new THREE.LineSegments(this.edgeGeometry, rank >= 0 ? lastEdge : edgeMat);
       e.position.copy(m.position);
       this.cubeGroup.add(m, e);
+    }
+    this.requestRender();
+  }
+
+  private redLineKey = "";
+  private redGroup = new THREE.Group();
+  /** The dismantling game's red line (R16): the border of the columns inside it. */
+  setRedLine(inside: boolean[][] | null): void {
+    const key = JSON.stringify(inside);
+    if (key === this.redLineKey) return;
+    this.redLineKey = key;
+    this.redGroup.clear();
+    if (!this.redGroup.parent) this.scene.add(this.redGroup);
+    if (!inside) return this.requestRender();
+    const at = (x: number, y: number) => !!inside[y]?.[x];
+    const pts: number[] = [];
+    for (let y = 0; y < inside.length; y++)
+      for (let x = 0; x < (inside[y]?.length ?? 0); x++) {
+        if (!at(x, y)) continue;
+        if (!at(x - 1, y)) pts.push(x, 0.03, y, x, 0.03, y + 1);
+        if (!at(x + 1, y)) pts.push(x + 1, 0.03, y, x + 1, 0.03, y + 1);
+        if (!at(x, y - 1)) pts.push(x, 0.03, y, x + 1, 0.03, y);
+        if (!at(x, y + 1)) pts.push(x, 0.03, y + 1, x + 1, 0.03, y + 1);
+      }
+    const g = new THREE.BufferGeometry();
+    g.setAttribute("position", new THREE.Float32BufferAttribute(pts, 3));
+    this.redGroup.add(new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: 0xd0021b })));
+    this.requestRender();
+  }
+
+  /** The column heights as numbers, seen in the top view. */
+  private setHeights(heights: HeightMap): void {
+    this.heightGroup.clear();
+    heights.forEach((row, y) =>
+      row.forEach((hgt, x) => {
+        if (hgt <= 0) return;
+        const s = label(String(hgt), x + 0.5, y + 0.5, "#1b1b1b", "#ffffffcc");
+        s.position.y = hgt + 0.05;
+        s.scale.set(0.42, 0.42, 0.42);
+        s.material.depthTest = false;
+        s.renderOrder = 10;
+        this.heightGroup.add(s);
+      }),
+    );
+  }
+
+  /** The columns where the selected stone fits (anchor of a legal placement). */
+  setMarks(marks: Hover[], heights: HeightMap): void {
+    this.markGroup.clear();
+    const mat = new THREE.MeshBasicMaterial({ color: 0x1565c0, transparent: true, opacity: 0.7, depthWrite: false, depthTest: false });
+    const ring = new THREE.RingGeometry(0.16, 0.3, 24);
+    ring.rotateX(-Math.PI / 2);
+    for (const m of marks) {
+      const mesh = new THREE.Mesh(ring, mat);
+      mesh.position.set(m.x + 0.5, (heights[m.y]?.[m.x] ?? 0) + 0.02, m.y + 0.5);
+      mesh.renderOrder = 5;
+      this.markGroup.add(mesh);
     }
     this.requestRender();
   }
@@ -251,6 +320,7 @@ export class RumisScene {
   setTopView(on: boolean): void {
     this.topView = on;
     this.controls.enabled = !on;
+    this.heightGroup.visible = on;
     this.fitOrtho();
     this.requestRender();
   }
@@ -288,12 +358,18 @@ export class RumisScene {
   }
 }
 
-function label(text: string, x: number, z: number): THREE.Sprite {
+function label(text: string, x: number, z: number, ink = "#f6ead2", back: string | null = null): THREE.Sprite {
   const c = document.createElement("canvas");
   c.width = 64;
   c.height = 64;
   const g = c.getContext("2d")!;
-  g.fillStyle = "#f6ead2";
+  if (back) {
+    g.fillStyle = back;
+    g.beginPath();
+    g.arc(32, 32, 26, 0, Math.PI * 2);
+    g.fill();
+  }
+  g.fillStyle = ink;
   g.font = "bold 40px sans-serif";
   g.textAlign = "center";
   g.textBaseline = "middle";

@@ -1,8 +1,14 @@
-// Rumis at the table: the 3D build, the tray of your stones, turning a stone, the ghost
-// (green where legal, red with the server's reason where not), placing on click, live
-// scores, whose colour moves, eliminated colours, and a typed-move fallback.
-import { api, statusOf, type Cell, type RumisView, type TableView } from "../api";
+// Rumis at the table: the 3D build, the tray of your stones, turning a stone, the move
+// finder (columns where the selected stone fits marked from the view's `legal` list,
+// orientations that fit first, "next" skipping those that fit nowhere, the ghost snapping
+// to the legal placement under the pointer), the ghost (green where legal, red with the
+// reason where not), placing on click (touch: first tap shows, second tap or Place
+// places), keyboard ghost movement, live scores with stones left, the move list with
+// colour and player, the last move of each player highlighted, and typed moves.
+import { api, statusOf, type Cell, type Placement, type RumisView, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
+import { t } from "../i18n/i18n";
+import { colourName, reason, ruleHref } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
 import { cellsKey, drop, heightMap, normalise, notation, shapeKey, turn, type HeightMap, type Turn } from "./geometry";
 import { colourHex, RumisScene, type Hover } from "./scene";
@@ -18,6 +24,7 @@ declare global {
     __rumis?: {
       columnPoint(x: number, y: number): { x: number; y: number };
       setTopView(on: boolean): void;
+      firstFrameMs(): number | null;
     };
   }
 }
@@ -31,6 +38,8 @@ export class RumisUI implements GameUI {
   private orientations = new Map<string, Cell[][]>();
   private orientationIndex = new Map<string, Map<string, number>>();
   private legalKeys = new Set<string>();
+  /** Legal placements of each stone, by orientation index. */
+  private legalBy = new Map<string, Map<number, Placement[]>>();
   private selected: string | null = null;
   private orientation = 0;
   private hover: Hover | null = null;
@@ -39,16 +48,21 @@ export class RumisUI implements GameUI {
   private checkTimer: number | null = null;
   private busy = false;
   private stonesKey = "";
+  /** Touch: the first tap shows the ghost, the second (or Place) places it. */
+  private armed: string | null = null;
 
   private viewport = h("div", { className: "rumis-viewport", testid: "rumis-viewport" });
   private scores = h("div", { className: "rumis-scores", testid: "rumis-scores" });
-  private tray = h("div", { className: "tray", testid: "tray" });
+  private tray = h("div", { className: "tray", testid: "tray", role: "group", "aria-label": t("rumis.your_stones") });
   private turnControls = h("div", { className: "turn-controls", testid: "turn-controls" });
-  private ghostStatus = h("div", { className: "ghost-status", testid: "ghost-status" });
-  private moveInput = h("input", { type: "text", testid: "move-input", placeholder: "L4 a1:1 b1:1 c1:1 a2:1  or  L4/7@c3", spellcheck: "false" });
-  private history = h("ol", { className: "history", testid: "history" });
-  private topButton = h("button", { testid: "top-view" }, "Top view");
+  private ghostStatus = h("div", { className: "ghost-status", testid: "ghost-status", "aria-live": "polite" });
+  private placeButton = h("button", { className: "primary place", testid: "place-button", disabled: true }, t("rumis.place"));
+  private moveInput = h("input", { type: "text", testid: "move-input", placeholder: "L4 a1:1 b1:1 c1:1 a2:1", spellcheck: "false", "aria-label": t("rumis.type_move") });
+  private history = h("ol", { className: "history", testid: "history", tabindex: 0, "aria-label": t("rumis.moves") });
+  private topButton = h("button", { testid: "top-view" }, t("rumis.top_view"));
   private info = h("div", { className: "rumis-info", testid: "rumis-info" });
+  private hintButton = h("button", { testid: "rumis-hint", title: t("rumis.hint_title") }, t("rumis.hint"));
+  private hintList = h("ol", { className: "rumis-hints", testid: "rumis-hints", hidden: true });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
 
   constructor(
@@ -60,7 +74,7 @@ export class RumisUI implements GameUI {
       "form",
       { className: "move-form", testid: "move-form" },
       this.moveInput,
-      h("button", { type: "submit", testid: "move-submit" }, "Play"),
+      h("button", { type: "submit", testid: "move-submit" }, t("rumis.play")),
     );
     moveForm.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -68,23 +82,32 @@ export class RumisUI implements GameUI {
       if (text) this.send({ move: text }).then((ok) => ok && (this.moveInput.value = ""));
     });
     this.topButton.addEventListener("click", () => this.toggleTop());
+    this.placeButton.addEventListener("click", () => this.placeGhost());
+    this.hintButton.addEventListener("click", () => this.showHints());
+    const spectator = readOnly || ctx.current()?.you === null;
     root.append(
       h(
         "div",
         { className: "rumis" },
-        h("div", { className: "rumis-main" }, this.viewport, h("div", { className: "view-controls" }, this.topButton, h("span", { className: "muted" }, " drag to orbit, wheel to zoom, right-drag to pan · T top view")), this.info),
+        h(
+          "div",
+          { className: "rumis-main" },
+          this.viewport,
+          h("div", { className: "view-controls" }, this.topButton, h("span", { className: "muted" }, " ", t("rumis.view_help"))),
+          this.info,
+        ),
         h(
           "div",
           { className: "rumis-side" },
-          h("h3", {}, "Scores (top view)"),
+          spectator ? null : h("h3", {}, t("rumis.your_stones")),
+          spectator ? null : this.tray,
+          spectator ? null : this.turnControls,
+          spectator ? null : h("div", { className: "place-row" }, this.ghostStatus, this.placeButton),
+          spectator ? null : h("div", { className: "hint-row" }, this.hintButton, this.hintList),
+          h("h3", {}, t("rumis.scores")),
           this.scores,
-          readOnly ? null : h("h3", {}, "Your stones"),
-          readOnly ? null : this.tray,
-          readOnly ? null : this.turnControls,
-          readOnly ? null : this.ghostStatus,
-          readOnly ? null : h("h3", {}, "Type a move"),
-          readOnly ? null : moveForm,
-          h("h3", {}, "Moves"),
+          spectator ? null : h("details", { className: "typed", open: window.innerWidth > 700 }, h("summary", {}, t("rumis.type_move")), moveForm),
+          h("h3", {}, t("rumis.moves")),
           this.history,
         ),
       ),
@@ -93,18 +116,19 @@ export class RumisUI implements GameUI {
       this.scene = new RumisScene(
         this.viewport,
         (hov) => this.onHover(hov),
-        (hov) => this.onClick(hov),
+        (hov, touch) => this.onClick(hov, touch),
       );
-      if (!readOnly) {
-        window.__rumis = {
-          columnPoint: (x, y) => this.scene!.columnPoint(x, y),
-          setTopView: (on) => {
-            if (this.scene!.isTopView() !== on) this.toggleTop();
-          },
-        };
-      }
+      this.scene.canvas.setAttribute("aria-label", t("rumis.canvas_label"));
+      this.scene.canvas.setAttribute("role", "img");
+      window.__rumis = {
+        columnPoint: (x, y) => this.scene!.columnPoint(x, y),
+        setTopView: (on) => {
+          if (this.scene!.isTopView() !== on) this.toggleTop();
+        },
+        firstFrameMs: () => this.scene?.firstFrameMs ?? null,
+      };
     } catch (e) {
-      this.viewport.append(h("div", { className: "error", testid: "webgl-error" }, `3D view unavailable (${(e as Error).message}); type moves below.`));
+      this.viewport.append(h("div", { className: "error", testid: "webgl-error" }, t("rumis.no_webgl", { error: (e as Error).message })));
     }
     if (!readOnly) document.addEventListener("keydown", this.keyHandler);
   }
@@ -146,55 +170,198 @@ export class RumisUI implements GameUI {
         this.orientationIndex.set(stone, new Map(norm.map((o, i) => [shapeKey(o), i])));
       }
     }
-    this.legalKeys = new Set((r.legal ?? []).map((p) => `${p.stone}|${cellsKey(p.cells)}`));
-    if (prevVersion !== view.version) this.verdicts.clear();
+    const legal = this.myTurn() ? (r.legal ?? []) : [];
+    this.legalKeys = new Set(legal.map((p) => `${p.stone}|${cellsKey(p.cells)}`));
+    this.legalBy.clear();
+    for (const p of legal) {
+      const idx = this.orientationIndex.get(p.stone)?.get(shapeKey(p.cells));
+      if (idx === undefined) continue;
+      let byStone = this.legalBy.get(p.stone);
+      if (!byStone) this.legalBy.set(p.stone, (byStone = new Map()));
+      const list = byStone.get(idx) ?? [];
+      list.push(p);
+      byStone.set(idx, list);
+    }
+    if (prevVersion !== view.version) {
+      this.verdicts.clear();
+      this.armed = null;
+      this.hintList.hidden = true;
+    }
+    this.hintButton.disabled = !this.myTurn() || !!r.removing || legal.length === 0;
     this.heights = heightMap(r.scenario.width, r.scenario.depth, r.cubes);
     if (this.scene) {
       this.scene.setBoard(r.scenario);
-      const stones = r.cubes.map((c) => c.stone ?? -1);
-      const last = stones.length && Math.max(...stones) >= 0 ? Math.max(...stones) : null;
-      this.scene.setCubes(r.cubes, this.heights, last);
+      this.scene.setRedLine(r.red_line ?? null);
+      this.scene.setCubes(r.cubes, this.heights, this.lastStones());
     }
     const colour = this.trayColour();
-    const supply = r.colours.find((c) => c.colour === colour)?.supply ?? [];
-    if (this.selected && (!supply.includes(this.selected) || !this.myTurn())) this.selected = null;
+    const supply = this.supplyOf(colour);
+    if (this.selected && (!supply.includes(this.selected) || !this.myTurn() || r.removing)) this.selected = null;
+    this.autoSelect();
     this.renderScores();
     this.renderTray();
     this.renderHistory();
+    this.updateMarks();
     this.updateGhost();
   }
 
+  /** The three placements that win the most squares seen from above at once (yours
+   * gained plus others' covered), computed in the browser from `legal`. The server's
+   * search (win chances) is not offered yet. */
+  private showHints(): void {
+    const r = this.rumis();
+    const me = r.to_move_colour;
+    const owner = new Map(r.colours.map((c) => [c.colour, c.owner]));
+    const top = new Map<string, { z: number; colour: string }>();
+    for (const c of r.cubes) {
+      const k = `${c.x},${c.y}`;
+      if ((top.get(k)?.z ?? -1) < c.z) top.set(k, { z: c.z, colour: c.colour });
+    }
+    const myOwner = owner.get(me ?? "");
+    const scored = (r.legal ?? []).map((p) => {
+      const cols = new Set(p.cells.map(([x, y]) => `${x},${y}`));
+      let gain = 0;
+      let taken = 0;
+      for (const k of cols) {
+        const old = top.get(k)?.colour;
+        if (old === undefined || owner.get(old) !== myOwner) gain++;
+        if (old !== undefined && owner.get(old) !== myOwner && owner.get(old) !== null) taken++;
+      }
+      return { p, gain, taken, value: gain + taken };
+    });
+    scored.sort((a, b) => b.value - a.value || b.p.cells.length - a.p.cells.length);
+    clear(this.hintList);
+    this.hintList.hidden = false;
+    scored.slice(0, 3).forEach((s, i) => {
+      this.hintList.append(
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            { className: "small hint-move", testid: `rumis-hint-${i}`, onclick: () => this.showPlacement(s.p) },
+            notation(s.p.stone, s.p.cells),
+          ),
+          " ",
+          h("span", { className: "muted" }, t("rumis.hint_gain", { gain: s.gain, taken: s.taken })),
+        ),
+      );
+    });
+  }
+
+  /** Shows a placement as the ghost: its stone and orientation selected, the pointer on its anchor. */
+  private showPlacement(p: Placement): void {
+    const idx = this.orientationIndex.get(p.stone)?.get(shapeKey(p.cells));
+    if (idx === undefined) return;
+    this.selected = p.stone;
+    this.orientation = idx;
+    const [x, y] = anchorOf(p.cells, normalise(p.cells)[0]);
+    this.hover = { x, y };
+    this.armed = cellsKey(p.cells);
+    this.renderTray();
+    this.updateMarks();
+    this.updateGhost();
+  }
+
+  /** The dismantling game (R16): the stone taken off is the one to place. */
+  private autoSelect(): void {
+    const r = this.rumis();
+    if (this.myTurn() && !r.removing && r.stone_in_hand && this.selected !== r.stone_in_hand) {
+      this.selected = r.stone_in_hand;
+      this.orientation = this.orientationOrder(r.stone_in_hand)[0] ?? 0;
+    }
+  }
+
+  /** The stones a colour may still place (with the stone in hand, R16). */
+  private supplyOf(colour: string | null): string[] {
+    const r = this.rumis();
+    const supply = r.colours.find((c) => c.colour === colour)?.supply ?? [];
+    return r.stone_in_hand && this.myTurn() && !supply.includes(r.stone_in_hand) ? [r.stone_in_hand, ...supply] : supply;
+  }
+
+  /** Whether this turn takes a stone off the build (R16). */
+  private removing(): boolean {
+    return this.myTurn() && !!this.rumis().removing;
+  }
+
+  /** The stone to take off under the pointer: the removable stone with the highest cube in that column. */
+  private removalAt(hover: Hover): Placement | null {
+    let best: Placement | null = null;
+    let top = -1;
+    for (const p of this.rumis().legal ?? []) {
+      for (const [x, y, z] of p.cells)
+        if (x === hover.x && y === hover.y && z > top) {
+          top = z;
+          best = p;
+        }
+    }
+    return best;
+  }
+
+  /** The last stone each colour placed (its index in `history`); the latest move is the first. */
+  private lastStones(): number[] {
+    const last = new Map<string, number>();
+    for (const c of this.rumis().cubes) if (c.stone !== null && c.stone >= (last.get(c.colour) ?? -1)) last.set(c.colour, c.stone);
+    return [...last.values()].sort((a, b) => b - a);
+  }
+
+  /** The colour of each placed stone (index in `history`). */
+  private stoneColours(): Map<number, string> {
+    const m = new Map<number, string>();
+    for (const c of this.rumis().cubes) if (c.stone !== null) m.set(c.stone, c.colour);
+    return m;
+  }
+
   // ---- panels -------------------------------------------------------------------
+
+  private ownerName(colour: string): string {
+    const v = this.view!;
+    const c = this.rumis().colours.find((x) => x.colour === colour);
+    if (!c || c.owner === null) return t("rumis.neutral");
+    return seatName(v.seats[c.owner] ?? { seat: c.owner });
+  }
 
   private renderScores(): void {
     const v = this.view!;
     const r = this.rumis();
     clear(this.scores);
-    const table = h("table", { className: "scores" }, h("tr", {}, h("th", {}, ""), h("th", {}, "Colour"), h("th", {}, "Player"), h("th", {}, "Stones"), h("th", {}, "Score")));
+    const table = h(
+      "table",
+      { className: "scores" },
+      h("caption", { className: "visually-hidden" }, t("rumis.scores")),
+      h("tr", {}, h("th", { scope: "col" }, h("span", { className: "visually-hidden" }, t("rumis.to_move"))), h("th", { scope: "col" }, t("rumis.colour")), h("th", { scope: "col" }, t("rumis.player")), h("th", { scope: "col" }, t("rumis.stones_left")), h("th", { scope: "col" }, t("rumis.score"))),
+    );
     for (const c of r.colours) {
       const moving = !v.over && r.to_move_colour === c.colour;
-      const owner = c.owner === null ? "neutral" : seatName(v.seats[c.owner] ?? { seat: c.owner });
+      const owner = c.owner === null ? t("rumis.neutral") : seatName(v.seats[c.owner] ?? { seat: c.owner });
       table.append(
         h(
           "tr",
           { className: (moving ? "to-move" : "") + (c.out ? " out" : ""), testid: `colour-${c.colour}`, "data-out": String(c.out) },
           h("td", {}, moving ? "▶" : ""),
-          h("td", {}, h("span", { className: "swatch", style: `background:#${colourHex(c.colour).toString(16).padStart(6, "0")}` }), " ", c.colour, c.out ? h("span", { className: "badge", testid: `out-${c.colour}` }, "out") : null),
-          h("td", {}, owner + (c.owner !== null && c.owner === v.you ? " (you)" : "")),
-          h("td", { testid: `supply-${c.colour}` }, String(c.supply.length)),
+          h("td", {}, h("span", { className: "swatch", style: `background:#${colourHex(c.colour).toString(16).padStart(6, "0")}` }), " ", colourName(c.colour), c.out ? h("span", { className: "badge", testid: `out-${c.colour}` }, t("rumis.out")) : null),
+          h("td", {}, owner + (c.owner !== null && c.owner === v.you ? ` (${t("common.you")})` : "")),
+          h("td", { testid: `supply-${c.colour}`, title: c.supply.join(" ") }, String(c.supply.length)),
           h("td", { className: "score", testid: `score-${c.colour}` }, String(c.score)),
         ),
       );
     }
-    this.scores.append(table);
+    this.scores.append(table, h("p", { className: "score-note muted", testid: "score-note" }, t("rumis.score_note", { n: this.orientations.size || 11 })));
     clear(this.info);
     this.info.append(
-      ...[
-      h("span", { testid: "scenario-name" }, `${r.scenario.name}, ${r.players} players${r.variant !== "standard" ? ", " + r.variant : ""}`),
-      h("span", { testid: "cube-count", "data-count": r.cubes.length }, ` · ${r.cubes.length} cubes placed`),
-      !v.over && r.to_move_colour ? h("span", { testid: "to-move-colour" }, ` · ${r.to_move_colour} to move`) : "",
-      ],
+      h("span", { testid: "scenario-name" }, t("rumis.info", { scenario: r.scenario.name, players: r.players }), r.variant !== "standard" ? `, ${t(("variant." + r.variant) as never)}` : ""),
+      h("span", { testid: "cube-count", "data-count": r.cubes.length }, ` · ${t("rumis.cubes", { n: r.cubes.length })}`),
+      !v.over && r.to_move_colour ? h("span", { testid: "to-move-colour" }, ` · ${t("rumis.colour_to_move", { colour: colourName(r.to_move_colour) })}`) : "",
     );
+  }
+
+  /** Orientation indexes of a stone, those with legal placements first. */
+  private orientationOrder(stone: string): number[] {
+    const n = this.orientations.get(stone)?.length ?? 0;
+    const legal = this.legalBy.get(stone);
+    const all = [...Array(n).keys()];
+    if (!legal) return all;
+    return [...all.filter((i) => legal.has(i)), ...all.filter((i) => !legal.has(i))];
   }
 
   private renderTray(): void {
@@ -202,44 +369,49 @@ export class RumisUI implements GameUI {
     const colour = this.trayColour();
     clear(this.tray);
     if (!colour) {
-      this.tray.append(h("div", { className: "muted" }, "Spectators have no stones."));
+      this.tray.append(h("div", { className: "muted" }, t("rumis.spectator_stones")));
       return;
     }
-    const supply = r.colours.find((c) => c.colour === colour)?.supply ?? [];
-    const mine = this.myTurn();
+    const supply = this.supplyOf(colour);
+    const mine = this.myTurn() && !r.removing;
     this.tray.dataset.colour = colour;
-    if (supply.length === 0) this.tray.append(h("div", { className: "muted" }, "No stones left."));
+    if (this.removing()) this.tray.append(h("div", { className: "muted", testid: "remove-note" }, t("rumis.remove_pick")));
+    if (supply.length === 0) this.tray.append(h("div", { className: "muted" }, t("rumis.no_stones")));
     for (const stone of supply) {
       const list = this.orientations.get(stone);
-      const shape = list?.[stone === this.selected ? this.orientation : 0];
-      const legalCount = [...this.legalKeys].filter((k) => k.startsWith(stone + "|")).length;
+      const shape = list?.[stone === this.selected ? this.orientation : (this.orientationOrder(stone)[0] ?? 0)];
+      const legalCount = [...(this.legalBy.get(stone)?.values() ?? [])].reduce((a, l) => a + l.length, 0);
       const b = h(
         "button",
         {
-          className: "tray-stone" + (stone === this.selected ? " selected" : "") + (mine && r.legal && legalCount === 0 ? " stuck" : ""),
+          className: "tray-stone" + (stone === this.selected ? " selected" : "") + (mine && legalCount === 0 ? " stuck" : ""),
           testid: `tray-stone-${stone}`,
           disabled: !mine,
-          title: mine ? `${stone}: ${legalCount} legal placements` : stone,
+          "aria-pressed": String(stone === this.selected),
+          "aria-label": mine ? t("rumis.stone_fits", { stone, n: legalCount }) : stone,
+          title: mine ? t("rumis.stone_fits", { stone, n: legalCount }) : stone,
+          "data-legal": legalCount,
           onclick: () => this.select(stone),
         },
-        shape ? stoneSvg(shape, colourHex(colour), 52) : null,
+        shape ? stoneSvg(shape, colourHex(colour), 48) : null,
         h("span", { className: "code" }, stone),
       );
       this.tray.append(b);
     }
     clear(this.turnControls);
     if (mine) {
-      const btn = (testid: string, text: string, t: Turn | "next", title: string) =>
-        h("button", { testid, title, disabled: !this.selected, onclick: () => (t === "next" ? this.nextOrientation() : this.turnStone(t)) }, text);
+      const btn = (testid: string, text: string, tt: Turn | "next", title: string) =>
+        h("button", { testid, title, "aria-label": title, disabled: !this.selected, onclick: () => (tt === "next" ? this.nextOrientation() : this.turnStone(tt)) }, text);
       const count = this.selected ? (this.orientations.get(this.selected)?.length ?? 0) : 0;
+      const fitting = this.selected ? (this.legalBy.get(this.selected)?.size ?? 0) : 0;
       this.turnControls.append(
-        btn("turn-yaw-left", "⟲ turn", "yaw-", "turn left about the vertical (Q)"),
-        btn("turn-yaw-right", "⟳ turn", "yaw+", "turn right about the vertical (E)"),
-        btn("turn-pitch-back", "⤒ tilt", "pitch-", "tilt back (W)"),
-        btn("turn-pitch-fwd", "⤓ tilt", "pitch+", "tilt forward (S)"),
-        btn("turn-roll-left", "↶ roll", "roll-", "roll left (A)"),
-        btn("turn-roll-right", "↷ roll", "roll+", "roll right (D)"),
-        btn("next-orientation", "next", "next", "next orientation (R)"),
+        btn("turn-yaw-left", "⟲", "yaw-", t("rumis.turn_left")),
+        btn("turn-yaw-right", "⟳", "yaw+", t("rumis.turn_right")),
+        btn("turn-pitch-back", "⤒", "pitch-", t("rumis.tilt_back")),
+        btn("turn-pitch-fwd", "⤓", "pitch+", t("rumis.tilt_fwd")),
+        btn("turn-roll-left", "↶", "roll-", t("rumis.roll_left")),
+        btn("turn-roll-right", "↷", "roll+", t("rumis.roll_right")),
+        btn("next-orientation", t("rumis.next"), "next", t("rumis.next_title")),
         h(
           "span",
           {
@@ -247,9 +419,10 @@ export class RumisUI implements GameUI {
             testid: "orientation",
             "data-stone": this.selected ?? "",
             "data-index": this.orientation,
+            "data-fits": String(!!this.selected && !!this.legalBy.get(this.selected)?.has(this.orientation)),
             "data-key": this.selected ? shapeKey(this.orientations.get(this.selected)![this.orientation]) : "",
           },
-          this.selected ? `${this.selected} orientation ${this.orientation + 1}/${count}` : "pick a stone",
+          this.selected ? t("rumis.orientation", { stone: this.selected, i: this.orientation + 1, n: count, fit: fitting }) : t("rumis.pick_stone"),
         ),
       );
     }
@@ -257,8 +430,21 @@ export class RumisUI implements GameUI {
 
   private renderHistory(): void {
     const r = this.rumis();
+    const colours = this.stoneColours();
     clear(this.history);
-    r.history.forEach((m, i) => this.history.append(h("li", { testid: `history-${i}` }, m)));
+    const last = new Set(this.lastStones());
+    r.history.forEach((m, i) => {
+      const colour = colours.get(i);
+      this.history.append(
+        h(
+          "li",
+          { testid: `history-${i}`, className: last.has(i) ? "last-move" : "", "data-colour": colour ?? "" },
+          colour ? h("span", { className: "swatch", style: `background:#${colourHex(colour).toString(16).padStart(6, "0")}` }) : null,
+          colour ? ` ${colourName(colour)} (${this.ownerName(colour)}): ` : " ",
+          h("code", {}, m),
+        ),
+      );
+    });
     this.history.scrollTop = this.history.scrollHeight;
   }
 
@@ -267,83 +453,188 @@ export class RumisUI implements GameUI {
   private select(stone: string): void {
     if (!this.myTurn()) return;
     this.ctx.clearError();
+    this.armed = null;
     if (this.selected === stone) {
       this.selected = null;
     } else {
       this.selected = stone;
-      this.orientation = 0;
+      this.orientation = this.orientationOrder(stone)[0] ?? 0;
     }
     this.renderTray();
+    this.updateMarks();
     this.updateGhost();
   }
 
-  private turnStone(t: Turn): void {
+  private turnStone(tt: Turn): void {
     if (!this.selected) return;
     const list = this.orientations.get(this.selected)!;
-    const key = shapeKey(turn(list[this.orientation], t));
+    const key = shapeKey(turn(list[this.orientation], tt));
     const next = this.orientationIndex.get(this.selected)!.get(key);
     if (next !== undefined) this.orientation = next;
+    this.armed = null;
     this.renderTray();
+    this.updateMarks();
     this.updateGhost();
   }
 
+  /** The next orientation that fits somewhere (all of them when none fits). */
   private nextOrientation(): void {
     if (!this.selected) return;
-    const n = this.orientations.get(this.selected)!.length;
-    this.orientation = (this.orientation + 1) % n;
+    const order = this.orientationOrder(this.selected);
+    const legal = this.legalBy.get(this.selected);
+    const ring = legal && legal.size ? order.filter((i) => legal.has(i)) : order;
+    const at = ring.indexOf(this.orientation);
+    this.orientation = ring[(at + 1) % ring.length] ?? this.orientation;
+    this.armed = null;
     this.renderTray();
+    this.updateMarks();
     this.updateGhost();
+  }
+
+  /** Legal placements of the selected stone in the shown orientation. */
+  private placementsHere(): Placement[] {
+    if (!this.selected) return [];
+    return this.legalBy.get(this.selected)?.get(this.orientation) ?? [];
+  }
+
+  /** The columns to point at: the anchor of every legal placement in this orientation. */
+  private updateMarks(): void {
+    const marks: Hover[] = [];
+    const seen = new Set<string>();
+    const removing = this.removing();
+    for (const p of removing ? (this.rumis().legal ?? []) : this.placementsHere()) {
+      if (removing) {
+        for (const [x, y] of p.cells) {
+          if (this.removalAt({ x, y }) === p && !seen.has(`${x},${y}`)) {
+            seen.add(`${x},${y}`);
+            marks.push({ x, y });
+          }
+        }
+        continue;
+      }
+      const a = normalise(p.cells)[0];
+      const [x, y] = anchorOf(p.cells, a);
+      const k = `${x},${y}`;
+      if (!seen.has(k)) {
+        seen.add(k);
+        marks.push({ x, y });
+      }
+    }
+    this.viewport.dataset.marks = marks.map((m) => `${m.x},${m.y}`).join(";");
+    this.scene?.setMarks(marks, this.heights);
   }
 
   private toggleTop(): void {
     if (!this.scene) return;
     this.scene.setTopView(!this.scene.isTopView());
-    this.topButton.textContent = this.scene.isTopView() ? "3D view" : "Top view";
+    this.topButton.textContent = this.scene.isTopView() ? t("rumis.view_3d") : t("rumis.top_view");
     this.topButton.dataset.on = String(this.scene.isTopView());
   }
 
   private onKey(e: KeyboardEvent): void {
     const target = e.target as HTMLElement | null;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key.toLowerCase();
+    const onCanvas = target === this.scene?.canvas;
     if (k in TURN_KEYS) this.turnStone(TURN_KEYS[k]);
     else if (k === "r") this.nextOrientation();
     else if (k === "t") this.toggleTop();
+    else if (k.startsWith("arrow") && this.selected && (onCanvas || target === document.body)) this.moveGhostBy(k);
+    else if ((k === "enter" || k === " ") && onCanvas && this.ghost) this.placeGhost();
     else if (k === "escape") {
       this.selected = null;
       this.renderTray();
+      this.updateMarks();
       this.updateGhost();
     } else return;
     e.preventDefault();
   }
 
+  /** The keyboard moves the ghost one column (from the first mark when there is none). */
+  private moveGhostBy(key: string): void {
+    const r = this.rumis();
+    let { x, y } = this.hover ?? this.firstMark() ?? { x: 0, y: 0 };
+    if (this.hover) {
+      if (key === "arrowleft") x--;
+      if (key === "arrowright") x++;
+      if (key === "arrowup") y--;
+      if (key === "arrowdown") y++;
+    }
+    x = Math.max(0, Math.min(r.scenario.width - 1, x));
+    y = Math.max(0, Math.min(r.scenario.depth - 1, y));
+    this.hover = { x, y };
+    this.updateGhost();
+  }
+
+  private firstMark(): Hover | null {
+    const m = this.viewport.dataset.marks?.split(";")[0];
+    if (!m) return null;
+    const [x, y] = m.split(",").map(Number);
+    return { x, y };
+  }
+
   private onHover(hover: Hover | null): void {
     if (hover && this.hover && hover.x === this.hover.x && hover.y === this.hover.y) return;
+    // A touch ghost stays until it is placed; a legal ghost stays for the Place button.
+    if (!hover && (this.armed || !this.placeButton.disabled)) return;
     this.hover = hover;
     this.updateGhost();
   }
 
+  /** The legal placement under the pointer: one of its cubes in the pointed column,
+   * preferring the one anchored there. */
+  private snapped(hover: Hover): Cell[] | null {
+    let best: Cell[] | null = null;
+    let bestScore = Infinity;
+    for (const p of this.placementsHere()) {
+      if (!p.cells.some(([x, y]) => x === hover.x && y === hover.y)) continue;
+      const [ax, ay] = anchorOf(p.cells, normalise(p.cells)[0]);
+      const score = Math.abs(ax - hover.x) + Math.abs(ay - hover.y);
+      if (score < bestScore) {
+        best = p.cells;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
   private updateGhost(): void {
+    if (this.removing()) {
+      this.placeButton.disabled = true;
+      const p = this.hover ? this.removalAt(this.hover) : null;
+      this.ghost = p?.cells ?? null;
+      this.selected = p?.stone ?? null;
+      this.scene?.setGhost(this.ghost, true);
+      if (p) {
+        this.placeButton.disabled = false;
+        this.setStatus(t("rumis.remove_this", { stone: p.stone }), { legal: true, reason: "" }, p.cells);
+      } else this.setStatus(t("rumis.remove_pick"), null);
+      return;
+    }
     const stone = this.selected;
+    this.placeButton.disabled = true;
     if (!stone || !this.hover || !this.myTurn()) {
       this.ghost = null;
       this.scene?.setGhost(null, false);
-      this.setStatus(stone ? "Point at the build to place the stone." : this.myTurn() ? "Pick a stone from the tray." : "", null);
+      if (!stone) this.scene?.setMarks([], this.heights);
+      this.setStatus(stone ? (this.placementsHere().length ? t("rumis.point_marked") : t("rumis.no_fit_here")) : this.myTurn() ? t("rumis.pick_stone_tray") : "", null);
       return;
     }
-    const cells = drop(this.orientations.get(stone)![this.orientation], this.hover.x, this.hover.y, this.heights);
+    const cells = this.snapped(this.hover) ?? drop(this.orientations.get(stone)![this.orientation], this.hover.x, this.hover.y, this.heights);
     this.ghost = cells;
     const key = `${stone}|${cellsKey(cells)}`;
     const r = this.rumis();
     if (this.legalKeys.has(key)) {
       this.scene?.setGhost(cells, true);
-      this.setStatus(`Legal: ${notation(stone, cells)} — click to place.`, { legal: true, reason: "" }, cells);
+      this.placeButton.disabled = false;
+      this.setStatus(t("rumis.legal", { move: notation(stone, cells) }), { legal: true, reason: "" }, cells);
       return;
     }
     this.scene?.setGhost(cells, false);
     const { width, depth } = r.scenario;
     if (cells.some(([x, y]) => x < 0 || y < 0 || x >= width || y >= depth)) {
-      this.setStatus("Not here: the stone would stick out of the board.", { legal: false, reason: "outside the board" }, cells);
+      this.showVerdict(stone, cells, { legal: false, reason: "outside the board" });
       return;
     }
     const known = this.verdicts.get(key);
@@ -351,7 +642,7 @@ export class RumisUI implements GameUI {
       this.showVerdict(stone, cells, known);
       return;
     }
-    this.setStatus(`${notation(stone, cells)}: checking…`, null, cells);
+    this.setStatus(t("rumis.checking", { move: notation(stone, cells) }), null, cells);
     if (this.checkTimer !== null) window.clearTimeout(this.checkTimer);
     const version = this.view!.version;
     this.checkTimer = window.setTimeout(async () => {
@@ -362,7 +653,7 @@ export class RumisUI implements GameUI {
         this.verdicts.set(key, verdict);
         if (this.ghost && cellsKey(this.ghost) === cellsKey(cells) && this.selected === stone) this.showVerdict(stone, cells, verdict);
       } catch (e) {
-        this.setStatus(`Cannot check: ${(e as Error).message}`, null, cells);
+        this.setStatus(t("rumis.cannot_check", { error: (e as Error).message }), null, cells);
       }
     }, 80);
   }
@@ -370,33 +661,63 @@ export class RumisUI implements GameUI {
   private showVerdict(stone: string, cells: Cell[], v: Verdict): void {
     // `legal` is the authority for green; a check that says legal (if `legal` was not sent) is trusted too.
     this.scene?.setGhost(cells, v.legal);
-    if (v.legal) this.setStatus(`Legal: ${notation(stone, cells)} — click to place.`, v, cells);
-    else this.setStatus(`Not here: ${v.reason || "illegal placement"}`, v, cells);
+    this.placeButton.disabled = !v.legal;
+    if (v.legal) this.setStatus(t("rumis.legal", { move: notation(stone, cells) }), v, cells);
+    else {
+      const said = reason(v.reason || "illegal placement");
+      this.setStatus(t("rumis.not_here", { reason: said.text }), v, cells, said.rule);
+    }
   }
 
-  private setStatus(text: string, verdict: Verdict | null, cells?: Cell[]): void {
-    this.ghostStatus.textContent = text;
+  private setStatus(text: string, verdict: Verdict | null, cells?: Cell[], rule: string | null = null): void {
+    clear(this.ghostStatus);
+    this.ghostStatus.append(text);
+    if (rule) this.ghostStatus.append(" ", h("a", { href: ruleHref(rule), target: "_blank", testid: "ghost-why", className: "why" }, t("table.why", { rule })));
     this.ghostStatus.dataset.legal = verdict ? String(verdict.legal) : "";
     this.ghostStatus.dataset.reason = verdict?.reason ?? "";
+    this.ghostStatus.dataset.rule = rule ?? "";
     this.ghostStatus.dataset.move = cells && this.selected ? notation(this.selected, cells) : "";
     this.ghostStatus.className = "ghost-status" + (verdict ? (verdict.legal ? " legal" : " illegal") : "");
   }
 
-  private async onClick(hover: Hover | null): Promise<void> {
-    if (!this.myTurn() || !this.selected) return;
+  private async onClick(hover: Hover | null, touch: boolean): Promise<void> {
+    if (!this.myTurn() || (!this.selected && !this.removing())) return;
+    if (touch) {
+      // First tap: show the ghost (snapped) with its reason; a second tap on it places.
+      const before = this.ghost ? cellsKey(this.ghost) : null;
+      if (this.armed && before === this.armed && hover && this.ghost!.some(([x, y]) => x === hover.x && y === hover.y)) return this.placeGhost();
+      if (hover) {
+        this.hover = hover;
+        this.updateGhost();
+      }
+      const now = this.ghost ? cellsKey(this.ghost) : null;
+      if (now && now === before && this.armed === now) return this.placeGhost();
+      this.armed = now;
+      return;
+    }
     if (hover) this.onHover(hover);
-    if (!this.ghost) return;
+    return this.placeGhost();
+  }
+
+  private async placeGhost(): Promise<void> {
+    if (!this.myTurn() || !this.selected || !this.ghost) return;
     const stone = this.selected;
     const cells = this.ghost;
     const key = `${stone}|${cellsKey(cells)}`;
     const verdict = this.legalKeys.has(key) ? { legal: true, reason: "" } : this.verdicts.get(key);
     if (!verdict?.legal) {
-      this.ctx.error(`Cannot place ${stone} there${verdict ? ": " + verdict.reason : ""}.`);
+      const said = verdict ? reason(verdict.reason) : null;
+      this.ctx.error(t("rumis.cannot_place", { stone, reason: said ? ": " + said.text : "" }));
       return;
     }
     const ok = await this.send({ stone, cells });
     if (ok) {
       this.selected = null;
+      this.armed = null;
+      this.hover = null;
+      this.autoSelect();
+      this.renderTray();
+      this.updateMarks();
       this.updateGhost();
     }
   }
@@ -410,4 +731,11 @@ export class RumisUI implements GameUI {
       this.busy = false;
     }
   }
+}
+
+/** The board column of a placement's anchor cube (the first of its lowest layer). */
+function anchorOf(cells: Cell[], a: Cell): [number, number] {
+  const mx = Math.min(...cells.map((c) => c[0]));
+  const my = Math.min(...cells.map((c) => c[1]));
+  return [mx + a[0], my + a[1]];
 }

@@ -1,10 +1,15 @@
-// Rummikub at the table: the rack and the table with drag and drop (and click to move),
-// invalid sets marked while working, reset / end turn / draw, the server's countdown,
-// opponents' rack sizes, round scores and the next round.
+// Rummikub at the table: the rack and the table with drag and drop (mouse and touch),
+// click to move and the keyboard (Tab to a tile, Enter to pick it up, arrows to move it,
+// Enter on a set to drop it there), invalid sets marked with their full problem, runs
+// kept in order, the initial meld's running value, what the last turn changed (sets and
+// laid tiles, a bot's turn too) and your drawn tile highlighted until your next action,
+// reset / end turn / draw, the server's countdown, rack sizes, round scores, next round.
 import { api, ApiError, statusOf, type HintPlay, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
+import { t } from "../i18n/i18n";
+import { lastEvent, lastTiles, reason } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
-import { byColour, byNumber, COLOUR_NAMES, parseTile, setProblem } from "./sets";
+import { byColour, byNumber, parseTile, readingOrder, setProblem, setValue, tileColourName } from "./sets";
 
 interface WorkTile {
   id: number;
@@ -16,6 +21,14 @@ interface WorkTile {
 type SortMode = "none" | "colour" | "number";
 type Place = { kind: "set"; index: number; before: number | null } | { kind: "new" } | { kind: "rack"; before: number | null };
 
+const setKey = (codes: string[]) => [...codes].sort().join(" ");
+
+function count(codes: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const c of codes) m.set(c, (m.get(c) ?? 0) + 1);
+  return m;
+}
+
 export class RummikubUI implements GameUI {
   private view: TableView | null = null;
   private sets: WorkTile[][] = [];
@@ -25,16 +38,28 @@ export class RummikubUI implements GameUI {
   private selected: number | null = null;
   private busy = false;
   private timer: number;
+  /** What the last turns changed, shown until this player's next action. */
+  private changedSets = new Set<string>();
+  private laid = new Map<string, number>();
+  private drawn: string | null = null;
+  private prevTable: string[][] | null = null;
+  private prevRack: string[] | null = null;
+  private prevVersion = -1;
+  /** The element to focus after a render (keyboard moves). */
+  private focusAfter: string | null = null;
+  private places = new WeakMap<HTMLElement, () => Place>();
 
   private info = h("div", { className: "rk-info", testid: "rk-info" });
-  private countdown = h("span", { className: "countdown", testid: "countdown" });
+  private countdown = h("span", { className: "countdown", testid: "countdown", role: "timer" });
   private players = h("div", { className: "rk-players", testid: "rk-players" });
-  private tableBox = h("div", { className: "rk-table", testid: "table" });
-  private rackBox = h("div", { className: "rk-rack", testid: "rack" });
+  private tableBox = h("div", { className: "rk-table", testid: "table", role: "group", "aria-label": t("rk.table") });
+  private rackBox = h("div", { className: "rk-rack", testid: "rack", role: "group", "aria-label": t("rk.your_rack") });
   private controls = h("div", { className: "rk-controls" });
+  private meldBox = h("div", { className: "meld-value", testid: "meld-value", "aria-live": "polite" });
   private roundBox = h("div", { className: "round-over", testid: "round-over", hidden: true });
-  private last = h("div", { className: "last muted", testid: "last" });
+  private last = h("div", { className: "last", testid: "last", "aria-live": "polite" });
   private hintBox = h("div", { className: "hint", testid: "hint", hidden: true });
+  private keyHelp = h("p", { className: "muted key-help", testid: "key-help" }, t("rk.key_help"));
 
   constructor(
     root: HTMLElement,
@@ -45,12 +70,14 @@ export class RummikubUI implements GameUI {
       this.players,
       this.last,
       this.roundBox,
-      h("h3", {}, "Table"),
+      h("h3", {}, t("rk.table")),
       this.tableBox,
-      h("h3", {}, "Your rack"),
+      h("h3", {}, t("rk.your_rack")),
       this.rackBox,
+      this.meldBox,
       this.controls,
       this.hintBox,
+      this.keyHelp,
     );
     this.timer = window.setInterval(() => this.tick(), 250);
   }
@@ -65,8 +92,10 @@ export class RummikubUI implements GameUI {
   }
 
   update(view: TableView): void {
-    this.view = view;
     const rk = view.rummikub!;
+    const prev = this.view;
+    this.view = view;
+    if (view.version !== this.prevVersion) this.noteChanges(prev, view);
     const key = JSON.stringify([view.version, rk.rack ?? null, rk.table, view.to_move]);
     if (key !== this.baseKey) {
       this.baseKey = key;
@@ -74,6 +103,68 @@ export class RummikubUI implements GameUI {
       this.hintBox.hidden = true;
     }
     this.render();
+  }
+
+  /** Marks what changed since the last view: the sets that are new or changed, the
+   * tiles laid (from `last`, or the table's growth), your drawn tile. */
+  private noteChanges(prev: TableView | null, view: TableView): void {
+    const rk = view.rummikub!;
+    const table = rk.table;
+    const rack = rk.rack ?? null;
+    const sameRound = prev?.rummikub?.round === rk.round;
+    if (this.prevTable && sameRound) {
+      const before = count(this.prevTable.map(setKey));
+      const tableChanged = setKey(this.prevTable.map(setKey)) !== setKey(table.map(setKey));
+      if (tableChanged) {
+        this.changedSets.clear();
+        this.laid.clear();
+        for (const s of table) {
+          const k = setKey(s);
+          const left = before.get(k) ?? 0;
+          if (left > 0) before.set(k, left - 1);
+          else this.changedSets.add(k);
+        }
+        const old = count(this.prevTable.flat());
+        for (const c of table.flat()) {
+          const n = old.get(c) ?? 0;
+          if (n > 0) old.set(c, n - 1);
+          else this.laid.set(c, (this.laid.get(c) ?? 0) + 1);
+        }
+      }
+      // Your drawn tile: the rack grew by one (or three: a time-out) without a play.
+      if (rack && this.prevRack && rack.length > this.prevRack.length && !tableChanged) {
+        const had = count(this.prevRack);
+        const extra: string[] = [];
+        for (const c of rack) {
+          const n = had.get(c) ?? 0;
+          if (n > 0) had.set(c, n - 1);
+          else extra.push(c);
+        }
+        this.drawn = extra.length === 1 ? extra[0] : null;
+      }
+    } else if (!this.prevTable) {
+      // First view: the last event's tiles, in the sets that hold them.
+      const tiles = lastTiles(rk.last);
+      if (tiles.length) {
+        const want = count(tiles);
+        for (const s of table) if (s.some((c) => want.has(c))) this.changedSets.add(setKey(s));
+        this.laid = want;
+      }
+    } else {
+      this.changedSets.clear();
+      this.laid.clear();
+      this.drawn = null;
+    }
+    this.prevTable = table.map((s) => [...s]);
+    this.prevRack = rack ? [...rack] : null;
+    this.prevVersion = view.version;
+  }
+
+  /** Your own action clears the marks of the last turn. */
+  private acted(): void {
+    this.changedSets.clear();
+    this.laid.clear();
+    this.drawn = null;
   }
 
   private resetWork(): void {
@@ -91,7 +182,7 @@ export class RummikubUI implements GameUI {
   }
 
   private changed(): boolean {
-    return this.rack.length !== (this.view?.rummikub?.rack ?? []).length || JSON.stringify(this.sets.map((s) => s.map((t) => t.code))) !== JSON.stringify(this.view?.rummikub?.table ?? []);
+    return this.rack.length !== (this.view?.rummikub?.rack ?? []).length || JSON.stringify(this.sets.map((s) => s.map((x) => x.code))) !== JSON.stringify(this.view?.rummikub?.table ?? []);
   }
 
   private tick(): void {
@@ -99,14 +190,13 @@ export class RummikubUI implements GameUI {
     if (!v) return;
     if (v.deadline_ms === null || v.over || statusOf(v) === "waiting") {
       const clock = v.rummikub?.rules.turn_seconds;
-      this.countdown.textContent =
-        clock === null ? "no clock" : statusOf(v) === "waiting" && clock ? `${clock} s a turn, from when every seat is taken` : "";
+      this.countdown.textContent = clock === null ? t("rk.no_clock") : statusOf(v) === "waiting" && clock ? t("rk.clock_waiting", { secs: clock }) : "";
       this.countdown.dataset.seconds = "";
       return;
     }
     const left = Math.max(0, Math.ceil((v.deadline_ms - Date.now()) / 1000));
     this.countdown.dataset.seconds = String(left);
-    this.countdown.textContent = `time left ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    this.countdown.textContent = t("rk.time_left", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
     this.countdown.classList.toggle("urgent", left <= 10);
   }
 
@@ -114,15 +204,21 @@ export class RummikubUI implements GameUI {
 
   private take(id: number): WorkTile | null {
     for (const set of this.sets) {
-      const i = set.findIndex((t) => t.id === id);
+      const i = set.findIndex((x) => x.id === id);
       if (i >= 0) return set.splice(i, 1)[0];
     }
-    const i = this.rack.findIndex((t) => t.id === id);
+    const i = this.rack.findIndex((x) => x.id === id);
     return i >= 0 ? this.rack.splice(i, 1)[0] : null;
   }
 
   private find(id: number): WorkTile | null {
-    return [...this.sets.flat(), ...this.rack].find((t) => t.id === id) ?? null;
+    return [...this.sets.flat(), ...this.rack].find((x) => x.id === id) ?? null;
+  }
+
+  /** Where a tile lies: its set (index) or the rack (-1). */
+  private where(id: number): number {
+    const s = this.sets.findIndex((set) => set.some((x) => x.id === id));
+    return s;
   }
 
   private move(id: number, place: Place): void {
@@ -130,9 +226,10 @@ export class RummikubUI implements GameUI {
     const tile = this.find(id);
     if (!tile) return;
     if (place.kind === "rack" && !tile.fromRack) {
-      this.ctx.error("A tile from the table must stay on the table.");
+      this.ctx.error(t("rk.stays_on_table"));
       return;
     }
+    this.acted();
     // Indexes are read before removal; adjust when the tile moves within the same list.
     let target: WorkTile[] | null = null;
     let before: WorkTile | null = null;
@@ -153,12 +250,17 @@ export class RummikubUI implements GameUI {
       else target!.push(tile);
     }
     this.sets = this.sets.filter((s) => s.length > 0);
+    // Runs in order as they are built.
+    const rules = this.view!.rummikub!.rules;
+    this.sets = this.sets.map((s) => readingOrder(s.map((x) => x.code), rules).map((i) => s[i]));
     this.selected = null;
     if (place.kind === "rack") this.applySort();
     this.render();
   }
 
   private dropTarget(el: HTMLElement, place: () => Place): void {
+    this.places.set(el, place);
+    el.dataset.drop = "1";
     el.addEventListener("dragover", (e) => {
       if (!this.myTurn()) return;
       e.preventDefault();
@@ -180,37 +282,152 @@ export class RummikubUI implements GameUI {
     });
   }
 
-  private tileEl(t: WorkTile, where: string, place: Place | null): HTMLElement {
-    const tile = parseTile(t.code);
+  /** Keyboard: arrows move the picked-up tile (←/→ within its row, ↑/↓ to the set above
+   * or below; below the last set a new set, above the first the rack), Escape puts it down. */
+  private keyMove(id: number, key: string): boolean {
+    const s = this.where(id);
+    const list = s >= 0 ? this.sets[s] : this.rack;
+    const i = list.findIndex((x) => x.id === id);
+    const tile = list[i];
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      const j = key === "ArrowLeft" ? i - 1 : i + 1;
+      if (j < 0 || j >= list.length) return true;
+      [list[i], list[j]] = [list[j], list[i]];
+    } else if (key === "ArrowDown" || key === "ArrowUp") {
+      const down = key === "ArrowDown";
+      if (s < 0) {
+        // From the rack: up to the last set, down to a new set.
+        if (down || this.sets.length === 0) this.move(id, { kind: "new" });
+        else this.move(id, { kind: "set", index: this.sets.length - 1, before: null });
+      } else if (down) {
+        if (s === this.sets.length - 1) this.move(id, { kind: "new" });
+        else this.move(id, { kind: "set", index: s + 1, before: null });
+      } else if (s > 0) this.move(id, { kind: "set", index: s - 1, before: null });
+      else if (tile.fromRack) this.move(id, { kind: "rack", before: null });
+      this.selected = id;
+    } else return false;
+    this.acted();
+    this.focusAfter = `[data-id="${id}"]`;
+    this.render();
+    return true;
+  }
+
+  /** Touch: drag a tile with the finger and drop it where it is let go. */
+  private touchDrag(el: HTMLElement, tile: WorkTile, e: PointerEvent): void {
+    if (e.pointerType !== "touch" || !this.myTurn()) return;
+    const startX = e.clientX;
+    const startY = e.clientY;
+    let ghost: HTMLElement | null = null;
+    const onMove = (m: PointerEvent) => {
+      if (!ghost && Math.hypot(m.clientX - startX, m.clientY - startY) < 8) return;
+      if (!ghost) {
+        ghost = el.cloneNode(true) as HTMLElement;
+        ghost.classList.add("touch-ghost");
+        document.body.append(ghost);
+        el.classList.add("dragging");
+      }
+      m.preventDefault();
+      ghost.style.left = `${m.clientX - 18}px`;
+      ghost.style.top = `${m.clientY - 40}px`;
+    };
+    const onUp = (u: PointerEvent) => {
+      window.removeEventListener("pointermove", onMove);
+      window.removeEventListener("pointerup", onUp);
+      window.removeEventListener("pointercancel", onUp);
+      if (!ghost) return; // a tap: the click handler selects
+      ghost.remove();
+      el.classList.remove("dragging");
+      let target = document.elementFromPoint(u.clientX, u.clientY) as HTMLElement | null;
+      while (target && !this.places.has(target)) target = target.parentElement;
+      if (target) this.move(tile.id, this.places.get(target)!());
+      else this.render();
+      this.suppressClick = true;
+    };
+    window.addEventListener("pointermove", onMove, { passive: false });
+    window.addEventListener("pointerup", onUp);
+    window.addEventListener("pointercancel", onUp);
+  }
+  private suppressClick = false;
+
+  private tileEl(x: WorkTile, where: string, place: Place | null, highlight = false): HTMLElement {
+    const tile = parseTile(x.code);
+    const name = tile.joker ? t("tile.joker") : `${tileColourName(tile.colour!)} ${tile.number}`;
+    const mine = this.myTurn();
     const el = h(
       "div",
       {
-        className: `tile ${tile.joker ? "joker" : "c-" + tile.colour}${t.fromRack && where !== "rack" ? " new" : ""}${this.selected === t.id ? " selected" : ""}`,
-        "data-tile": t.code,
-        "data-id": t.id,
-        testid: `tile-${where}-${t.code}`,
-        title: tile.joker ? "joker" : `${COLOUR_NAMES[tile.colour!] ?? tile.colour} ${tile.number}`,
-        draggable: this.myTurn() ? "true" : null,
+        className: `tile ${tile.joker ? "joker" : "c-" + tile.colour}${x.fromRack && where !== "rack" ? " new" : ""}${this.selected === x.id ? " selected" : ""}${highlight ? " laid" : ""}${where === "rack" && this.drawn === x.code ? " drawn" : ""}`,
+        "data-tile": x.code,
+        "data-id": x.id,
+        testid: `tile-${where}-${x.code}`,
+        title: name,
+        role: mine ? "button" : "img",
+        "aria-label": name + (this.selected === x.id ? ` (${t("rk.picked_up")})` : ""),
+        "aria-pressed": mine ? String(this.selected === x.id) : null,
+        tabindex: mine ? 0 : null,
+        draggable: mine ? "true" : null,
       },
-      tile.joker ? "J" : String(tile.number),
+      h("span", { className: "num", "aria-hidden": "true" }, tile.joker ? "J" : String(tile.number)),
+      tile.joker ? null : h("span", { className: "mark", "aria-hidden": "true" }, MARKS[tile.colour!] ?? ""),
     );
-    if (this.myTurn()) {
+    if (mine) {
       el.addEventListener("dragstart", (e) => {
-        e.dataTransfer?.setData("text/plain", String(t.id));
+        e.dataTransfer?.setData("text/plain", String(x.id));
         if (e.dataTransfer) e.dataTransfer.effectAllowed = "move";
         el.classList.add("dragging");
       });
       el.addEventListener("dragend", () => el.classList.remove("dragging"));
+      el.addEventListener("pointerdown", (e) => this.touchDrag(el, x, e));
       // Click to select a tile, then click where it goes (a tile, a set, the rack).
       el.addEventListener("click", (e) => {
-        if (this.selected !== null && this.selected !== t.id) return; // a drop target, below
+        if (this.suppressClick) {
+          this.suppressClick = false;
+          e.stopImmediatePropagation();
+          return;
+        }
+        if (this.selected !== null && this.selected !== x.id) return; // a drop target, below
         e.stopImmediatePropagation();
-        this.selected = this.selected === t.id ? null : t.id;
+        this.selected = this.selected === x.id ? null : x.id;
+        this.focusAfter = `[data-id="${x.id}"]`;
         this.render();
+      });
+      el.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          e.stopPropagation();
+          if (this.selected !== null && this.selected !== x.id && place) {
+            const moving = this.selected;
+            this.focusAfter = `[data-id="${moving}"]`;
+            this.move(moving, place);
+            return;
+          }
+          this.selected = this.selected === x.id ? null : x.id;
+          this.focusAfter = `[data-id="${x.id}"]`;
+          this.render();
+        } else if (this.selected === x.id && e.key.startsWith("Arrow")) {
+          e.preventDefault();
+          e.stopPropagation();
+          this.keyMove(x.id, e.key);
+        } else if (e.key === "Escape" && this.selected !== null) {
+          this.selected = null;
+          this.focusAfter = `[data-id="${x.id}"]`;
+          this.render();
+        }
       });
       if (place) this.dropTarget(el, () => place);
     }
     return el;
+  }
+
+  /** A set or zone takes the picked-up tile by Enter too. */
+  private keyDrop(el: HTMLElement, place: () => Place): void {
+    el.addEventListener("keydown", (e) => {
+      if (e.target !== el || (e.key !== "Enter" && e.key !== " ") || this.selected === null) return;
+      e.preventDefault();
+      const moving = this.selected;
+      this.focusAfter = `[data-id="${moving}"]`;
+      this.move(moving, place());
+    });
   }
 
   // ---- actions ------------------------------------------------------------------
@@ -218,6 +435,7 @@ export class RummikubUI implements GameUI {
   private async send(action: Parameters<GameContext["act"]>[0]): Promise<void> {
     if (this.busy) return;
     this.busy = true;
+    this.acted();
     try {
       await this.ctx.act(action);
     } finally {
@@ -226,11 +444,22 @@ export class RummikubUI implements GameUI {
   }
 
   private endTurn(): void {
-    const table = this.sets.filter((s) => s.length > 0).map((s) => s.map((t) => t.code));
+    const table = this.sets.filter((s) => s.length > 0).map((s) => s.map((x) => x.code));
     this.send({ type: "play", table });
   }
 
   // ---- rendering ----------------------------------------------------------------
+
+  /** The initial meld's running value: the new sets made only of rack tiles. */
+  private meldValue(): number {
+    const rules = this.view!.rummikub!.rules;
+    let sum = 0;
+    for (const s of this.sets) {
+      if (!s.every((x) => x.fromRack)) continue;
+      sum += setValue(s.map((x) => x.code), rules) ?? 0;
+    }
+    return sum;
+  }
 
   private render(): void {
     const v = this.view;
@@ -241,11 +470,20 @@ export class RummikubUI implements GameUI {
 
     clear(this.info);
     this.info.append(
-      h("span", { testid: "round" }, `Round ${rk.round} of ${rk.rounds}`),
-      h("span", { testid: "pool-size" }, `Pool: ${rk.pool_size}`),
-      h("span", { testid: "rules-name" }, `Rules: ${rk.rules.name} (initial meld ${rk.rules.initial_meld}${rk.rules.run_wraps_around ? ", runs wrap" : ""}${rk.rules.frozen_joker_sets ? ", joker sets frozen" : ""})`),
+      h("span", { testid: "round" }, t("rk.round", { round: rk.round, rounds: rk.rounds })),
+      h("span", { testid: "pool-size" }, t("rk.pool", { n: rk.pool_size })),
+      h(
+        "span",
+        { testid: "rules-name" },
+        t("rk.rules_line", { name: t(rk.rules.name === "old" ? "preset.old" : "preset.current"), meld: rk.rules.initial_meld }),
+        rk.rules.run_wraps_around ? `, ${t("rk.runs_wrap")}` : "",
+        rk.rules.frozen_joker_sets ? `, ${t("rk.frozen")}` : "",
+        " ",
+        h("a", { href: "/rules/rummikub", target: "_blank" }, t("rules.short")),
+      ),
     );
-    this.last.textContent = rk.last ?? "";
+    this.last.textContent = lastEvent(rk.last);
+    this.last.dataset.raw = rk.last ?? "";
 
     clear(this.players);
     for (const s of v.seats) {
@@ -253,10 +491,10 @@ export class RummikubUI implements GameUI {
         h(
           "div",
           { className: "rk-player" + (v.to_move === s.seat && !v.over ? " to-move" : ""), testid: `rk-player-${s.seat}` },
-          h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? " (you)" : "")),
-          h("span", { className: "rack-size", testid: `rack-size-${s.seat}` }, `${rk.rack_sizes[s.seat] ?? "?"} tiles`),
-          h("span", { className: "muted" }, rk.melded[s.seat] ? "melded" : "not melded"),
-          h("span", { className: "total", testid: `total-${s.seat}` }, `total ${rk.totals[s.seat] ?? 0}`),
+          h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? ` (${t("common.you")})` : "")),
+          h("span", { className: "rack-size", testid: `rack-size-${s.seat}` }, t("rk.tiles", { n: rk.rack_sizes[s.seat] ?? "?" })),
+          h("span", { className: "muted" }, rk.melded[s.seat] ? t("rk.melded") : t("rk.not_melded")),
+          h("span", { className: "total", testid: `total-${s.seat}` }, t("rk.total", { n: rk.totals[s.seat] ?? 0 })),
         ),
       );
     }
@@ -265,81 +503,114 @@ export class RummikubUI implements GameUI {
     clear(this.roundBox);
     if (rk.round_over) {
       const ro = rk.round_over;
+      const winners = ro.winners.map((w) => seatName(v.seats[w] ?? { seat: w })).join(` ${t("common.and")} `);
       this.roundBox.append(
-        h("h3", {}, `Round ${rk.round} over (${ro.reason}): ${ro.winners.map((w) => seatName(v.seats[w] ?? { seat: w })).join(" and ")} ${ro.winners.length > 1 ? "win" : "wins"}`),
+        h("h3", {}, t(ro.winners.length > 1 ? "rk.round_over_many" : "rk.round_over", { round: rk.round, reason: ro.reason === "rummikub" ? "Rummikub" : t("rk.pool_exhausted"), winners })),
         h(
           "table",
           { className: "scores", testid: "round-scores" },
-          h("tr", {}, h("th", {}, "Player"), h("th", {}, "Round"), h("th", {}, "Total")),
+          h("tr", {}, h("th", { scope: "col" }, t("rumis.player")), h("th", { scope: "col" }, t("rk.round_col")), h("th", { scope: "col" }, t("rk.total_col"))),
           ...v.seats.map((s) => h("tr", {}, h("td", {}, seatName(s)), h("td", {}, String(ro.scores[s.seat] ?? 0)), h("td", {}, String(rk.totals[s.seat] ?? 0)))),
         ),
       );
       if (!v.over && v.you !== null) {
-        this.roundBox.append(h("button", { className: "primary", testid: "next-round", onclick: () => this.send({ type: "next_round" }) }, "Next round"));
+        this.roundBox.append(h("button", { className: "primary", testid: "next-round", onclick: () => this.send({ type: "next_round" }) }, t("rk.next_round")));
       }
     }
 
-    // The table: each set, marked when invalid, and a zone for a new set.
+    // The table: each set, marked when invalid (with its problem), changed sets of the
+    // last turn lit up, and a zone for a new set.
     clear(this.tableBox);
     this.tableBox.classList.toggle("active", mine);
+    const laid = new Map(this.laid);
     this.sets.forEach((set, index) => {
-      const problem = setProblem(
-        set.map((t) => t.code),
-        rk.rules,
-      );
+      const codes = set.map((x) => x.code);
+      const problem = setProblem(codes, rk.rules);
+      const changedSet = this.changedSets.has(setKey(codes)) && !set.some((x) => x.fromRack && !rk.table.flat().includes(x.code));
       const el = h("div", {
-        className: "set" + (problem ? " invalid" : ""),
+        className: "set" + (problem ? " invalid" : "") + (changedSet ? " changed" : ""),
         testid: `set-${index}`,
         "data-valid": String(!problem),
-        "data-tiles": set.map((t) => t.code).join(" "),
-        title: problem ? `This set ${problem}` : "valid set",
+        "data-changed": String(changedSet),
+        "data-tiles": codes.join(" "),
+        role: "group",
+        "aria-label": t("rk.set_label", { n: index + 1, tiles: codes.join(" ") }) + (problem ? `: ${problem}` : ""),
+        tabindex: mine ? 0 : null,
       });
-      set.forEach((t, i) => el.append(this.tileEl(t, "table", { kind: "set", index, before: i })));
-      if (problem) el.append(h("span", { className: "problem", testid: `set-problem-${index}` }, problem));
-      this.dropTarget(el, () => ({ kind: "set", index, before: null }));
+      const row = h("div", { className: "set-tiles" });
+      set.forEach((x, i) => {
+        let hi = false;
+        if (changedSet && (laid.get(x.code) ?? 0) > 0 && !x.fromRack) {
+          laid.set(x.code, laid.get(x.code)! - 1);
+          hi = true;
+        }
+        row.append(this.tileEl(x, "table", { kind: "set", index, before: i }, hi));
+      });
+      el.append(row);
+      if (problem) el.append(h("div", { className: "problem", testid: `set-problem-${index}` }, problem));
+      const place = (): Place => ({ kind: "set", index, before: null });
+      this.dropTarget(el, place);
+      this.keyDrop(el, place);
       this.tableBox.append(el);
     });
     if (mine) {
-      const zone = h("div", { className: "set new-set", testid: "new-set" }, "+ new set (drop here)");
+      const zone = h("div", { className: "set new-set", testid: "new-set", tabindex: 0, role: "button" }, t("rk.new_set"));
       this.dropTarget(zone, () => ({ kind: "new" }));
+      this.keyDrop(zone, () => ({ kind: "new" }));
       this.tableBox.append(zone);
     } else if (this.sets.length === 0) {
-      this.tableBox.append(h("div", { className: "muted" }, "The table is empty."));
+      this.tableBox.append(h("div", { className: "muted" }, t("rk.empty_table")));
     }
 
     // The rack.
     clear(this.rackBox);
     if (rk.rack) {
-      this.rack.forEach((t, i) => this.rackBox.append(this.tileEl(t, "rack", { kind: "rack", before: i })));
+      this.rack.forEach((x, i) => this.rackBox.append(this.tileEl(x, "rack", { kind: "rack", before: i })));
       this.dropTarget(this.rackBox, () => ({ kind: "rack", before: null }));
       this.rackBox.dataset.count = String(this.rack.length);
+      this.rackBox.dataset.drawn = this.drawn ?? "";
     } else {
-      this.rackBox.append(h("div", { className: "muted" }, v.you === null ? "Spectators see no racks." : ""));
+      this.rackBox.append(h("div", { className: "muted" }, v.you === null ? t("rk.spectator_rack") : ""));
     }
 
-    const invalid = this.sets.some((s) => setProblem(s.map((t) => t.code), rk.rules) !== null);
+    // The initial meld's value while it is built.
+    clear(this.meldBox);
+    const melded = v.you !== null ? rk.melded[v.you] : true;
+    if (mine && !melded) {
+      const value = this.meldValue();
+      const need = rk.rules.initial_meld;
+      this.meldBox.dataset.value = String(value);
+      this.meldBox.className = "meld-value" + (value >= need ? " ok" : "");
+      this.meldBox.append(t("rk.meld_value", { value, need }), " ", h("a", { href: "/rules/rummikub#K4", target: "_blank" }, t("table.why", { rule: "K4" })));
+    } else delete this.meldBox.dataset.value;
+
+    const invalid = this.sets.some((s) => setProblem(s.map((x) => x.code), rk.rules) !== null);
     clear(this.controls);
     if (rk.rack) {
       this.controls.append(
-        h("button", { testid: "sort-colour", onclick: () => ((this.sort = "colour"), this.applySort(), this.render()) }, "Sort by colour"),
-        h("button", { testid: "sort-number", onclick: () => ((this.sort = "number"), this.applySort(), this.render()) }, "Sort by number"),
+        h("button", { testid: "sort-colour", onclick: () => ((this.sort = "colour"), this.applySort(), this.render()) }, t("rk.sort_colour")),
+        h("button", { testid: "sort-number", onclick: () => ((this.sort = "number"), this.applySort(), this.render()) }, t("rk.sort_number")),
       );
     }
     if (mine) {
       this.controls.append(
-        h("button", { testid: "reset-turn", disabled: !this.changed(), onclick: () => (this.resetWork(), this.ctx.clearError(), this.render()) }, "Reset turn"),
+        h("button", { testid: "reset-turn", disabled: !this.changed(), onclick: () => (this.resetWork(), this.ctx.clearError(), this.render()) }, t("rk.reset")),
         h(
           "button",
-          { testid: "end-turn", className: "primary" + (invalid ? " warn" : ""), disabled: !this.changed(), onclick: () => this.endTurn(), title: invalid ? "Some sets are invalid; the server will refuse this table." : "" },
-          "End turn",
+          { testid: "end-turn", className: "primary" + (invalid ? " warn" : ""), disabled: !this.changed(), onclick: () => this.endTurn(), title: invalid ? t("rk.invalid_title") : "" },
+          t("rk.end_turn"),
         ),
-        h("button", { testid: "draw", disabled: this.changed(), onclick: () => this.send({ type: "draw" }) }, "Draw a tile"),
+        h("button", { testid: "draw", disabled: this.changed(), onclick: () => this.send({ type: "draw" }) }, t("rk.draw")),
       );
-      this.controls.append(
-        h("button", { testid: "hint-button", title: "The solver's best play: most tiles, then the fewest sets changed", onclick: () => this.showHint() }, "Hint"),
-      );
-      if (rk.can_claim_redeal) this.controls.append(h("button", { testid: "redeal", onclick: () => this.send({ type: "redeal" }) }, "Three pairs: new deal"));
-      if (invalid) this.controls.append(h("span", { className: "warn-text", testid: "invalid-warning" }, "Invalid sets are marked in red."));
+      this.controls.append(h("button", { testid: "hint-button", title: t("rk.hint_title"), onclick: () => this.showHint() }, t("rk.hint")));
+      if (rk.can_claim_redeal) this.controls.append(h("button", { testid: "redeal", onclick: () => this.send({ type: "redeal" }) }, t("rk.redeal")));
+      if (invalid) this.controls.append(h("span", { className: "warn-text", testid: "invalid-warning" }, t("rk.invalid_warning")));
+    }
+    this.keyHelp.hidden = !mine;
+    if (this.focusAfter) {
+      const el = this.tableBox.parentElement?.querySelector<HTMLElement>(this.focusAfter);
+      this.focusAfter = null;
+      el?.focus();
     }
   }
 
@@ -349,25 +620,24 @@ export class RummikubUI implements GameUI {
   private async showHint(): Promise<void> {
     this.hintBox.hidden = false;
     clear(this.hintBox);
-    this.hintBox.append(h("span", { className: "muted" }, "Working out the best play…"));
+    this.hintBox.append(h("span", { className: "muted" }, t("rk.hint_working")));
     let play: HintPlay | null;
     try {
       play = (await api.hint(this.ctx.id, this.ctx.token)).play;
     } catch (e) {
       clear(this.hintBox);
-      this.hintBox.append(h("span", { className: "warn-text" }, e instanceof ApiError ? e.message : String(e)));
+      this.hintBox.append(h("span", { className: "warn-text" }, e instanceof ApiError ? reason(e.message, e.code).text : String(e)));
       return;
     }
     clear(this.hintBox);
     if (!play) {
-      this.hintBox.append(h("span", { testid: "hint-text" }, "No play lays a tile from your rack: draw."));
+      this.hintBox.append(h("span", { testid: "hint-text" }, t("rk.hint_draw")));
       return;
     }
-    const changed =
-      play.changed_sets === 0 ? "no set on the table changes" : play.changed_sets === 1 ? "1 set on the table changes" : `${play.changed_sets} sets on the table change`;
+    const changed = play.changed_sets === 0 ? t("rk.hint_changed_0") : play.changed_sets === 1 ? t("rk.hint_changed_1") : t("rk.hint_changed_n", { n: play.changed_sets });
     this.hintBox.append(
-      h("span", { testid: "hint-text" }, `Best play: lay ${play.placed.join(" ")} (${play.tiles} tiles, value ${play.value}; ${changed}).`),
-      h("button", { testid: "hint-apply", onclick: () => this.applyHint(play) }, "Lay it out"),
+      h("span", { testid: "hint-text" }, t("rk.hint_text", { tiles_list: play.placed.join(" "), tiles: play.tiles, value: play.value, changed })),
+      h("button", { testid: "hint-apply", onclick: () => this.applyHint(play) }, t("rk.hint_apply")),
     );
   }
 
@@ -375,20 +645,21 @@ export class RummikubUI implements GameUI {
   private applyHint(play: HintPlay): void {
     if (!this.myTurn()) return;
     this.resetWork();
+    this.acted();
     const onTable = this.sets.flat();
     const sets: WorkTile[][] = [];
     for (const codes of play.table) {
       const set: WorkTile[] = [];
       for (const code of codes) {
         // Table tiles stay on the table; the rest come from the rack.
-        const fromTable = onTable.findIndex((t) => t.code === code);
+        const fromTable = onTable.findIndex((x) => x.code === code);
         if (fromTable >= 0) {
           set.push(onTable.splice(fromTable, 1)[0]);
           continue;
         }
-        const fromRack = this.rack.findIndex((t) => t.code === code);
+        const fromRack = this.rack.findIndex((x) => x.code === code);
         if (fromRack < 0) {
-          this.ctx.error(`The hint lays ${code}, which is not on your rack any more.`);
+          this.ctx.error(t("rk.hint_gone", { tile: code }));
           this.resetWork();
           this.render();
           return;
@@ -401,3 +672,6 @@ export class RummikubUI implements GameUI {
     this.render();
   }
 }
+
+/** Colours are told apart by a mark too, not by hue alone. */
+const MARKS: Record<string, string> = { r: "◆", b: "●", k: "■", o: "▲" };

@@ -1,0 +1,75 @@
+// German and English for every text of the client. The language comes from the
+// browser (`navigator.languages`), can be switched in the top bar and is remembered
+// (localStorage `rumi.lang`). Texts live in `messages.json` as `{key: {en, de}}`;
+// `npm run build` runs `scripts/check-i18n.mjs`, which fails when a key lacks a language,
+// when the two texts name different parameters, when the code uses a key that does not
+// exist, or when the server can answer an error code that has no text.
+import messages from "./messages.json";
+
+export type Lang = "de" | "en";
+export type MessageKey = keyof typeof messages;
+export type Params = Record<string, string | number>;
+
+const LANG_KEY = "rumi.lang";
+
+function detect(): Lang {
+  try {
+    const stored = localStorage.getItem(LANG_KEY);
+    if (stored === "de" || stored === "en") return stored;
+  } catch {
+    /* no storage */
+  }
+  for (const l of navigator.languages ?? [navigator.language]) {
+    const base = (l ?? "").toLowerCase().slice(0, 2);
+    if (base === "de") return "de";
+    if (base === "en") return "en";
+  }
+  return "en";
+}
+
+let current: Lang = detect();
+
+export function lang(): Lang {
+  return current;
+}
+
+/** Switches the language and remembers it; the page is drawn again by the caller. */
+export function setLang(l: Lang): void {
+  current = l;
+  try {
+    localStorage.setItem(LANG_KEY, l);
+  } catch {
+    /* no storage */
+  }
+  document.documentElement.lang = l;
+}
+
+function fill(text: string, params?: Params): string {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+}
+
+/** The text of a key in the current language, with `{name}` parameters filled in. */
+export function t(key: MessageKey, params?: Params): string {
+  const entry = (messages as Record<string, { en: string; de: string }>)[key];
+  if (!entry) return key;
+  return fill(entry[current] ?? entry.en, params);
+}
+
+/** Whether a key exists (for keys built at run time, such as server codes). */
+export function has(key: string): key is MessageKey {
+  return Object.prototype.hasOwnProperty.call(messages, key);
+}
+
+/** A key built at run time, or a fallback text. */
+export function tr(key: string, params?: Params, fallback?: string): string {
+  return has(key) ? t(key, params) : (fallback ?? key);
+}
+
+/** A text in both languages, picked by the current one (rules pages). */
+export type Both = { en: string; de: string };
+export function pick(b: Both): string {
+  return b[current];
+}
+
+document.documentElement.lang = current;
