@@ -21,12 +21,14 @@ pub enum ErrorKind {
 }
 
 /// An error of the API.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{message}")]
 pub struct ApiError {
     pub kind: ErrorKind,
     pub code: &'static str,
     pub message: String,
+    /// The engine's reason for a refused move, as a key with parameters.
+    pub why: Option<crate::wire::Reason>,
 }
 
 impl ApiError {
@@ -35,6 +37,7 @@ impl ApiError {
             kind,
             code,
             message: message.into(),
+            why: None,
         }
     }
 
@@ -71,6 +74,10 @@ impl From<ActionError> for ApiError {
             ActionError::NotForThisGame(m) => ApiError::conflict("not_for_this_game", m),
             ActionError::OutOfTurn(m) => ApiError::conflict("out_of_turn", m),
             ActionError::Illegal(m) => ApiError::conflict("illegal", m),
+            ActionError::Refused(m, why) => ApiError {
+                why: Some(why),
+                ..ApiError::conflict("illegal", m)
+            },
         }
     }
 }

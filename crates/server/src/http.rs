@@ -63,6 +63,7 @@ impl IntoResponse for ApiError {
         let body = ErrorBody {
             error: self.message,
             code: self.code.to_string(),
+            why: self.why,
         };
         (status, Json(body)).into_response()
     }
@@ -379,6 +380,7 @@ async fn check(
         Ok(()) => Ok(Json(CheckResult {
             legal: true,
             reason: None,
+            why: None,
         })),
         Err(
             e @ (crate::games::ActionError::Malformed(_)
@@ -387,6 +389,10 @@ async fn check(
         Err(e) => Ok(Json(CheckResult {
             legal: false,
             reason: Some(e.to_string()),
+            why: match e {
+                crate::games::ActionError::Refused(_, why) => Some(why),
+                _ => None,
+            },
         })),
     }
 }

@@ -314,8 +314,11 @@ impl Socket {
     /// Answers an error message.
     async fn refuse(&mut self, error: &ApiError) -> Step<()> {
         let code = error.code;
-        self.send(json!({ "type": "error", "message": error.to_string(), "code": code }))
-            .await
+        let mut message = json!({ "type": "error", "message": error.to_string(), "code": code });
+        if let Some(why) = &error.why {
+            message["why"] = json!(why);
+        }
+        self.send(message).await
     }
 
     /// Answers an error message and closes for it.

@@ -289,6 +289,23 @@ pub struct BotRequest {
 pub struct ErrorBody {
     pub error: String,
     pub code: String,
+    /// For a move the rules refuse: the engine's reason as a key with parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub why: Option<Reason>,
+}
+
+/// A refusal or an event as a key with parameters, for the client to say in the
+/// player's language (`{"code": "hole_under", "rule": "R3", "params": {"cell":
+/// {"column": "b5", "level": 2}}}`). Players are seat numbers (0-based) in `params`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Reason {
+    pub code: String,
+    /// The ruling the refusal enforces (`R7`, `K4`), for a "Why?" link.
+    pub rule: Option<String>,
+    #[schema(value_type = Object)]
+    #[ts(type = "Record<string, unknown>")]
+    pub params: BTreeMap<String, Value>,
 }
 
 /// Where a table is: waiting for its human seats to be taken, being played, or over.
@@ -468,6 +485,8 @@ pub struct RummikubView {
     pub can_claim_redeal: bool,
     /// What happened last, without secrets ("Ana drew a tile").
     pub last: Option<String>,
+    /// The same as a key with parameters (`drew`, `{"player": 1}`).
+    pub last_event: Option<Reason>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -557,6 +576,10 @@ pub struct CheckResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub reason: Option<String>,
+    /// The reason as a key with parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub why: Option<Reason>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -658,8 +681,16 @@ pub enum ClientMessage {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
-    State { view: Box<TableView> },
-    Error { message: String, code: String },
+    State {
+        view: Box<TableView>,
+    },
+    Error {
+        message: String,
+        code: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        why: Option<Reason>,
+    },
 }
 
 /// Whether a node takes work.

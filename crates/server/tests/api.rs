@@ -252,6 +252,7 @@ async fn a_rummikub_rack_reaches_only_its_own_seat_over_http_and_websocket() {
         "round_over",
         "can_claim_redeal",
         "last",
+        "last_event",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -666,4 +667,71 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
         (409, Some("out_of_turn")),
         "{body}"
     );
+}
+
+#[tokio::test]
+async fn refusals_and_events_carry_keys_with_parameters_and_their_rule() {
+    let server = start(&temp_sqlite("reasons"), 0).await;
+    // Rumis: a placement in the air is refused for the hole under it (R3), a cell off
+    // the board for the footprint (R4); the check says the same as the refusal.
+    let (id, tokens) = server
+        .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    let token = tokens[0].clone().unwrap();
+    let floating = json!({"stone": "I4", "cells": [[0,0,1],[1,0,1],[2,0,1],[3,0,1]]});
+    let (status, refusal) = server.act(&id, &token, 0, floating.clone()).await;
+    assert_eq!(status, 409, "{refusal}");
+    assert_eq!(refusal["why"]["code"], "hole_under", "{refusal}");
+    assert_eq!(refusal["why"]["rule"], "R3");
+    assert_eq!(
+        refusal["why"]["params"]["cell"],
+        json!({"column": "a1", "level": 1})
+    );
+    let (_, check) = server
+        .post_as(
+            &format!("/api/tables/{id}/check"),
+            &token,
+            &floating.to_string(),
+        )
+        .await;
+    assert_eq!(check["why"], refusal["why"]);
+    let off = json!({"stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]});
+    let (_, check) = server
+        .post_as(&format!("/api/tables/{id}/check"), &token, &off.to_string())
+        .await;
+    assert_eq!(
+        (check["why"]["code"].as_str(), check["why"]["rule"].as_str()),
+        (Some("outside"), Some("R4"))
+    );
+    // Rummikub: a meld below 30 names its value (K4); a draw is an event with the seat.
+    let (id, tokens) = server
+        .create(rummikub_table(
+            json!([{"kind": "human"}, {"kind": "human"}]),
+            Value::Null,
+        ))
+        .await;
+    let view = server.view(&id, None).await;
+    let seat = view["to_move"].as_u64().unwrap() as usize;
+    let token = tokens[seat].clone().unwrap();
+    let rack = server.view(&id, Some(&token)).await["rummikub"]["rack"].clone();
+    let low: Vec<&str> = rack
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t.as_str())
+        .filter(|t| t.len() == 2 && t.ends_with(['1', '2', '3']))
+        .collect();
+    let (status, refusal) = server
+        .act(&id, &token, 0, json!({"type": "play", "table": [low]}))
+        .await;
+    assert_eq!(status, 409, "{refusal}");
+    assert!(
+        refusal["why"]["rule"].as_str().unwrap().starts_with('K'),
+        "{refusal}"
+    );
+    assert!(!refusal["why"]["code"].as_str().unwrap().is_empty());
+    let (status, after) = server.act(&id, &token, 0, json!({"type": "draw"})).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["rummikub"]["last_event"]["code"], "drew");
+    assert_eq!(after["rummikub"]["last_event"]["params"]["player"], seat);
 }

@@ -34,6 +34,7 @@ fn typescript() -> String {
         NameRequest::decl(&cfg),
         RumisSuggestion::decl(&cfg),
         ErrorBody::decl(&cfg),
+        Reason::decl(&cfg),
         TableStatus::decl(&cfg),
         SeatView::decl(&cfg),
         ResultView::decl(&cfg),

@@ -125,7 +125,17 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorBody = { error: string, code: string, };
+export type ErrorBody = { error: string, code: string, 
+/**
+ * For a move the rules refuse: the engine's reason as a key with parameters.
+ */
+why?: Reason, };
+
+export type Reason = { code: string, 
+/**
+ * The ruling the refusal enforces (`R7`, `K4`), for a "Why?" link.
+ */
+rule: string | null, params: Record<string, unknown>, };
 
 export type TableStatus = "waiting" | "playing" | "over";
 
@@ -229,7 +239,11 @@ rack: Array<string> | null, rack_sizes: Array<number>, melded: Array<boolean>, p
 /**
  * What happened last, without secrets ("Ana drew a tile").
  */
-last: string | null, };
+last: string | null, 
+/**
+ * The same as a key with parameters (`drew`, `{"player": 1}`).
+ */
+last_event: Reason | null, };
 
 export type LobbySeat = { seat: number, name: string, kind: SeatKind, };
 
@@ -278,7 +292,11 @@ export type Meta = { rumis: RumisMeta, rummikub: RummikubMeta,
  */
 limits: LimitsMeta, };
 
-export type CheckResult = { legal: boolean, reason?: string, };
+export type CheckResult = { legal: boolean, reason?: string, 
+/**
+ * The reason as a key with parameters.
+ */
+why?: Reason, };
 
 export type HintPlay = { placed: Array<string>, table: Array<Array<string>>, tiles: number, value: number, changed_sets: number, };
 
@@ -312,7 +330,7 @@ record: string, result: ResultView | null, };
 
 export type ClientMessage = { "type": "hello", token?: string, } | { "type": "action", version: number, action: GameAction, };
 
-export type ServerMessage = { "type": "state", view: TableView, } | { "type": "error", message: string, code: string, };
+export type ServerMessage = { "type": "state", view: TableView, } | { "type": "error", message: string, code: string, why?: Reason, };
 
 export type NodeStatus = "ready" | "draining";
 

@@ -7,6 +7,7 @@
 //! Hidden information: views are built per seat from what that seat may know, so a
 //! Rummikub rack can only reach its own seat.
 
+pub mod reasons;
 mod rumis_table;
 pub(crate) mod rummikub_table;
 
@@ -22,7 +23,7 @@ use crate::wire::{GameKind, RumisView, RummikubView, TableSettings};
 
 /// Why a seat's action was refused. The text is for the person who sent it; the code
 /// is for programs and translations.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ActionError {
     /// The action could not be read (HTTP 400).
     #[error("{0}")]
@@ -33,6 +34,9 @@ pub enum ActionError {
     /// The rules forbid it (HTTP 409).
     #[error("{0}")]
     Illegal(String),
+    /// The rules forbid it, with the engine's reason as a key (HTTP 409).
+    #[error("{0}")]
+    Refused(String, crate::wire::Reason),
     /// The table's game has no such request (HTTP 409).
     #[error("{0}")]
     NotForThisGame(String),

@@ -105,7 +105,7 @@ impl RumisTable {
                 .ok_or_else(|| ActionError::Malformed("`move` must be a string".into()))?;
             return self.position().parse_move(text).map_err(|e| match e {
                 MoveError::Notation(n) => ActionError::Malformed(n.to_string()),
-                MoveError::Illegal(i) => ActionError::Illegal(i.to_string()),
+                MoveError::Illegal(i) => refused(&i),
             });
         }
         let stone = field(action, "stone", "a stone code like \"L4\", or `move`")?;
@@ -121,9 +121,7 @@ impl RumisTable {
         let position = self.position();
         if position.removing() {
             // R16: taking a stone off; the cells must be where that stone stands.
-            let mv = position
-                .check_removal(stone)
-                .map_err(|e| ActionError::Illegal(e.to_string()))?;
+            let mv = position.check_removal(stone).map_err(|e| refused(&e))?;
             let mut standing = position.cells_of(mv);
             let mut given = cells;
             standing.sort();
@@ -136,10 +134,13 @@ impl RumisTable {
             }
             return Ok(mv);
         }
-        position
-            .check(stone, &cells)
-            .map_err(|e| ActionError::Illegal(e.to_string()))
+        position.check(stone, &cells).map_err(|e| refused(&e))
     }
+}
+
+/// A refusal of the rules, with its reason as a key (`reasons::rumis`).
+fn refused(e: &rumis::rules::Illegal) -> ActionError {
+    ActionError::Refused(e.to_string(), super::reasons::rumis(e))
 }
 
 impl TableGame for RumisTable {

@@ -103,6 +103,17 @@ impl RummikubTable {
                 )));
             }
         }
+        // The engine's own check first, for a refusal with its reason as a key.
+        let checked = match &action {
+            Action::Play(table) => round.check_play(seat, table).map(|_| ()),
+            other => round.clone().apply(seat, other.clone()).map(|_| ()),
+        };
+        if let Err(e) = checked {
+            return Err(ActionError::Refused(
+                e.to_string(),
+                super::reasons::rummikub(&e),
+            ));
+        }
         let rack_before = round.rack(seat.min(round.players().saturating_sub(1)));
         let melded_before = round.has_melded(seat.min(round.players().saturating_sub(1)));
         let rack_len_before = rack_before.len();
@@ -136,6 +147,25 @@ impl RummikubTable {
             Action::ClaimRedeal => LastEvent::Redealt { seat },
         });
         Ok(())
+    }
+
+    /// The last event as a key with parameters (players by seat).
+    fn last_event(&self) -> Option<crate::wire::Reason> {
+        use super::reasons::event;
+        let tiles_of = |tiles: &[Tile]| tiles.iter().map(Tile::to_string).collect::<Vec<_>>();
+        Some(match self.last.as_ref()? {
+            LastEvent::Played { seat, tiles, meld } => event(
+                if *meld { "melded" } else { "played" },
+                json!({ "player": seat, "tiles": tiles_of(tiles) }),
+            ),
+            LastEvent::Drew { seat } => event("drew", json!({ "player": seat })),
+            LastEvent::Passed { seat } => event("passed", json!({ "player": seat })),
+            LastEvent::Penalty { seat, tiles } => {
+                event("penalty", json!({ "player": seat, "tiles": tiles }))
+            }
+            LastEvent::Redealt { seat } => event("redealt", json!({ "player": seat })),
+            LastEvent::RoundDealt { round } => event("round_dealt", json!({ "round": round })),
+        })
     }
 
     fn last_text(&self, names: &[String]) -> Option<String> {
@@ -211,6 +241,7 @@ impl RummikubTable {
             round_over,
             can_claim_redeal: own.is_some_and(|s| round.can_claim_redeal(s)),
             last: self.last_text(names),
+            last_event: self.last_event(),
         }
     }
 
