@@ -319,7 +319,12 @@ async function rumisGame(browser, base, problems) {
           await page.mouse.move(p.x, p.y);
           await waitAttr(page, "ghost-status", "data-legal", (l) => l === "false", 10_000, "(red ghost)");
           const reason = await waitAttr(page, "ghost-status", "data-reason", (r) => !!r, 10_000, "(reason)");
-          log(`red ghost at ${notation(move.stone, bad.cells)}: ${reason}`);
+          const whyCode = await page.locator(tid("ghost-status")).getAttribute("data-why");
+          const checked = await api(base, "POST", `/api/tables/${id}/check`, { stone: move.stone, cells: bad.cells }, token);
+          check(!!whyCode && checked.why?.code === whyCode, `the red ghost says ${whyCode}, the check endpoint ${JSON.stringify(checked.why)}`);
+          const ghostRule = await page.locator(tid("ghost-status")).getAttribute("data-rule");
+          check(ghostRule === (checked.why?.rule ?? ""), `the red ghost links ${ghostRule}, the reason's rule is ${checked.why?.rule}`);
+          log(`red ghost at ${notation(move.stone, bad.cells)}: ${reason} (${whyCode}, ${ghostRule})`);
           await shot(page, "rumis-red-ghost.png");
           await page.mouse.click(p.x, p.y); // refused on the client, with the reason
           let said = null;
@@ -771,7 +776,16 @@ async function waitingScenario(browser, base, problems) {
   watchPage(B, "B", problems);
   const sent = recordRequests(B);
   await B.goto(invite);
+  // Asked for a name before sitting down (the seat is still "Player 2"); the others see it.
+  await B.locator(tid("ask-name")).waitFor({ timeout: 10_000 });
+  check((await A.locator(tid("turn-status")).getAttribute("data-status")) === "waiting", "the invitee sat down before saying a name");
+  await shot(B, "invite-name.png");
+  await B.fill(tid("ask-name-input"), "Bo");
+  await B.click(tid("ask-name-sit"));
   await waitAttr(B, "turn-status", "data-version", (x) => x !== null, 10_000, "(the invitee's view)");
+  await waitText(A, "seat-1", (t) => t.includes("Bo"), 10_000, "(the creator sees the invitee's name)");
+  await waitText(B, "seat-1", (t) => t.includes("Bo"), 10_000, "(the invitee's own name)");
+  log("the invitee named themselves Bo before sitting down");
   check(B.url() === `${base}/t/${a.id}`, `after opening the invite the address is ${B.url()}`);
   check((await sessionToken(B, a.id)) === token, "the invite's token is not in sessionStorage");
   check(!(await B.evaluate(() => location.href + document.referrer)).includes(token), "the token is still in the page's address");
@@ -784,6 +798,13 @@ async function waitingScenario(browser, base, problems) {
   await B.reload();
   await waitAttr(B, "turn-status", "data-version", (x) => x !== null);
   check((await B.locator(tid("table-title")).textContent()).includes("seat 2"), "after a reload the invitee lost the seat");
+  check((await B.locator(tid("ask-name")).count()) === 0, "a reload asks the name again");
+  // A player renames themselves; the others see it.
+  await B.click(tid("rename-seat"));
+  await B.fill(tid("rename-input"), "Bodo");
+  await B.click(tid("rename-save"));
+  await waitText(A, "seat-1", (t) => t.includes("Bodo"), 10_000, "(the creator sees the new name)");
+  log("the invitee renamed themselves Bodo");
   check(sent.length > 3 && sent.some((u) => u.includes("/ws")), `too few requests recorded (${sent.length})`);
   const leaks = sent.filter((u) => u.includes(token));
   check(leaks.length === 0, `requests carrying the token: ${leaks.join(" ")}`);
@@ -912,6 +933,11 @@ async function langScenario(browser, base, problems) {
   await page.click(tid("refresh-tables"));
   const line = await waitText(page, `open-table-${open.id}`, (t) => t.includes("Spieler"), 10_000, "(the open table in German)");
   check(/Tambo, 2 Spieler, Ruinas: zuerst gemeinsam/.test(line), `the lobby line says ${line}`);
+  // The line is built from the table's settings, not from the English detail.
+  const rk = await practiceTable(base, { game: "rummikub", rummikub: { rules: "old", rounds: 2 }, seats: [{ kind: "human", name: "Zed" }, { kind: "open" }] });
+  await page.click(tid("refresh-tables"));
+  const rkLine = await waitText(page, `open-table-${rk.id}`, (t) => t.includes("Spieler"), 10_000, "(the open Rummikub table in German)");
+  check(/2 Spieler, Runden: 2/.test(rkLine) && !/rules|round\(s\)/.test(rkLine), `the Rummikub lobby line says ${rkLine}`);
   const bots = await page.locator(`${tid("seat-bot-1")} option`).allTextContents();
   check(bots.some((b) => b.startsWith("Einsteiger")) && bots.some((b) => b.startsWith("Experte")), `bot levels are not named: ${bots.join(" | ")}`);
   const botTitle = await page.locator(tid("seat-bot-1")).getAttribute("title");
@@ -976,6 +1002,13 @@ async function langScenario(browser, base, problems) {
   const href = await page.locator(tid("why-link")).getAttribute("href");
   check(/^Warum\? R\d+$/.test(why) && href === `/rules/rumis#${rule}`, `the refusal's link says ${why} → ${href}`);
   check(/Stein|Feld|Farbe|Fläche|Hohlraum/.test(said), `the refusal is not in German: ${said}`);
+  {
+    // Said from the server's `why` (the code and rule the check endpoint gives too).
+    const whyCode = await page.locator(tid("error")).getAttribute("data-why");
+    const checked = await api(base, "POST", `/api/tables/${t1.id}/check`, { stone: "D2", cells: illegal }, t1.token);
+    check(!checked.legal && checked.why?.code === whyCode && checked.why?.rule === rule, `the refusal says ${whyCode} (${rule}), the check endpoint ${JSON.stringify(checked.why)}`);
+    check(!/[a-z]+'s |is outside|would leave/.test(said), `the refusal is the engine's English: ${said}`);
+  }
   log(`refusal in German: "${said}" — ${why} (${href})`);
   await shot(page, "rumis-refusal-de.png");
   await axeCheck(page, "the Rumis table (de)");
@@ -996,13 +1029,18 @@ async function langScenario(browser, base, problems) {
     await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > before, 10_000, async () => `(placed by Enter; error: ${await errorText(page)})`);
     log(`keyboard ghost: ${move} placed with the arrow keys and Enter`);
   }
-  // Suggested moves: the best three by squares won at once; the first shown and placed.
+  // Suggested moves: the strongest bot's best three with win chances; the first shown and placed.
   {
     await waitAttr(page, "turn-status", "data-my-turn", (m) => m === "true", 20_000, "(my turn for a hint)");
     const before = Number(await page.locator(tid("turn-status")).getAttribute("data-version"));
     await page.click(tid("rumis-hint"));
-    await page.locator(tid("rumis-hint-0")).waitFor({ timeout: 5_000 });
+    await page.locator(tid("rumis-hint-2")).waitFor({ timeout: 30_000 });
+    check((await page.locator(tid("rumis-hints")).getAttribute("data-source")) === "server", "the hints are not the server's");
+    const wins = [];
+    for (let i = 0; i < 3; i++) wins.push(await page.locator(tid(`rumis-hint-win-${i}`)).textContent());
+    check(wins.every((w) => /^\d{1,3} % Gewinnchance$/.test(w)), `the hints' win chances say ${wins.join(" | ")}`);
     const hint = await page.locator(tid("rumis-hint-0")).textContent();
+    log(`hints from the server: ${wins.join(", ")}`);
     await shot(page, "rumis-hints-de.png");
     await page.click(tid("rumis-hint-0"));
     const shown = await waitAttr(page, "ghost-status", "data-move", (m) => !!m, 5_000, "(the hint's ghost)");
@@ -1222,6 +1260,11 @@ async function keyboardScenario(browser, base, problems) {
       const changed = await page.locator(`${tid("table")} [data-changed="true"]`).count();
       const laid = await page.locator(`${tid("table")} .tile.laid`).count();
       check(changed > 0 && laid > 0, `the bot's turn (${raw}) shows ${changed} changed sets and ${laid} laid tiles`);
+      // Said from `last_event` with the bot's seat name.
+      const event = await page.locator(tid("last")).getAttribute("data-event");
+      const said = await page.locator(tid("last")).textContent();
+      const botName = (await api(base, "GET", `/api/tables/${table.id}`, undefined, table.token)).seats[1].name;
+      check(["played", "melded"].includes(event) && said.startsWith(`${botName} `) && said.includes(raw.split(/ (?:played|melded) /)[1]), `the bot's turn (${event}) is said as "${said}" (seat name ${botName})`);
       log(`the bot's turn highlighted: ${changed} sets, ${laid} tiles (${raw})`);
       await shot(page, "rummikub-bot-turn.png");
       sawBot = true;
@@ -1385,8 +1428,12 @@ function checkMessage(text, seat, who) {
       else if (Array.isArray(x)) x.forEach(walk);
       else if (x && typeof x === "object") Object.values(x).forEach(walk);
     };
-    walk({ ...v, rummikub: { ...rk, rack: undefined, table: undefined } });
+    // (`last` names the tiles of `last_event` again: each is checked on its own)
+    walk({ ...v, rummikub: { ...rk, rack: undefined, table: undefined, last: undefined } });
     const extra = [...seen].filter(([t, k]) => k > (allowed.get(t) ?? 0)).map(([t]) => t);
+    seen.clear();
+    walk(rk.last);
+    extra.push(...[...seen].filter(([t, k]) => k > (allowed.get(t) ?? 0)).map(([t]) => t));
     check(extra.length === 0, `${who} received tiles that are neither in their rack nor on the table: ${extra.join(" ")}`);
     check(!("pool" in rk) && !("racks" in rk), `${who} received the pool or all racks`);
   }

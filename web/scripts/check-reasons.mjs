@@ -1,82 +1,81 @@
 #!/usr/bin/env node
-// Every refusal the engines can give a player has a key (German and English) and, where
-// a rule stands behind it, the rule's anchor (run by `npm run build`). The refusal texts
-// are read from the engines' `#[error("…")]` attributes (crates/rumis/src/rules.rs,
-// crates/rummikub/src/round.rs and set.rs), filled with sample values, and read by
-// src/i18n/server.ts as the client reads them at the table. Texts that only a program
-// can cause (internal checks, typed notation) are listed below as not for players.
+// Every refusal and event the server sends as a key has a text in German and English
+// that uses exactly the parameters the server sends (run by `npm run build`). Read from
+// crates/server/src/games/reasons.rs: the codes (`KEYS`), the problems of an invalid
+// set (`PROBLEMS`), and from its exhaustive matches each code's parameters
+// (`reason("code", rule, json!({ "param": … }))`); the events' parameters from the
+// `event("code", json!({ … }))` calls of the server's games. A refusal's text is
+// `reason.<code>`, an event's `event.<code>`, a set's problem `problem.<problem>`
+// (said inside `reason.set_problem` as its {problem}).
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const crates = path.resolve(web, "../crates");
-const files = ["rumis/src/rules.rs", "rummikub/src/round.rs", "rummikub/src/set.rs"].map((f) => path.join(crates, f));
-if (!files.every((f) => fs.existsSync(f))) {
-  console.log("check-reasons: the engines' sources are not here; skipped");
+const games = path.resolve(web, "../crates/server/src/games");
+const reasonsFile = path.join(games, "reasons.rs");
+if (!fs.existsSync(reasonsFile)) {
+  console.log("check-reasons: the server's sources are not here; skipped");
   process.exit(0);
 }
-const NOT_FOR_PLAYERS = [
-  /^there is no placement number/,
-  /^stone orientation .* does not exist/,
-  /^there is no player/,
-  /^the position holds/,
-  /^the melded flags/,
-  /^player .* is to move, but there are only/,
-  /^table set /, // a position given to the engine, not a play
-  /^\{0\}$/,
-  /^the same set$/,
-  /^the removed .* can still be placed, so it may not be set aside/, // a record's claim
-  /^stones are taken off only in the dismantling phase/,
-];
-
-const sample = (template) =>
-  template
-    .replace(/only \{0\} tiles/g, "only 2 tiles")
-    .replace(/cell \{(0|cell)\}/g, "cell b1 level 3")
-    .replace(/at cell \{cell\}/g, "at cell b1 level 3")
-    .replace(/\(cell \{cell\} does\)/g, "(cell b1 level 3 does)")
-    .replace(/column \{column\}/g, "column b1")
-    .replace(/at \{column\}/g, "at b1")
-    .replace(/tile \{(0|tile)\}/g, "tile r5")
-    .replace(/third \{0\}/g, "third r5")
-    .replace(/set \{(0|index)\}/g, "set 2")
-    .replace(/\{set\}/g, "[r1 r2]")
-    .replace(/\{problem\}/g, "has only 2 tiles; a set needs at least 3")
-    .replace(/\{(0|colour|to_move)\}/g, "red")
-    .replace(/\{other\}/g, "blue")
-    .replace(/\{by\}/g, "blue")
-    .replace(/\{(stone|removed)\}/g, "L4")
-    .replace(/\{name\}/g, "L tetracube")
-    .replace(/\{example\}/g, "L4")
-    .replace(/\{\w+\}/g, "3");
-
-const templates = [];
-for (const f of files) {
-  const text = fs.readFileSync(f, "utf8");
-  for (const m of text.matchAll(/#\[error\(\s*"((?:[^"\\]|\\.)*)"/g)) templates.push(m[1].replace(/\\"/g, '"'));
-}
-
-// The client's reader, bundled for node (with a browser's few globals).
-globalThis.navigator = { languages: ["de"] };
-globalThis.document = { documentElement: {} };
-const out = await build({ entryPoints: [path.join(web, "src/i18n/server.ts")], bundle: true, write: false, format: "esm", platform: "neutral", logLevel: "silent" });
-const mod = await import("data:text/javascript;base64," + Buffer.from(out.outputFiles[0].text).toString("base64"));
-
+const messages = JSON.parse(fs.readFileSync(path.join(web, "src/i18n/messages.json"), "utf8"));
+const rs = fs.readFileSync(reasonsFile, "utf8");
 const problems = [];
-let covered = 0;
-for (const tpl of templates) {
-  if (NOT_FOR_PLAYERS.some((re) => re.test(tpl))) continue;
-  const text = sample(tpl);
-  // A set's problem arrives inside "set 2 [r1 r2] …"; the rest on its own.
-  const isProblem = /^(has |is neither)/.test(tpl);
-  const ok = isProblem ? mod.problemText(text) !== text : !!mod.reason(text, "illegal").key;
-  if (!ok) problems.push(`no key reads "${text}" (from "${tpl}")`);
-  else covered++;
+
+const list = (name) => {
+  const m = rs.match(new RegExp(`pub const ${name}: &\\[&str\\] = &\\[([\\s\\S]*?)\\];`));
+  if (!m) throw new Error(`check-reasons: no ${name} in reasons.rs`);
+  return [...m[1].matchAll(/"([a-z_]+)"/g)].map((x) => x[1]);
+};
+const keysOf = (obj) => [...obj.matchAll(/"(\w+)"\s*:/g)].map((x) => x[1]);
+const KEYS = list("KEYS");
+const PROBLEMS = list("PROBLEMS");
+
+// code → parameters, for refusals and for events
+const reasonParams = new Map();
+for (const m of rs.matchAll(/\breason\(\s*"([a-z_]+)",\s*(?:None|Some\("[A-Z]\d+"\)),\s*(json!\(\{([\s\S]*?)\}\)|params)\s*,?\s*\)/g)) {
+  reasonParams.set(m[1], m[3] === undefined ? null : keysOf(m[3]));
 }
+const problemParams = new Map();
+for (const m of rs.matchAll(/json!\(\{\s*"problem":\s*"([a-z_]+)"([\s\S]*?)\}\)/g)) problemParams.set(m[1], keysOf(m[2]));
+const eventParams = new Map();
+for (const f of fs.readdirSync(games).filter((f) => f.endsWith(".rs") && f !== "reasons.rs")) {
+  const text = fs.readFileSync(path.join(games, f), "utf8");
+  for (const m of text.matchAll(/\bevent\(\s*((?:if [^{]*\{\s*"[a-z_]+"\s*\}\s*else\s*\{\s*"[a-z_]+"\s*\})|"[a-z_]+"),\s*json!\(\{([\s\S]*?)\}\)\s*,?\s*\)/g)) {
+    for (const c of m[1].matchAll(/"([a-z_]+)"/g)) eventParams.set(c[1], keysOf(m[2]));
+  }
+}
+
+const textParams = (key) => {
+  const e = messages[key];
+  if (!e) return null;
+  const names = new Set();
+  for (const l of ["en", "de"]) for (const x of (e[l] ?? "").matchAll(/\{(\w+)\}/g)) names.add(x[1]);
+  return [...names].sort();
+};
+const same = (a, b) => a.join(",") === [...b].sort().join(",");
+function want(key, params, what) {
+  const used = textParams(key);
+  if (!used) problems.push(`${what} has no text (${key})`);
+  else if (!same(used, params)) problems.push(`${key} uses {${used.join(", ")}}, the server sends {${[...params].sort().join(", ")}}`);
+}
+
+for (const code of KEYS) {
+  if (reasonParams.has(code)) {
+    const p = reasonParams.get(code) ?? ["set", "tiles", "problem"]; // set_problem: built from problem(p)
+    want(`reason.${code}`, p, `the refusal ${code}`);
+  } else if (eventParams.has(code)) want(`event.${code}`, eventParams.get(code), `the event ${code}`);
+  else problems.push(`the code ${code} is neither a refusal in reasons.rs nor an event of a game`);
+}
+for (const code of [...reasonParams.keys(), ...eventParams.keys()]) if (!KEYS.includes(code)) problems.push(`${code} is sent but not in KEYS`);
+for (const p of PROBLEMS) {
+  if (!problemParams.has(p)) problems.push(`the problem ${p} has no parameters in reasons.rs`);
+  else want(`problem.${p}`, problemParams.get(p), `the problem ${p}`);
+}
+if (reasonParams.size < 30 || eventParams.size < 7) problems.push(`read only ${reasonParams.size} refusals and ${eventParams.size} events: has reasons.rs changed its form?`);
+
 if (problems.length) {
-  console.error(`check-reasons: ${problems.length} refusal(s) without a key:\n- ${problems.join("\n- ")}`);
+  console.error(`check-reasons: ${problems.length} problem(s):\n- ${problems.join("\n- ")}`);
   process.exit(1);
 }
-console.log(`check-reasons: ${covered} engine refusals read into keys with German and English texts`);
+console.log(`check-reasons: ${reasonParams.size} refusals, ${eventParams.size} events and ${PROBLEMS.length} set problems have texts with the server's parameters`);

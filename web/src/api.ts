@@ -18,6 +18,7 @@ import type {
   TableStatus,
   TableView,
   PlacementView,
+  Reason,
 } from "./generated/api";
 
 export type {
@@ -44,6 +45,8 @@ export type {
   SeatView as Seat,
   TableStatus,
   TableView,
+  Reason,
+  RumisSuggestion,
 } from "./generated/api";
 
 export type Cell = [number, number, number];
@@ -59,6 +62,8 @@ export class ApiError extends Error {
     public status: number,
     message: string,
     public code: string | null = null,
+    /** For a move the rules refuse: the reason as a key with parameters. */
+    public why: Reason | null = null,
   ) {
     super(message);
   }
@@ -86,10 +91,10 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
     json = null;
   }
   if (!response.ok) {
-    const body = json && typeof json === "object" ? (json as { error?: unknown; code?: unknown }) : null;
+    const body = json && typeof json === "object" ? (json as { error?: unknown; code?: unknown; why?: Reason }) : null;
     const message =
       body && "error" in body ? String(body.error) : `${response.status} ${response.statusText}${text ? ": " + text.slice(0, 200) : ""}`;
-    throw new ApiError(response.status, message, body && typeof body.code === "string" ? body.code : null);
+    throw new ApiError(response.status, message, body && typeof body.code === "string" ? body.code : null, body?.why ?? null);
   }
   return json as T;
 }
@@ -113,6 +118,10 @@ export const api = {
   takeBack: (id: string, token: string | null, seat: number) => call<unknown>("DELETE", `/api/tables/${enc(id)}/seats/${seat}/bot`, undefined, token),
   hint: (id: string, token: string | null, objective: "tiles" | "value" = "tiles") =>
     call<HintAnswer>("GET", `/api/tables/${enc(id)}/hint?objective=${objective}`, undefined, token),
+  /** Rumis: the strongest bot's best three moves with win chances (on your turn). */
+  rumisHint: (id: string, token: string | null) => call<HintAnswer>("GET", `/api/tables/${enc(id)}/hint`, undefined, token),
+  /** Renames your own seat. */
+  rename: (id: string, token: string | null, seat: number, name: string) => call<unknown>("POST", `/api/tables/${enc(id)}/seats/${seat}/name`, { name }, token),
   replay: (id: string) => call<ReplayAnswer>("GET", `/api/tables/${enc(id)}/replay`),
 };
 
@@ -194,7 +203,7 @@ export class TableSocket {
     private id: string,
     private token: string | null,
     private onView: (view: TableView) => void,
-    private onError: (message: string, code: string | null) => void,
+    private onError: (message: string, code: string | null, why: Reason | null) => void,
     private onState: (state: ConnectionState) => void,
   ) {
     this.open();
@@ -224,7 +233,7 @@ export class TableSocket {
         return;
       }
       if (msg.type === "state" && msg.view) this.onView(msg.view);
-      else if (msg.type === "error") this.onError(msg.message ?? "refused", msg.code ?? null);
+      else if (msg.type === "error") this.onError(msg.message ?? "refused", msg.code ?? null, msg.why ?? null);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;

@@ -1,7 +1,7 @@
 // The lobby: create a table (game, options, seats: invited, open or bot, and which one is
 // yours) and go straight to your seat; your tables (kept in this browser); the tables
 // with open seats to join.
-import { api, ApiError, botsOf, forgetMyTable, myTables, rememberTable, storeInvites, storeToken, type BotMeta, type CreateRequest, type Meta, type SeatRequest } from "./api";
+import { api, ApiError, botsOf, forgetMyTable, myTables, rememberTable, storeInvites, storeToken, type BotMeta, type CreateRequest, type LobbyTable, type Meta, type SeatRequest } from "./api";
 import { clear, h, seatName } from "./dom";
 import { t, tr, type MessageKey } from "./i18n/i18n";
 import { reason } from "./i18n/server";
@@ -336,16 +336,20 @@ function myTablesSection(): HTMLElement | null {
   return h("section", { className: "lobby" }, h("h2", {}, t("lobby.your_tables")), ul);
 }
 
-/** The server's lobby line ("chullpa, 2 players, ruinas") in words and the player's language. */
-function lobbyDetail(detail: string, meta: Meta): string {
-  const r = detail.match(/^([\w-]+), (\d+) players, ([\w-]+)$/);
-  if (r) {
-    const name = meta.rumis.scenarios.find((s) => s.key === r[1])?.name ?? r[1];
-    return `${t("rumis.info", { scenario: name, players: r[2] })}, ${variantLabel(r[3])}`;
+/** A lobby line ("Chullpa, 2 players, Ruins") from the table's settings, in the player's language. */
+function lobbyDetail(tb: LobbyTable, meta: Meta): string {
+  const st = tb.settings;
+  if (st?.game === "rumis" && st.rumis) {
+    const r = st.rumis;
+    const name = meta.rumis.scenarios.find((s) => s.key === r.scenario)?.name ?? r.scenario;
+    return `${t("rumis.info", { scenario: name, players: r.players })}, ${variantLabel(r.variant ?? "standard")}`;
   }
-  const k = detail.match(/^(\w+) rules, (\d+) players, (\d+) round\(s\)$/);
-  if (k) return t("lobby.rk_detail", { rules: tr(`preset.${k[1]}`, undefined, k[1]), players: k[2], rounds: k[3] });
-  return detail;
+  if (st?.game === "rummikub") {
+    const k = st.rummikub ?? {};
+    const rules = k.rules ?? "current";
+    return t("lobby.rk_detail", { rules: tr(`preset.${rules}`, undefined, rules), players: st.players, rounds: k.rounds ?? 1 });
+  }
+  return tb.detail;
 }
 
 function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
@@ -366,7 +370,7 @@ function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
             "div",
             { className: "open-table", testid: `open-table-${tb.id}`, "data-open-seats": open.join(",") },
             h("span", { className: "game" }, tb.game === "rumis" ? "Rumis" : tb.game === "rummikub" ? "Rummikub" : tb.game),
-            h("span", { "data-detail": tb.detail }, ` ${lobbyDetail(tb.detail, meta)}`),
+            h("span", { "data-detail": tb.detail }, ` ${lobbyDetail(tb, meta)}`),
             h("span", { className: "muted" }, ` ${tb.id} — ${seats}`),
             " ",
             h(

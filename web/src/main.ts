@@ -10,7 +10,7 @@ import { h } from "./dom";
 import { lang, setLang, t, type Lang } from "./i18n/i18n";
 import { showLobby } from "./lobby";
 import { showNotFound } from "./notfound";
-import { showTable } from "./table";
+import { askName, showTable } from "./table";
 import { showReplay } from "./replay";
 
 /** The top bar: the language switch (remembered) and the rules. */
@@ -73,7 +73,9 @@ if (table) {
     history.replaceState(null, "", `/t/${encodeURIComponent(id)}`);
     location.reload();
   });
-  showTable(app, id, storedToken(id));
+  // An invite link opened: the invitee says their name before sitting down.
+  if (linked) askName(app, id, linked);
+  else showTable(app, id, storedToken(id));
 } else if (replay) {
   showReplay(app, decodeURIComponent(replay[1]));
 } else if (rules) {

@@ -88,7 +88,7 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     if (v.game === "rumis") {
       const hist = v.rumis?.history ?? [];
       text = index === 0 ? t("replay.start") : hist.length ? t("replay.move", { n: hist.length, move: hist[hist.length - 1] }) : "";
-    } else text = index === 0 ? t("replay.start") : lastEvent(v.rummikub?.last ?? null);
+    } else text = index === 0 ? t("replay.start") : lastEvent(v.rummikub, v.seats.map(seatName));
     if (v.over && v.result) text += ` — ${resultText(v)}`;
     else if (v.to_move !== null && v.seats[v.to_move]) text += ` — ${t("table.to_move", { name: seatName(v.seats[v.to_move]) })}`;
     caption.textContent = text;

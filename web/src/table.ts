@@ -19,10 +19,11 @@ import {
 } from "./api";
 import { clear, h, seatName } from "./dom";
 import { t } from "./i18n/i18n";
-import { reason, ruleHref } from "./i18n/server";
+import { reason, ruleHref, setSeatNames } from "./i18n/server";
+import type { Reason } from "./api";
 import { showNotFound } from "./notfound";
 import { botLabel } from "./lobby";
-import { rememberTable, forgetMyTable } from "./api";
+import { rememberTable, forgetMyTable, myTables } from "./api";
 import { RummikubUI } from "./rummikub/ui";
 
 export interface GameContext {
@@ -31,7 +32,7 @@ export interface GameContext {
   /** Sends an action made on the given view; resolves true if the server accepted it. */
   act(action: Action): Promise<boolean>;
   /** Shows a message for a person (a refusal, a reason), with the server's code if any. */
-  error(message: string, code?: string | null): void;
+  error(message: string, code?: string | null, why?: Reason | null): void;
   clearError(): void;
   current(): TableView | null;
 }
@@ -45,6 +46,76 @@ export interface GameUI {
 export async function rumisUI(root: HTMLElement, ctx: GameContext, readOnly = false): Promise<GameUI> {
   const { RumisUI } = await import("./rumis/rumis");
   return new RumisUI(root, ctx, readOnly);
+}
+
+const NAME_KEY = "rumi.name";
+/** The server's name for an invited seat nobody named (`Player 2`). */
+const DEFAULT_NAME = /^Player \d+$/;
+
+/** An invite link just opened: if an invited seat still free is called "Player N",
+ * ask the invitee's name before sitting down (fetching the view with the token takes
+ * the seat), rename the seat (`POST …/seats/{seat}/name`), then show the table. The
+ * seat of the token is the one the server lets it rename. */
+export async function askName(app: HTMLElement, id: string, token: string): Promise<void> {
+  let candidates: number[] = [];
+  // A seat this browser already holds (its own link from "your tables") is no invite.
+  if (myTables().some((m) => m.id === id && m.token === token)) return showTable(app, id, token);
+  try {
+    const v = await api.view(id, null);
+    candidates = v.seats.filter((s) => s.kind === "human" && !s.claimed && DEFAULT_NAME.test(s.name)).map((s) => s.seat);
+  } catch {
+    /* the table page says what is wrong */
+  }
+  if (candidates.length === 0) return showTable(app, id, token);
+  clear(app);
+  const input = h("input", {
+    testid: "ask-name-input",
+    type: "text",
+    autocomplete: "nickname",
+    maxlength: 40,
+    required: true,
+    "aria-label": t("lobby.your_name"),
+    value: localStorage.getItem(NAME_KEY) ?? "",
+  });
+  const error = h("p", { className: "error", testid: "ask-name-error", role: "alert", hidden: true });
+  const sit = h("button", { type: "submit", testid: "ask-name-sit" }, t("table.sit_down"));
+  const form = h(
+    "form",
+    { className: "ask-name", testid: "ask-name" },
+    h("h2", {}, t("table.ask_name_title", { id })),
+    h("label", {}, t("lobby.your_name"), " ", input),
+    " ",
+    sit,
+    error,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = input.value.trim();
+    if (!name) return;
+    sit.disabled = true;
+    error.hidden = true;
+    for (const seat of candidates) {
+      try {
+        await api.rename(id, token, seat, name);
+        try {
+          localStorage.setItem(NAME_KEY, name);
+        } catch {
+          /* no storage */
+        }
+        return showTable(app, id, token);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === "not_your_seat") continue;
+        error.hidden = false;
+        error.textContent = err instanceof ApiError ? reason(err.message, err.code, err.why).text : String(err);
+        sit.disabled = false;
+        return;
+      }
+    }
+    // None of the free seats is this token's: sit down as named.
+    showTable(app, id, token);
+  });
+  app.append(form);
+  input.focus();
 }
 
 /** `/t/ID#token=…` as an absolute link. */
@@ -177,12 +248,38 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const result = h("div", { className: "result", testid: "result", hidden: true });
   const errorBox = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
   const joinBox = h("div", { className: "join-box", hidden: true });
+  const renameInput = h("input", { testid: "rename-input", type: "text", autocomplete: "nickname", maxlength: 40, "aria-label": t("lobby.your_name") });
+  const renameBox = h(
+    "form",
+    { className: "rename-box", testid: "rename-box", hidden: true },
+    renameInput,
+    " ",
+    h("button", { type: "submit", testid: "rename-save" }, t("table.rename_save")),
+    " ",
+    h("button", { type: "button", className: "secondary", onclick: () => (renameBox.hidden = true) }, t("common.cancel")),
+  );
+  renameBox.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = renameInput.value.trim();
+    if (!name || !view || view.you === null) return;
+    try {
+      await api.rename(id, token, view.you, name);
+      renameBox.hidden = true;
+      try {
+        localStorage.setItem(NAME_KEY, name);
+      } catch {
+        /* no storage */
+      }
+    } catch (err) {
+      showError(err);
+    }
+  });
   const myLink = h("div", { className: "my-link" });
   const gameBox = h("div", { className: "game-box", testid: "game-box" });
   const title = h("h2", { className: "table-title", testid: "table-title" }, t("table.title_plain", { id }));
   app.append(
     h("div", { className: "table-head" }, title, connection, turn),
-    h("div", { className: "table-side" }, seats, waitingBox, takeBackBox, result, joinBox),
+    h("div", { className: "table-side" }, seats, renameBox, waitingBox, takeBackBox, result, joinBox),
     fairness,
     errorBox,
     gameBox,
@@ -200,10 +297,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     id,
     token,
     current: () => view,
-    error(message: string, code?: string | null) {
+    error(message: string, code?: string | null, why?: Reason | null) {
       errorBox.hidden = false;
       clear(errorBox);
-      const said = reason(message, code);
+      const said = reason(message, code, why);
       errorBox.append(h("span", { className: "error-text", testid: "error-text", title: message }, said.text));
       if (said.rule) {
         errorBox.dataset.rule = said.rule;
@@ -211,6 +308,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       } else delete errorBox.dataset.rule;
       if (code) errorBox.dataset.code = code;
       else delete errorBox.dataset.code;
+      if (why) errorBox.dataset.why = why.code;
+      else delete errorBox.dataset.why;
       if (errorTimer !== null) window.clearTimeout(errorTimer);
       errorTimer = window.setTimeout(() => (errorBox.hidden = true), 15000);
     },
@@ -235,7 +334,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   };
 
   function showError(e: unknown): void {
-    if (e instanceof ApiError) ctx.error(e.message, e.code);
+    if (e instanceof ApiError) ctx.error(e.message, e.code, e.why);
     else ctx.error(e instanceof Error ? e.message : String(e));
   }
 
@@ -244,6 +343,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   function accept(next: TableView, fromSocket: boolean): void {
     if (view && (next.version < view.version || (next.version === view.version && !fromSocket))) return;
     view = next;
+    setSeatNames(next.seats.map(seatName));
     render();
   }
 
@@ -385,6 +485,23 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
           h("span", { className: "marker" }, moving ? "▶" : ""),
           h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? ` (${t("common.you")})` : "")),
           h("span", { className: "muted" }, state),
+          s.seat === v.you && token
+            ? h(
+                "button",
+                {
+                  className: "small secondary",
+                  testid: "rename-seat",
+                  title: t("table.rename"),
+                  "aria-label": t("table.rename"),
+                  onclick: () => {
+                    renameBox.hidden = false;
+                    renameInput.value = s.name;
+                    renameInput.focus();
+                  },
+                },
+                "✎",
+              )
+            : null,
           handControl(v, s),
         ),
       );
@@ -556,7 +673,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     id,
     token,
     (v) => accept(v, true),
-    (message, code) => (token && code === "bad_token" ? dropToken(message) : code === "no_table" ? gone() : ctx.error(message, code)),
+    (message, code, why) => (token && code === "bad_token" ? dropToken(message) : code === "no_table" ? gone() : ctx.error(message, code, why)),
     (state) => {
       connection.dataset.state = state;
       connection.textContent = state === "open" ? t("table.live") : state === "connecting" ? t("table.connecting") : t("table.reconnecting");

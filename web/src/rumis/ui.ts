@@ -5,7 +5,7 @@
 // reason where not), placing on click (touch: first tap shows, second tap or Place
 // places), keyboard ghost movement, live scores with stones left, the move list with
 // colour and player, the last move of each player highlighted, and typed moves.
-import { api, statusOf, type Cell, type Placement, type RumisView, type TableView } from "../api";
+import { api, ApiError, statusOf, type Cell, type Placement, type Reason, type RumisView, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
 import { t } from "../i18n/i18n";
 import { colourName, reason, ruleHref } from "../i18n/server";
@@ -17,6 +17,7 @@ import { stoneSvg } from "./tray";
 interface Verdict {
   legal: boolean;
   reason: string;
+  why?: Reason | null;
 }
 
 declare global {
@@ -83,7 +84,7 @@ export class RumisUI implements GameUI {
     });
     this.topButton.addEventListener("click", () => this.toggleTop());
     this.placeButton.addEventListener("click", () => this.placeGhost());
-    this.hintButton.addEventListener("click", () => this.showHints());
+    this.hintButton.addEventListener("click", () => void this.showHints());
     const spectator = readOnly || ctx.current()?.you === null;
     root.append(
       h(
@@ -205,10 +206,48 @@ export class RumisUI implements GameUI {
     this.updateGhost();
   }
 
+  /** The strongest bot's best three moves with their win chances (`GET …/hint`, about a
+   * second of search); if the server cannot answer, the browser's quick suggestions. */
+  private async showHints(): Promise<void> {
+    const version = this.view?.version;
+    clear(this.hintList);
+    this.hintList.hidden = false;
+    this.hintList.dataset.source = "";
+    this.hintButton.disabled = true;
+    this.hintList.append(h("li", { className: "muted", testid: "rumis-hint-wait" }, t("rumis.hint_thinking")));
+    try {
+      const answer = await api.rumisHint(this.ctx.id, this.ctx.token);
+      if (this.view?.version !== version) return;
+      clear(this.hintList);
+      this.hintList.dataset.source = "server";
+      answer.moves.forEach((m, i) => {
+        const pct = Math.round(m.win_chance * 100);
+        this.hintList.append(
+          h(
+            "li",
+            {},
+            h(
+              "button",
+              { className: "small hint-move", testid: `rumis-hint-${i}`, "data-win": String(pct), onclick: () => this.showPlacement({ stone: m.stone, cells: m.cells }) },
+              notation(m.stone, m.cells),
+            ),
+            " ",
+            h("span", { className: "muted", testid: `rumis-hint-win-${i}`, title: t("rumis.hint_visits", { visits: m.visits }) }, t("rumis.hint_win", { pct })),
+          ),
+        );
+      });
+      if (answer.moves.length === 0) this.quickHints(t("rumis.hint_none"));
+    } catch (e) {
+      if (this.view?.version !== version) return;
+      this.quickHints(t("rumis.hint_failed", { error: e instanceof ApiError ? reason(e.message, e.code, e.why).text : (e as Error).message }));
+    } finally {
+      this.hintButton.disabled = !this.myTurn() || !!this.rumis().removing || (this.rumis().legal ?? []).length === 0;
+    }
+  }
+
   /** The three placements that win the most squares seen from above at once (yours
-   * gained plus others' covered), computed in the browser from `legal`. The server's
-   * search (win chances) is not offered yet. */
-  private showHints(): void {
+   * gained plus others' covered), computed in the browser from `legal`. */
+  private quickHints(note: string): void {
     const r = this.rumis();
     const me = r.to_move_colour;
     const owner = new Map(r.colours.map((c) => [c.colour, c.owner]));
@@ -232,6 +271,8 @@ export class RumisUI implements GameUI {
     scored.sort((a, b) => b.value - a.value || b.p.cells.length - a.p.cells.length);
     clear(this.hintList);
     this.hintList.hidden = false;
+    this.hintList.dataset.source = "browser";
+    this.hintList.append(h("li", { className: "muted" }, note));
     scored.slice(0, 3).forEach((s, i) => {
       this.hintList.append(
         h(
@@ -634,7 +675,7 @@ export class RumisUI implements GameUI {
     this.scene?.setGhost(cells, false);
     const { width, depth } = r.scenario;
     if (cells.some(([x, y]) => x < 0 || y < 0 || x >= width || y >= depth)) {
-      this.showVerdict(stone, cells, { legal: false, reason: "outside the board" });
+      this.showVerdict(stone, cells, { legal: false, reason: "outside the board", why: { code: "off_board", rule: "R4", params: {} } });
       return;
     }
     const known = this.verdicts.get(key);
@@ -648,7 +689,7 @@ export class RumisUI implements GameUI {
     this.checkTimer = window.setTimeout(async () => {
       try {
         const answer = await api.check(this.ctx.id, this.ctx.token, { stone, cells });
-        const verdict = { legal: answer.legal, reason: answer.reason ?? "" };
+        const verdict = { legal: answer.legal, reason: answer.reason ?? "", why: answer.why ?? null };
         if (this.view?.version !== version) return;
         this.verdicts.set(key, verdict);
         if (this.ghost && cellsKey(this.ghost) === cellsKey(cells) && this.selected === stone) this.showVerdict(stone, cells, verdict);
@@ -664,7 +705,7 @@ export class RumisUI implements GameUI {
     this.placeButton.disabled = !v.legal;
     if (v.legal) this.setStatus(t("rumis.legal", { move: notation(stone, cells) }), v, cells);
     else {
-      const said = reason(v.reason || "illegal placement");
+      const said = reason(v.reason || "illegal placement", "illegal", v.why);
       this.setStatus(t("rumis.not_here", { reason: said.text }), v, cells, said.rule);
     }
   }
@@ -676,6 +717,7 @@ export class RumisUI implements GameUI {
     this.ghostStatus.dataset.legal = verdict ? String(verdict.legal) : "";
     this.ghostStatus.dataset.reason = verdict?.reason ?? "";
     this.ghostStatus.dataset.rule = rule ?? "";
+    this.ghostStatus.dataset.why = verdict?.why?.code ?? "";
     this.ghostStatus.dataset.move = cells && this.selected ? notation(this.selected, cells) : "";
     this.ghostStatus.className = "ghost-status" + (verdict ? (verdict.legal ? " legal" : " illegal") : "");
   }
@@ -706,7 +748,7 @@ export class RumisUI implements GameUI {
     const key = `${stone}|${cellsKey(cells)}`;
     const verdict = this.legalKeys.has(key) ? { legal: true, reason: "" } : this.verdicts.get(key);
     if (!verdict?.legal) {
-      const said = verdict ? reason(verdict.reason) : null;
+      const said = verdict ? reason(verdict.reason, "illegal", verdict.why) : null;
       this.ctx.error(t("rumis.cannot_place", { stone, reason: said ? ": " + said.text : "" }));
       return;
     }

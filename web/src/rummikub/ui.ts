@@ -144,7 +144,7 @@ export class RummikubUI implements GameUI {
       }
     } else if (!this.prevTable) {
       // First view: the last event's tiles, in the sets that hold them.
-      const tiles = lastTiles(rk.last);
+      const tiles = lastTiles(rk);
       if (tiles.length) {
         const want = count(tiles);
         for (const s of table) if (s.some((c) => want.has(c))) this.changedSets.add(setKey(s));
@@ -482,7 +482,8 @@ export class RummikubUI implements GameUI {
         h("a", { href: "/rules/rummikub", target: "_blank" }, t("rules.short")),
       ),
     );
-    this.last.textContent = lastEvent(rk.last);
+    this.last.textContent = lastEvent(rk, this.view!.seats.map(seatName));
+    this.last.dataset.event = rk.last_event?.code ?? "";
     this.last.dataset.raw = rk.last ?? "";
 
     clear(this.players);
