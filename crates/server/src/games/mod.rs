@@ -13,6 +13,7 @@ pub(crate) mod rummikub_table;
 
 use std::any::Any;
 
+use play::game::Game;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -108,6 +109,105 @@ pub trait TableGame: Send + Sync + 'static {
 
     /// For requests only one game answers (the Rummikub hint).
     fn as_any(&self) -> &dyn Any;
+}
+
+/// The per-game half of a table: its `play` game, and the conversions between that
+/// game's actions and views and the wire types. What every game answers alike (whose
+/// turn, the result, the clock, the record) is answered once, from
+/// [`play::game::Game`], by the implementation of [`TableGame`] for every adapter.
+pub trait Adapter: Clone + Send + Sync + 'static {
+    type Engine: Game;
+    const KIND: GameKind;
+
+    fn engine(&self) -> &Self::Engine;
+
+    /// [`TableGame::apply`]: reads the wire action, plays it, answers its canonical form.
+    fn apply_wire(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError>;
+
+    /// [`TableGame::time_out`].
+    fn time_out_wire(&mut self) -> Result<Value, ActionError>;
+
+    /// [`TableGame::next_round`].
+    fn next_round_wire(&mut self) -> Result<Value, ActionError>;
+
+    /// [`TableGame::check`].
+    fn check_wire(&self, _seat: usize, _action: &Value) -> Result<(), ActionError> {
+        Err(ActionError::NotForThisGame(
+            "checking a placement is for Rumis tables".into(),
+        ))
+    }
+
+    /// [`TableGame::view`].
+    fn view_wire(&self, seat: Option<usize>, full: bool, names: &[String]) -> GameView;
+
+    /// [`TableGame::bot_action`].
+    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value>;
+}
+
+impl<A: Adapter> TableGame for A {
+    fn kind(&self) -> GameKind {
+        A::KIND
+    }
+
+    fn clone_box(&self) -> Box<dyn TableGame> {
+        Box::new(self.clone())
+    }
+
+    fn seat_count(&self) -> usize {
+        self.engine().seats()
+    }
+
+    fn to_move(&self) -> Option<usize> {
+        self.engine().to_act()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        let outcome = self.engine().outcome()?;
+        Some(GameResult {
+            winners: outcome.winners,
+            scores: outcome.scores.iter().map(|&s| s as i64).collect(),
+        })
+    }
+
+    fn turn_seconds(&self) -> Option<u32> {
+        self.engine().turn_clock()
+    }
+
+    fn awaits_next_round(&self) -> bool {
+        self.engine().awaits_next_round()
+    }
+
+    fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
+        self.apply_wire(seat, action)
+    }
+
+    fn time_out(&mut self) -> Result<Value, ActionError> {
+        self.time_out_wire()
+    }
+
+    fn next_round(&mut self) -> Result<Value, ActionError> {
+        self.next_round_wire()
+    }
+
+    fn check(&self, seat: usize, action: &Value) -> Result<(), ActionError> {
+        self.check_wire(seat, action)
+    }
+
+    fn view(&self, seat: Option<usize>, full: bool, names: &[String]) -> GameView {
+        self.view_wire(seat, full, names)
+    }
+
+    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
+        self.bot_wire(bot, seat, seed)
+    }
+
+    fn record(&self) -> String {
+        self.engine().record(None)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 impl Clone for Box<dyn TableGame> {

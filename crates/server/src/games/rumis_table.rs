@@ -1,7 +1,6 @@
 //! A Rumis game at a table: seats are the players (R6), actions are stone placements
 //! in the project's move notation, and every check is the engine's.
 
-use std::any::Any;
 use std::collections::BTreeMap;
 
 use play::bots::WithBots;
@@ -11,7 +10,7 @@ use rumis::notation::{format_move, MoveError};
 use rumis::{Cell, Colour, Position, Scenario, Stone, Variant};
 use serde_json::{json, Value};
 
-use super::{field, ActionError, GameResult, GameView, TableGame};
+use super::{field, ActionError, Adapter, GameView, TableGame};
 use crate::wire::{
     ColourView, CubeView, GameKind, PlacementView, RumisSettings, RumisSuggestion, RumisView,
     ScenarioView,
@@ -143,41 +142,16 @@ fn refused(e: &rumis::rules::Illegal) -> ActionError {
     ActionError::Refused(e.to_string(), super::reasons::rumis(e))
 }
 
-impl TableGame for RumisTable {
-    fn kind(&self) -> GameKind {
-        GameKind::Rumis
-    }
+impl Adapter for RumisTable {
+    type Engine = RumisGame;
+    const KIND: GameKind = GameKind::Rumis;
 
-    fn clone_box(&self) -> Box<dyn TableGame> {
-        Box::new(self.clone())
-    }
-
-    fn seat_count(&self) -> usize {
-        self.game.seats()
-    }
-
-    fn to_move(&self) -> Option<usize> {
-        self.game.to_act()
-    }
-
-    fn result(&self) -> Option<GameResult> {
-        let outcome = self.game.outcome()?;
-        Some(GameResult {
-            winners: outcome.winners,
-            scores: outcome.scores.iter().map(|&p| p as i64).collect(),
-        })
-    }
-
-    fn turn_seconds(&self) -> Option<u32> {
-        self.game.turn_clock()
-    }
-
-    fn awaits_next_round(&self) -> bool {
-        self.game.awaits_next_round()
+    fn engine(&self) -> &RumisGame {
+        &self.game
     }
 
     /// `{"move": "L4 a1:1 …"}` or `{"stone": "L4", "cells": [[x, y, z], …]}`.
-    fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
+    fn apply_wire(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
         let mv = self.read_move(seat, action)?;
         let text = format_move(self.position(), mv);
         self.game
@@ -187,38 +161,30 @@ impl TableGame for RumisTable {
         Ok(json!({ "move": text }))
     }
 
-    fn time_out(&mut self) -> Result<Value, ActionError> {
+    fn time_out_wire(&mut self) -> Result<Value, ActionError> {
         Err(ActionError::Illegal("Rumis has no turn clock".into()))
     }
 
-    fn next_round(&mut self) -> Result<Value, ActionError> {
+    fn next_round_wire(&mut self) -> Result<Value, ActionError> {
         Err(ActionError::Illegal("Rumis is played in one round".into()))
     }
 
     /// Checks a placement for `seat` without playing it (the client's red ghost).
-    fn check(&self, seat: usize, action: &Value) -> Result<(), ActionError> {
+    fn check_wire(&self, seat: usize, action: &Value) -> Result<(), ActionError> {
         self.read_move(seat, action).map(|_| ())
     }
 
-    fn view(&self, seat: Option<usize>, full: bool, _names: &[String]) -> GameView {
+    fn view_wire(&self, seat: Option<usize>, full: bool, _names: &[String]) -> GameView {
         GameView::Rumis(Box::new(self.rumis_view(seat, full)))
     }
 
-    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
+    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
         if self.to_move() != Some(seat) {
             return None;
         }
         let mut bot = RumisGame::bot(bot, seed).ok()?;
         let mv = bot.choose(&self.game.observe(seat), seat).ok()?;
         Some(json!({ "move": format_move(self.position(), mv) }))
-    }
-
-    fn record(&self) -> String {
-        self.game.record(None)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

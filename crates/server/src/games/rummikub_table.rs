@@ -2,8 +2,6 @@
 //! (K5), a draw (K6), a redeal claim (K2) or starting the next round (K9). The turn
 //! clock's time-out (K7) is an action of the server's clock, never of a client.
 
-use std::any::Any;
-
 use play::bots::WithBots;
 use play::game::Game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
@@ -11,7 +9,7 @@ use rummikub::solver::{self, Objective, Position, SolveError};
 use rummikub::{Action, EndReason, GameLength, RuleSet, Set, Tile};
 use serde_json::{json, Value};
 
-use super::{field, name_of, ActionError, GameResult, GameView, TableGame};
+use super::{field, name_of, ActionError, Adapter, GameView, TableGame};
 use crate::wire::{GameKind, HintPlay, RoundOverView, RulesView, RummikubSettings, RummikubView};
 
 /// What happened last at the table, said without secrets; rendered with the
@@ -270,40 +268,15 @@ impl RummikubTable {
     }
 }
 
-impl TableGame for RummikubTable {
-    fn kind(&self) -> GameKind {
-        GameKind::Rummikub
+impl Adapter for RummikubTable {
+    type Engine = RummikubGame;
+    const KIND: GameKind = GameKind::Rummikub;
+
+    fn engine(&self) -> &RummikubGame {
+        &self.game
     }
 
-    fn clone_box(&self) -> Box<dyn TableGame> {
-        Box::new(self.clone())
-    }
-
-    fn seat_count(&self) -> usize {
-        self.game.seats()
-    }
-
-    fn to_move(&self) -> Option<usize> {
-        self.game.to_act()
-    }
-
-    fn result(&self) -> Option<GameResult> {
-        let outcome = self.game.outcome()?;
-        Some(GameResult {
-            winners: outcome.winners,
-            scores: outcome.scores.iter().map(|&t| t as i64).collect(),
-        })
-    }
-
-    fn turn_seconds(&self) -> Option<u32> {
-        self.game.turn_clock()
-    }
-
-    fn awaits_next_round(&self) -> bool {
-        self.game.awaits_next_round()
-    }
-
-    fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
+    fn apply_wire(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
         if seat >= self.seat_count() {
             return Err(ActionError::OutOfTurn(format!(
                 "there is no player {} at this table",
@@ -337,7 +310,7 @@ impl TableGame for RummikubTable {
                 self.act(seat, Action::ClaimRedeal)?;
                 Ok(json!({ "type": "redeal" }))
             }
-            "next_round" => self.next_round(),
+            "next_round" => self.next_round_wire(),
             "timeout" => Err(ActionError::Illegal(
                 "only the server's clock can time a turn out (K7)".into(),
             )),
@@ -348,7 +321,7 @@ impl TableGame for RummikubTable {
         }
     }
 
-    fn time_out(&mut self) -> Result<Value, ActionError> {
+    fn time_out_wire(&mut self) -> Result<Value, ActionError> {
         let seat = self
             .to_move()
             .ok_or_else(|| ActionError::Illegal("no turn is running".into()))?;
@@ -360,7 +333,7 @@ impl TableGame for RummikubTable {
         Ok(json!({ "type": "timeout" }))
     }
 
-    fn next_round(&mut self) -> Result<Value, ActionError> {
+    fn next_round_wire(&mut self) -> Result<Value, ActionError> {
         self.game
             .start_next_round()
             .map_err(|e| ActionError::Illegal(e.to_string()))?;
@@ -370,12 +343,12 @@ impl TableGame for RummikubTable {
         Ok(json!({ "type": "next_round" }))
     }
 
-    fn view(&self, seat: Option<usize>, _full: bool, names: &[String]) -> GameView {
+    fn view_wire(&self, seat: Option<usize>, _full: bool, names: &[String]) -> GameView {
         GameView::Rummikub(Box::new(self.rummikub_view(seat, names)))
     }
 
     /// The bots of `play::bots`; a bot sees only its seat's observation.
-    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
+    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
         if self.to_move() != Some(seat) {
             return None;
         }
@@ -388,14 +361,6 @@ impl TableGame for RummikubTable {
             Action::Play(table) => json!({ "type": "play", "table": table_json(&table) }),
             _ => json!({ "type": "draw" }),
         })
-    }
-
-    fn record(&self) -> String {
-        self.game.record(None)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
