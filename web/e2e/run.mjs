@@ -1300,8 +1300,20 @@ async function roundsScenario(browser, base, problems) {
     const before = await page.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.dataset.tile).sort().join(" "));
     const label = await page.locator(tid("redeal")).textContent();
     check(label === "Drei Paare: neu verteilen", `the redeal button says ${label}`);
+    // The bot may move at once in the new deal and replace the message: record every
+    // text the message line shows from now on.
+    await page.evaluate((sel) => {
+      window.__said = [];
+      new MutationObserver(() => {
+        const el = document.querySelector(sel);
+        if (el) window.__said.push(el.textContent ?? "");
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    }, tid("last"));
     await page.click(tid("redeal"));
-    const said = await waitText(page, "last", (t) => /drei Paare/.test(t), 10_000, "(the redeal said in German)");
+    await page.waitForFunction(() => window.__said.some((t) => /drei Paare/.test(t)), null, { timeout: 10_000 }).catch(() => {
+      throw new Failure("the redeal was never said in German");
+    });
+    const said = await page.evaluate(() => window.__said.find((t) => /drei Paare/.test(t)));
     const after = await page.locator(`${tid("rack")} [data-tile]`).evaluateAll((els) => els.map((e) => e.dataset.tile).sort().join(" "));
     check(after !== before, "the rack did not change after the new deal");
     log(`redeal: "${said}"`);
