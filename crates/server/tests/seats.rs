@@ -547,3 +547,46 @@ async fn a_player_names_their_own_seat_and_no_other() {
         "refusals change nothing"
     );
 }
+
+#[tokio::test]
+async fn people_deal_the_next_round_themselves() {
+    let server = start(&temp_sqlite("next-round"), 0).await;
+    let (id, tokens) = server
+        .create(
+            json!({"game": "rummikub", "rummikub": {"turn_seconds": null, "rounds": 2},
+            "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
+        .await;
+    let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
+    // Both draw (or pass) until the pool runs out and the round ends (K8).
+    let mut view = server.view(&id, None).await;
+    while view["rummikub"]["round_over"].is_null() {
+        let seat = view["to_move"].as_u64().unwrap() as usize;
+        let version = view["version"].as_u64().unwrap();
+        let (status, after) = server
+            .act(&id, &tokens[seat], version, json!({"type": "draw"}))
+            .await;
+        assert_eq!(status, 200, "{after}");
+        view = after;
+        assert!(version < 300, "the round never ended");
+    }
+    assert_eq!(view["over"], false, "two rounds: the game goes on");
+    assert!(view["to_move"].is_null(), "nobody acts between rounds");
+    // Nothing deals it by itself at a table of people; either player may.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let version = server.view(&id, None).await["version"].as_u64().unwrap();
+    assert_eq!(version, view["version"].as_u64().unwrap());
+    let (status, dealt) = server
+        .act(&id, &tokens[1], version, json!({"type": "next_round"}))
+        .await;
+    assert_eq!(status, 200, "{dealt}");
+    assert_eq!(dealt["rummikub"]["round"], 2);
+    assert!(dealt["rummikub"]["round_over"].is_null());
+    assert_eq!(dealt["rummikub"]["last_event"]["code"], "round_dealt");
+    assert_eq!(dealt["rummikub"]["rack"].as_array().unwrap().len(), 14);
+    // A second deal of the same round is refused.
+    let (status, refused) = server
+        .act(&id, &tokens[0], version + 1, json!({"type": "next_round"}))
+        .await;
+    assert_eq!(status, 409, "{refused}");
+}
