@@ -882,26 +882,17 @@ impl Hub {
 
     /// Tables with a seat open to anyone, newest first (at most 50).
     pub async fn open_tables(&self) -> Result<Vec<LobbyTable>, ApiError> {
-        let ids = self.store.lobby_ids(50).await?;
+        // The database holds every seat change before memory does: one query answers.
         let mut out = Vec::new();
-        for id in ids {
-            let cached = self
-                .tables
-                .lock()
-                .expect("table map lock")
-                .get(&id)
-                .cloned();
-            let line = match cached {
-                Some(table) => table.state.lock().await.summary(&id),
-                None => {
-                    let Some(stored) = self.store.load_settings(&id).await? else {
-                        continue;
-                    };
-                    let settings: TableSettings = serde_json::from_str(&stored.config)
-                        .map_err(|e| ApiError::internal(e.to_string()))?;
-                    lobby_line(&id, &settings, stored.created_ms, stored.seats.iter())
-                }
-            };
+        for stored in self.store.lobby(50).await? {
+            let settings = read_settings(&stored.config, stored.seats.len())
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+            let line = lobby_line(
+                &stored.id,
+                &settings,
+                stored.created_ms,
+                stored.seats.iter(),
+            );
             if !line.open_seats.is_empty() {
                 out.push(line);
             }

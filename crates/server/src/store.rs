@@ -283,17 +283,31 @@ impl Store {
         Ok(row.try_get::<i64, _>("n")? as u64)
     }
 
-    /// Unfinished tables with a seat open to anyone (the lobby), newest first.
-    pub async fn lobby_ids(&self, limit: i64) -> anyhow::Result<Vec<String>> {
+    /// Unfinished tables with a seat open to anyone (the lobby), newest first, with
+    /// their seats (not their actions), in one query.
+    pub async fn lobby(&self, limit: i64) -> anyhow::Result<Vec<StoredTable>> {
         let rows = sqlx::query(
-            "SELECT t.id FROM rumi_tables t WHERE t.finished = 0 AND EXISTS (SELECT 1 FROM rumi_seats s WHERE s.table_id = t.id AND s.open = 1 AND s.claimed = 0 AND s.bot IS NULL) ORDER BY t.created_ms DESC LIMIT $1",
+            "SELECT t.id, t.config, t.seed, t.salt, t.practice, t.created_ms, t.started_ms, t.creator, t.finished,
+                    s.seat, s.name, s.bot, s.token, s.claimed, s.open
+             FROM (SELECT * FROM rumi_tables t WHERE t.finished = 0 AND EXISTS
+                     (SELECT 1 FROM rumi_seats s WHERE s.table_id = t.id AND s.open = 1 AND s.claimed = 0 AND s.bot IS NULL)
+                   ORDER BY t.created_ms DESC LIMIT $1) t
+             JOIN rumi_seats s ON s.table_id = t.id
+             ORDER BY t.created_ms DESC, t.id, s.seat",
         )
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| Ok(r.try_get::<String, _>("id")?))
-            .collect()
+        let mut tables: Vec<StoredTable> = Vec::new();
+        for row in &rows {
+            let id: String = row.try_get("id")?;
+            if tables.last().is_none_or(|t| t.id != id) {
+                tables.push(table_of_row(row, Vec::new(), Vec::new())?);
+            }
+            let table = tables.last_mut().expect("just pushed");
+            table.seats.push(seat_of_row(row)?);
+        }
+        Ok(tables)
     }
 
     /// Changes who plays a seat, its name, or whether it is taken.

@@ -387,6 +387,18 @@ async fn hostile_names_and_ids(server: &TestServer) {
     let open = server
         .create_raw(rumis(json!([{"kind": "human"}, {"kind": "open"}])))
         .await;
+    // The lobby lists it, with its seats, from one query on either database.
+    let (_, lobby) = server.get("/api/tables").await;
+    let line = lobby["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == open["id"])
+        .expect("the open table is in the lobby")
+        .clone();
+    assert_eq!(line["open_seats"], json!([1]));
+    assert_eq!(line["seats"].as_array().unwrap().len(), 2);
+    assert_eq!(line["settings"]["rumis"]["scenario"], "chullpa");
     let (status, body) = server
         .post(
             &format!("/api/tables/{}/join", open["id"].as_str().unwrap()),
