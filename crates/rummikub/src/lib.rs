@@ -2,7 +2,7 @@
 //! scoring, per-player views, notation and round records.
 //!
 //! The engine is pure: no I/O, and randomness only from a seed passed in. Rules follow
-//! seed 002 as settled by rulings K1–K10 (`RULINGS.md`); decisions the rulings leave
+//! seed 002 as settled by rulings K1–K10 (`docs/rulings.md`); decisions the rulings leave
 //! open are listed as KD1… in `docs/rummikub-rules.md`.
 //!
 //! ```
