@@ -89,40 +89,68 @@ pub fn deal(players: usize, rng: &mut ChaCha8Rng) -> Result<Deal, PlayerCountErr
     })
 }
 
-/// K2: every player draws a tile; the highest number starts. A player who draws a joker
-/// draws again, and players tied for the highest number draw again (KD6).
+/// K2: every player draws a tile; the highest number starts; jokers and ties draw again.
+///
+/// KD6: a joker has no number, so only the players who drew a joker draw again, until
+/// each has drawn a number; players who drew a number keep it. Then the highest number
+/// among all kept draws starts. KD13: if several players hold that highest number
+/// (whether kept from before a joker redraw or drawn in it), exactly those players draw
+/// again, all afresh, and the others are out. Tiles are drawn without replacement from
+/// one shuffled pile (a new full set is shuffled should it run out).
 fn draw_start_player(players: usize, rng: &mut ChaCha8Rng) -> (usize, Vec<Vec<StartDraw>>) {
     let mut pile = Tile::full_set();
     shuffle(&mut pile, rng);
-    let mut contenders: Vec<usize> = (0..players).collect();
-    let mut rounds = Vec::new();
-    loop {
-        if pile.len() < contenders.len() {
+    start_player_draw(players, || {
+        if pile.is_empty() {
             pile = Tile::full_set();
             shuffle(&mut pile, rng);
         }
-        let draws: Vec<StartDraw> = contenders
+        pile.pop().expect("a full set is never empty")
+    })
+}
+
+/// The start-player draw (K2, KD6, KD13) for `players` players, each tile drawn taken
+/// from `next_tile` in turn (within a round, in player order). Returns who starts and
+/// every drawing round.
+pub fn start_player_draw(
+    players: usize,
+    mut next_tile: impl FnMut() -> Tile,
+) -> (usize, Vec<Vec<StartDraw>>) {
+    let mut contenders: Vec<usize> = (0..players).collect();
+    let mut rounds = Vec::new();
+    loop {
+        // One contest among the contenders: joker drawers draw again until every
+        // contender holds a number.
+        let mut numbers: Vec<(usize, u8)> = Vec::with_capacity(contenders.len());
+        let mut drawing = contenders;
+        while !drawing.is_empty() {
+            let draws: Vec<StartDraw> = drawing
+                .iter()
+                .map(|&player| StartDraw {
+                    player,
+                    tile: next_tile(),
+                })
+                .collect();
+            drawing = Vec::new();
+            for draw in &draws {
+                match draw.tile.number() {
+                    Some(number) => numbers.push((draw.player, number)),
+                    None => drawing.push(draw.player),
+                }
+            }
+            rounds.push(draws);
+        }
+        let best = numbers.iter().map(|&(_, n)| n).max();
+        let mut leaders: Vec<usize> = numbers
             .iter()
-            .filter_map(|&player| pile.pop().map(|tile| StartDraw { player, tile }))
+            .filter(|&&(_, n)| Some(n) == best)
+            .map(|&(player, _)| player)
             .collect();
-        let best = draws.iter().filter_map(|d| d.tile.number()).max();
-        let leaders: Vec<usize> = draws
-            .iter()
-            .filter(|d| d.tile.number().is_some() && d.tile.number() == best)
-            .map(|d| d.player)
-            .collect();
-        let joker_drawers: Vec<usize> = draws
-            .iter()
-            .filter(|d| d.tile.is_joker())
-            .map(|d| d.player)
-            .collect();
-        rounds.push(draws);
-        if leaders.len() == 1 && joker_drawers.is_empty() {
+        if leaders.len() == 1 {
             return (leaders[0], rounds);
         }
+        leaders.sort_unstable();
         contenders = leaders;
-        contenders.extend(joker_drawers);
-        contenders.sort_unstable();
     }
 }
 
@@ -181,21 +209,47 @@ mod tests {
 
     #[test]
     fn k2_the_highest_start_draw_starts_and_ties_and_jokers_draw_again() {
-        // KD6: only joker drawers and the tied leaders draw again.
-        for seed in 0..300 {
-            let deal = deal(4, &mut rng_from_seed(seed)).unwrap();
-            let last = deal.start_draws.last().unwrap();
-            let winner = last.iter().find(|d| d.player == deal.start_player).unwrap();
-            let top = winner.tile.number().unwrap();
-            assert!(
-                last.iter()
-                    .all(|d| d.player == deal.start_player
-                        || d.tile.number().is_some_and(|n| n < top))
-            );
-            for earlier in &deal.start_draws[..deal.start_draws.len() - 1] {
-                let best = earlier.iter().filter_map(|d| d.tile.number()).max();
-                let tied = earlier.iter().filter(|d| d.tile.number() == best).count();
-                assert!(tied > 1 || earlier.iter().any(|d| d.tile.is_joker()));
+        // KD6, KD13: only joker drawers draw again, keeping everyone else's number; once
+        // every contender holds a number, the highest starts, and a tie for it draws
+        // again among the tied, afresh.
+        for players in 2..=4 {
+            for seed in 0..300 {
+                let deal = deal(players, &mut rng_from_seed(seed)).unwrap();
+                let mut expected: Vec<usize> = (0..players).collect();
+                let mut held: Vec<(usize, u8)> = Vec::new();
+                let mut winner = None;
+                for (i, round) in deal.start_draws.iter().enumerate() {
+                    assert_eq!(
+                        winner, None,
+                        "seed {seed}: a draw after the start was settled"
+                    );
+                    let drawers: Vec<usize> = round.iter().map(|d| d.player).collect();
+                    assert_eq!(drawers, expected, "seed {seed}, round {i}");
+                    held.extend(
+                        round
+                            .iter()
+                            .filter_map(|d| d.tile.number().map(|n| (d.player, n))),
+                    );
+                    expected = round
+                        .iter()
+                        .filter(|d| d.tile.is_joker())
+                        .map(|d| d.player)
+                        .collect();
+                    if expected.is_empty() {
+                        let best = held.iter().map(|&(_, n)| n).max().unwrap();
+                        expected = held
+                            .iter()
+                            .filter(|&&(_, n)| n == best)
+                            .map(|&(p, _)| p)
+                            .collect();
+                        expected.sort_unstable();
+                        held.clear();
+                        if expected.len() == 1 {
+                            winner = Some(expected[0]);
+                        }
+                    }
+                }
+                assert_eq!(winner, Some(deal.start_player), "seed {seed}");
             }
         }
     }
