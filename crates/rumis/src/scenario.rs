@@ -1,4 +1,4 @@
-//! Scenarios (boards) as data: one text file per board under `scenarios/`, embedded in
+//! Scenarios (boards) as data: one text file per board under the crate's `scenarios/`, embedded in
 //! the crate, or read from a user's own file.
 //!
 //! File format (lines; `#` at the start of a line is a comment):
@@ -106,30 +106,21 @@ impl Footprint {
 }
 
 const BUILTIN: [(&str, &str); 12] = [
-    (
-        "chullpa",
-        include_str!("../../../scenarios/chullpa.scenario"),
-    ),
-    ("pirka", include_str!("../../../scenarios/pirka.scenario")),
-    ("tambo", include_str!("../../../scenarios/tambo.scenario")),
-    ("pisac", include_str!("../../../scenarios/pisac.scenario")),
+    ("chullpa", include_str!("../scenarios/chullpa.scenario")),
+    ("pirka", include_str!("../scenarios/pirka.scenario")),
+    ("tambo", include_str!("../scenarios/tambo.scenario")),
+    ("pisac", include_str!("../scenarios/pisac.scenario")),
     (
         "coricancha",
-        include_str!("../../../scenarios/coricancha.scenario"),
+        include_str!("../scenarios/coricancha.scenario"),
     ),
-    ("cucho", include_str!("../../../scenarios/cucho.scenario")),
-    ("colca", include_str!("../../../scenarios/colca.scenario")),
-    ("puncu", include_str!("../../../scenarios/puncu.scenario")),
-    (
-        "apachita",
-        include_str!("../../../scenarios/apachita.scenario"),
-    ),
-    ("chaka", include_str!("../../../scenarios/chaka.scenario")),
-    ("huaca", include_str!("../../../scenarios/huaca.scenario")),
-    (
-        "incahuasi",
-        include_str!("../../../scenarios/incahuasi.scenario"),
-    ),
+    ("cucho", include_str!("../scenarios/cucho.scenario")),
+    ("colca", include_str!("../scenarios/colca.scenario")),
+    ("puncu", include_str!("../scenarios/puncu.scenario")),
+    ("apachita", include_str!("../scenarios/apachita.scenario")),
+    ("chaka", include_str!("../scenarios/chaka.scenario")),
+    ("huaca", include_str!("../scenarios/huaca.scenario")),
+    ("incahuasi", include_str!("../scenarios/incahuasi.scenario")),
 ];
 
 impl Scenario {
