@@ -8,8 +8,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{psql, serve_with, temp_postgres, Nats, Served};
-use futures_util::{SinkExt, StreamExt};
+use common::{next_view, psql, serve_with, temp_postgres, ws_hello, Nats, Served};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -57,31 +57,6 @@ async fn get(base: &str, path: &str, token: Option<&str>) -> Value {
     request.send().await.unwrap().json().await.unwrap()
 }
 
-async fn socket(base: &str, id: &str, token: Option<&str>) -> Socket {
-    let url = format!("{}/api/tables/{id}/ws", base.replacen("http", "ws", 1));
-    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-    let hello = json!({ "type": "hello", "token": token }).to_string();
-    socket.send(Message::Text(hello.into())).await.unwrap();
-    socket
-}
-
-/// The next `state` view on a socket (errors fail the test).
-async fn next_view(socket: &mut Socket) -> Value {
-    loop {
-        let frame = tokio::time::timeout(Duration::from_secs(20), socket.next())
-            .await
-            .expect("a view within 20 s")
-            .expect("the socket is open")
-            .unwrap();
-        let Message::Text(text) = frame else { continue };
-        let message: Value = serde_json::from_str(text.as_str()).unwrap();
-        assert_ne!(message["type"], "error", "{message}");
-        if message["type"] == "state" {
-            return message["view"].clone();
-        }
-    }
-}
-
 /// A viewer's record of every view it received.
 struct Viewer {
     socket: Socket,
@@ -90,7 +65,7 @@ struct Viewer {
 
 impl Viewer {
     async fn open(base: &str, id: &str, token: Option<&str>) -> Viewer {
-        let mut socket = socket(base, id, token).await;
+        let mut socket = ws_hello(base, id, token).await;
         let first = next_view(&mut socket).await;
         Viewer {
             socket,

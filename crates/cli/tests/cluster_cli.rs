@@ -122,30 +122,13 @@ fn node_line(line: &str) -> Option<(String, u32)> {
 
 /// The first `state` view of a table over a WebSocket through the balancer.
 fn websocket_view(base: &str, id: &str) -> Value {
-    use futures_util::{SinkExt, StreamExt};
-    use tokio_tungstenite::tungstenite::Message;
-    let url = format!("{}/api/tables/{id}/ws", base.replacen("http", "ws", 1));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async move {
-        let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-        let hello = json!({"type": "hello", "token": null}).to_string();
-        socket.send(Message::Text(hello.into())).await.unwrap();
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(20), socket.next())
-                .await
-                .expect("a view within 20 s")
-                .expect("the socket is open")
-                .unwrap();
-            let Message::Text(text) = frame else { continue };
-            let message: Value = serde_json::from_str(text.as_str()).unwrap();
-            assert_ne!(message["type"], "error", "{message}");
-            if message["type"] == "state" {
-                return message["view"].clone();
-            }
-        }
+        let mut socket = common::ws_hello(base, id, None).await;
+        common::next_view(&mut socket).await
     })
 }
 

@@ -5,7 +5,8 @@
 //! forbids refused, and the links between operations (a created table's id and seat
 //! token) followed. `scripts/test` installs the pinned version before `cargo test`.
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -70,15 +71,7 @@ fn serve(dir: &Path) -> (Killed, String) {
         .stderr(log)
         .spawn()
         .expect("rumi serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line of rumi serve: {line}"))
-        .to_string();
+    let base = common::listening_base(&mut child);
     (Killed(child), base)
 }
 

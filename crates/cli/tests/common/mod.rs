@@ -56,16 +56,21 @@ pub fn serve_with(db: &str, flags: &[&str]) -> Served {
         .stderr(Stdio::null())
         .spawn()
         .expect("rumi serve starts");
+    let base = listening_base(&mut child);
+    Served { child, base }
+}
+
+/// The address a started `rumi serve` (or `rumi cluster`) prints as its first line:
+/// `listening on http://…`.
+pub fn listening_base(child: &mut Child) -> String {
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
+    BufReader::new(child.stdout.take().expect("piped stdout"))
         .read_line(&mut line)
         .unwrap();
-    let base = line
-        .trim()
+    line.trim()
         .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-        .to_string();
-    Served { child, base }
+        .unwrap_or_else(|| panic!("unexpected first line of rumi: {line}"))
+        .to_string()
 }
 
 impl Served {
@@ -235,5 +240,47 @@ impl Drop for Nats {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A WebSocket to a table of the server at `base` that has said hello with `token`
+/// (none: a spectator).
+pub async fn ws_hello(
+    base: &str,
+    id: &str,
+    token: Option<&str>,
+) -> tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>> {
+    use futures_util::SinkExt;
+    let url = format!("{}/api/tables/{id}/ws", base.replacen("http", "ws", 1));
+    let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let hello = serde_json::json!({ "type": "hello", "token": token }).to_string();
+    socket
+        .send(tokio_tungstenite::tungstenite::Message::Text(hello.into()))
+        .await
+        .unwrap();
+    socket
+}
+
+/// The next `state` view on a socket (an error message fails the test).
+pub async fn next_view(
+    socket: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+) -> Value {
+    use futures_util::StreamExt;
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(20), socket.next())
+            .await
+            .expect("a view within 20 s")
+            .expect("the socket is open")
+            .unwrap();
+        let tokio_tungstenite::tungstenite::Message::Text(text) = frame else {
+            continue;
+        };
+        let message: Value = serde_json::from_str(text.as_str()).unwrap();
+        assert_ne!(message["type"], "error", "{message}");
+        if message["type"] == "state" {
+            return message["view"].clone();
+        }
     }
 }
