@@ -5,6 +5,7 @@
 //! seeds derived from it, [`rummikub::game::round_seed`]).
 
 use rummikub::record::{format_action, parse_action, write_record};
+use rummikub::round::{Event, TurnError};
 use rummikub::{Action, PlayerView, RuleSet};
 
 use crate::game::{Game, GameError, Outcome};
@@ -45,6 +46,14 @@ impl RummikubGame {
         if self.game.round().is_over() && !self.game.is_over() && !self.pause_between_rounds {
             self.deal_next();
         }
+    }
+
+    /// [`Game::apply`] that says what happened, or why not in the engine's terms (a
+    /// table shows both to its players).
+    pub fn play_turn(&mut self, seat: usize, action: Action) -> Result<Event, TurnError> {
+        let event = self.game.apply(seat, action)?;
+        self.continue_game();
+        Ok(event)
     }
 
     fn deal_next(&mut self) {
@@ -103,11 +112,9 @@ impl Game for RummikubGame {
     }
 
     fn apply(&mut self, seat: usize, action: &Action) -> Result<(), GameError> {
-        self.game
-            .apply(seat, action.clone())
-            .map_err(|e| GameError::new(e.to_string()))?;
-        self.continue_game();
-        Ok(())
+        self.play_turn(seat, action.clone())
+            .map(|_| ())
+            .map_err(|e| GameError::new(e.to_string()))
     }
 
     fn observe(&self, seat: usize) -> PlayerView {

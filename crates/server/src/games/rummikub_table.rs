@@ -6,7 +6,7 @@ use play::bots::WithBots;
 use play::game::Game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
 use rummikub::solver::{self, Objective, Position, SolveError};
-use rummikub::{Action, EndReason, GameLength, RuleSet, Set, Tile};
+use rummikub::{Action, EndReason, Event, GameLength, RuleSet, Set, Tile};
 use serde_json::{json, Value};
 
 use super::{field, name_of, ActionError, Adapter, GameView, TableGame};
@@ -101,48 +101,28 @@ impl RummikubTable {
                 )));
             }
         }
-        // The engine's own check first, for a refusal with its reason as a key.
-        let checked = match &action {
-            Action::Play(table) => round.check_play(seat, table).map(|_| ()),
-            other => round.clone().apply(seat, other.clone()).map(|_| ()),
-        };
-        if let Err(e) = checked {
-            return Err(ActionError::Refused(
-                e.to_string(),
-                super::reasons::rummikub(&e),
-            ));
-        }
-        let rack_before = round.rack(seat.min(round.players().saturating_sub(1)));
-        let melded_before = round.has_melded(seat.min(round.players().saturating_sub(1)));
-        let rack_len_before = rack_before.len();
-        self.game
-            .apply(seat, &action)
-            .map_err(|e| ActionError::Illegal(e.to_string()))?;
-        let round = self.game.game.round();
-        self.last = Some(match action {
-            Action::Play(_) => {
-                let mut left = round.rack(seat);
-                let mut laid = Vec::new();
-                for tile in rack_before {
-                    if let Some(i) = left.iter().position(|&t| t == tile) {
-                        left.swap_remove(i);
-                    } else {
-                        laid.push(tile);
-                    }
-                }
-                LastEvent::Played {
-                    seat,
-                    tiles: laid,
-                    meld: !melded_before,
-                }
-            }
-            Action::Draw if round.rack_len(seat) > rack_len_before => LastEvent::Drew { seat },
-            Action::Draw => LastEvent::Passed { seat },
-            Action::TimeOut => LastEvent::Penalty {
+        // One check, by the engine: a refusal comes with its reason as a key, and an
+        // accepted turn with what happened.
+        let event = self
+            .game
+            .play_turn(seat, action)
+            .map_err(|e| ActionError::Refused(e.to_string(), super::reasons::rummikub(&e)))?;
+        self.last = Some(match event {
+            Event::Played {
+                tiles,
+                initial_meld,
+            } => LastEvent::Played {
                 seat,
-                tiles: round.rack_len(seat).saturating_sub(rack_len_before),
+                tiles,
+                meld: initial_meld.is_some(),
             },
-            Action::ClaimRedeal => LastEvent::Redealt { seat },
+            Event::Drew(Some(_)) => LastEvent::Drew { seat },
+            Event::Drew(None) => LastEvent::Passed { seat },
+            Event::Penalty(tiles) => LastEvent::Penalty {
+                seat,
+                tiles: tiles.len(),
+            },
+            Event::Redealt => LastEvent::Redealt { seat },
         });
         Ok(())
     }
