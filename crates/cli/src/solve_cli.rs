@@ -6,7 +6,7 @@ use std::fmt;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use rummikub::notation::{parse_table, parse_tiles};
-use rummikub::solver::{solve, Objective, Position, Solution, TableInput};
+use rummikub::solver::{solve, Objective, Solution, TableAndRack, TableInput};
 use rummikub::tile::TileCounts;
 use rummikub::{RuleSet, Set, Tile};
 
@@ -74,7 +74,7 @@ pub fn run(game: SolveGame) -> Result<()> {
         TableInput::Tiles(tiles)
     };
     let rack = parse_tiles(&args.rack).map_err(|e| usage(format!("--rack: {e}")))?;
-    let position = Position {
+    let position = TableAndRack {
         table,
         rack,
         melded: !args.initial,

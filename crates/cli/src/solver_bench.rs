@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rummikub::notation::parse_table;
-use rummikub::solver::{solve_with, Objective, Position, Solution, SolveError, TieBreak};
+use rummikub::solver::{Objective, Solution, SolveError, SolverCache, TableAndRack, TieBreak};
 use rummikub::{Colour, RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
@@ -153,6 +153,7 @@ fn show(d: Duration) -> String {
 /// Times the solver on one position (the fastest of `repeat` calls); its answer, or
 /// `None` if it refused the position as too large (counted).
 fn time_solver(
+    cache: &mut SolverCache,
     p: &SuitePosition,
     objective: Objective,
     args: &SolverBenchArgs,
@@ -162,12 +163,12 @@ fn time_solver(
         TieBreakArg::FewestChanged => TieBreak::FewestChangedSets,
         TieBreakArg::Any => TieBreak::Any,
     };
-    let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
+    let position = TableAndRack::with_sets(p.table.clone(), p.rack.clone(), p.melded);
     let mut fastest = Duration::MAX;
     let mut ours = Ok(None);
     for _ in 0..args.repeat {
         let start = Instant::now();
-        ours = solve_with(&p.rules, &position, objective, tie_break);
+        ours = cache.solve_with(&p.rules, &position, objective, tie_break);
         fastest = fastest.min(start.elapsed());
     }
     // A refused position is timed like any other, and counted.
@@ -233,6 +234,7 @@ fn alternating(i: usize) -> Objective {
 /// back, so `--interleaved` (each position by both in turn) times it slower. The
 /// integer program's time per position (`None`: not run).
 fn time_all(
+    cache: &mut SolverCache,
     positions: &[SuitePosition],
     only: Option<Objective>,
     args: &SolverBenchArgs,
@@ -243,7 +245,7 @@ fn time_all(
     let mut answers = Vec::with_capacity(positions.len());
     let mut ilp_times = vec![None; positions.len()];
     for (i, p) in positions.iter().enumerate() {
-        let answer = time_solver(p, objective(i), args, t)?;
+        let answer = time_solver(cache, p, objective(i), args, t)?;
         if args.interleaved && !args.no_ilp {
             // (A position the solver refused has nothing to compare.)
             if let Some(ours) = &answer {
@@ -371,7 +373,9 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut t = Timing::default();
-    let ilp_times = time_all(&positions, None, &args, &mut t, &bar)?;
+    // One cache for the whole run, as a caller solving many positions keeps it.
+    let mut cache = SolverCache::new();
+    let ilp_times = time_all(&mut cache, &positions, None, &args, &mut t, &bar)?;
     bar.finish_and_clear();
     let mut times: Vec<(Duration, usize, Objective)> = t
         .solver
@@ -404,6 +408,7 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
     for (name, p) in worst_cases() {
         let mut w = Timing::default();
         time_all(
+            &mut cache,
             std::slice::from_ref(&p),
             Some(Objective::Tiles),
             &args,

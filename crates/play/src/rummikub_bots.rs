@@ -32,7 +32,7 @@ fn best_play(
     melded: bool,
     objective: Objective,
 ) -> Option<solver::Solution> {
-    let position = solver::Position::with_sets(table.to_vec(), rack.to_vec(), melded);
+    let position = solver::TableAndRack::with_sets(table.to_vec(), rack.to_vec(), melded);
     solver::solve_with(rules, &position, objective, solver::TieBreak::Any)
         .ok()
         .flatten()

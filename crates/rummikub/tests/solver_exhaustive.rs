@@ -7,7 +7,7 @@ mod common;
 use common::round_for;
 use rummikub::deal::{rng_from_seed, uniform_below};
 use rummikub::round::table_value;
-use rummikub::solver::{solve, Objective, Position};
+use rummikub::solver::{solve, Objective, TableAndRack};
 use rummikub::tile::TileCounts;
 use rummikub::{Colour, Round, RuleSet, Set, Tile};
 
@@ -170,7 +170,7 @@ fn compare(rules: &RuleSet, seeds: std::ops::Range<u64>) -> usize {
             continue;
         }
         for objective in [Objective::Tiles, Objective::Value] {
-            let position = Position::with_sets(table.clone(), rack.clone(), melded);
+            let position = TableAndRack::with_sets(table.clone(), rack.clone(), melded);
             let ours = solve(rules, &position, objective).expect("valid position");
             let brute = exhaustive(rules, &table, &rack, melded, objective);
             let ours_score = ours.as_ref().map(|s| {
@@ -209,7 +209,7 @@ fn a_play_that_keeps_a_joker_back_is_not_mistaken_for_the_best() {
     let rules = RuleSet::current();
     let table = rummikub::notation::parse_table("[b2 b3 J]").expect("table");
     let rack = rummikub::notation::parse_tiles("k2 J b1").expect("rack");
-    let position = Position::with_sets(table.clone(), rack.clone(), true);
+    let position = TableAndRack::with_sets(table.clone(), rack.clone(), true);
     let best = solve(&rules, &position, Objective::Value)
         .expect("valid position")
         .expect("a play");

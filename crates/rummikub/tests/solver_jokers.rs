@@ -3,11 +3,11 @@
 //! play. These positions need the joker below a run or above it, and value tells which.
 
 use rummikub::notation::{parse_table, parse_tiles};
-use rummikub::solver::{solve, Objective, Position, Solution};
+use rummikub::solver::{solve, Objective, Solution, TableAndRack};
 use rummikub::{RuleSet, Tile};
 
 fn best(table: &str, rack: &str, melded: bool, objective: Objective) -> Solution {
-    let position = Position::with_sets(
+    let position = TableAndRack::with_sets(
         parse_table(table).expect("table"),
         parse_tiles(rack).expect("rack"),
         melded,

@@ -6,7 +6,9 @@
 mod common;
 
 use common::round_for;
-use rummikub::solver::{solve, solve_with, Objective, Position, Solution, SolveError, TieBreak};
+use rummikub::solver::{
+    solve, solve_with, Objective, Solution, SolveError, TableAndRack, TieBreak,
+};
 use rummikub::{RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
@@ -35,7 +37,7 @@ fn goal(objective: Objective) -> Goal {
 /// Solver and integer program agree on the objective and the tie-break.
 /// Returns false if the solver refused the position as too large (never a wrong answer).
 fn agree(p: &SuitePosition, objective: Objective) -> bool {
-    let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
+    let position = TableAndRack::with_sets(p.table.clone(), p.rack.clone(), p.melded);
     let ours = match solve(&p.rules, &position, objective) {
         Ok(answer) => answer,
         Err(SolveError::TooLarge(_)) => return false,
@@ -163,7 +165,7 @@ fn a_frozen_joker_swapped_into_another_old_set_leaves_that_set_unchanged() {
         rack: rummikub::notation::parse_tiles("o6 o5 r1 r2").expect("rack"),
         melded: true,
     };
-    let position = Position::with_sets(p.table.clone(), p.rack.clone(), p.melded);
+    let position = TableAndRack::with_sets(p.table.clone(), p.rack.clone(), p.melded);
     let ours = solve(&rules, &position, Objective::Tiles)
         .expect("solvable")
         .expect("a play");

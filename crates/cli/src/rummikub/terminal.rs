@@ -10,7 +10,7 @@ use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rummikub::bot::random_bot_action;
 use rummikub::round::EndReason;
-use rummikub::solver::{solve, Objective, Position};
+use rummikub::solver::{solve, Objective, TableAndRack};
 use rummikub::tile::TileCounts;
 use rummikub::{Action, Event, Game, RuleSet, Set, Tile};
 
@@ -479,7 +479,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// initial meld (K4) if the player has not made it.
     fn show_hint(&mut self, player: usize, objective: Objective) -> Result<()> {
         let round = self.game.round();
-        let position = Position::with_sets(
+        let position = TableAndRack::with_sets(
             round.table().to_vec(),
             round.rack(player),
             round.has_melded(player),

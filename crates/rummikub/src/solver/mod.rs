@@ -7,11 +7,11 @@
 //! unchanged (fewest sets changed). See `docs/rummikub-solver.md`.
 //!
 //! ```
-//! use rummikub::{notation::{parse_table, parse_tiles}, solver::{solve, Objective, Position}, RuleSet};
+//! use rummikub::{notation::{parse_table, parse_tiles}, solver::{solve, Objective, TableAndRack}, RuleSet};
 //!
 //! let table = parse_table("[r1 r2 r3] [b5 k5 o5]").unwrap();
 //! let rack = parse_tiles("r4 J b7").unwrap();
-//! let position = Position::with_sets(table, rack, true);
+//! let position = TableAndRack::with_sets(table, rack, true);
 //! let best = solve(&RuleSet::current(), &position, Objective::Tiles).unwrap().unwrap();
 //! assert_eq!(best.tiles, 2); // r4 on the run, the joker on a set
 //! ```
@@ -44,17 +44,18 @@ pub enum TableInput {
     Tiles(Vec<Tile>),
 }
 
-/// A position to solve: table, rack and whether the player has made the initial meld.
+/// What the solver is asked about: the table, the rack and whether the player has made
+/// the initial meld.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct TableAndRack {
     pub table: TableInput,
     pub rack: Vec<Tile>,
     pub melded: bool,
 }
 
-impl Position {
-    pub fn with_sets(table: Vec<Set>, rack: Vec<Tile>, melded: bool) -> Position {
-        Position {
+impl TableAndRack {
+    pub fn with_sets(table: Vec<Set>, rack: Vec<Tile>, melded: bool) -> TableAndRack {
+        TableAndRack {
             table: TableInput::Sets(table),
             rack,
             melded,
@@ -114,18 +115,66 @@ pub enum TieBreak {
 
 /// Finds the best play, or `None` when no legal play lays a tile (the player draws).
 /// Among equally good plays it picks one that changes the fewest old table sets.
+/// (A one-off call: a caller that solves many positions keeps a [`SolverCache`].)
 pub fn solve(
     rules: &RuleSet,
-    position: &Position,
+    position: &TableAndRack,
     objective: Objective,
 ) -> Result<Option<Solution>, SolveError> {
-    solve_with(rules, position, objective, TieBreak::FewestChangedSets)
+    SolverCache::new().solve(rules, position, objective)
 }
 
 /// Like [`solve`], with the tie-break chosen.
 pub fn solve_with(
     rules: &RuleSet,
-    position: &Position,
+    position: &TableAndRack,
+    objective: Objective,
+    tie_break: TieBreak,
+) -> Result<Option<Solution>, SolveError> {
+    SolverCache::new().solve_with(rules, position, objective, tie_break)
+}
+
+/// What the solver keeps from one call to the next: the run configurations and option
+/// lists of each rule shape, the old groups' tables, the memory of its states. Building
+/// them is most of the work on a small position, so a caller solving many positions
+/// keeps one cache and calls [`SolverCache::solve`]. The answers are the same with a
+/// fresh cache or a kept one; the memory it keeps is bounded.
+#[derive(Default)]
+pub struct SolverCache {
+    dp: dp::Cache,
+}
+
+impl SolverCache {
+    pub fn new() -> SolverCache {
+        SolverCache::default()
+    }
+
+    /// [`solve`] with this cache.
+    pub fn solve(
+        &mut self,
+        rules: &RuleSet,
+        position: &TableAndRack,
+        objective: Objective,
+    ) -> Result<Option<Solution>, SolveError> {
+        self.solve_with(rules, position, objective, TieBreak::FewestChangedSets)
+    }
+
+    /// [`solve_with`] with this cache.
+    pub fn solve_with(
+        &mut self,
+        rules: &RuleSet,
+        position: &TableAndRack,
+        objective: Objective,
+        tie_break: TieBreak,
+    ) -> Result<Option<Solution>, SolveError> {
+        solve_in(&mut self.dp, rules, position, objective, tie_break)
+    }
+}
+
+fn solve_in(
+    cache: &mut dp::Cache,
+    rules: &RuleSet,
+    position: &TableAndRack,
     objective: Objective,
     tie_break: TieBreak,
 ) -> Result<Option<Solution>, SolveError> {
@@ -166,7 +215,7 @@ pub fn solve_with(
             (sets.into(), readings.collect::<Result<_, SolveError>>()?)
         }
         TableInput::Tiles(tiles) => {
-            let sets = arrange(rules, tiles)?;
+            let sets = arrange(cache, rules, tiles)?;
             // (The DP's own arrangement is valid sets.)
             let readings = sets
                 .iter()
@@ -204,7 +253,7 @@ pub fn solve_with(
             threshold: track(rules.initial_meld_minimum),
             ..base_problem(rules, unit, &TileCounts::new(), &rack)
         };
-        let Some(answer) = dp::solve(&problem)? else {
+        let Some(answer) = dp::solve(cache, &problem)? else {
             return Ok(None);
         };
         let mut table: Vec<Laid> = (0..old_sets.len()).map(Laid::Old).collect();
@@ -305,7 +354,7 @@ pub fn solve_with(
             }
             // Only a play better than the best of the choices so far counts.
             let at_least = best.as_ref().map_or(i32::MIN, |b| b.0 - fixed_score + 1);
-            if let Some(answer) = dp::solve_at_least(&problem, at_least)? {
+            if let Some(answer) = dp::solve_at_least(cache, &problem, at_least)? {
                 let score = answer.score + fixed_score;
                 if best.as_ref().is_none_or(|b| score > b.0) {
                     let mut table = fixed;
@@ -335,14 +384,14 @@ pub fn solve_with(
 }
 
 /// Arranges a table given as tiles into valid sets (highest value), or says it cannot.
-fn arrange(rules: &RuleSet, tiles: &[Tile]) -> Result<Vec<Set>, SolveError> {
+fn arrange(cache: &mut dp::Cache, rules: &RuleSet, tiles: &[Tile]) -> Result<Vec<Set>, SolveError> {
     let counts = TileCounts::from_tiles(tiles);
     if counts.is_empty() {
         return Ok(Vec::new());
     }
     let mut problem = base_problem(rules, Unit::Value, &counts, &TileCounts::new());
     problem.start_any = true;
-    let answer = dp::solve(&problem)?.ok_or(SolveError::TableNotSets)?;
+    let answer = dp::solve(cache, &problem)?.ok_or(SolveError::TableNotSets)?;
     Ok(answer
         .sets
         .into_iter()

@@ -5,7 +5,7 @@
 use play::bots::WithBots;
 use play::game::Game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
-use rummikub::solver::{self, Objective, Position, SolveError};
+use rummikub::solver::{self, Objective, SolveError, TableAndRack};
 use rummikub::{Action, EndReason, Event, GameLength, RuleSet, Set, Tile};
 use serde_json::{json, Value};
 
@@ -226,7 +226,7 @@ impl RummikubTable {
     /// What a seat's hint is worked out from: the rules, the table, the seat's own rack
     /// and whether it has melded (nothing the seat does not see). The solver runs
     /// outside the table's lock ([`best_play`]).
-    pub fn hint_position(&self, seat: usize) -> Result<(RuleSet, Position), ActionError> {
+    pub fn hint_position(&self, seat: usize) -> Result<(RuleSet, TableAndRack), ActionError> {
         let round = self.game.game.round();
         if seat >= round.players() {
             return Err(ActionError::OutOfTurn(format!(
@@ -239,7 +239,7 @@ impl RummikubTable {
                 "the round is over: there is nothing to play".into(),
             ));
         }
-        let position = Position::with_sets(
+        let position = TableAndRack::with_sets(
             round.table().to_vec(),
             round.rack(seat),
             round.has_melded(seat),
@@ -384,7 +384,7 @@ fn read_table(value: &Value) -> Result<Vec<Set>, ActionError> {
 /// old sets changed among equal plays); `None` when no legal play lays a tile (draw).
 pub fn best_play(
     rules: &RuleSet,
-    position: &Position,
+    position: &TableAndRack,
     objective: Objective,
 ) -> Result<Option<HintPlay>, ActionError> {
     match solver::solve(rules, position, objective) {

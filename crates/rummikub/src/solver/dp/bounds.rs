@@ -1,0 +1,296 @@
+//! Upper bounds on what a state can still score (its potential), and the tables the
+//! walk prunes by: the jokers groups still need, the gaps a joker-led run must fill.
+
+use super::group_bonus::{pack_x, x_index, x_of_index};
+use super::search::Prepared;
+use super::state::Key;
+use super::{Keepable, Problem, Unit, PRIMARY};
+use crate::solver::groups;
+
+/// Upper bounds on what a state can still score: its potential is its score plus these.
+pub(super) struct Bounds {
+    /// `rest[i]`: the score of every tile at positions `i..` (position = 4 (n - 1) + c),
+    /// table and rack.
+    pub(super) rest: [i32; 53],
+    /// The same for the tiles of each keepable set (their tiles are scored when kept).
+    pub(super) kept_rest: Vec<[i32; 53]>,
+    /// Per number n, how many keepable sets start after n.
+    pub(super) keep_after: [i32; 14],
+    /// Per number m, how many old groups are at m or later.
+    pub(super) groups_from: [i32; 15],
+    /// Score of a joker at best.
+    pub(super) joker: i32,
+    pub(super) total_jokers: u8,
+    /// Per number n, how many keepable sets starting after n hold one joker and how
+    /// many two: keeping them needs that many jokers still unused.
+    pub(super) keep_jokers: [[u8; 2]; 14],
+    /// Per number m, the same for the old groups at m or later.
+    pub(super) group_jokers: [[u8; 2]; 15],
+}
+
+impl Bounds {
+    pub(super) fn new(p: &Problem) -> Bounds {
+        let suffix = |counts: &dyn Fn(usize, usize) -> u8| {
+            let mut rest = [0i32; 53];
+            for i in (0..52).rev() {
+                let (n, c) = (i / 4 + 1, i % 4);
+                rest[i] = rest[i + 1] + i32::from(counts(n, c)) * p.unit.of(n as u8) * PRIMARY;
+            }
+            rest
+        };
+        // Under the value objective every joker counts at 13 in the bound, so an old
+        // set whose jokers stand for less gains nothing by being kept: its tie-break
+        // point (one) is worth less than the joker's value lost (64 a number). Only the
+        // sets that can gain count in the bound.
+        let keeps_gain = |jokers: u8, joker_value: u32| {
+            p.unit == Unit::Tiles || joker_value == 13 * u32::from(jokers)
+        };
+        let counted: Vec<&Keepable> = p
+            .keepable
+            .iter()
+            .filter(|k| keeps_gain(k.jokers, k.joker_value))
+            .collect();
+        let counted_groups: Vec<(u8, u8, u8)> = p
+            .old_groups
+            .iter()
+            .copied()
+            .filter(|g| keeps_gain(g.2, u32::from(g.0) * u32::from(g.2)))
+            .collect();
+        let mut keep_after = [0i32; 14];
+        for (n, slot) in keep_after.iter_mut().enumerate() {
+            *slot = counted.iter().filter(|k| usize::from(k.first) > n).count() as i32;
+        }
+        Bounds {
+            rest: suffix(&|n, c| p.table[n][c] + p.rack[n][c]),
+            kept_rest: p
+                .keepable
+                .iter()
+                .map(|k| suffix(&|n, c| k.counts[n][c]))
+                .collect(),
+            keep_after,
+            groups_from: {
+                let mut from = [0i32; 15];
+                for m in (0..14).rev() {
+                    from[m] = from[m + 1]
+                        + counted_groups
+                            .iter()
+                            .filter(|g| usize::from(g.0) == m)
+                            .count() as i32;
+                }
+                from
+            },
+            joker: p.unit.of(13) * PRIMARY,
+            total_jokers: p.table_jokers + p.rack_jokers,
+            keep_jokers: std::array::from_fn(|n| {
+                let holding = |j| {
+                    let sets = counted.iter().filter(|k| usize::from(k.first) > n);
+                    sets.filter(|k| k.jokers == j).count() as u8
+                };
+                [holding(1), holding(2)]
+            }),
+            group_jokers: std::array::from_fn(|m| {
+                let holding = |j| {
+                    let groups = counted_groups.iter().filter(|g| usize::from(g.0) >= m);
+                    groups.filter(|g| g.2 == j).count() as u8
+                };
+                [holding(1), holding(2)]
+            }),
+        }
+    }
+
+    /// The jokers' part of the bound with `left` jokers unused, once the keep choices up
+    /// to number n and the old groups before `groups_from` are decided: each joker at
+    /// its best, less a tie-break point for every old set still to come that holds
+    /// jokers and cannot be kept for want of them (the old sets part of
+    /// [`Bounds::tiles_ahead`] counts them all).
+    pub(super) fn jokers(&self, left: u8, n: u8, groups_from: u8) -> i32 {
+        let [k1, k2] = self.keep_jokers[usize::from(n)];
+        let [g1, g2] = self.group_jokers[usize::from(groups_from)];
+        let (one, two) = (k1 + g1, k2 + g2);
+        let kept_one = one.min(left);
+        let kept_two = two.min((left - kept_one) / 2);
+        i32::from(left) * self.joker - i32::from(one + two - kept_one - kept_two)
+    }
+
+    /// The most a state with `key` and `score` can end with, once every tile before
+    /// position `from` is decided (and the keep choices up to number n, and the old
+    /// groups before number `groups_from`).
+    pub(super) fn potential(
+        &self,
+        key: &Key,
+        score: i32,
+        from: usize,
+        n: u8,
+        groups_from: u8,
+    ) -> i32 {
+        score
+            + self.tiles_ahead(key.mask, from, n, groups_from)
+            + self.jokers(self.total_jokers - key.jokers, n, groups_from)
+    }
+
+    /// The part of [`Bounds::potential`] that depends on the kept sets alone (the same
+    /// for every successor of a state within a number): tiles and old sets still to come.
+    pub(super) fn tiles_ahead(&self, mut mask: u64, from: usize, n: u8, groups_from: u8) -> i32 {
+        let mut reserved = 0;
+        while mask != 0 {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            reserved += self.kept_rest[bit][from];
+        }
+        self.ahead(from, reserved, n, groups_from)
+    }
+
+    /// [`Bounds::tiles_ahead`] with the kept sets' part (`reserved`) already summed.
+    pub(super) fn ahead(&self, from: usize, reserved: i32, n: u8, groups_from: u8) -> i32 {
+        self.rest[from] - reserved
+            + self.keep_after[usize::from(n)]
+            + self.groups_from[usize::from(groups_from)]
+    }
+
+    /// `[left][n][j]`: the jokers' part of the bound in the colour steps of number n
+    /// with `left` jokers unused, after an option takes j of them (see
+    /// [`Prepared::joker_bounds`]).
+    pub(super) fn colour_step_jokers(&self) -> Vec<[[i32; 3]; 14]> {
+        (0..=self.total_jokers)
+            .map(|left| {
+                std::array::from_fn(|n| {
+                    std::array::from_fn(|j| {
+                        self.jokers(left.saturating_sub(j as u8), n as u8, n as u8)
+                    })
+                })
+            })
+            .collect()
+    }
+}
+
+/// What the old sets kept whole (a mask) mean for the colour steps of number n: the
+/// tiles of each colour they reserve, and the bound on the rest after each colour.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct KeptAt {
+    pub(super) reserved: [u8; 4],
+    pub(super) ahead: [i32; 4],
+    /// Tiles of each colour free for open runs at n + 1 and n + 2 (none past 13).
+    pub(super) free_after: [[u8; 4]; 2],
+    /// The bound on the rest after the group step of n, but for the jokers (see
+    /// [`Bounds::tiles_ahead`]; the kept sets ending at n are done).
+    pub(super) after_groups: i32,
+}
+
+impl KeptAt {
+    pub(super) fn new(p: &Problem, prep: &Prepared, mask: u64, n: u8) -> KeptAt {
+        let ni = usize::from(n);
+        // One pass over the kept sets: their tiles at n, n + 1 and n + 2, and their part
+        // of the bound after each colour of n (see `Bounds::tiles_ahead`).
+        let mut reserved = [[0u8; 4]; 3];
+        let mut reserved_rest = [0i32; 4];
+        let mut bits = mask;
+        while bits != 0 {
+            let bit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let k = &p.keepable[bit];
+            for (d, row) in reserved.iter_mut().enumerate() {
+                if let Some(counts) = k.counts.get(ni + d) {
+                    for c in 0..4 {
+                        row[c] += counts[c];
+                    }
+                }
+            }
+            let rest = &prep.bounds.kept_rest[bit];
+            for (c, slot) in reserved_rest.iter_mut().enumerate() {
+                *slot += rest[(ni - 1) * 4 + c + 1];
+            }
+        }
+        let free = |d: usize, c: usize| {
+            let m = ni + d;
+            if m > 13 {
+                0
+            } else {
+                p.table[m][c] + p.rack[m][c] - reserved[d][c]
+            }
+        };
+        KeptAt {
+            after_groups: prep
+                .bounds
+                .tiles_ahead(mask & !prep.ending[ni], ni * 4, n, n + 1),
+            reserved: reserved[0],
+            ahead: std::array::from_fn(|c| {
+                prep.bounds
+                    .ahead((ni - 1) * 4 + c + 1, reserved_rest[c], n, n)
+            }),
+            free_after: [
+                std::array::from_fn(|c| free(1, c)),
+                std::array::from_fn(|c| free(2, c)),
+            ],
+        }
+    }
+
+    /// The fewest jokers colour c's open runs (after number n; `one` and `two` tiles
+    /// long, see [`short_runs`]) need to go on: a run of one or two tiles needs a tile
+    /// or a joker at n + 1, one of one tile at n + 2 as well; `u8::MAX` if they cannot
+    /// (a run of one tile after 12). Only without wrap-around runs (whose parts after
+    /// 13 wait for their parts before).
+    pub(super) fn jokers_to_go_on(&self, (one, two): (u8, u8), n: u8, c: usize) -> u8 {
+        if n >= 13 || one > 0 && n >= 12 {
+            return if one + two > 0 { u8::MAX } else { 0 };
+        }
+        (one + two).saturating_sub(self.free_after[0][c])
+            + one.saturating_sub(self.free_after[1][c])
+    }
+}
+
+/// `group_need[n][c][x]`: the fewest jokers with which the tiles `x` set aside for groups
+/// in colours 0..=c at number n (2 bits each) can still make groups, whatever the other
+/// colours add (within the tiles there are); `u8::MAX` if they cannot.
+pub(super) fn group_need(p: &Problem) -> [&'static GroupNeed; 14] {
+    static TABLES: std::sync::OnceLock<Vec<GroupNeed>> = std::sync::OnceLock::new();
+    // Per jokers per set (0..=2) and tiles there (0..=2 per colour, as in `x_index`).
+    let tables = TABLES.get_or_init(|| {
+        (0..3u8)
+            .flat_map(|jokers_per_set| {
+                (0..81usize).map(move |most| group_need_for(x_of_index(most), jokers_per_set))
+            })
+            .collect()
+    });
+    std::array::from_fn(|n| {
+        let most = std::array::from_fn(|c| (p.table[n][c] + p.rack[n][c]).min(2));
+        &tables[usize::from(p.jokers_per_set.min(2)) * 81 + x_index(most)]
+    })
+}
+
+/// [`group_need`] for one number with `most` tiles of each colour there.
+pub(super) fn group_need_for(most: [u8; 4], jokers_per_set: u8) -> GroupNeed {
+    let mut table = [[u8::MAX; 256]; 4];
+    for x in 0..81usize {
+        let xs = x_of_index(x);
+        if xs.iter().zip(&most).any(|(v, m)| v > m) {
+            continue;
+        }
+        let Some(gj) = (0..=2u8).find(|&gj| !groups::splits(xs, gj, jokers_per_set).is_empty())
+        else {
+            continue;
+        };
+        let packed = pack_x(xs);
+        for (c, row) in table.iter_mut().enumerate() {
+            let partial = packed & ((1 << (2 * c + 2)) - 1);
+            row[partial] = row[partial].min(gj);
+        }
+    }
+    table
+}
+
+/// One number's [`group_need`]: by colour, by the tiles set aside so far (2 bits each).
+pub(super) type GroupNeed = [[u8; 256]; 4];
+
+/// Per number n and colour, how many numbers after n up to 13 have no tile of the
+/// colour, on the table or the rack.
+pub(super) fn gaps_to_13(p: &Problem) -> [[u8; 4]; 14] {
+    let mut gaps = [[0u8; 4]; 14];
+    for n in (1..13).rev() {
+        let next = gaps[n + 1];
+        for (c, gap) in gaps[n].iter_mut().enumerate() {
+            let missing = p.table[n + 1][c] + p.rack[n + 1][c] == 0;
+            *gap = next[c] + u8::from(missing);
+        }
+    }
+    gaps
+}

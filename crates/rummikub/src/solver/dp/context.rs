@@ -1,0 +1,207 @@
+//! The interned run configurations of one rule shape, their option lists and the
+//! dominance between them: they depend on the rules alone, so a [`super::Cache`] keeps
+//! them from one call to the next (building them is most of a small position).
+
+use rustc_hash::FxHashMap;
+
+use crate::solver::runs::{
+    any_leads_with_joker, close_at_13, dominates, unpack, ColOpt, Packed, RunRules,
+};
+
+/// Interned colour configurations and their cached options.
+pub(super) struct Ctx {
+    pub(super) rules: RunRules,
+    pub(super) packed: Vec<Packed>,
+    pub(super) ids: FxHashMap<Packed, u16>,
+    pub(super) lists: Vec<OptList>,
+    /// Option list per (configuration, number class, tiles, jokers), see
+    /// [`Ctx::list_slot`]; `u32::MAX` where not built yet.
+    pub(super) list_ids: Vec<u32>,
+    /// `dominance[strict][a][b]`: 1 if configuration a dominates b, 0 if not, or
+    /// [`UNKNOWN`]; `strict` as [`RunRules::strict_len`].
+    pub(super) dominance: [Vec<Vec<u8>>; 2],
+    /// Per configuration: 1 if its runs can all close at 13, 0 if not, or [`UNKNOWN`].
+    pub(super) closes: Vec<u8>,
+}
+
+pub(super) const UNKNOWN: u8 = 2;
+
+/// Past this many undominated states in one group, further states are kept unchecked
+/// (bounds the quadratic check; keeping a state is always safe).
+pub(super) const DOMINANCE_CHECKS: usize = 64;
+
+/// The options of one (configuration, number, tiles, jokers), compact for the hot loop.
+pub(super) struct OptList {
+    pub(super) hot: Vec<HotOpt>,
+    pub(super) full: Vec<ColOpt>,
+}
+
+/// What the walk reads of one option.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HotOpt {
+    /// The configuration after it.
+    pub(super) next: u16,
+    /// Tiles and jokers it takes.
+    pub(super) tiles: u8,
+    pub(super) jokers: u8,
+    /// Whether a run in it began with a joker.
+    pub(super) leads: bool,
+    /// Its runs of one tile and of two tiles (they must go on).
+    pub(super) short: (u8, u8),
+}
+
+/// How many of the packed runs are one tile long and how many two.
+pub(super) fn short_runs(packed: Packed) -> (u8, u8) {
+    let (mut one, mut two) = (0u8, 0u8);
+    for i in 0..8 {
+        match (packed >> (8 * i)) as u8 & 3 {
+            1 => one += 1,
+            2 => two += 1,
+            _ => {}
+        }
+    }
+    (one, two)
+}
+
+/// Past this many interned configurations a kept context is dropped (memory bound).
+pub(super) const MAX_CONTEXT_CONFIGS: usize = 8_192;
+/// Past this many bytes of dominance table a kept context is dropped (seen: about 3 MB
+/// after hundreds of old-rules positions).
+pub(super) const MAX_CONTEXT_DOMINANCE: usize = 64 << 20;
+
+impl Ctx {
+    /// The kept context for `rules` (a fresh one the first time).
+    pub(super) fn take(kept: &mut Vec<Ctx>, rules: RunRules) -> Ctx {
+        let same =
+            |c: &Ctx| c.rules.jokers_per_set == rules.jokers_per_set && c.rules.wrap == rules.wrap;
+        let i = kept.iter().position(same);
+        i.map(|i| kept.swap_remove(i)).unwrap_or_else(|| Ctx {
+            rules,
+            packed: Vec::new(),
+            ids: FxHashMap::default(),
+            lists: Vec::new(),
+            list_ids: Vec::new(),
+            dominance: [Vec::new(), Vec::new()],
+            closes: Vec::new(),
+        })
+    }
+
+    /// Keeps the context for the next call with the same cache, unless it grew too
+    /// large.
+    pub(super) fn give_back(self, kept: &mut Vec<Ctx>) {
+        let dominance_bytes: usize = self
+            .dominance
+            .iter()
+            .flat_map(|matrix| matrix.iter().map(Vec::len))
+            .sum();
+        if self.packed.len() <= MAX_CONTEXT_CONFIGS && dominance_bytes <= MAX_CONTEXT_DOMINANCE {
+            kept.push(self);
+        }
+    }
+
+    /// Whether configuration `a` can do everything configuration `b` can (cached; the
+    /// first time it is worked out in [`Ctx::config_dominates_cold`]).
+    #[inline]
+    pub(super) fn config_dominates(&mut self, a: u16, b: u16, n: u8) -> bool {
+        if a == b {
+            return true;
+        }
+        let strict = self.rules.strict_len(n);
+        let (ai, bi) = (usize::from(a), usize::from(b));
+        let matrix = &self.dominance[usize::from(strict)];
+        if let Some(&d) = matrix.get(ai).and_then(|row| row.get(bi)) {
+            if d != UNKNOWN {
+                return d == 1;
+            }
+        }
+        self.config_dominates_cold(ai, bi, strict)
+    }
+
+    #[cold]
+    pub(super) fn config_dominates_cold(&mut self, ai: usize, bi: usize, strict: bool) -> bool {
+        let d = dominates(&unpack(self.packed[ai]), &unpack(self.packed[bi]), strict);
+        let matrix = &mut self.dominance[usize::from(strict)];
+        if matrix.len() <= ai {
+            matrix.resize(ai + 1, Vec::new());
+        }
+        let row = &mut matrix[ai];
+        if row.len() <= bi {
+            row.resize(bi + 1, UNKNOWN);
+        }
+        row[bi] = u8::from(d);
+        d
+    }
+
+    /// Whether the open runs of configuration `id` can all close at 13 (cached).
+    pub(super) fn closes(&mut self, id: u16) -> bool {
+        let i = usize::from(id);
+        if self.closes.len() <= i {
+            self.closes.resize(i + 1, UNKNOWN);
+        }
+        if self.closes[i] == UNKNOWN {
+            let tokens = unpack(self.packed[i]);
+            self.closes[i] = u8::from(close_at_13(&tokens, self.rules.track_joker()).is_some());
+        }
+        self.closes[i] == 1
+    }
+
+    pub(super) fn id(&mut self, packed: Packed) -> u16 {
+        if let Some(&id) = self.ids.get(&packed) {
+            return id;
+        }
+        let id = self.packed.len() as u16;
+        self.packed.push(packed);
+        self.ids.insert(packed, id);
+        id
+    }
+
+    /// Where the option list of (configuration, number, tiles, jokers) is indexed: a
+    /// flat array (it is looked up for every state and colour). Without wrap-around
+    /// runs the options do not depend on the number. Tiles and jokers are at most 2.
+    pub(super) fn list_slot(&self, config: u16, n: u8, tiles: u8, jokers: u8) -> usize {
+        // (Dense: the array is read for every colour of every walk.)
+        let (n_class, classes) = if self.rules.wrap {
+            (usize::from(n), 14)
+        } else {
+            (0, 1)
+        };
+        ((usize::from(config) * classes + n_class) * 3 + usize::from(tiles.min(2))) * 3
+            + usize::from(jokers.min(2))
+    }
+
+    pub(super) fn list(&mut self, config: u16, n: u8, tiles: u8, jokers: u8) -> u32 {
+        let slot = self.list_slot(config, n, tiles, jokers);
+        if let Some(&l) = self.list_ids.get(slot) {
+            if l != u32::MAX {
+                return l;
+            }
+        }
+        let mut full = self.rules.options(
+            self.packed[usize::from(config)],
+            n,
+            tiles.min(2),
+            jokers.min(2),
+        );
+        // By jokers taken, fewest first: the walk stops at the first that the jokers'
+        // cost puts below its floor (see `Expansion::colour`).
+        full.sort_by_key(|o| o.jokers);
+        let hot = full
+            .iter()
+            .map(|o| HotOpt {
+                next: self.id(o.next),
+                tiles: o.tiles,
+                jokers: o.jokers,
+                leads: any_leads_with_joker(o.next),
+                short: short_runs(o.next),
+            })
+            .collect();
+        let l = self.lists.len() as u32;
+        self.lists.push(OptList { hot, full });
+        if self.list_ids.len() <= slot {
+            self.list_ids
+                .resize((slot + 1).next_power_of_two(), u32::MAX);
+        }
+        self.list_ids[slot] = l;
+        l
+    }
+}

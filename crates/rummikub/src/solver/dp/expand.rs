@@ -1,0 +1,295 @@
+//! One expansion of the best-first search: a state's successors a whole number later,
+//! walked depth first (keep choices, colour by colour, groups).
+
+use super::bounds::KeptAt;
+use super::context::{Ctx, HotOpt};
+use super::rebuild::unpack_x;
+use super::search::Prepared;
+use super::state::Key;
+use super::{Problem, PRIMARY};
+use crate::solver::groups;
+
+/// One number's decisions in the best-first search: the old runs kept (bits in the
+/// order of [`Prepared::starting`]), each colour's option (list, position), the tiles
+/// set aside for groups, the jokers in groups.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct NumberChoice {
+    pub(super) keep: u16,
+    pub(super) colours: [(u32, u16); 4],
+    pub(super) x: u8,
+    pub(super) group_jokers: u8,
+}
+
+/// A successor found by a walk below its state's level, kept with the state until the
+/// search comes down to it (see [`solve_best_first`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Buffered {
+    pub(super) key: Key,
+    pub(super) score: i32,
+    pub(super) reach: i32,
+    pub(super) choice: NumberChoice,
+}
+
+/// How far below the level a state's second and later walks go (in potential units:
+/// tie-break points, or 1/64 of an objective point).
+pub(super) const WINDOW: i32 = 8;
+
+/// What a state expanded before keeps: the successors its last walk found below the
+/// level (`buffered[start..end]`), complete down to `walked` (that walk's floor), and
+/// the best potential below that (where it must be walked again).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Walked {
+    pub(super) start: u32,
+    pub(super) end: u32,
+    pub(super) walked: i32,
+    pub(super) below: i32,
+}
+
+/// A state not expanded yet.
+pub(super) const NOT_WALKED: Walked = Walked {
+    start: 0,
+    end: 0,
+    walked: i32::MAX,
+    below: i32::MIN,
+};
+
+/// One expansion of the best-first search: the successors, a whole number later, of a
+/// state waiting with potential `level`. The number is walked depth first: keep
+/// choices, then colour by colour, then the groups. A partial successor is walked on
+/// only if its potential keeps the level; the best potential below it is where the state
+/// waits for the rest (it bounds every successor below that partial one). Successors
+/// never have a higher potential than their predecessor: the bound only loses what a
+/// choice does not lay.
+pub(super) struct Expansion<'a> {
+    pub(super) p: &'a Problem,
+    pub(super) prep: &'a Prepared,
+    pub(super) level: i32,
+    /// How deep this walk goes: partial successors down to here are walked on, and the
+    /// successors between it and the level are kept in `buffered` for later (see
+    /// [`solve_best_first`]); the level itself on a state's first expansion.
+    pub(super) floor: i32,
+    pub(super) at_least: i32,
+    /// Successors that keep the level: offered now.
+    pub(super) offered: &'a mut Vec<(Key, i32, NumberChoice)>,
+    /// Successors below the level down to the floor, with their potentials.
+    pub(super) buffered: &'a mut Vec<Buffered>,
+    /// The best potential below the level among the others: the state waits there for
+    /// them.
+    pub(super) next_best: i32,
+    /// The kept sets' reserved tiles and bounds for the number being walked.
+    pub(super) kept: KeptAt,
+    /// The choices of the walk so far (each colour writes its own entry on the way
+    /// down; a leaf copies them).
+    pub(super) choice: NumberChoice,
+}
+
+impl Expansion<'_> {
+    /// Whether to walk on from a partial successor with potential `reach`; if not, the
+    /// state waits for it (see the type's doc).
+    pub(super) fn worth(&mut self, reach: i32) -> bool {
+        if reach >= self.floor {
+            return true;
+        }
+        if reach >= self.at_least {
+            self.next_best = self.next_best.max(reach);
+        }
+        false
+    }
+
+    /// Number n: every choice of the old runs starting there to keep whole (their tiles
+    /// reserved, their score and tie-break point at once), then the colours.
+    pub(super) fn number(&mut self, ctx: &mut Ctx, n: u8, key: Key, score: i32) {
+        let (p, prep) = (self.p, self.prep);
+        let starting = &prep.starting[usize::from(n)];
+        let from = usize::from(n - 1) * 4;
+        let cap = p.threshold.unwrap_or(0).min(255);
+        for keep in 0u16..(1 << starting.len()) {
+            let mut next = key;
+            let mut gain = 0;
+            let mut acc = u32::from(next.acc);
+            for (b, &bit) in starting.iter().enumerate() {
+                if keep & (1 << b) != 0 {
+                    let k = &p.keepable[bit];
+                    next.mask |= 1 << bit;
+                    next.jokers += k.jokers;
+                    gain += k.score;
+                    acc += k.joker_value;
+                }
+            }
+            if next.jokers > p.table_jokers + p.rack_jokers {
+                continue;
+            }
+            next.acc = acc.min(cap) as u8;
+            let score = score + gain;
+            if !self.worth(prep.bounds.potential(&next, score, from, n, n)) {
+                continue;
+            }
+            self.kept = KeptAt::new(p, prep, next.mask, n);
+            self.choice.keep = keep;
+            self.colour(ctx, (n, 0), next, score, 0);
+        }
+    }
+
+    /// Colour c at number n: how its open runs go on (a tile, a joker, end, new runs)
+    /// and how many of its tiles are set aside for groups. `jokers_needed`: what the
+    /// colours before need so that their runs can go on after n.
+    pub(super) fn colour(
+        &mut self,
+        ctx: &mut Ctx,
+        (n, c): (u8, usize),
+        key: Key,
+        score: i32,
+        jokers_needed: u8,
+    ) {
+        if c == 4 {
+            self.groups(n, key, score, jokers_needed);
+            return;
+        }
+        let (p, prep, kept) = (self.p, self.prep, self.kept);
+        let ni = usize::from(n);
+        let unit = p.unit.of(n) * PRIMARY;
+        let total_jokers = p.table_jokers + p.rack_jokers;
+        let cap = p.threshold.unwrap_or(0).min(255);
+        let Some(must) = p.table[ni][c].checked_sub(kept.reserved[c]) else {
+            return;
+        };
+        let avail = must + p.rack[ni][c];
+        let jokers_left = total_jokers - key.jokers;
+        let list = ctx.list(key.cols[c], n, avail, jokers_left);
+        let need = &prep.group_need[ni][c];
+        let group_loss = prep.group_bonus.loss(n).map(|loss| &loss[c]);
+        let gaps = prep.gaps_to_13[ni][c];
+        // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
+        let joker_bound = prep.joker_bounds[usize::from(jokers_left)][ni];
+        let options = ctx.lists[list as usize].hot.len();
+        // The most an option taking j jokers can reach: every tile there laid, none of
+        // the old groups lost. It falls with j, and the options come by jokers.
+        let most_with_jokers = |j: u8| {
+            score + i32::from(avail + j) * unit + kept.ahead[c] + joker_bound[usize::from(j)]
+        };
+        // (By index: the walk on builds option lists of other colours.)
+        for o in 0..options {
+            let HotOpt {
+                next: cols,
+                tiles,
+                jokers,
+                leads,
+                short,
+            } = ctx.lists[list as usize].hot[o];
+            if jokers > 0 && !self.worth(most_with_jokers(jokers)) {
+                break;
+            }
+            // A run that began with a joker must reach 13 (canonical form, see
+            // `runs::LEAD`): the jokers left must fill the gaps up to 13.
+            if leads && gaps + jokers > jokers_left {
+                continue;
+            }
+            // (The list holds only options within the tiles there: `tiles <= avail`.)
+            let slots = i32::from(tiles) + i32::from(jokers);
+            let reach = score + slots * unit + kept.ahead[c] + joker_bound[usize::from(jokers)];
+            // Tiles set aside for groups: the table's must all be used, at most two.
+            let fewest = must.saturating_sub(tiles);
+            let most = (avail - tiles).min(2);
+            // The potential falls with every tile not set aside (a tile's unit is more
+            // than the old groups it can cost), so only the most tiles set aside down to
+            // the first below the floor are walked; that one bounds the rest.
+            let potential_with = |x: u8| {
+                let partial =
+                    (usize::from(key.x) | usize::from(x) << (2 * c)) & ((4 << (2 * c)) - 1);
+                // Old groups here that the tiles set aside can no longer re-form.
+                let lost = group_loss.map_or(0, |loss| i32::from(loss[partial]));
+                (reach + i32::from(x) * unit - lost, partial)
+            };
+            let mut least = most + 1;
+            while least > fewest {
+                let (potential, _) = potential_with(least - 1);
+                if !self.worth(potential) {
+                    break;
+                }
+                least -= 1;
+            }
+            if least > most {
+                continue;
+            }
+            let jokers_after = key.jokers + jokers;
+            let jokers_free = total_jokers - jokers_after;
+            // Runs that cannot go on die at the next number: not walked (a third of the
+            // states stored were such).
+            let needed = if p.wrap {
+                0
+            } else {
+                kept.jokers_to_go_on(short, n, c)
+            };
+            let needed = needed.saturating_add(jokers_needed);
+            if needed > jokers_free {
+                continue;
+            }
+            for x in least..=most {
+                let (_, partial) = potential_with(x);
+                // The tiles set aside so far must still fit into groups.
+                if need[partial] > jokers_free {
+                    continue;
+                }
+                let mut next = key;
+                next.cols[c] = cols;
+                next.jokers = jokers_after;
+                next.x = partial as u8;
+                let from_rack = x + tiles - must;
+                let acc =
+                    u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
+                next.acc = acc.min(cap) as u8;
+                next.any |= from_rack > 0;
+                self.choice.colours[c] = (list, o as u16);
+                let score = score + (slots + i32::from(x)) * unit;
+                self.colour(ctx, (n, c + 1), next, score, needed);
+            }
+        }
+    }
+
+    /// The groups at number n from the tiles set aside, with jokers; the kept sets ending
+    /// at n leave the mask. A whole successor, offered if it keeps the level.
+    pub(super) fn groups(&mut self, n: u8, key: Key, score: i32, needed: u8) {
+        let mut choice = self.choice;
+        let p = self.p;
+        let unit = p.unit.of(n) * PRIMARY;
+        let cap = p.threshold.unwrap_or(0).min(255);
+        let x = unpack_x(key.x);
+        let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
+        choice.x = key.x;
+        for gj in 0..=jokers_left.min(2) {
+            if needed > jokers_left - gj || groups::splits(x, gj, p.jokers_per_set).is_empty() {
+                continue;
+            }
+            let mut next = key;
+            next.jokers += gj;
+            next.mask &= !self.prep.ending[usize::from(n)];
+            next.x = 0;
+            next.number = n;
+            let acc = u32::from(next.acc) + u32::from(n) * u32::from(gj);
+            next.acc = acc.min(cap) as u8;
+            let kept_groups = i32::from(self.prep.group_bonus.kept(n, x, gj));
+            let score = score + i32::from(gj) * unit + kept_groups;
+            // (`Bounds::potential`, the kept sets' part worked out once per keep choice.)
+            let jokers = self.prep.bounds.jokers(jokers_left - gj, n, n + 1);
+            let potential = score + self.kept.after_groups + jokers;
+            choice.group_jokers = gj;
+            self.leaf(next, score, potential, choice);
+        }
+    }
+
+    pub(super) fn leaf(&mut self, key: Key, score: i32, reach: i32, choice: NumberChoice) {
+        if reach == self.level {
+            self.offered.push((key, score, choice));
+        } else if reach < self.level && reach >= self.floor && reach >= self.at_least {
+            self.buffered.push(Buffered {
+                key,
+                score,
+                reach,
+                choice,
+            });
+        } else if reach < self.level && reach >= self.at_least {
+            // (Successors above the level were offered when the state waited there.)
+            self.next_best = self.next_best.max(reach);
+        }
+    }
+}

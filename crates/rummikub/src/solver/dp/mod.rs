@@ -1,0 +1,123 @@
+//! The dynamic program over the numbers 1..13 (after van Rijn, Takes & Vis), searched
+//! best first.
+//!
+//! Numbers are processed in order. A state after number n holds, per colour, the runs
+//! still open at n (an interned id of their tokens, see [`super::runs`]), the jokers
+//! used so far, the old table sets kept whole that are still running (a mask), the
+//! initial-meld value reached (capped) and whether a rack tile was laid. Number n is
+//! decided in one step made of smaller choices: which old sets starting at n stay
+//! unchanged, then colour by colour how the open runs go on and how many tiles of the
+//! colour are set aside for groups, then the groups (with jokers). The states are
+//! searched in order of potential (score so far plus a bound on the rest, see
+//! [`search`]); the first play reached is walked back to build the sets.
+//!
+//! Keeping an old set whole reserves its tiles and scores one tie-break point: among
+//! equally good plays the one that changes the fewest old sets wins. (Re-forming an old
+//! set from its tiles is the same as keeping it, so nothing is lost by this.)
+//!
+//! The parts: [`state`] (the states and their index), [`context`] (run configurations
+//! and their options, per rule shape), [`bounds`] (the potential), [`group_bonus`] (the
+//! old groups' part of the tie-break), [`expand`] (one number's walk), [`search`] (the
+//! best-first search) and [`rebuild`] (the sets of the play found).
+
+mod bounds;
+mod context;
+mod expand;
+mod group_bonus;
+mod rebuild;
+mod search;
+mod state;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::tile::Tile;
+
+pub(crate) use search::{solve, solve_at_least};
+
+/// What the DP keeps from one call to the next: the run configurations and their
+/// option lists per rule shape, the old groups' tables per number, and the arena of
+/// states (fresh memory costs page faults). Only an optimisation: a fresh cache gives
+/// the same answers.
+#[derive(Default)]
+pub(crate) struct Cache {
+    contexts: Vec<context::Ctx>,
+    groups_at: FxHashMap<group_bonus::GroupsAtKey, Arc<group_bonus::GroupsAt>>,
+    arena: state::Arena,
+}
+
+/// Weight of the primary objective; the fewer-changed-sets tie-break counts in units
+/// below it (a table holds at most 35 sets).
+pub(crate) const PRIMARY: i32 = 64;
+
+/// The objective the DP maximises (before the tie-break).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unit {
+    Tiles,
+    Value,
+}
+
+impl Unit {
+    pub(super) fn of(self, number: u8) -> i32 {
+        match self {
+            Unit::Tiles => 1,
+            Unit::Value => i32::from(number),
+        }
+    }
+}
+
+/// An old table set that may stay on the table unchanged.
+#[derive(Clone, Debug)]
+pub(crate) struct Keepable {
+    pub index: usize,
+    /// Numbered tiles by number (1..=13) and colour.
+    pub counts: [[u8; 4]; 14],
+    pub first: u8,
+    pub last: u8,
+    pub jokers: u8,
+    /// Score of keeping it: its size or value at the primary weight, plus one.
+    pub score: i32,
+    /// What its jokers stand for, for the initial-meld value.
+    pub joker_value: u32,
+}
+
+/// One problem for the DP: tiles by number and colour, jokers, rules.
+#[derive(Clone, Debug)]
+pub(crate) struct Problem {
+    /// Table tiles that must be laid (not in a fixed set), by number 1..=13 and colour.
+    pub table: [[u8; 4]; 14],
+    /// Rack tiles that may be laid.
+    pub rack: [[u8; 4]; 14],
+    pub table_jokers: u8,
+    pub rack_jokers: u8,
+    /// Old runs (and sets read either way) that may stay unchanged (at most 64).
+    pub keepable: Vec<Keepable>,
+    /// Old groups that may stay unchanged: (number, colours as bits in `Colour::ALL`
+    /// order, jokers). They need no keep choice: the group step scores a tie-break
+    /// point for every group it forms that is one of these (see [`GroupBonus`]).
+    pub old_groups: Vec<(u8, u8, u8)>,
+    pub jokers_per_set: u8,
+    pub wrap: bool,
+    pub unit: Unit,
+    /// The initial meld: rack value laid plus joker values must reach this.
+    pub threshold: Option<u32>,
+    pub start_acc: u32,
+    /// A rack tile is already laid (a joker swap outside the DP).
+    pub start_any: bool,
+}
+
+/// Most states the search stores before it gives up (about 300 MB).
+pub(crate) const MAX_STATES: usize = 4_000_000;
+
+/// The position needs more states than [`MAX_STATES`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TooLarge(pub usize);
+
+/// The DP's answer: its score and the sets it builds, plus the old sets it keeps.
+#[derive(Clone, Debug)]
+pub(crate) struct Answer {
+    pub score: i32,
+    pub sets: Vec<Vec<Tile>>,
+    pub kept: Vec<usize>,
+}

@@ -1,0 +1,291 @@
+//! The best-first search (A*) over the states between numbers, and the entry points.
+
+use super::bounds::KeptAt;
+use super::bounds::{gaps_to_13, group_need, Bounds, GroupNeed};
+use super::context::Ctx;
+use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
+use super::group_bonus::GroupBonus;
+use super::rebuild::rebuild;
+use super::state::{Arena, Key};
+use super::{Answer, Cache, Problem, TooLarge, MAX_STATES, PRIMARY};
+use crate::solver::runs::RunRules;
+
+/// Solves the problem; `None` when no arrangement lays every table tile and at least one
+/// rack tile (and reaches the initial meld's threshold).
+pub(crate) fn solve(cache: &mut Cache, p: &Problem) -> Result<Option<Answer>, TooLarge> {
+    solve_at_least(cache, p, i32::MIN)
+}
+
+/// Like [`solve`], but only a play scoring at least `at_least` counts (`None` if there is
+/// none): the caller already has one that good, so the DP prunes everything below it
+/// and skips the position at once when even its upper bound falls short.
+pub(crate) fn solve_at_least(
+    cache: &mut Cache,
+    p: &Problem,
+    at_least: i32,
+) -> Result<Option<Answer>, TooLarge> {
+    let bounds = Bounds::new(p);
+    let prep = Prepared {
+        joker_bounds: bounds.colour_step_jokers(),
+        bounds,
+        group_need: group_need(p),
+        gaps_to_13: gaps_to_13(p),
+        group_bonus: GroupBonus::new(p, &mut cache.groups_at),
+        starting: (0..14u8)
+            .map(|n| {
+                (0..p.keepable.len())
+                    .filter(|&b| p.keepable[b].first == n)
+                    .collect()
+            })
+            .collect(),
+        ending: std::array::from_fn(|n| {
+            (0..p.keepable.len())
+                .filter(|&b| usize::from(p.keepable[b].last) == n)
+                .fold(0, |mask, b| mask | 1 << b)
+        }),
+    };
+    let rules = RunRules {
+        jokers_per_set: p.jokers_per_set,
+        wrap: p.wrap,
+    };
+    let mut ctx = Ctx::take(&mut cache.contexts, rules);
+    let start = start_key(p, &mut ctx);
+    let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
+    if bound < at_least {
+        ctx.give_back(&mut cache.contexts);
+        return Ok(None);
+    }
+    // (The arena is reused between calls: fresh memory costs page faults.)
+    let answer = solve_best_first(
+        p,
+        &mut ctx,
+        &prep,
+        &mut cache.arena,
+        (start, bound),
+        at_least,
+    );
+    ctx.give_back(&mut cache.contexts);
+    if cache.arena.states.capacity() > MAX_STATES {
+        // (Memory bound: an arena grown by a huge position is not kept.)
+        cache.arena = Arena::default();
+    }
+    answer
+}
+
+/// What the search of one problem needs, computed once.
+pub(super) struct Prepared {
+    pub(super) bounds: Bounds,
+    pub(super) group_need: [&'static GroupNeed; 14],
+    /// `gaps_to_13[n][c]`: numbers after n up to 13 without a tile of colour c (table
+    /// or rack); a run that began with a joker and is open at n needs that many jokers.
+    pub(super) gaps_to_13: [[u8; 4]; 14],
+    pub(super) group_bonus: GroupBonus,
+    /// Per number, the keepable sets (positions in `Problem::keepable`) starting there.
+    pub(super) starting: Vec<Vec<usize>>,
+    /// Per number, the keepable sets ending there, as mask bits.
+    pub(super) ending: [u64; 14],
+    /// `joker_bounds[left][n][j]`: the jokers' part of the bound in the colour steps of
+    /// number n with `left` jokers unused, after an option takes j of them.
+    pub(super) joker_bounds: Vec<[[i32; 3]; 14]>,
+}
+
+/// The state before number 1.
+pub(super) fn start_key(p: &Problem, ctx: &mut Ctx) -> Key {
+    let cap = p.threshold.unwrap_or(0).min(255);
+    Key {
+        mask: 0,
+        cols: [ctx.id(0); 4],
+        jokers: 0,
+        acc: p.start_acc.min(cap) as u8,
+        any: p.start_any,
+        x: 0,
+        number: 0,
+    }
+}
+
+/// Whether a state after number 13 is a play: every open run closes, every table tile
+/// and joker is laid, a rack tile is laid, the meld's value reached.
+pub(super) fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
+    let cap = p.threshold.unwrap_or(0).min(255);
+    key.mask == 0
+        && key.jokers >= p.table_jokers
+        && u32::from(key.acc) >= cap
+        && (key.any || key.jokers > p.table_jokers)
+        && key.cols.iter().all(|&id| ctx.closes(id))
+}
+
+/// Best-first search (A*) over the states between numbers: states are expanded in order
+/// of potential, the deepest first among equals, so the first play reached is a best one,
+/// and only states whose potential beats the best play are ever expanded (plus the dive
+/// to it). The bound is consistent (a successor's potential is at most its
+/// predecessor's), so a state is reached first by a best path and never improved later.
+///
+/// Partial expansion: a state offers only the successors that keep its potential, and
+/// waits with the potential of its next-best successor for the rest, so that successors
+/// that lose something are never stored unless the search comes down to them. A state
+/// goes a whole number at once (keep choices, four colours, groups) by a depth-first walk
+/// that leaves a partial successor below the level for later (its potential bounds all
+/// below it): only the states between numbers are stored (about one in nine of the
+/// states of a search colour by colour, measured). A state's second and later walks go
+/// [`WINDOW`] deeper and keep what they find below the level for the next levels
+/// ([`Walked`]). A state an earlier one dominates is dropped ([`Arena::dominated`]).
+pub(super) fn solve_best_first(
+    p: &Problem,
+    ctx: &mut Ctx,
+    prep: &Prepared,
+    arena: &mut Arena,
+    (start, bound): (Key, i32),
+    at_least: i32,
+) -> Result<Option<Answer>, TooLarge> {
+    arena.states.clear();
+    arena.choices.clear();
+    arena.index.reset(1024);
+    arena.dom_heads.clear();
+    arena.dom_next.clear();
+    // Bucket b holds the states waiting with one potential, as a stack. A potential is
+    // 64 × objective points plus the tie-break points (one per old set kept, fewer than
+    // 64), so it splits uniquely: the buckets go densely by objective points below the
+    // bound's, then by tie-break points, most first. (The bound's own tie-break part can
+    // be below a play's: under the value objective it leaves out old sets whose jokers
+    // stand for less than 13, see `Bounds::new`.)
+    let sets = (p.keepable.len() + p.old_groups.len()).min(PRIMARY as usize - 1) + 1;
+    let top = bound.div_euclid(PRIMARY);
+    let bucket_of = |potential: i32| {
+        let points = (top - potential.div_euclid(PRIMARY)) as usize;
+        let tie = (potential.rem_euclid(PRIMARY) as usize).min(sets - 1);
+        points * sets + (sets - 1 - tie)
+    };
+    let potential_at = |bucket: usize| {
+        (top - (bucket / sets) as i32) * PRIMARY + (sets - 1 - bucket % sets) as i32
+    };
+    let mut buckets = std::mem::take(&mut arena.buckets);
+    let mut used = 0usize;
+    let mut push = |buckets: &mut Vec<Vec<u32>>, b: usize, at: usize| {
+        if buckets.len() <= b {
+            buckets.resize_with(b + 1, Vec::new);
+        }
+        used = used.max(b + 1);
+        buckets[b].push(at as u32);
+    };
+    arena.store(ctx, start, 0, 0, NumberChoice::default());
+    push(&mut buckets, bucket_of(bound), 0);
+    let mut offered = std::mem::take(&mut arena.offered);
+    let mut buffered = std::mem::take(&mut arena.buffered);
+    let mut walks = std::mem::take(&mut arena.walks);
+    buffered.clear();
+    walks.clear();
+    let mut current = 0usize;
+    let answer = loop {
+        while current < buckets.len() && buckets[current].is_empty() {
+            current += 1;
+        }
+        let Some(u) = buckets.get_mut(current).and_then(Vec::pop) else {
+            break Ok(None);
+        };
+        let u = u as usize;
+        let s = arena.states[u];
+        let level = potential_at(current);
+        let after = usize::from(s.key.number);
+        offered.clear();
+        if walks.len() <= u {
+            walks.resize(u + 1, NOT_WALKED);
+        }
+        let last = walks[u];
+        if level < last.walked {
+            // A state's first walk stops at its level; later ones go a window deeper,
+            // so that the next few levels need no walk of their own.
+            let floor = if last.walked == i32::MAX {
+                level
+            } else {
+                level - WINDOW
+            };
+            let start = buffered.len() as u32;
+            let mut expansion = Expansion {
+                p,
+                prep,
+                level,
+                floor,
+                at_least,
+                offered: &mut offered,
+                buffered: &mut buffered,
+                next_best: i32::MIN,
+                kept: KeptAt::default(),
+                choice: NumberChoice::default(),
+            };
+            match after {
+                FINAL_NUMBER => break Ok(Some(walk_back(ctx, p, prep, arena, u))),
+                // The play itself, worth its score.
+                13 if is_play(p, ctx, &s.key) => {
+                    let key = Key {
+                        number: FINAL_NUMBER as u8,
+                        ..s.key
+                    };
+                    expansion.leaf(key, s.score, s.score, NumberChoice::default());
+                }
+                13 => {}
+                _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
+            }
+            let below = expansion.next_best;
+            walks[u] = Walked {
+                start,
+                end: buffered.len() as u32,
+                walked: floor,
+                below,
+            };
+        }
+        // The state's last walk found every successor down to here (those at the level
+        // it walked for are offered already, the others are buffered): take the ones at
+        // this level, and wait for the best below.
+        let walked = walks[u];
+        let mut next_best = walked.below;
+        for b in &buffered[walked.start as usize..walked.end as usize] {
+            if b.reach == level {
+                offered.push((b.key, b.score, b.choice));
+            } else if b.reach < level {
+                next_best = next_best.max(b.reach);
+            }
+        }
+        for &(key, score, choice) in offered.iter() {
+            if let Some(at) = arena.store(ctx, key, score, u, choice) {
+                push(&mut buckets, current, at);
+            }
+        }
+        if next_best != i32::MIN {
+            push(&mut buckets, bucket_of(next_best), u);
+        }
+        if arena.states.len() > MAX_STATES {
+            break Err(TooLarge(arena.states.len()));
+        }
+    };
+    for bucket in buckets.iter_mut().take(used) {
+        bucket.clear();
+    }
+    arena.buckets = buckets;
+    arena.offered = offered;
+    arena.buffered = buffered;
+    arena.walks = walks;
+    answer
+}
+
+/// The step of the best-first search's final states (after number 13 comes the play).
+pub(super) const FINAL_NUMBER: usize = 14;
+
+/// The play of the best-first search's final state at arena position `at`, walked back
+/// to the start.
+pub(super) fn walk_back(
+    ctx: &Ctx,
+    p: &Problem,
+    prep: &Prepared,
+    arena: &Arena,
+    at: usize,
+) -> Answer {
+    let last = arena.states[at];
+    let mut numbers = Vec::with_capacity(13);
+    let mut at = last.prev as usize;
+    while at != 0 {
+        numbers.push((arena.states[at].key.number, arena.choices[at]));
+        at = arena.states[at].prev as usize;
+    }
+    numbers.reverse();
+    rebuild(ctx, p, &prep.group_bonus, &numbers, last.key, last.score)
+}
