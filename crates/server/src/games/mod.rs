@@ -258,38 +258,24 @@ pub fn replay_action(
     }
 }
 
-/// The bots a seat can be given, per game, with their level and what they do.
-pub fn bots(game: GameKind) -> &'static [(&'static str, u8, &'static str)] {
-    match game {
-        GameKind::Rumis => &[
-            ("random", 1, "Beginner: a random legal stone"),
-            ("greedy", 2, "Casual: the best immediate score"),
-            ("mcts:1", 2, "Casual: a short Monte-Carlo search"),
-            ("mcts:2", 3, "Intermediate: Monte-Carlo tree search"),
-            ("mcts:3", 3, "Intermediate: Monte-Carlo tree search"),
-            ("mcts:4", 4, "Advanced: a longer Monte-Carlo search"),
-            ("mcts:5", 5, "Expert: the longest Monte-Carlo search"),
-        ],
-        GameKind::Rummikub => &[
-            ("random", 1, "Beginner: random sets from its rack"),
-            (
-                "greedy",
-                2,
-                "Casual: the exact solver's most tiles every turn",
-            ),
-            ("keeper", 4, "Advanced: greedy, but keeps its jokers"),
-            ("planner:1", 1, "Beginner: the planner at level 1"),
-            ("planner:2", 2, "Casual: the planner at level 2"),
-            ("planner:3", 3, "Intermediate: the planner at level 3"),
-            ("planner:4", 4, "Advanced: the planner at level 4"),
-            ("planner:5", 5, "Expert: look-ahead over sampled deals"),
-        ],
-    }
+/// The bots a seat can be given: the registry of `play` ([`play::bots::REGISTRY`]).
+pub fn bots(game: GameKind) -> impl Iterator<Item = &'static play::bots::BotEntry> {
+    play::bots::registered(game.into())
 }
 
-/// Whether `bot` is one of the game's bots.
+/// Whether `bot` is one of the game's registered bots (exactly as listed: a seat
+/// request names a bot by the name the meta endpoint gives).
 pub fn is_bot(game: GameKind, bot: &str) -> bool {
-    bots(game).iter().any(|(name, _, _)| *name == bot)
+    bots(game).any(|b| b.spec == bot)
+}
+
+impl From<GameKind> for play::game::GameKind {
+    fn from(game: GameKind) -> Self {
+        match game {
+            GameKind::Rumis => play::game::GameKind::Rumis,
+            GameKind::Rummikub => play::game::GameKind::Rummikub,
+        }
+    }
 }
 
 /// Reads a field of an action object, with a message that says what was expected.
