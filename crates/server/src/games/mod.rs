@@ -13,6 +13,7 @@ pub(crate) mod rummikub_table;
 
 use std::any::Any;
 
+use play::bots::WithBots;
 use play::game::Game;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -116,7 +117,7 @@ pub trait TableGame: Send + Sync + 'static {
 /// turn, the result, the clock, the record) is answered once, from
 /// [`play::game::Game`], by the implementation of [`TableGame`] for every adapter.
 pub trait Adapter: Clone + Send + Sync + 'static {
-    type Engine: Game;
+    type Engine: WithBots;
     const KIND: GameKind;
 
     fn engine(&self) -> &Self::Engine;
@@ -140,8 +141,8 @@ pub trait Adapter: Clone + Send + Sync + 'static {
     /// [`TableGame::view`].
     fn view_wire(&self, seat: Option<usize>, full: bool, names: &[String]) -> GameView;
 
-    /// [`TableGame::bot_action`].
-    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value>;
+    /// An action of the game as the wire carries it (a bot's, for [`TableGame::bot_action`]).
+    fn action_wire(&self, action: &<Self::Engine as Game>::Action) -> Value;
 }
 
 impl<A: Adapter> TableGame for A {
@@ -197,8 +198,15 @@ impl<A: Adapter> TableGame for A {
         self.view_wire(seat, full, names)
     }
 
+    /// The registered bot `bot` chooses from its seat's observation only.
     fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
-        self.bot_wire(bot, seat, seed)
+        let game = self.engine();
+        if game.to_act() != Some(seat) {
+            return None;
+        }
+        let mut bot = A::Engine::bot(bot, seed).ok()?;
+        let action = bot.choose(&game.observe(seat), seat).ok()?;
+        Some(self.action_wire(&action))
     }
 
     fn record(&self) -> String {

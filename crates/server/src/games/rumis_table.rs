@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use play::bots::WithBots;
 use play::game::Game;
 use play::rumis_game::{RumisConfig, RumisGame};
 use rumis::notation::{format_move, MoveError};
@@ -158,13 +157,8 @@ impl Adapter for RumisTable {
         GameView::Rumis(Box::new(self.rumis_view(seat, full)))
     }
 
-    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
-        if self.to_move() != Some(seat) {
-            return None;
-        }
-        let mut bot = RumisGame::bot(bot, seed).ok()?;
-        let mv = bot.choose(&self.game.observe(seat), seat).ok()?;
-        Some(json!({ "move": format_move(self.position(), mv) }))
+    fn action_wire(&self, mv: &rumis::Move) -> Value {
+        json!({ "move": format_move(self.position(), *mv) })
     }
 }
 

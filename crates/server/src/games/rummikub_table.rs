@@ -2,7 +2,6 @@
 //! (K5), a draw (K6), a redeal claim (K2) or starting the next round (K9). The turn
 //! clock's time-out (K7) is an action of the server's clock, never of a client.
 
-use play::bots::WithBots;
 use play::game::Game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
 use rummikub::solver::{self, Objective, Position, SolveError};
@@ -313,20 +312,11 @@ impl Adapter for RummikubTable {
         GameView::Rummikub(Box::new(self.rummikub_view(seat, names)))
     }
 
-    /// The bots of `play::bots`; a bot sees only its seat's observation.
-    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
-        if self.to_move() != Some(seat) {
-            return None;
-        }
-        let observation = self.game.observe(seat);
-        let action = RummikubGame::bot(bot, seed)
-            .ok()?
-            .choose(&observation, seat)
-            .ok()?;
-        Some(match action {
-            Action::Play(table) => json!({ "type": "play", "table": table_json(&table) }),
+    fn action_wire(&self, action: &Action) -> Value {
+        match action {
+            Action::Play(table) => json!({ "type": "play", "table": table_json(table) }),
             _ => json!({ "type": "draw" }),
-        })
+        }
     }
 }
 
