@@ -1,9 +1,6 @@
 //! The bot registry (`play::bots::REGISTRY`) is the one list of bots: every front end
 //! accepts every bot it lists, and refuses what it does not list with the list.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use play::bots::REGISTRY;
 use serde_json::json;
 mod common;
@@ -15,24 +12,6 @@ fn terminal_options(game: &str) -> &'static [&'static str] {
         "rummikub" => &["--no-timer"],
         _ => &[],
     }
-}
-
-/// `rumi engine` fed `lines`; its whole output.
-fn engine(lines: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rumi"))
-        .arg("engine")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("rumi engine starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(lines.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
@@ -88,7 +67,8 @@ fn every_registered_bot_is_accepted_by_every_front_end() {
         let created = server.post("/api/tables", table);
         assert!(created.is_ok(), "a {game} table with {spec}: {created:?}");
     }
-    let answers = engine(&engine_script);
+    let (answers, err, ok) = rumi(&["engine"], &engine_script);
+    assert!(ok, "{err}");
     let refused: Vec<&str> = answers.lines().filter(|l| l.starts_with('?')).collect();
     assert!(refused.is_empty(), "the engine refused: {refused:?}");
     assert_eq!(answers.matches("=\n\n").count(), 2 * REGISTRY.len());

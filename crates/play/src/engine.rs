@@ -61,16 +61,28 @@ impl<G: WithBots> BotSlot<G> {
 }
 
 /// What the engine holds: a game with its bot ([`Session`]) or a Rummikub seat's view
-/// ([`ViewSession`]). Each answer is a whole response.
+/// ([`ViewSession`]). Each answer is a whole response; what needs a game is refused by
+/// default, as a view answers (it has no game behind it).
 trait Held: Send {
-    fn state(&self) -> String;
-    fn moves(&self) -> String;
-    fn play(&mut self, text: &str) -> String;
-    fn record(&self) -> String;
     fn set_bot(&mut self, spec: &str) -> String;
     fn genmove(&mut self, spec: Option<&str>) -> String;
 
-    /// `analyse`: for Rumis games only.
+    fn state(&self) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
+    fn moves(&self) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
+    fn play(&mut self, _text: &str) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
+    fn record(&self) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
     fn analyse(&self, _args: &[&str]) -> String {
         refuse(NO_GAME_BEHIND_A_VIEW)
     }
@@ -98,22 +110,6 @@ struct ViewSession {
 const NO_GAME_BEHIND_A_VIEW: &str = "a view has no game behind it: only `genmove` and `bot` answer (start a game with `newgame` or `setrecord`)";
 
 impl Held for ViewSession {
-    fn state(&self) -> String {
-        refuse(NO_GAME_BEHIND_A_VIEW)
-    }
-
-    fn moves(&self) -> String {
-        refuse(NO_GAME_BEHIND_A_VIEW)
-    }
-
-    fn play(&mut self, _text: &str) -> String {
-        refuse(NO_GAME_BEHIND_A_VIEW)
-    }
-
-    fn record(&self) -> String {
-        refuse(NO_GAME_BEHIND_A_VIEW)
-    }
-
     fn set_bot(&mut self, spec: &str) -> String {
         answer(self.bot.set(spec).map(|_| String::new()))
     }
