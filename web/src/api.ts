@@ -125,10 +125,10 @@ export const api = {
   replay: (id: string) => call<ReplayAnswer>("GET", `/api/tables/${enc(id)}/replay`),
 };
 
-/** The bots a game offers (names for seat requests, with level and description). */
+/** The bots a game offers (names for seat requests, with level and description): the
+ * server's registry from `/api/meta`, none until it has arrived. */
 export function botsOf(meta: Meta | null, game: string): BotMeta[] {
-  const list = meta ? (game === "rumis" ? meta.rumis.bots : meta.rummikub.bots) : [];
-  return list.length ? list : [{ name: "random", level: 1, description: "random legal moves" }];
+  return meta ? (game === "rumis" ? meta.rumis.bots : meta.rummikub.bots) : [];
 }
 
 function enc(s: string): string {

@@ -195,10 +195,12 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       kind.setAttribute("aria-label", t("lobby.seat_kind", { n: i + 1 }));
       kind.value = oldKinds[i] ?? (i === 0 ? "human" : "bot");
       const sorted = [...bots].sort((a, b) => a.level - b.level);
+      // A new bot seat starts with the first casual bot (level 2), else the weakest.
+      const casual = sorted.find((b) => b.level === 2) ?? sorted[0];
       const bot = select(
         `seat-bot-${i}`,
         sorted.map((b) => ({ value: b.name, ...botLabel(sorted, b.name) })),
-        oldBots[i] ?? (bots.some((b) => b.name === "greedy") ? "greedy" : bots[0].name),
+        oldBots[i] ?? casual?.name ?? "",
       );
       bot.setAttribute("aria-label", t("lobby.seat_bot", { n: i + 1 }));
       const syncTitle = () => (bot.title = botLabel(sorted, bot.value).title);

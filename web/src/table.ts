@@ -410,8 +410,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         );
       }
     }
-    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small", "aria-label": t("table.hand_bot_choice") });
     const metas = [...botsOf(meta, v.game)].sort((a, b) => a.level - b.level);
+    // The bots come from the server's meta; until it has arrived there is none to offer.
+    if (metas.length === 0) return null;
+    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small", "aria-label": t("table.hand_bot_choice") });
     for (const b of metas) botChoice.append(h("option", { value: b.name, title: botLabel(metas, b.name).title }, botLabel(metas, b.name).label));
     const chosen = botChoices.get(s.seat);
     if (chosen && botsFor(v).includes(chosen)) botChoice.value = chosen;

@@ -12,6 +12,7 @@ mod rummikub_cli;
 mod serve;
 mod solve_cli;
 mod solver_bench;
+mod terminal;
 mod verify;
 
 use clap::{Parser, Subcommand};

@@ -8,15 +8,14 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use play::bots::{Bot, WithBots};
+use play::bots::{accepted_specs, Bot, WithBots};
 use play::engine::{analyse_lines, Engine};
 use play::game::{Game, GameError};
 use play::match_runner::{run_match, summarize, GameRecord, Summary};
 use play::rumis_game::{RumisConfig, RumisGame};
 use play::rummikub_bots::Estimate;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
-use rumis::{Position, Variant};
-use rummikub::RuleSet;
+use rumis::Position;
 
 #[derive(Subcommand)]
 pub enum MatchGame {
@@ -28,9 +27,9 @@ pub enum MatchGame {
 
 #[derive(Args)]
 pub struct CommonArgs {
-    /// One bot per seat, comma-separated: random, greedy, mcts:1…5, mcts:p=N, mcts:ms=N
-    /// (Rumis), planner:1…5 (Rummikub), level:1…5, or "engine:COMMAND ARGS" for an
-    /// external engine speaking the protocol of docs/engine-protocol.md.
+    /// One bot per seat, comma-separated: a bot of the game (`mcts:3`, `planner:5`; an
+    /// unknown name lists them all), or "engine:COMMAND ARGS" for an external engine
+    /// speaking the protocol of docs/engine-protocol.md.
     #[arg(long, value_delimiter = ',', required = true)]
     seats: Vec<String>,
     /// Games to play (a multiple of the seat count rotates seats fairly).
@@ -47,6 +46,9 @@ pub struct CommonArgs {
     /// Write every game's record into this directory (game-0001.txt, …).
     #[arg(long, value_name = "DIR")]
     save_records: Option<PathBuf>,
+    /// Check the seats and the settings, then stop before the first game.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 #[derive(Args)]
@@ -78,45 +80,33 @@ pub fn run_match_command(game: MatchGame) -> anyhow::Result<()> {
     match game {
         MatchGame::Rumis(args) => {
             let players = args.players.unwrap_or(args.common.seats.len() as u8);
-            let mut config = RumisConfig::builtin(&args.scenario, players)?;
-            config.variant = Variant::from_name(&args.variant).with_context(|| {
-                format!("unknown variant `{}` ({})", args.variant, Variant::names())
-            })?;
-            run::<RumisGame>(
-                &config,
-                usize::from(players),
-                &args.common,
-                &|spec, seed| match spec.strip_prefix("engine:") {
-                    Some(command) => {
-                        Ok(Box::new(ExternalEngine::start(command)?) as Box<dyn Bot<RumisGame>>)
-                    }
-                    None => RumisGame::bot(spec, seed),
-                },
-            )
+            let config = RumisConfig::named(&args.scenario, players, &args.variant)?;
+            run::<RumisGame>(&config, usize::from(players), &args.common)
         }
         MatchGame::Rummikub(args) => {
             let players = args.players.unwrap_or(args.common.seats.len());
-            let rules = RuleSet::preset(&args.rules)
-                .with_context(|| format!("unknown rule set `{}` (current, old)", args.rules))?;
-            let config = RummikubConfig::new(rules, players);
-            run::<RummikubGame>(&config, players, &args.common, &|spec, seed| match spec
-                .strip_prefix("engine:")
-            {
-                Some(command) => {
-                    Ok(Box::new(ExternalEngine::start(command)?) as Box<dyn Bot<RummikubGame>>)
-                }
-                None => RummikubGame::bot(spec, seed),
-            })
+            let config = RummikubConfig::preset(&args.rules, players)?;
+            run::<RummikubGame>(&config, players, &args.common)
         }
     }
 }
 
-fn run<G: Game>(
-    config: &G::Config,
-    players: usize,
-    args: &CommonArgs,
-    make_bot: &play::match_runner::MakeBot<G>,
-) -> anyhow::Result<()> {
+/// An entrant's bot: an external engine (`engine:COMMAND`) or one of the game's bots.
+pub fn entrant_bot<G: WithBots>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, GameError>
+where
+    ExternalEngine: Bot<G>,
+{
+    match spec.strip_prefix("engine:") {
+        Some(command) => Ok(Box::new(ExternalEngine::start(command)?)),
+        None => G::bot(spec, seed),
+    }
+}
+
+fn run<G: WithBots>(config: &G::Config, players: usize, args: &CommonArgs) -> anyhow::Result<()>
+where
+    ExternalEngine: Bot<G>,
+{
+    let make_bot = &entrant_bot::<G>;
     if args.seats.len() != players {
         bail!(
             "{} seats given for {players} players: name one bot per seat",
@@ -131,6 +121,14 @@ fn run<G: Game>(
         if !spec.starts_with("engine:") {
             make_bot(spec, 0)?;
         }
+    }
+    if args.dry_run {
+        println!(
+            "{} match: seats {} accepted; no games played (--dry-run)",
+            G::NAME,
+            args.seats.join(",")
+        );
+        return Ok(());
     }
     if let Some(dir) = &args.save_records {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -416,8 +414,8 @@ pub fn engine(args: EngineArgs) -> anyhow::Result<()> {
             if RumisGame::bot(spec, 0).is_err() && RummikubGame::bot(spec, 0).is_err() {
                 bail!(
                     "unknown bot `{spec}`; Rumis: {}; Rummikub: {}",
-                    RumisGame::BOT_SPECS,
-                    RummikubGame::BOT_SPECS
+                    accepted_specs::<RumisGame>(),
+                    accepted_specs::<RummikubGame>()
                 );
             }
             Engine::with_bot(spec)

@@ -11,16 +11,18 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use play::rummikub_game::{RummikubConfig, RummikubGame};
+use play::rummikub_random::random_action;
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rummikub::bot::random_bot_action;
 use rummikub::notation::parse_set;
 use rummikub::record::{write_record, Record};
 use rummikub::set::{readings, SetKind};
-use rummikub::{GameLength, Round, RuleSet};
+use rummikub::{Round, RuleSet};
 
+use crate::terminal::{clock_seed, Seat};
 use render::Style;
-use terminal::{run_session, Seat, SessionConfig};
+use terminal::{run_session, SessionConfig};
 
 /// Options for `rumi play rummikub`.
 #[derive(Args)]
@@ -28,7 +30,8 @@ pub struct PlayArgs {
     /// Number of players (2 to 4).
     #[arg(long, default_value_t = 2)]
     pub players: usize,
-    /// Who sits in each seat, comma separated: human or random. Missing seats are random.
+    /// Who sits in each seat, comma separated: human or a Rummikub bot (`random`,
+    /// `planner:5`; an unknown name lists them all). Missing seats are random.
     #[arg(long, default_value = "human,random")]
     pub seats: String,
     /// Rule set: `current`, `old`, optionally followed by overrides such as
@@ -92,34 +95,30 @@ fn parse_rules(text: &str) -> Result<RuleSet> {
     text.parse::<RuleSet>().map_err(anyhow::Error::from)
 }
 
-/// Seats from `human,random,...`, padded with random bots to the player count.
+/// Seats from `human,planner:5,...`, padded with random bots to the player count.
 fn parse_seats(text: &str, players: usize) -> Result<Vec<Seat>> {
-    let mut seats = text
+    let texts: Vec<String> = text
         .split(',')
         .filter(|s| !s.trim().is_empty())
-        .map(|s| s.parse::<Seat>().map_err(anyhow::Error::msg))
-        .collect::<Result<Vec<_>>>()?;
+        .map(str::to_string)
+        .collect();
+    let mut seats = Seat::parse_all::<RummikubGame>(&texts)?;
     if seats.len() > players {
         bail!("{} seats given for {players} players", seats.len());
     }
-    seats.resize(players, Seat::Random);
+    seats.resize(players, Seat::Bot("random".into()));
     Ok(seats)
 }
 
 pub fn play(args: PlayArgs) -> Result<()> {
     let mut rules = parse_rules(&args.rules)?;
     if let Some(rounds) = args.rounds {
-        if rounds == 0 {
-            bail!("play at least one round");
-        }
-        rules.game_length = GameLength::Rounds(rounds);
+        rules = RummikubConfig::new(rules, args.players)
+            .with_rounds(rounds)?
+            .rules;
     }
     let seats = parse_seats(&args.seats, args.players)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed.unwrap_or_else(clock_seed);
     let config = SessionConfig {
         rules,
         seats,
@@ -190,7 +189,7 @@ pub fn selfplay(rules: RuleSet, players: usize, seed: u64, bot_seed: u64) -> Res
     let mut rng = ChaCha8Rng::seed_from_u64(bot_seed);
     while !round.is_over() {
         let player = round.current_player();
-        let action = random_bot_action(&round.view(player), &mut rng);
+        let action = random_action(&round.view(player), &mut rng);
         round.apply(player, action)?;
     }
     Ok(round)

@@ -1,13 +1,10 @@
-//! Bots behind the [`Game`] trait, named by a spec as on the command line:
+//! Bots behind the [`Game`] trait, named by a spec as on the command line, and the one
+//! registry of them ([`REGISTRY`]) that every front end reads: the terminal's seats,
+//! the match runner, the engine protocol, and the server's meta and seat checks.
 //!
-//! | game | spec | bot |
-//! | --- | --- | --- |
-//! | both | `random` | a uniformly random legal action (Rummikub: the engine's random bot) |
-//! | both | `greedy` | Rumis: best immediate score; Rummikub: the solver's most tiles |
-//! | rumis | `mcts:L` (`L` = 1–5), `mcts:p=N`, `mcts:ms=N` | Monte-Carlo tree search ([`crate::mcts`]) |
-//! | rummikub | `keeper` | greedy, keeping its jokers until they let it go out |
-//! | rummikub | `planner:L` (`L` = 1–5) | the planning bot ([`crate::rummikub_bots`]) |
-//! | both | `level:L` | the game's level `L` (1–5) |
+//! Besides the registered specs, the parser takes parameterised ones for experiments:
+//! `mcts:p=N` (playouts) and `mcts:ms=N` (milliseconds) for Rumis, `level:L` (the game's
+//! level `L`) for both, and `mcts` / `planner` alone for level 5.
 //!
 //! A bot chooses from an observation only (its seat's [`Game::observe`]), so a Rummikub
 //! bot never sees another rack.
@@ -15,12 +12,151 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{Game, GameError};
+use crate::game::{Game, GameError, GameKind};
 use crate::mcts::{Budget, MctsBot, MctsConfig};
 use crate::rumis_bots::RumisBot;
 use crate::rumis_game::RumisGame;
 use crate::rummikub_bots::{greedy_action, keeper_action, PlannerBot, PlannerConfig};
 use crate::rummikub_game::RummikubGame;
+
+/// One bot a seat can be given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotEntry {
+    /// The spec that names it everywhere (`mcts:3`).
+    pub spec: &'static str,
+    pub game: GameKind,
+    /// 1 (beginner) to 5 (expert).
+    pub level: u8,
+    pub description: &'static str,
+}
+
+const fn entry(
+    game: GameKind,
+    spec: &'static str,
+    level: u8,
+    description: &'static str,
+) -> BotEntry {
+    BotEntry {
+        spec,
+        game,
+        level,
+        description,
+    }
+}
+
+/// Every bot of both games, weakest first within a game. Front ends list and accept
+/// these; nothing else keeps a list of bots.
+pub const REGISTRY: &[BotEntry] = &[
+    entry(
+        GameKind::Rumis,
+        "random",
+        1,
+        "Beginner: a random legal stone",
+    ),
+    entry(
+        GameKind::Rumis,
+        "greedy",
+        2,
+        "Casual: the best immediate score",
+    ),
+    entry(
+        GameKind::Rumis,
+        "mcts:1",
+        2,
+        "Casual: a short Monte-Carlo search",
+    ),
+    entry(
+        GameKind::Rumis,
+        "mcts:2",
+        3,
+        "Intermediate: Monte-Carlo tree search",
+    ),
+    entry(
+        GameKind::Rumis,
+        "mcts:3",
+        3,
+        "Intermediate: Monte-Carlo tree search",
+    ),
+    entry(
+        GameKind::Rumis,
+        "mcts:4",
+        4,
+        "Advanced: a longer Monte-Carlo search",
+    ),
+    entry(
+        GameKind::Rumis,
+        "mcts:5",
+        5,
+        "Expert: the longest Monte-Carlo search",
+    ),
+    entry(
+        GameKind::Rummikub,
+        "random",
+        1,
+        "Beginner: random sets from its rack",
+    ),
+    entry(
+        GameKind::Rummikub,
+        "greedy",
+        2,
+        "Casual: the exact solver's most tiles every turn",
+    ),
+    entry(
+        GameKind::Rummikub,
+        "keeper",
+        4,
+        "Advanced: greedy, but keeps its jokers",
+    ),
+    entry(
+        GameKind::Rummikub,
+        "planner:1",
+        1,
+        "Beginner: the planner at level 1",
+    ),
+    entry(
+        GameKind::Rummikub,
+        "planner:2",
+        2,
+        "Casual: the planner at level 2",
+    ),
+    entry(
+        GameKind::Rummikub,
+        "planner:3",
+        3,
+        "Intermediate: the planner at level 3",
+    ),
+    entry(
+        GameKind::Rummikub,
+        "planner:4",
+        4,
+        "Advanced: the planner at level 4",
+    ),
+    entry(
+        GameKind::Rummikub,
+        "planner:5",
+        5,
+        "Expert: look-ahead over sampled deals",
+    ),
+];
+
+/// The registered bots of one game.
+pub fn registered(game: GameKind) -> impl Iterator<Item = &'static BotEntry> {
+    REGISTRY.iter().filter(move |b| b.game == game)
+}
+
+/// The registered bot of `game` named `spec` (case-insensitive), if there is one.
+pub fn registered_bot(game: GameKind, spec: &str) -> Option<&'static BotEntry> {
+    let spec = spec.trim();
+    registered(game).find(|b| b.spec.eq_ignore_ascii_case(spec))
+}
+
+/// The registered specs of `game`, comma-separated, for messages.
+pub fn registered_specs(game: GameKind) -> String {
+    registered(game)
+        .map(|b| b.spec)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// Something that chooses actions for one seat.
 pub trait Bot<G: Game>: Send {
@@ -34,8 +170,10 @@ pub trait Bot<G: Game>: Send {
 
 /// A game whose bots can be named by a spec.
 pub trait WithBots: Game {
-    /// The specs this game's bots answer to, for help texts.
-    const BOT_SPECS: &'static str;
+    /// Which game's bots in the [`REGISTRY`].
+    const KIND: GameKind;
+    /// The parameterised specs the parser takes besides the registered ones.
+    const MORE_SPECS: &'static str;
 
     /// The bot a spec names; its chance comes from `seed`.
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, GameError>;
@@ -44,12 +182,25 @@ pub trait WithBots: Game {
     fn level_spec(level: u8) -> String;
 }
 
+/// Every spec `G` accepts, for help texts and messages.
+pub fn accepted_specs<G: WithBots>() -> String {
+    format!("{}; also {}", registered_specs(G::KIND), G::MORE_SPECS)
+}
+
+/// An unknown spec, or another game's bot, with what `G` accepts.
 fn bad_spec<G: WithBots>(spec: &str) -> GameError {
-    GameError::new(format!(
-        "unknown {} bot `{spec}`; use {}",
-        G::NAME,
-        G::BOT_SPECS
-    ))
+    let other = GameKind::ALL.into_iter().find(|&g| g != G::KIND);
+    let known_elsewhere = other.filter(|&g| registered_bot(g, spec).is_some());
+    let what = match known_elsewhere {
+        Some(g) => format!(
+            "`{}` is a {} bot, not a {} one",
+            spec.trim(),
+            g.title(),
+            G::KIND.title()
+        ),
+        None => format!("unknown {} bot `{}`", G::NAME, spec.trim()),
+    };
+    GameError::new(format!("{what}; use {}", accepted_specs::<G>()))
 }
 
 /// Reads `L` of `name:L` as a level 1–5.
@@ -94,8 +245,9 @@ pub fn mcts_config(arg: &str) -> Option<MctsConfig> {
 }
 
 impl WithBots for RumisGame {
-    const BOT_SPECS: &'static str =
-        "random, greedy, mcts:1 … mcts:5 (levels), mcts:p=N (playouts), mcts:ms=N (milliseconds), level:1 … level:5";
+    const KIND: GameKind = GameKind::Rumis;
+    const MORE_SPECS: &'static str =
+        "mcts:p=N (playouts), mcts:ms=N (milliseconds), level:1 … level:5";
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<RumisGame>>, GameError> {
         let lower = spec.trim().to_ascii_lowercase();
@@ -139,7 +291,7 @@ impl Bot<RummikubGame> for RummikubRandom {
         view: &rummikub::PlayerView,
         _seat: usize,
     ) -> Result<rummikub::Action, GameError> {
-        Ok(rummikub::bot::random_bot_action(view, &mut self.rng))
+        Ok(crate::rummikub_random::random_action(view, &mut self.rng))
     }
 }
 
@@ -178,8 +330,8 @@ impl Bot<RummikubGame> for PlannerBot {
 }
 
 impl WithBots for RummikubGame {
-    const BOT_SPECS: &'static str =
-        "random, greedy, keeper, planner:1 … planner:5 (levels), level:1 … level:5";
+    const KIND: GameKind = GameKind::Rummikub;
+    const MORE_SPECS: &'static str = "level:1 … level:5";
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<RummikubGame>>, GameError> {
         let lower = spec.trim().to_ascii_lowercase();
@@ -207,5 +359,40 @@ impl WithBots for RummikubGame {
 
     fn level_spec(level: u8) -> String {
         format!("planner:{level}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry and the parser agree: every listed bot builds under its own game,
+    /// answers to its spec, and each game's levels are listed.
+    #[test]
+    fn every_registered_bot_builds_and_keeps_its_name() {
+        fn check<G: WithBots>() {
+            for entry in registered(G::KIND) {
+                let bot = G::bot(entry.spec, 1).expect(entry.spec);
+                assert_eq!(bot.name(), entry.spec);
+                assert!((1..=5).contains(&entry.level));
+            }
+            for level in 1..=5 {
+                assert!(registered_bot(G::KIND, &G::level_spec(level)).is_some());
+            }
+        }
+        check::<RumisGame>();
+        check::<RummikubGame>();
+    }
+
+    #[test]
+    fn a_wrong_spec_names_what_is_accepted() {
+        let err = RummikubGame::bot("mcts:2", 0).err().unwrap().to_string();
+        assert_eq!(
+            err,
+            "`mcts:2` is a Rumis bot, not a Rummikub one; use random, greedy, keeper, \
+             planner:1, planner:2, planner:3, planner:4, planner:5; also level:1 … level:5"
+        );
+        let err = RumisGame::bot("mcts:9", 0).err().unwrap().to_string();
+        assert!(err.starts_with("unknown rumis bot `mcts:9`; use random, greedy, mcts:1"));
     }
 }

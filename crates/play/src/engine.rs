@@ -5,8 +5,7 @@
 //! only moves lines between it and stdin/stdout.
 
 use rumis::record::Record;
-use rumis::{Scenario, Variant};
-use rummikub::RuleSet;
+use rumis::Scenario;
 
 use crate::bots::{Bot, WithBots};
 use crate::game::{Game, GameError};
@@ -17,52 +16,111 @@ use crate::rummikub_game::{RummikubConfig, RummikubGame};
 /// Version of the protocol, answered to `protocol`.
 pub const PROTOCOL_VERSION: u32 = 1;
 
+/// The bot that answers `genmove`: its spec, and the bot itself once made. The bot stays
+/// from one move to the next (an MCTS bot keeps its tree; a view's bot its chance).
+struct BotSlot<G: WithBots> {
+    spec: String,
+    seed: u64,
+    bot: Option<Box<dyn Bot<G>>>,
+}
+
+impl<G: WithBots> BotSlot<G> {
+    fn new(spec: String, seed: u64) -> BotSlot<G> {
+        BotSlot {
+            spec,
+            seed,
+            bot: None,
+        }
+    }
+
+    /// `bot SPEC`: checked now, made at the next `genmove`.
+    fn set(&mut self, spec: &str) -> Result<(), GameError> {
+        G::bot(spec, self.seed)?;
+        self.spec = spec.to_string();
+        self.bot = None;
+        Ok(())
+    }
+
+    /// The action of the bot named by `spec` (else the current one) for `seat`.
+    fn choose(
+        &mut self,
+        spec: Option<&str>,
+        observation: &G::Observation,
+        seat: usize,
+    ) -> Result<G::Action, GameError> {
+        if let Some(spec) = spec.filter(|&s| s != self.spec) {
+            self.spec = spec.to_string();
+            self.bot = None;
+        }
+        let bot = match &mut self.bot {
+            Some(bot) => bot,
+            empty => empty.insert(G::bot(&self.spec, self.seed)?),
+        };
+        bot.choose(observation, seat)
+    }
+}
+
+/// What the engine holds: a game with its bot ([`Session`]) or a Rummikub seat's view
+/// ([`ViewSession`]). Each answer is a whole response; what needs a game is refused by
+/// default, as a view answers (it has no game behind it).
+trait Held: Send {
+    fn set_bot(&mut self, spec: &str) -> String;
+    fn genmove(&mut self, spec: Option<&str>) -> String;
+
+    fn state(&self) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
+    fn moves(&self) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
+    fn play(&mut self, _text: &str) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
+    fn record(&self) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
+    fn analyse(&self, _args: &[&str]) -> String {
+        refuse(NO_GAME_BEHIND_A_VIEW)
+    }
+
+    /// A Rummikub view's bot, to keep when the next view comes.
+    fn into_view_bot(self: Box<Self>) -> Option<BotSlot<RummikubGame>> {
+        None
+    }
+}
+
 /// A game in progress with the bot that answers `genmove` for it.
 struct Session<G: WithBots> {
     game: G,
     seed: u64,
-    bot_spec: String,
-    bot: Option<Box<dyn Bot<G>>>,
+    bot: BotSlot<G>,
 }
 
-enum Current {
-    None,
-    Rumis(Session<RumisGame>),
-    Rummikub(Session<RummikubGame>),
-    /// A Rummikub seat's view sent by `setview` (no game behind it): `genmove` answers
-    /// for that seat, nothing is played.
-    RummikubView(ViewSession),
-}
-
-/// A Rummikub view and the bot that answers for it. The bot stays from one view to the
-/// next (a match sends a view before each move).
+/// A Rummikub seat's view sent by `setview` (no game behind it): `genmove` answers for
+/// that seat, nothing is played.
 struct ViewSession {
     view: rummikub::PlayerView,
-    bot_spec: String,
-    bot: Option<Box<dyn Bot<RummikubGame>>>,
+    bot: BotSlot<RummikubGame>,
 }
 
-impl ViewSession {
+const NO_GAME_BEHIND_A_VIEW: &str = "a view has no game behind it: only `genmove` and `bot` answer (start a game with `newgame` or `setrecord`)";
+
+impl Held for ViewSession {
+    fn set_bot(&mut self, spec: &str) -> String {
+        answer(self.bot.set(spec).map(|_| String::new()))
+    }
+
     fn genmove(&mut self, spec: Option<&str>) -> String {
-        if let Some(spec) = spec {
-            if spec != self.bot_spec {
-                self.bot_spec = spec.to_string();
-                self.bot = None;
-            }
-        }
-        if self.bot.is_none() {
-            match RummikubGame::bot(&self.bot_spec, 0) {
-                Ok(bot) => self.bot = Some(bot),
-                Err(e) => return refuse(e),
-            }
-        }
-        let Some(bot) = self.bot.as_mut() else {
-            return refuse("no bot");
-        };
-        match bot.choose(&self.view, self.view.player) {
-            Ok(action) => ok(rummikub::record::format_action(&action)),
-            Err(e) => refuse(e),
-        }
+        let chosen = self.bot.choose(spec, &self.view, self.view.player);
+        answer(chosen.map(|action| rummikub::record::format_action(&action)))
+    }
+
+    fn into_view_bot(self: Box<Self>) -> Option<BotSlot<RummikubGame>> {
+        Some(self.bot)
     }
 }
 
@@ -74,7 +132,7 @@ enum Reading {
 
 /// The protocol's state: the game, the bot, and a record being read.
 pub struct Engine {
-    current: Current,
+    current: Option<Box<dyn Held>>,
     /// Lines of a record or view being read, until `end`.
     reading: Option<Reading>,
     /// Set by `quit`.
@@ -100,6 +158,13 @@ fn ok(text: impl AsRef<str>) -> String {
 
 fn refuse(text: impl std::fmt::Display) -> String {
     format!("? {text}\n\n")
+}
+
+fn answer(result: Result<String, GameError>) -> String {
+    match result {
+        Ok(text) => ok(text),
+        Err(e) => refuse(e),
+    }
 }
 
 const HELP: &str = "commands:
@@ -138,11 +203,12 @@ impl<G: WithBots> Session<G> {
         Ok(Session {
             game,
             seed,
-            bot_spec,
-            bot: None,
+            bot: BotSlot::new(bot_spec, seed),
         })
     }
+}
 
+impl<G: Analysed> Held for Session<G> {
     fn state(&self) -> String {
         match (self.game.to_act(), self.game.outcome()) {
             (_, Some(outcome)) => {
@@ -189,40 +255,23 @@ impl<G: WithBots> Session<G> {
             .game
             .parse_action(text)
             .and_then(|a| self.game.apply(seat, &a));
-        match result {
-            Ok(()) => ok(""),
-            Err(e) => refuse(e),
-        }
+        answer(result.map(|_| String::new()))
+    }
+
+    fn set_bot(&mut self, spec: &str) -> String {
+        answer(self.bot.set(spec).map(|_| String::new()))
     }
 
     fn genmove(&mut self, spec: Option<&str>) -> String {
         let Some(seat) = self.game.to_act() else {
             return refuse("the game is over");
         };
-        if let Some(spec) = spec {
-            if spec != self.bot_spec || self.bot.is_none() {
-                self.bot_spec = spec.to_string();
-                self.bot = None;
-            }
-        }
-        if self.bot.is_none() {
-            match G::bot(&self.bot_spec, self.seed) {
-                Ok(bot) => self.bot = Some(bot),
-                Err(e) => return refuse(e),
-            }
-        }
-        let Some(bot) = self.bot.as_mut() else {
-            return refuse("no bot");
-        };
         let observation = self.game.observe(seat);
-        let chosen: Result<String, GameError> = bot.choose(&observation, seat).and_then(|a| {
+        let chosen = self.bot.choose(spec, &observation, seat).and_then(|a| {
             let text = self.game.format_action(&a);
             self.game.apply(seat, &a).map(|_| text)
         });
-        match chosen {
-            Ok(text) => ok(text),
-            Err(e) => refuse(e),
-        }
+        answer(chosen)
     }
 
     /// The record without its empty lines (an empty line ends a response; records
@@ -232,12 +281,55 @@ impl<G: WithBots> Session<G> {
         let lines: Vec<&str> = record.lines().filter(|l| !l.trim().is_empty()).collect();
         format!("=\n{}\n\n", lines.join("\n"))
     }
+
+    fn analyse(&self, args: &[&str]) -> String {
+        self.game.analysis(args, self.seed)
+    }
+}
+
+/// A game's answer to `analyse`: the best moves with win chances where the game has a
+/// search to ask (Rumis), a refusal otherwise.
+trait Analysed: WithBots {
+    fn analysis(&self, _args: &[&str], _seed: u64) -> String {
+        refuse(format!(
+            "analysis is for Rumis games, not {}: start one with `newgame rumis`",
+            Self::KIND.title()
+        ))
+    }
+}
+
+impl Analysed for RummikubGame {}
+
+impl Analysed for RumisGame {
+    fn analysis(&self, args: &[&str], seed: u64) -> String {
+        let mut count = 3usize;
+        let mut spec = "mcts:5".to_string();
+        for a in args {
+            match a.parse::<usize>() {
+                Ok(n) if n > 0 => count = n,
+                _ => spec = a.to_string(),
+            }
+        }
+        let Some(config) = spec
+            .strip_prefix("mcts:")
+            .and_then(crate::bots::mcts_config)
+        else {
+            return refuse(format!(
+                "analysis takes an mcts spec (mcts:5, mcts:p=N, mcts:ms=N), not `{spec}`"
+            ));
+        };
+        if self.position.is_over() {
+            return refuse("the game is over");
+        }
+        let lines = analyse_lines(&self.position, config, seed, count);
+        format!("= {}\n{}\n\n", lines.len(), lines.join("\n"))
+    }
 }
 
 impl Engine {
     pub fn new() -> Engine {
         Engine {
-            current: Current::None,
+            current: None,
             reading: None,
             quit: false,
             default_bot: None,
@@ -296,73 +388,34 @@ impl Engine {
                 self.reading = Some(Reading::View(Vec::new()));
                 String::new()
             }
-            "state" => self.with(|s| s.state(), |s| s.state()),
-            "moves" => self.with(|s| s.moves(), |s| s.moves()),
-            "record" => self.with(|s| s.record(), |s| s.record()),
+            "state" => self.with(|held| held.state()),
+            "moves" => self.with(|held| held.moves()),
+            "record" => self.with(|held| held.record()),
             "play" if rest.is_empty() => refuse("play what? e.g. `play O4 a1:1 b1:1 a2:1 b2:1`"),
-            "play" => self.with(|s| s.play(rest), |s| s.play(rest)),
+            "play" => self.with(|held| held.play(rest)),
             "bot" => match args {
-                [spec] => {
-                    let spec = spec.to_string();
-                    let check = match &self.current {
-                        Current::Rummikub(_) | Current::RummikubView(_) => {
-                            RummikubGame::bot(&spec, 0).map(|_| ())
-                        }
-                        _ => RumisGame::bot(&spec, 0).map(|_| ()),
-                    };
-                    match check {
-                        Err(e) => refuse(e),
-                        Ok(()) if matches!(self.current, Current::RummikubView(_)) => {
-                            if let Current::RummikubView(v) = &mut self.current {
-                                v.bot_spec = spec;
-                                v.bot = None;
-                            }
-                            ok("")
-                        }
-                        Ok(()) => self.with(
-                            |s| {
-                                s.bot_spec = spec.clone();
-                                s.bot = None;
-                                ok("")
-                            },
-                            |s| {
-                                s.bot_spec = spec.clone();
-                                s.bot = None;
-                                ok("")
-                            },
-                        ),
-                    }
-                }
+                [spec] => self.with(|held| held.set_bot(spec)),
                 _ => refuse("usage: bot SPEC"),
             },
             "genmove" => match args {
-                [] | [_] => {
-                    let spec = args.first().copied();
-                    if let Current::RummikubView(v) = &mut self.current {
-                        return v.genmove(spec);
-                    }
-                    self.with(|s| s.genmove(spec), |s| s.genmove(spec))
-                }
+                [] | [_] => self.with(|held| held.genmove(args.first().copied())),
                 _ => refuse("usage: genmove [SPEC]"),
             },
-            "analyse" | "analyze" => self.analyse(args),
+            "analyse" | "analyze" => self.with(|held| held.analyse(args)),
             other => refuse(format!("unknown command `{other}`; `help` lists them")),
         }
     }
 
-    fn with(
-        &mut self,
-        rumis: impl FnOnce(&mut Session<RumisGame>) -> String,
-        rummikub: impl FnOnce(&mut Session<RummikubGame>) -> String,
-    ) -> String {
+    fn with(&mut self, answer: impl FnOnce(&mut dyn Held) -> String) -> String {
         match &mut self.current {
-            Current::None => refuse("no game: start one with `newgame`"),
-            Current::Rumis(s) => rumis(s),
-            Current::Rummikub(s) => rummikub(s),
-            Current::RummikubView(_) => refuse(
-                "a view has no game behind it: only `genmove` and `bot` answer (start a game with `newgame` or `setrecord`)",
-            ),
+            None => refuse("no game: start one with `newgame`"),
+            Some(held) => answer(held.as_mut()),
         }
+    }
+
+    /// The bot a new game of `G` starts with: the engine's own, else the game's level 5.
+    fn start_bot<G: WithBots>(&self) -> String {
+        self.default_bot.clone().unwrap_or_else(|| G::level_spec(5))
     }
 
     fn new_game(&mut self, args: &[&str]) -> Result<(), String> {
@@ -371,50 +424,46 @@ impl Engine {
         };
         let opts = options(rest)?;
         let mut seed = 0u64;
-        match game.to_ascii_lowercase().as_str() {
+        let held: Box<dyn Held> = match game.to_ascii_lowercase().as_str() {
             "rumis" => {
                 let mut scenario = "chullpa".to_string();
                 let mut players = 2u8;
-                let mut variant = Variant::Standard;
+                let mut variant = "standard".to_string();
                 for (k, v) in &opts {
                     match k.as_str() {
                         "scenario" => scenario = v.clone(),
                         "players" => players = number(k, v)?,
                         "seed" => seed = number(k, v)?,
-                        "variant" => {
-                            variant = Variant::from_name(v).ok_or_else(|| {
-                                format!("unknown variant `{v}` ({})", Variant::names())
-                            })?
-                        }
+                        "variant" => variant = v.clone(),
                         _ => return Err(format!("newgame rumis has no option `{k}`")),
                     }
                 }
-                let mut config =
-                    RumisConfig::builtin(&scenario, players).map_err(|e| e.to_string())?;
-                config.variant = variant;
-                let bot = self.default_bot.clone().unwrap_or("mcts:5".into());
-                self.current = Current::Rumis(Session::new(config, seed, bot)?);
+                let config =
+                    RumisConfig::named(&scenario, players, &variant).map_err(|e| e.to_string())?;
+                Box::new(Session::<RumisGame>::new(
+                    config,
+                    seed,
+                    self.start_bot::<RumisGame>(),
+                )?)
             }
             "rummikub" => {
                 let mut players = 2usize;
-                let mut rules = RuleSet::current();
+                let mut rules = "current".to_string();
                 for (k, v) in &opts {
                     match k.as_str() {
                         "players" => players = number(k, v)?,
                         "seed" => seed = number(k, v)?,
-                        "rules" => {
-                            rules = RuleSet::preset(v)
-                                .ok_or_else(|| format!("unknown rule set `{v}` (current, old)"))?
-                        }
+                        "rules" => rules = v.clone(),
                         _ => return Err(format!("newgame rummikub has no option `{k}`")),
                     }
                 }
-                let config = RummikubConfig::new(rules, players);
-                let bot = self.default_bot.clone().unwrap_or("planner:5".into());
-                self.current = Current::Rummikub(Session::new(config, seed, bot)?);
+                let config = RummikubConfig::preset(&rules, players).map_err(|e| e.to_string())?;
+                let bot = self.start_bot::<RummikubGame>();
+                Box::new(Session::<RummikubGame>::new(config, seed, bot)?)
             }
             other => return Err(format!("unknown game `{other}` (rumis, rummikub)")),
-        }
+        };
+        self.current = Some(held);
         Ok(())
     }
 
@@ -434,21 +483,23 @@ impl Engine {
                 players: record.players,
                 variant: record.variant,
             };
-            let mut session = Session::new(config, record.seed, "mcts:5".into())?;
+            let bot = self.start_bot::<RumisGame>();
+            let mut session = Session::<RumisGame>::new(config, record.seed, bot)?;
             session.game = RumisGame::from_position(position);
-            self.current = Current::Rumis(session);
+            self.current = Some(Box::new(session));
             return Ok(());
         }
         let record = rummikub::record::Record::parse(text).map_err(|e| e.to_string())?;
         let config = RummikubConfig::new(record.rules.clone(), record.players);
-        let mut session = Session::<RummikubGame>::new(config, record.seed, "planner:5".into())?;
+        let bot = self.start_bot::<RummikubGame>();
+        let mut session = Session::<RummikubGame>::new(config, record.seed, bot)?;
         for (line, m) in &record.moves {
             session
                 .game
                 .apply(m.player, &m.action)
                 .map_err(|e| format!("line {line}: {e}"))?;
         }
-        self.current = Current::Rummikub(session);
+        self.current = Some(Box::new(session));
         Ok(())
     }
 
@@ -456,47 +507,13 @@ impl Engine {
     /// the previous view stays (its chance goes on), unless `bot` changes it.
     fn set_view(&mut self, lines: &[String]) -> Result<(), String> {
         let view = rummikub::view::parse_view(lines)?;
-        let (bot_spec, bot) = match std::mem::replace(&mut self.current, Current::None) {
-            Current::RummikubView(v) => (v.bot_spec, v.bot),
-            _ => (self.default_bot.clone().unwrap_or("planner:5".into()), None),
-        };
-        self.current = Current::RummikubView(ViewSession {
-            view,
-            bot_spec,
-            bot,
-        });
+        let bot = self
+            .current
+            .take()
+            .and_then(|held| held.into_view_bot())
+            .unwrap_or_else(|| BotSlot::new(self.start_bot::<RummikubGame>(), 0));
+        self.current = Some(Box::new(ViewSession { view, bot }));
         Ok(())
-    }
-
-    fn analyse(&mut self, args: &[&str]) -> String {
-        let Current::Rumis(session) = &self.current else {
-            return refuse("analysis is for Rumis games: start one with `newgame rumis`");
-        };
-        let mut count = 3usize;
-        let mut spec = "mcts:5".to_string();
-        for a in args {
-            match a.parse::<usize>() {
-                Ok(n) if n > 0 => count = n,
-                _ => spec = a.to_string(),
-            }
-        }
-        let config = match spec
-            .strip_prefix("mcts:")
-            .and_then(crate::bots::mcts_config)
-        {
-            Some(c) => c,
-            None => {
-                return refuse(format!(
-                    "analysis takes an mcts spec (mcts:5, mcts:p=N, mcts:ms=N), not `{spec}`"
-                ))
-            }
-        };
-        let position = &session.game.position;
-        if position.is_over() {
-            return refuse("the game is over");
-        }
-        let lines = analyse_lines(position, config, session.seed, count);
-        format!("= {}\n{}\n\n", lines.len(), lines.join("\n"))
     }
 }
 

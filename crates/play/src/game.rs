@@ -13,6 +13,33 @@
 
 use std::fmt;
 
+/// The games this crate plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    Rumis,
+    Rummikub,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 2] = [GameKind::Rumis, GameKind::Rummikub];
+
+    /// The name on the command line and in the protocol (`rumis`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameKind::Rumis => "rumis",
+            GameKind::Rummikub => "rummikub",
+        }
+    }
+
+    /// The name in a sentence (`Rumis`).
+    pub const fn title(self) -> &'static str {
+        match self {
+            GameKind::Rumis => "Rumis",
+            GameKind::Rummikub => "Rummikub",
+        }
+    }
+}
+
 /// Why a game could not be started or an action was refused. The text is for a person.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameError(pub String);
@@ -59,6 +86,9 @@ pub trait Game: Clone + Send + 'static {
     type Action: Clone + PartialEq + fmt::Debug + Send;
     /// What one seat may know.
     type Observation: Clone;
+    /// What an action did, for a front end to tell (Rummikub: the tiles laid, the tile
+    /// drawn); `()` where the new state says it all (Rumis).
+    type Event;
 
     /// The game's name, as on the command line (`rumis`, `rummikub`).
     const NAME: &'static str;
@@ -79,7 +109,7 @@ pub trait Game: Clone + Send + 'static {
     fn validate(&self, seat: usize, action: &Self::Action) -> Result<(), GameError>;
 
     /// Takes the action; a refused action changes nothing.
-    fn apply(&mut self, seat: usize, action: &Self::Action) -> Result<(), GameError>;
+    fn apply(&mut self, seat: usize, action: &Self::Action) -> Result<Self::Event, GameError>;
 
     /// What `seat` may know now.
     fn observe(&self, seat: usize) -> Self::Observation;

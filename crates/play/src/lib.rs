@@ -6,10 +6,10 @@
 //! Pure: no I/O; every bot draws its chance from a seed passed in.
 //!
 //! ```
-//! use play::rumis_bots::{BotKind, RumisBot};
+//! use play::rumis_bots::{GreedyBot, RumisBot};
 //! use rumis::{Position, Scenario, Setup};
 //! let mut game = Position::new(Setup::new(Scenario::builtin("chullpa").unwrap(), 2)).unwrap();
-//! let mut bot = BotKind::Greedy.build(7);
+//! let mut bot = GreedyBot::new(7);
 //! let mv = bot.choose(&game).expect("the first colour can always place");
 //! game.play(mv).unwrap();
 //! ```
@@ -24,3 +24,4 @@ pub mod rumis_bots;
 pub mod rumis_game;
 pub mod rummikub_bots;
 pub mod rummikub_game;
+pub mod rummikub_random;

@@ -42,38 +42,6 @@ pub trait RumisBot {
     fn choose(&mut self, position: &Position) -> Option<Move>;
 }
 
-/// The bots this crate offers, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BotKind {
-    Random,
-    Greedy,
-}
-
-impl BotKind {
-    pub const ALL: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            BotKind::Random => "random",
-            BotKind::Greedy => "greedy",
-        }
-    }
-
-    /// Reads a bot name (case-insensitive).
-    pub fn from_name(name: &str) -> Option<BotKind> {
-        let name = name.to_ascii_lowercase();
-        BotKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
-    /// A bot of this kind whose chance comes from `seed`.
-    pub fn build(self, seed: u64) -> Box<dyn RumisBot> {
-        match self {
-            BotKind::Random => Box::new(RandomBot::new(seed)),
-            BotKind::Greedy => Box::new(GreedyBot::new(seed)),
-        }
-    }
-}
-
 /// Plays a uniformly random legal move.
 pub struct RandomBot {
     rng: ChaCha8Rng,
@@ -89,7 +57,7 @@ impl RandomBot {
 
 impl RumisBot for RandomBot {
     fn name(&self) -> &'static str {
-        BotKind::Random.name()
+        "random"
     }
 
     fn choose(&mut self, position: &Position) -> Option<Move> {
@@ -165,7 +133,7 @@ pub fn greedy_eval(position: &Position, colour_points: &[i32], mv: Move) -> Opti
 
 impl RumisBot for GreedyBot {
     fn name(&self) -> &'static str {
-        BotKind::Greedy.name()
+        "greedy"
     }
 
     fn choose(&mut self, position: &Position) -> Option<Move> {
@@ -266,6 +234,15 @@ mod tests {
         Position::new(setup).expect("valid setup")
     }
 
+    /// The greedy bot or the random one.
+    fn build(greedy: bool, seed: u64) -> Box<dyn RumisBot> {
+        if greedy {
+            Box::new(GreedyBot::new(seed))
+        } else {
+            Box::new(RandomBot::new(seed))
+        }
+    }
+
     /// Win share of seat `seat`: 1 for a sole win, 1/n for a win shared by n (R9).
     fn share(position: &Position, seat: u8) -> f64 {
         let winners = position.score().winners;
@@ -288,14 +265,7 @@ mod tests {
         for g in 0..games {
             let greedy_seat = (g % 2) as u8;
             let mut bots: Vec<Box<dyn RumisBot>> = (0..2)
-                .map(|p| {
-                    let kind = if p == greedy_seat {
-                        BotKind::Greedy
-                    } else {
-                        BotKind::Random
-                    };
-                    kind.build(seed * g + p as u64)
-                })
+                .map(|p| build(p == greedy_seat, seed * g + p as u64))
                 .collect();
             let end = play_out(new(g), &mut bots);
             assert!(end.is_over());
@@ -337,16 +307,16 @@ mod tests {
             ("apachita", 2, Variant::Dismantle),
         ];
         for (i, (key, players, variant)) in cases.into_iter().enumerate() {
-            for kind in BotKind::ALL {
+            for greedy in [false, true] {
                 let mut position = new_game(key, players, variant, i as u64);
-                let mut bot = kind.build(i as u64);
+                let mut bot = build(greedy, i as u64);
                 let mut moves = 0;
                 while position.to_move().is_some() {
                     let mv = bot.choose(&position).expect("a colour to move can move");
                     assert!(
                         position.is_legal(mv),
                         "{} chose an illegal move on {key} {variant}",
-                        kind.name()
+                        bot.name()
                     );
                     position.play(mv).expect("legal");
                     moves += 1;
@@ -361,8 +331,7 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_game() {
         let game = |seed: u64| {
-            let mut bots: Vec<Box<dyn RumisBot>> =
-                vec![BotKind::Greedy.build(seed), BotKind::Random.build(seed + 1)];
+            let mut bots: Vec<Box<dyn RumisBot>> = vec![build(true, seed), build(false, seed + 1)];
             play_out(new_game("tambo", 2, Variant::Standard, 0), &mut bots)
                 .history()
                 .to_vec()
@@ -442,15 +411,5 @@ mod tests {
             },
         );
         assert!(rate > 0.5, "greedy won only {:.0}%", rate * 100.0);
-    }
-
-    #[test]
-    fn bot_names_round_trip() {
-        for kind in BotKind::ALL {
-            assert_eq!(BotKind::from_name(kind.name()), Some(kind));
-            assert_eq!(kind.build(0).name(), kind.name());
-        }
-        assert_eq!(BotKind::from_name("GREEDY"), Some(BotKind::Greedy));
-        assert_eq!(BotKind::from_name("mcts"), None);
     }
 }

@@ -18,16 +18,33 @@ pub struct RumisConfig {
 impl RumisConfig {
     /// A built-in board by key, in the standard variant.
     pub fn builtin(key: &str, players: u8) -> Result<RumisConfig, GameError> {
-        let scenario = Scenario::builtin(key).ok_or_else(|| {
+        RumisConfig::named(key, players, Variant::Standard.name())
+    }
+
+    /// A game as front ends name it in words (the server's settings, the engine's
+    /// `newgame`, the match runner's options): a built-in board's key (any case), the
+    /// players and a variant's name.
+    pub fn named(scenario: &str, players: u8, variant: &str) -> Result<RumisConfig, GameError> {
+        let scenario = Scenario::builtin(&scenario.to_ascii_lowercase()).ok_or_else(|| {
             GameError::new(format!(
-                "no built-in scenario `{key}`; try one of: {}",
+                "unknown scenario `{scenario}` (known: {})",
                 Scenario::builtin_keys().collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        let variant = Variant::from_name(variant).ok_or_else(|| {
+            GameError::new(format!(
+                "unknown variant `{variant}` (known: {})",
+                Variant::ALL
+                    .iter()
+                    .map(|v| v.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })?;
         Ok(RumisConfig {
             scenario,
             players,
-            variant: Variant::Standard,
+            variant,
         })
     }
 
@@ -63,6 +80,7 @@ impl Game for RumisGame {
     type Config = RumisConfig;
     type Action = Move;
     type Observation = Position;
+    type Event = ();
 
     const NAME: &'static str = "rumis";
 

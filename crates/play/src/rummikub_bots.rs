@@ -153,7 +153,7 @@ impl PlannerBot {
     /// The action for the viewer's turn.
     pub fn act(&mut self, view: &PlayerView) -> Action {
         if self.config.level == 1 {
-            return rummikub::bot::random_bot_action(view, &mut self.rng);
+            return crate::rummikub_random::random_action(view, &mut self.rng);
         }
         let rules = &view.rules;
         let me = view.player;

@@ -2,11 +2,11 @@
 //! [`PlayerView`]; an action is a whole turn ([`Action`]: the new table, or a draw),
 //! too many to list, so [`Game::legal_actions`] is `None` and [`Game::validate`] decides.
 //! The deal and every draw come from the game's seed (rounds after the first from
-//! seeds derived from it, [`rummikub::game::round_seed`]).
+//! seeds derived from it, [`rummikub::series::round_seed`]).
 
 use rummikub::record::{format_action, parse_action, write_record};
 use rummikub::round::{Event, TurnError};
-use rummikub::{Action, PlayerView, RuleSet};
+use rummikub::{Action, GameLength, PlayerView, RuleSet};
 
 use crate::game::{Game, GameError, Outcome};
 
@@ -29,12 +29,51 @@ impl RummikubConfig {
             pause_between_rounds: false,
         }
     }
+
+    /// A rule preset by name (`current`, `old`), as the server and the engine name it.
+    pub fn preset(name: &str, players: usize) -> Result<RummikubConfig, GameError> {
+        let rules = RuleSet::preset(name).ok_or_else(|| {
+            GameError::new(format!(
+                "unknown rule preset `{name}` (presets: {})",
+                rummikub::rules::PRESETS.join(", ")
+            ))
+        })?;
+        Ok(RummikubConfig::new(rules, players))
+    }
+
+    /// K9: a game of `rounds` rounds, 1 to 20.
+    pub fn with_rounds(mut self, rounds: u32) -> Result<RummikubConfig, GameError> {
+        if !(1..=20).contains(&rounds) {
+            return Err(GameError::new(format!(
+                "rounds must be 1 to 20, not {rounds}"
+            )));
+        }
+        self.rules.game_length = GameLength::Rounds(rounds);
+        Ok(self)
+    }
+
+    /// K7: the turn clock, `seconds` (1 to 3600) or none.
+    pub fn with_turn_seconds(mut self, seconds: Option<u32>) -> Result<RummikubConfig, GameError> {
+        if let Some(s) = seconds.filter(|s| !(1..=3600).contains(s)) {
+            return Err(GameError::new(format!(
+                "a turn clock of {s} seconds: give 1 to 3600, or null for none"
+            )));
+        }
+        self.rules.turn_time_seconds = seconds;
+        Ok(self)
+    }
+
+    /// A finished round waits for [`Game::start_next_round`].
+    pub fn pausing_between_rounds(mut self) -> RummikubConfig {
+        self.pause_between_rounds = true;
+        self
+    }
 }
 
 /// A Rummikub game (one or more rounds, K9) for the shared interface.
 #[derive(Clone, Debug)]
 pub struct RummikubGame {
-    pub game: rummikub::Game,
+    pub series: rummikub::RoundSeries,
     /// Records of the finished rounds.
     rounds: Vec<String>,
     pause_between_rounds: bool,
@@ -43,7 +82,7 @@ pub struct RummikubGame {
 impl RummikubGame {
     /// Deals the next round when the current one is over and the game is not.
     fn continue_game(&mut self) {
-        if self.game.round().is_over() && !self.game.is_over() && !self.pause_between_rounds {
+        if self.series.round().is_over() && !self.series.is_over() && !self.pause_between_rounds {
             self.deal_next();
         }
     }
@@ -51,15 +90,23 @@ impl RummikubGame {
     /// [`Game::apply`] that says what happened, or why not in the engine's terms (a
     /// table shows both to its players).
     pub fn play_turn(&mut self, seat: usize, action: Action) -> Result<Event, TurnError> {
-        let event = self.game.apply(seat, action)?;
+        let event = self.series.apply(seat, action)?;
         self.continue_game();
         Ok(event)
     }
 
+    /// The record of every round dealt so far, the current one last: the one place that
+    /// collects them, for the terminal, the engine and the server alike.
+    pub fn round_records(&self) -> Vec<String> {
+        let mut records = self.rounds.clone();
+        records.extend(write_record(self.series.round()));
+        records
+    }
+
     fn deal_next(&mut self) {
-        if self.game.round().is_over() && !self.game.is_over() {
-            self.rounds.extend(write_record(self.game.round()));
-            self.game.next_round();
+        if self.series.round().is_over() && !self.series.is_over() {
+            self.rounds.extend(write_record(self.series.round()));
+            self.series.next_round();
         }
     }
 }
@@ -68,27 +115,28 @@ impl Game for RummikubGame {
     type Config = RummikubConfig;
     type Action = Action;
     type Observation = PlayerView;
+    type Event = Event;
 
     const NAME: &'static str = "rummikub";
 
     fn start(config: &RummikubConfig, seed: u64) -> Result<RummikubGame, GameError> {
-        let game =
-            rummikub::Game::new(config.rules.clone(), config.players, seed).map_err(|e| {
+        let series = rummikub::RoundSeries::new(config.rules.clone(), config.players, seed)
+            .map_err(|e| {
                 GameError::new(format!("Rummikub is played by 2 to 4 players, not {}", e.0))
             })?;
         Ok(RummikubGame {
-            game,
+            series,
             rounds: Vec::new(),
             pause_between_rounds: config.pause_between_rounds,
         })
     }
 
     fn seats(&self) -> usize {
-        self.game.round().players()
+        self.series.round().players()
     }
 
     fn to_act(&self) -> Option<usize> {
-        let round = self.game.round();
+        let round = self.series.round();
         (!round.is_over()).then(|| round.current_player())
     }
 
@@ -97,7 +145,7 @@ impl Game for RummikubGame {
     }
 
     fn validate(&self, seat: usize, action: &Action) -> Result<(), GameError> {
-        let round = self.game.round();
+        let round = self.series.round();
         match action {
             Action::Play(table) => round
                 .check_play(seat, table)
@@ -111,20 +159,19 @@ impl Game for RummikubGame {
         }
     }
 
-    fn apply(&mut self, seat: usize, action: &Action) -> Result<(), GameError> {
+    fn apply(&mut self, seat: usize, action: &Action) -> Result<Event, GameError> {
         self.play_turn(seat, action.clone())
-            .map(|_| ())
             .map_err(|e| GameError::new(e.to_string()))
     }
 
     fn observe(&self, seat: usize) -> PlayerView {
-        self.game.view(seat)
+        self.series.view(seat)
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.game.is_over().then(|| Outcome {
-            scores: self.game.totals().iter().map(|&t| f64::from(t)).collect(),
-            winners: self.game.winners(),
+        self.series.is_over().then(|| Outcome {
+            scores: self.series.totals().iter().map(|&t| f64::from(t)).collect(),
+            winners: self.series.winners(),
         })
     }
 
@@ -137,14 +184,12 @@ impl Game for RummikubGame {
     }
 
     fn record(&self, _seats: Option<&str>) -> String {
-        let mut records = self.rounds.clone();
-        records.extend(write_record(self.game.round()));
-        records.join("\n")
+        self.round_records().join("\n")
     }
 
     fn turn_clock(&self) -> Option<u32> {
         self.to_act()?;
-        self.game.rules().turn_time_seconds
+        self.series.rules().turn_time_seconds
     }
 
     fn time_out_action(&self) -> Option<Action> {
@@ -152,14 +197,14 @@ impl Game for RummikubGame {
     }
 
     fn awaits_next_round(&self) -> bool {
-        self.game.round().is_over() && !self.game.is_over()
+        self.series.round().is_over() && !self.series.is_over()
     }
 
     fn start_next_round(&mut self) -> Result<(), GameError> {
-        if self.game.is_over() {
+        if self.series.is_over() {
             return Err(GameError::new("the game is over"));
         }
-        if !self.game.round().is_over() {
+        if !self.series.round().is_over() {
             return Err(GameError::new("the round is still being played"));
         }
         self.deal_next();

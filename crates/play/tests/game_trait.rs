@@ -69,7 +69,7 @@ fn rummikub_conforms_and_hides_racks() {
     let config = RummikubConfig::new(RuleSet::current(), 2);
     let game = RummikubGame::start(&config, 5).unwrap();
     let view = game.observe(0);
-    assert_eq!(view.rack, game.game.round().rack(0));
+    assert_eq!(view.rack, game.series.round().rack(0));
     assert_eq!(view.rack_sizes, vec![14, 14]);
     assert!(game.legal_actions().is_none());
     conform::<RummikubGame>(&config, 5, &["greedy", "random"]);
@@ -100,7 +100,9 @@ fn rummikub_planner_is_deterministic() {
     let mut compared = 0;
     while let Some(seat) = game.to_act() {
         let view = game.observe(seat);
-        if view.melded[seat] && compared < 3 && game.game.round().history().len().is_multiple_of(4)
+        if view.melded[seat]
+            && compared < 3
+            && game.series.round().history().len().is_multiple_of(4)
         {
             let a = PlannerBot::new(PlannerConfig::level(5), 9).act(&view);
             let b = PlannerBot::new(PlannerConfig::level(5), 9).act(&view);

@@ -1,7 +1,7 @@
 //! Seeded positions from self-play: random bots play whole rounds, and the position
 //! before every turn (table, the mover's rack, whether they have melded) is a sample.
 
-use rummikub::bot::random_bot_action;
+use play::rummikub_random::random_action;
 use rummikub::deal::rng_from_seed;
 use rummikub::{Round, RuleSet, Set, Tile};
 
@@ -46,7 +46,7 @@ pub fn round_positions(rules: &RuleSet, seed: u64) -> Vec<SuitePosition> {
             melded: round.has_melded(player),
         });
         let view = round.view(player);
-        let action = random_bot_action(&view, &mut rng);
+        let action = random_action(&view, &mut rng);
         if round.apply(player, action).is_err()
             && round.apply(player, rummikub::Action::Draw).is_err()
         {

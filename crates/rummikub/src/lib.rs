@@ -17,21 +17,20 @@
 //! assert_eq!(round.rack(player).len(), 15);
 //! ```
 
-pub mod bot;
 pub mod deal;
-pub mod game;
 pub mod notation;
 pub mod record;
 pub mod round;
 pub mod rules;
+pub mod series;
 pub mod set;
 pub mod solver;
 pub mod tile;
 pub mod view;
 
-pub use game::Game;
 pub use round::{Action, EndReason, Event, Move, Round, RoundOutcome, RoundSetup, TurnError};
 pub use rules::{GameLength, RuleSet};
+pub use series::RoundSeries;
 pub use set::Set;
 pub use tile::{Colour, Tile};
 pub use view::PlayerView;

@@ -2,10 +2,10 @@
 //! tiles are accounted for after every action, every table at the end of a turn is
 //! valid, rejected actions change nothing, and the random bot's actions are always legal.
 
+use play::rummikub_random::random_action;
 use proptest::prelude::*;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rummikub::bot::random_bot_action;
 use rummikub::deal::uniform_below;
 use rummikub::tile::TileCounts;
 use rummikub::{Action, Round, RuleSet, Set, Tile};
@@ -83,7 +83,7 @@ fn play_round(rules: RuleSet, players: usize, seed: u64) {
         let action = if rng.next_u32() % 50 == 0 && round.rules().turn_time_seconds.is_some() {
             Action::TimeOut
         } else {
-            random_bot_action(&round.view(player), &mut rng)
+            random_action(&round.view(player), &mut rng)
         };
         if let Err(error) = round.apply(player, action.clone()) {
             panic!("bot action {action:?} rejected in round {seed}: {error}");

@@ -3,7 +3,9 @@
 use rummikub::notation::{parse_table, parse_tiles};
 use rummikub::round::EndReason;
 use rummikub::tile::TileCounts;
-use rummikub::{Action, Event, Game, GameLength, Round, RoundSetup, RuleSet, Tile, TurnError};
+use rummikub::{
+    Action, Event, GameLength, Round, RoundSeries, RoundSetup, RuleSet, Tile, TurnError,
+};
 
 /// A position: racks and table as notation, the pool is every other tile in box order
 /// (so draws come from the end: jokers first, then o13, o13, o12, …). Player 1 moves.
@@ -527,14 +529,14 @@ fn k9_custom_joker_penalty_changes_the_score() {
 #[test]
 fn k9_totals_add_up_over_rounds_and_the_highest_total_wins() {
     let rules: RuleSet = "current game=rounds:3".parse().unwrap();
-    let mut game = Game::new(rules, 2, 11).unwrap();
+    let mut game = RoundSeries::new(rules, 2, 11).unwrap();
     let mut rng = rummikub::deal::rng_from_seed(5);
     while !game.is_over() {
         if game.round().is_over() {
             assert!(game.next_round());
         }
         let player = game.round().current_player();
-        let action = rummikub::bot::random_bot_action(&game.view(player), &mut rng);
+        let action = play::rummikub_random::random_action(&game.view(player), &mut rng);
         game.apply(player, action).unwrap();
     }
     assert_eq!(game.finished_rounds().len(), 3);
@@ -557,7 +559,7 @@ fn k9_a_target_score_ends_the_game_once_reached() {
         game_length: GameLength::TargetScore(100),
         ..RuleSet::current()
     };
-    let mut game = Game::new(rules, 3, 2).unwrap();
+    let mut game = RoundSeries::new(rules, 3, 2).unwrap();
     let mut rng = rummikub::deal::rng_from_seed(9);
     while !game.is_over() {
         if game.round().is_over() {
@@ -565,7 +567,7 @@ fn k9_a_target_score_ends_the_game_once_reached() {
             assert!(game.next_round());
         }
         let player = game.round().current_player();
-        let action = rummikub::bot::random_bot_action(&game.view(player), &mut rng);
+        let action = play::rummikub_random::random_action(&game.view(player), &mut rng);
         game.apply(player, action).unwrap();
     }
     assert!(game.totals().iter().any(|&t| t >= 100));
@@ -642,9 +644,9 @@ fn illegal_players_and_finished_rounds_are_rejected_without_panicking() {
 
 #[test]
 fn kd10_round_one_of_a_game_deals_like_a_round_record_with_the_game_seed() {
-    let game = Game::new(RuleSet::current(), 3, 77).unwrap();
+    let game = RoundSeries::new(RuleSet::current(), 3, 77).unwrap();
     let round = Round::new(RuleSet::current(), 3, 77).unwrap();
     assert_eq!(game.round(), &round);
     assert_eq!(RuleSet::current().game_length, GameLength::Rounds(1));
-    assert_ne!(rummikub::game::round_seed(77, 1), 77);
+    assert_ne!(rummikub::series::round_seed(77, 1), 77);
 }

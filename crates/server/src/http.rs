@@ -177,11 +177,10 @@ async fn meta() -> Json<Meta> {
         .collect();
     let bot_meta = |game| {
         bots(game)
-            .iter()
-            .map(|(name, level, description)| BotMeta {
-                name: name.to_string(),
-                level: *level,
-                description: description.to_string(),
+            .map(|b| BotMeta {
+                name: b.spec.to_string(),
+                level: b.level,
+                description: b.description.to_string(),
             })
             .collect()
     };

@@ -1456,7 +1456,7 @@ fn check_bot(game: GameKind, bot: &str) -> Result<(), ApiError> {
     if games::is_bot(game, bot) {
         Ok(())
     } else {
-        let known: Vec<&str> = games::bots(game).iter().map(|(n, _, _)| *n).collect();
+        let known: Vec<&str> = games::bots(game).map(|b| b.spec).collect();
         Err(ApiError::bad_request(
             "unknown_bot",
             format!(

@@ -36,7 +36,7 @@ pub const TOKEN_PATTERN: &str = "^([0-9a-fA-F]{32})?$";
 pub const MAX_SEAT: usize = 5;
 
 /// The Rummikub rule presets (`rummikub::RuleSet::preset`).
-pub const RUMMIKUB_PRESETS: [&str; 2] = ["current", "old"];
+pub const RUMMIKUB_PRESETS: [&str; 2] = rummikub::rules::PRESETS;
 
 /// Rummikub tables seat 2 to 4 players.
 pub const RUMMIKUB_PLAYERS: [usize; 3] = [2, 3, 4];
@@ -99,7 +99,7 @@ pub fn rumis_setups() -> &'static BTreeMap<(u8, String), Vec<String>> {
 }
 
 fn bot_names(game: GameKind) -> Vec<&'static str> {
-    games::bots(game).iter().map(|(name, _, _)| *name).collect()
+    games::bots(game).map(|b| b.spec).collect()
 }
 
 fn schema_ref(name: &str) -> Value {

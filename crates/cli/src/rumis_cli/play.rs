@@ -4,8 +4,8 @@
 //! rumi play rumis --scenario chullpa --players 4 --seats human,random,greedy,greedy
 //! ```
 //!
-//! The game loop ([`Session::run`]) reads commands from any `BufRead` and writes to any
-//! `Write`, so a whole session can be scripted and tested. People type moves in either
+//! The game loop is the terminal table both games share ([`crate::terminal`]); this
+//! file draws Rumis and reads a person's commands. People type moves in either
 //! form of the notation (`L4 a1 b1 c1 a2`, levels optional, or the drop form
 //! `L4/7@c3`) or a command (`help` lists them); bots move by themselves.
 
@@ -15,12 +15,19 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use clap::Args;
-use play::rumis_bots::{BotKind, GreedyBot, RumisBot};
+use play::bots::Bot;
+use play::rumis_bots::{GreedyBot, RumisBot};
+use play::rumis_game::RumisGame;
 use rumis::notation::{format_drop, format_move, format_turn};
 use rumis::record::Record;
-use rumis::{Colour, Event, FirstStones, Position, Provenance, Scenario, Setup, Stone, Variant};
+use rumis::{
+    Colour, Event, FirstStones, Move, Position, Provenance, Scenario, Setup, Stone, Variant,
+};
 
 use super::draw::{self, Paint};
+use crate::terminal::{
+    clock_seed, play_session, seat_bots, seats_text, Console, Ending, Flow, Frontend, Seat, Turn,
+};
 
 /// Most moves `moves` prints before it asks to be narrowed to one stone.
 const MOVES_SHOWN: usize = 100;
@@ -37,8 +44,9 @@ pub struct PlayArgs {
     /// Number of players (default: one per seat given, else 2).
     #[arg(long)]
     players: Option<u8>,
-    /// Who sits at each seat, in turn order: human, random or greedy, comma-separated,
-    /// one per player (default: human, then greedy).
+    /// Who sits at each seat, in turn order, comma-separated, one per player: human or
+    /// a Rumis bot (`greedy`, `mcts:3`; an unknown name lists them all). Default: human,
+    /// then greedy.
     #[arg(long, value_delimiter = ',')]
     seats: Vec<String>,
     /// standard, four-colours (R10: 2 players, two colours each), ruinas or
@@ -59,32 +67,6 @@ pub struct PlayArgs {
     save: Option<PathBuf>,
 }
 
-/// Who plays a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    Human,
-    Bot(BotKind),
-}
-
-impl Seat {
-    fn parse(text: &str) -> anyhow::Result<Seat> {
-        let text = text.trim();
-        if text.eq_ignore_ascii_case("human") {
-            return Ok(Seat::Human);
-        }
-        BotKind::from_name(text)
-            .map(Seat::Bot)
-            .with_context(|| format!("unknown seat `{text}` (human, random or greedy)"))
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Seat::Human => "human",
-            Seat::Bot(kind) => kind.name(),
-        }
-    }
-}
-
 /// The scenario named on the command line: a built-in key, or a user's file.
 fn load_scenario(key: &str, file: Option<&Path>) -> anyhow::Result<Scenario> {
     match file {
@@ -93,15 +75,11 @@ fn load_scenario(key: &str, file: Option<&Path>) -> anyhow::Result<Scenario> {
     }
 }
 
-/// A game being played at the terminal.
-pub struct Session {
-    position: Position,
+/// What Rumis shows and reads at the terminal (the game loop is [`play_session`]'s).
+struct Terminal {
+    game: RumisGame,
     seats: Vec<Seat>,
-    bots: Vec<Option<Box<dyn RumisBot>>>,
     paint: Paint,
-    /// Write each command after its prompt (for piped input, so the log reads well).
-    echo: bool,
-    save: Option<PathBuf>,
     /// The user's scenario file, if the game is played on one: records name it by path.
     scenario_file: Option<PathBuf>,
     events_seen: usize,
@@ -109,17 +87,18 @@ pub struct Session {
     board_stale: bool,
 }
 
-/// How a session ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// The game is over; the final score was shown.
-    Finished,
-    /// A person quit (or the input ended) before the end.
-    Quit,
+/// A game being played at the terminal: the Rumis front end and the seats' bots.
+pub struct Session {
+    terminal: Terminal,
+    bots: Vec<Option<Box<dyn Bot<RumisGame>>>>,
+    /// Write each command after its prompt (for piped input, so the log reads well).
+    echo: bool,
+    save: Option<PathBuf>,
 }
 
 impl Session {
-    /// A new game; `seats` has one entry per player, the bots' chance comes from `seed`.
+    /// A new game; `seats` has one entry per player, the bots' chance comes from the
+    /// setup's seed.
     pub fn new(setup: Setup, seats: Vec<Seat>) -> anyhow::Result<Session> {
         if seats.len() != setup.players as usize {
             bail!(
@@ -133,34 +112,25 @@ impl Session {
                     .join(",")
             );
         }
-        let seed = setup.seed;
-        let position = Position::new(setup)?;
-        let bots = seats
-            .iter()
-            .enumerate()
-            .map(|(p, seat)| match seat {
-                Seat::Human => None,
-                // Each bot its own stream: the seed mixed with its seat.
-                Seat::Bot(kind) => {
-                    Some(kind.build(seed ^ (p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
-                }
-            })
-            .collect();
+        let bots = seat_bots::<RumisGame>(&seats, setup.seed)?;
+        let game = RumisGame::from_position(Position::new(setup)?);
         Ok(Session {
-            position,
-            seats,
+            terminal: Terminal {
+                game,
+                seats,
+                paint: Paint::PLAIN,
+                scenario_file: None,
+                events_seen: 0,
+                board_stale: true,
+            },
             bots,
-            paint: Paint::PLAIN,
             echo: false,
             save: None,
-            scenario_file: None,
-            events_seen: 0,
-            board_stale: true,
         })
     }
 
     pub fn with_paint(mut self, paint: Paint) -> Session {
-        self.paint = paint;
+        self.terminal.paint = paint;
         self
     }
 
@@ -177,39 +147,50 @@ impl Session {
     /// The game is played on this scenario file (saved records name it by path, so
     /// that `rumi rumis replay` finds it).
     pub fn with_scenario_file(mut self, path: Option<PathBuf>) -> Session {
-        self.scenario_file = path;
+        self.terminal.scenario_file = path;
         self
     }
 
-    /// The game record, naming a user's scenario file by its path.
-    fn record(&self) -> String {
-        let seats = self.seats_text();
-        match &self.scenario_file {
-            Some(path) => Record::write_with_scenario(
-                &self.position,
-                Some(&seats),
-                &path.display().to_string(),
-            ),
-            None => Record::write(&self.position, Some(&seats)),
+    /// Plays the game to its end or until a person quits; people's commands come from
+    /// `input` (its end counts as `quit`), everything shown goes to `out`.
+    pub fn run(&mut self, mut input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Ending> {
+        let mut console = Console::new(&mut input, out, self.echo);
+        let ending = play_session(&mut self.terminal, &mut self.bots, &mut console)?;
+        if let Some(path) = &self.save {
+            write!(out, "{}", self.terminal.save_to(path))?;
         }
+        Ok(ending)
     }
 
     #[cfg(test)]
     fn position(&self) -> &Position {
-        &self.position
+        &self.terminal.game.position
     }
 
-    fn seats_text(&self) -> String {
-        self.seats
-            .iter()
-            .map(|s| s.name())
-            .collect::<Vec<_>>()
-            .join(",")
+    #[cfg(test)]
+    fn record(&self) -> String {
+        self.terminal.record()
+    }
+}
+
+impl Terminal {
+    /// The game record, naming a user's scenario file by its path.
+    fn record(&self) -> String {
+        let seats = seats_text(&self.seats);
+        match &self.scenario_file {
+            Some(path) => Record::write_with_scenario(
+                &self.game.position,
+                Some(&seats),
+                &path.display().to_string(),
+            ),
+            None => Record::write(&self.game.position, Some(&seats)),
+        }
     }
 
     /// `player 1 (red, human)`; R10: `player 1 (red+green, human)`.
     fn player_label(&self, player: u8) -> String {
         let colours: Vec<String> = self
+            .game
             .position
             .colours_of(player)
             .into_iter()
@@ -225,11 +206,11 @@ impl Session {
 
     /// Number of the next move as people count them (generated ruin moves excluded).
     fn move_number(&self) -> usize {
-        self.position.history().len() - self.position.generated_moves() + 1
+        self.game.position.history().len() - self.game.position.generated_moves() + 1
     }
 
-    fn intro(&self) -> String {
-        let setup = self.position.setup();
+    fn intro_text(&self) -> String {
+        let setup = self.game.position.setup();
         let scenario = &setup.scenario;
         let mut out = String::new();
         let _ = writeln!(
@@ -257,8 +238,8 @@ impl Session {
         for p in 0..setup.players {
             let _ = writeln!(out, "seat {}: {}", p + 1, self.player_label(p));
         }
-        if let Some(neutral) = self.position.neutral() {
-            let generated = self.position.generated_moves();
+        if let Some(neutral) = self.game.position.neutral() {
+            let generated = self.game.position.generated_moves();
             if generated > 0 {
                 let _ = writeln!(
                     out,
@@ -309,7 +290,7 @@ impl Session {
 
     /// Each colour's owner, points so far and remaining stones, and whose turn it is.
     fn status(&self) -> String {
-        let position = &self.position;
+        let position = &self.game.position;
         let score = position.score();
         let mut out = String::new();
         for i in 0..position.colour_count() {
@@ -382,16 +363,16 @@ impl Session {
     }
 
     fn board(&self) -> String {
-        draw::build(&self.position, self.paint)
+        draw::build(&self.game.position, self.paint)
     }
 
     /// Explains the events (R8, R11) that happened since the last call.
     fn new_events(&mut self) -> String {
         let mut out = String::new();
-        let events = self.position.events();
+        let events = self.game.position.events();
         for (index, event) in events.iter().enumerate().skip(self.events_seen) {
             let colour = match *event {
-                Event::Out { colour, ply } if self.position.dismantling() => {
+                Event::Out { colour, ply } if self.game.position.dismantling() => {
                     let name = self.paint.name(colour);
                     let interim_at = events
                         .iter()
@@ -425,9 +406,9 @@ impl Session {
                     continue;
                 }
             };
-            let left = self.position.supply(colour).len();
+            let left = self.game.position.supply(colour).len();
             let name = self.paint.name(colour);
-            let _ = if self.position.owner(colour).is_none() {
+            let _ = if self.game.position.owner(colour).is_none() {
                 if left == 0 {
                     writeln!(
                         out,
@@ -455,7 +436,7 @@ impl Session {
                 )
             };
         }
-        self.events_seen = self.position.events().len();
+        self.events_seen = self.game.position.events().len();
         out
     }
 
@@ -485,7 +466,7 @@ impl Session {
             },
             None => None,
         };
-        let position = &self.position;
+        let position = &self.game.position;
         let moves: Vec<_> = position
             .legal_moves()
             .into_iter()
@@ -543,11 +524,11 @@ impl Session {
                 }
             };
         }
-        let Some(colour) = self.position.to_move() else {
+        let Some(colour) = self.game.position.to_move() else {
             return "the game is over\n".to_string();
         };
         let mut out = format!("{}'s stones left:\n", self.paint.name(colour));
-        for stone in self.position.supply(colour) {
+        for stone in self.game.position.supply(colour) {
             let _ = writeln!(
                 out,
                 "  {:<3} {:<20} {} cubes, {} orientations",
@@ -566,7 +547,7 @@ impl Session {
             Ok(()) => format!(
                 "record saved to {} ({} moves)\n",
                 path.display(),
-                self.position.history().len() - self.position.generated_moves()
+                self.game.position.history().len() - self.game.position.generated_moves()
             ),
             Err(e) => format!("cannot save to {}: {e}\n", path.display()),
         }
@@ -574,7 +555,7 @@ impl Session {
 
     /// `red 12, blue 9`.
     fn points_text(&self, score: &rumis::Score) -> String {
-        (0..self.position.colour_count())
+        (0..self.game.position.colour_count())
             .map(|i| {
                 format!(
                     "{} {}",
@@ -588,7 +569,7 @@ impl Session {
 
     /// R16: the interim score, and who begins the dismantling.
     fn interim_report(&self) -> String {
-        let position = &self.position;
+        let position = &self.game.position;
         let Some(interim) = position.interim() else {
             return String::new();
         };
@@ -612,7 +593,7 @@ impl Session {
 
     /// The final build, the scores per colour and per player, and the winners (R9, R10).
     fn final_report(&self) -> String {
-        let position = &self.position;
+        let position = &self.game.position;
         let score = position.score();
         let mut out = String::from("game over\n");
         out.push_str(&self.board());
@@ -686,53 +667,42 @@ impl Session {
         }
         out
     }
+}
 
-    /// Plays the game to its end or until a person quits; people's commands come from
-    /// `input` (its end counts as `quit`), everything shown goes to `out`.
-    pub fn run(&mut self, mut input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Ending> {
-        write!(out, "{}", self.intro())?;
-        let ending = loop {
-            let events = self.new_events();
-            write!(out, "{events}")?;
-            if self.position.is_over() {
-                break Ending::Finished;
-            }
-            let (Some(colour), Some(player)) = (self.position.to_move(), self.position.actor())
-            else {
-                unreachable!("a running game has a colour to move and a player to place it");
-            };
-            if let Some(bot) = self.bots[player as usize].as_mut() {
-                let mv = bot
-                    .choose(&self.position)
-                    .context("the bot found no move, though the colour can move")?;
-                let text = format_move(&self.position, mv);
-                self.position.play(mv)?;
-                self.board_stale = true;
-                writeln!(
-                    out,
-                    "move {}: {} ({}) plays {text}",
-                    self.move_number() - 1,
-                    self.paint.name(colour),
-                    self.player_label(player)
-                )?;
-                continue;
-            }
+impl Frontend<RumisGame> for Terminal {
+    fn game(&self) -> &RumisGame {
+        &self.game
+    }
+
+    fn game_mut(&mut self) -> &mut RumisGame {
+        &mut self.game
+    }
+
+    fn intro(&self) -> String {
+        self.intro_text()
+    }
+
+    fn between_turns(&mut self, console: &mut Console) -> anyhow::Result<Flow> {
+        let events = self.new_events();
+        console.say(&events)?;
+        Ok(Flow::Continue)
+    }
+
+    fn human_turn(&mut self, _seat: usize, console: &mut Console) -> anyhow::Result<Turn<Move>> {
+        loop {
+            let colour = self
+                .game
+                .position
+                .to_move()
+                .context("a person's turn needs a colour to move")?;
             if self.board_stale {
-                write!(out, "{}{}", self.board(), self.status())?;
+                console.say(&format!("{}{}", self.board(), self.status()))?;
                 self.board_stale = false;
             }
-            write!(out, "{} > ", self.paint.name(colour))?;
-            out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(out)?;
-                writeln!(out, "input ended")?;
-                break Ending::Quit;
-            }
-            let line = line.trim();
-            if self.echo {
-                writeln!(out, "{line}")?;
-            }
+            let Some(line) = console.ask(&format!("{} > ", self.paint.name(colour)))? else {
+                console.say("\ninput ended\n")?;
+                return Ok(Turn::Quit);
+            };
             let mut words = line.split_whitespace();
             let command = words.next().unwrap_or("").to_ascii_lowercase();
             let argument = words.next();
@@ -743,11 +713,10 @@ impl Session {
                 "moves" | "legal" => self.list_moves(argument),
                 "stones" => self.stones(argument),
                 "hint" => {
-                    let mut greedy = GreedyBot::new(self.position.history().len() as u64);
-                    match greedy.choose(&self.position) {
-                        Some(mv) => {
-                            format!("greedy would play {}\n", format_move(&self.position, mv))
-                        }
+                    let position = &self.game.position;
+                    let mut greedy = GreedyBot::new(position.history().len() as u64);
+                    match greedy.choose(position) {
+                        Some(mv) => format!("greedy would play {}\n", format_move(position, mv)),
                         None => "no move\n".to_string(),
                     }
                 }
@@ -755,34 +724,38 @@ impl Session {
                     Some(file) => self.save_to(Path::new(file)),
                     None => "save needs a file name: save FILE\n".to_string(),
                 },
-                "quit" | "exit" => break Ending::Quit,
-                _ => {
-                    let before = self.position.clone();
-                    match self.position.play_text(line) {
-                        Ok(moves) => {
-                            let (text, _) = format_turn(&before, &moves);
-                            self.board_stale = true;
-                            format!(
-                                "move {}: {} ({}) plays {text}\n",
-                                self.move_number() - 1,
-                                self.paint.name(colour),
-                                self.player_label(player)
-                            )
-                        }
-                        Err(e) => format!("not played: {e}\n"),
-                    }
-                }
+                "quit" | "exit" => return Ok(Turn::Quit),
+                // The whole turn is checked here (R16: both parts), then played.
+                _ => match self.game.position.clone().play_text(&line) {
+                    Ok(moves) => return Ok(Turn::Play(moves)),
+                    Err(e) => format!("not played: {e}\n"),
+                },
             };
-            write!(out, "{reply}")?;
+            console.say(&reply)?;
+        }
+    }
+
+    fn played(&mut self, before: &RumisGame, _seat: usize, moves: &[Move], _: &[()]) -> String {
+        self.board_stale = true;
+        let (Some(colour), Some(player)) = (before.position.to_move(), before.position.actor())
+        else {
+            return String::new();
         };
-        match ending {
-            Ending::Finished => write!(out, "{}", self.final_report())?,
-            Ending::Quit => writeln!(out, "game abandoned after {} moves", self.move_number() - 1)?,
-        }
-        if let Some(path) = self.save.clone() {
-            write!(out, "{}", self.save_to(&path))?;
-        }
-        Ok(ending)
+        let (text, _) = format_turn(&before.position, moves);
+        format!(
+            "move {}: {} ({}) plays {text}\n",
+            self.move_number() - 1,
+            self.paint.name(colour),
+            self.player_label(player)
+        )
+    }
+
+    fn finished(&mut self) -> String {
+        self.final_report()
+    }
+
+    fn abandoned(&mut self) -> String {
+        format!("game abandoned after {} moves\n", self.move_number() - 1)
     }
 }
 
@@ -804,25 +777,15 @@ fn session(args: PlayArgs) -> anyhow::Result<Session> {
     });
     let seats = if args.seats.is_empty() {
         (0..players)
-            .map(|p| {
-                if p == 0 {
-                    Seat::Human
-                } else {
-                    Seat::Bot(BotKind::Greedy)
-                }
+            .map(|p| match p {
+                0 => Seat::Human,
+                _ => Seat::Bot("greedy".into()),
             })
             .collect()
     } else {
-        args.seats
-            .iter()
-            .map(|s| Seat::parse(s))
-            .collect::<anyhow::Result<Vec<_>>>()?
+        Seat::parse_all::<RumisGame>(&args.seats)?
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64 % 1_000_000)
-    });
+    let seed = args.seed.unwrap_or_else(clock_seed);
     let mut setup = Setup::new(scenario, players)
         .with_variant(variant)
         .with_seed(seed);
@@ -873,7 +836,7 @@ mod tests {
     fn a_scripted_human_session() {
         let setup = chullpa(2, Variant::Standard, 1);
         let mut session =
-            Session::new(setup.clone(), vec![Seat::Human, Seat::Bot(BotKind::Greedy)])
+            Session::new(setup.clone(), vec![Seat::Human, Seat::Bot("greedy".into())])
                 .unwrap()
                 .with_echo(true);
         let saved = temp_file("scripted.rumis");
@@ -994,7 +957,7 @@ mod tests {
             .with_seed(4);
         let mut session = Session::new(
             setup,
-            vec![Seat::Bot(BotKind::Greedy), Seat::Bot(BotKind::Random)],
+            vec![Seat::Bot("greedy".into()), Seat::Bot("random".into())],
         )
         .unwrap()
         .with_save(Some(saved.clone()));
@@ -1017,7 +980,7 @@ mod tests {
         let saved = temp_file("bots.rumis");
         let mut session = Session::new(
             chullpa(2, Variant::Standard, 7),
-            vec![Seat::Bot(BotKind::Greedy), Seat::Bot(BotKind::Random)],
+            vec![Seat::Bot("greedy".into()), Seat::Bot("random".into())],
         )
         .unwrap()
         .with_save(Some(saved.clone()));
@@ -1041,7 +1004,7 @@ mod tests {
         if score.winners.len() == 1 {
             assert!(out.contains(&format!(
                 "winner: {} with {} points",
-                session.player_label(w),
+                session.terminal.player_label(w),
                 score.player_points[w as usize]
             )));
         } else {
@@ -1063,7 +1026,7 @@ mod tests {
     fn four_colours_name_both_colours_and_the_best_one_wins() {
         let mut session = Session::new(
             chullpa(2, Variant::FourColours, 3),
-            vec![Seat::Bot(BotKind::Greedy), Seat::Bot(BotKind::Greedy)],
+            vec![Seat::Bot("greedy".into()), Seat::Bot("greedy".into())],
         )
         .unwrap();
         let (ending, out) = run(&mut session, "");
@@ -1089,7 +1052,7 @@ mod tests {
     fn in_ruinas_people_build_the_neutral_ruin_first() {
         let mut session = Session::new(
             chullpa(2, Variant::Ruinas, 0),
-            vec![Seat::Human, Seat::Bot(BotKind::Greedy)],
+            vec![Seat::Human, Seat::Bot("greedy".into())],
         )
         .unwrap()
         .with_echo(true);
@@ -1112,8 +1075,8 @@ mod tests {
             chullpa(3, Variant::RuinasRandom, 5),
             vec![
                 Seat::Human,
-                Seat::Bot(BotKind::Random),
-                Seat::Bot(BotKind::Random),
+                Seat::Bot("random".into()),
+                Seat::Bot("random".into()),
             ],
         )
         .unwrap();
@@ -1132,11 +1095,20 @@ mod tests {
             err.to_string(),
             "1 seats given for 3 players: give one per player, e.g. --seats human,greedy,greedy"
         );
-        assert_eq!(
-            Seat::parse("mcts").unwrap_err().to_string(),
-            "unknown seat `mcts` (human, random or greedy)"
+        let err = Seat::parse::<RumisGame>("planner:5")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("seat `planner:5`: `planner:5` is a Rummikub bot, not a Rumis one; use random, greedy, mcts:1,"),
+            "{err}"
         );
-        assert_eq!(Seat::parse("Greedy").unwrap(), Seat::Bot(BotKind::Greedy));
+        assert!(err.ends_with("; or human"), "{err}");
+        let err = Seat::parse::<RumisGame>("chess").unwrap_err().to_string();
+        assert!(err.contains("unknown rumis bot `chess`"), "{err}");
+        assert_eq!(
+            Seat::parse::<RumisGame>("MCTS:3").unwrap(),
+            Seat::Bot("mcts:3".into())
+        );
     }
 
     #[test]
@@ -1150,7 +1122,7 @@ mod tests {
         let scenario = load_scenario("chullpa", Some(&path)).unwrap();
         let mut session = Session::new(
             Setup::new(scenario, 2).with_seed(1),
-            vec![Seat::Bot(BotKind::Greedy), Seat::Bot(BotKind::Random)],
+            vec![Seat::Bot("greedy".into()), Seat::Bot("random".into())],
         )
         .unwrap()
         .with_scenario_file(Some(path.clone()));

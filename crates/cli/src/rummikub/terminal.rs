@@ -1,38 +1,23 @@
-//! Terminal play: a game loop over any `BufRead` + `Write`, so that tests can script a
-//! human session. Humans build their new table with commands; the engine validates it
-//! when they end the turn. Bots see only their own view.
+//! Rummikub at the terminal: what is Rummikub's own of a terminal game (drawing the
+//! table and racks, reading a person's commands, K2 redeal offers, the K7 clock); the
+//! game loop is the table both games share ([`crate::terminal`]). Humans build their
+//! new table with commands; the engine validates it when they end the turn. Bots see
+//! only their own view.
 
+use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use rand_chacha::rand_core::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use rummikub::bot::random_bot_action;
+use play::game::Game;
+use play::rummikub_game::{RummikubConfig, RummikubGame};
 use rummikub::round::EndReason;
 use rummikub::solver::{solve, Objective, TableAndRack};
 use rummikub::tile::TileCounts;
-use rummikub::{Action, Event, Game, RuleSet, Set, Tile};
+use rummikub::{Action, Event, RuleSet, Set, Tile};
 
 use super::render::{sort_rack, RackOrder, Style};
-
-/// Who sits in a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    Human,
-    Random,
-}
-
-impl std::str::FromStr for Seat {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Seat, String> {
-        match text.trim() {
-            "human" => Ok(Seat::Human),
-            "random" => Ok(Seat::Random),
-            other => Err(format!("unknown seat '{other}': use human or random")),
-        }
-    }
-}
+use crate::terminal::{play_session, seat_bots, Console, Ending, Flow, Frontend, Seat, Turn};
 
 /// Everything a session needs.
 #[derive(Clone, Debug)]
@@ -48,7 +33,7 @@ pub struct SessionConfig {
 /// The end of a session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionEnd {
-    /// Totals per seat; `None` entries never happen, but a quit game has no winner.
+    /// Totals per seat; a quit game has no winner.
     pub totals: Vec<i32>,
     pub winners: Vec<usize>,
     pub quit: bool,
@@ -217,181 +202,220 @@ fn parse_tiles(words: &[&str]) -> Result<Vec<Tile>, String> {
     words.iter().map(|w| parse_tile(w)).collect()
 }
 
-/// What a human decided on their turn.
-enum HumanTurn {
-    Act(Action),
-    Quit,
-}
-
-struct Session<R, W> {
-    input: R,
-    out: W,
-    config: SessionConfig,
-    game: Game,
-    bot_rng: ChaCha8Rng,
+/// What Rummikub shows and reads at the terminal.
+struct Terminal {
+    game: RummikubGame,
+    seats: Vec<Seat>,
+    /// Enforce the rules' turn time for humans (K7).
+    timer: bool,
+    style: Style,
     order: RackOrder,
-    records: Vec<String>,
+    /// Rounds announced and rounds whose end was shown so far.
+    announced: usize,
+    ended: usize,
 }
 
 /// Plays a whole game, reading human commands from `input` and writing to `output`.
 pub fn run_session<R: BufRead, W: Write>(
-    input: R,
-    output: W,
+    mut input: R,
+    mut output: W,
     config: SessionConfig,
 ) -> Result<SessionEnd> {
-    let game = Game::new(config.rules.clone(), config.seats.len(), config.seed)?;
-    let session = Session {
-        input,
-        out: output,
-        bot_rng: ChaCha8Rng::seed_from_u64(config.seed ^ 0x5EED_B075),
-        config,
+    // A finished round waits here, so that its end is shown before the next deal.
+    let game_config =
+        RummikubConfig::new(config.rules.clone(), config.seats.len()).pausing_between_rounds();
+    let game = RummikubGame::start(&game_config, config.seed)?;
+    let mut bots = seat_bots::<RummikubGame>(&config.seats, config.seed)?;
+    let mut terminal = Terminal {
         game,
+        seats: config.seats,
+        timer: config.timer,
+        style: config.style,
         order: RackOrder::Colour,
-        records: Vec::new(),
+        announced: 0,
+        ended: 0,
     };
-    session.run()
+    let mut console = Console::new(&mut input, &mut output, false);
+    let ending = play_session(&mut terminal, &mut bots, &mut console)?;
+    let quit = ending == Ending::Quit;
+    let series = &terminal.game.series;
+    Ok(SessionEnd {
+        totals: series.totals().to_vec(),
+        winners: if quit { Vec::new() } else { series.winners() },
+        quit,
+        records: terminal.game.round_records(),
+    })
 }
 
-impl<R: BufRead, W: Write> Session<R, W> {
-    fn style(&self) -> Style {
-        self.config.style
+impl Frontend<RummikubGame> for Terminal {
+    fn game(&self) -> &RummikubGame {
+        &self.game
     }
 
+    fn game_mut(&mut self) -> &mut RummikubGame {
+        &mut self.game
+    }
+
+    fn intro(&self) -> String {
+        String::new()
+    }
+
+    /// A round's end once it is over; a new round's deal and the K2 offers before its
+    /// first turn.
+    fn between_turns(&mut self, console: &mut Console) -> Result<Flow> {
+        let series = &self.game.series;
+        if series.round().is_over() {
+            let finished = series.finished_rounds().len();
+            if self.ended < finished {
+                self.ended = finished;
+                console.say(&self.round_end())?;
+            }
+            return Ok(Flow::Continue);
+        }
+        if self.announced < series.round_number() {
+            self.announced = series.round_number();
+            console.say(&self.round_start())?;
+            if !self.offer_redeals(console)? {
+                return Ok(Flow::Quit);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn human_turn(&mut self, player: usize, console: &mut Console) -> Result<Turn<Action>> {
+        let round = self.game.series.round();
+        let mut work = Workspace::new(round.table(), &round.rack(player));
+        let limit = round
+            .rules()
+            .turn_time_seconds
+            .filter(|_| self.timer)
+            .map(|s| Duration::from_secs(u64::from(s)));
+        let started = Instant::now();
+        console.say(&format!("--- Your turn, player {} ---\n", player + 1))?;
+        console.say(&self.workspace(player, &work))?;
+        loop {
+            let Some(line) = console.ask("> ")? else {
+                return Ok(Turn::Quit);
+            };
+            // K7: the clock is ours; an overdue turn becomes a time-out.
+            if limit.is_some_and(|l| started.elapsed() > l) {
+                console.say("Time is up.\n")?;
+                return Ok(Turn::Play(vec![Action::TimeOut]));
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let reply = match words.as_slice() {
+                [] => continue,
+                ["help"] | ["?"] => format!("{HELP}\n"),
+                ["show"] | ["s"] => self.workspace(player, &work),
+                ["sort", how] => match *how {
+                    "colour" | "color" | "c" | "number" | "n" => {
+                        self.order = if how.starts_with('n') {
+                            RackOrder::Number
+                        } else {
+                            RackOrder::Colour
+                        };
+                        self.workspace(player, &work)
+                    }
+                    _ => "sort by colour or number\n".to_string(),
+                },
+                ["reset"] => {
+                    work.reset();
+                    self.workspace(player, &work)
+                }
+                ["hint"] => self.hint(player, Objective::Tiles),
+                ["hint", "value"] => self.hint(player, Objective::Value),
+                ["draw"] => return Ok(Turn::Play(vec![Action::Draw])),
+                ["quit"] => return Ok(Turn::Quit),
+                ["end"] | ["done"] => {
+                    let table = work.table();
+                    match self.game.series.round().check_play(player, &table) {
+                        Ok(_) => return Ok(Turn::Play(vec![Action::Play(table)])),
+                        Err(error) => format!("Not accepted: {error}\n"),
+                    }
+                }
+                words => match work.edit(words, self.game.series.rules()) {
+                    Ok(true) => self.workspace(player, &work),
+                    Ok(false) => format!("Unknown command '{line}'; type help\n"),
+                    Err(message) => format!("{message}\n"),
+                },
+            };
+            console.say(&reply)?;
+        }
+    }
+
+    fn played(
+        &mut self,
+        _: &RummikubGame,
+        player: usize,
+        _: &[Action],
+        events: &[Event],
+    ) -> String {
+        events.iter().map(|e| self.report(player, e)).collect()
+    }
+
+    fn finished(&mut self) -> String {
+        let winners = self.game.series.winners();
+        let names: Vec<String> = winners.iter().map(|&w| self.seat_name(w)).collect();
+        format!("Game over. Winner: {}\n", names.join(" and "))
+    }
+
+    fn abandoned(&mut self) -> String {
+        "Game abandoned.\n".to_string()
+    }
+}
+
+impl Terminal {
     fn seat_name(&self, player: usize) -> String {
-        match self.config.seats[player] {
+        match &self.seats[player] {
             Seat::Human => format!("player {} (human)", player + 1),
-            Seat::Random => format!("player {} (random bot)", player + 1),
+            Seat::Bot(spec) => format!("player {} ({spec} bot)", player + 1),
         }
     }
 
-    fn read_line(&mut self) -> Result<Option<String>> {
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
-            return Ok(None);
-        }
-        Ok(Some(line.trim().to_string()))
-    }
-
-    fn run(mut self) -> Result<SessionEnd> {
-        let mut quit = false;
-        'game: loop {
-            self.announce_round()?;
-            if !self.offer_redeals()? {
-                quit = true;
-                break;
-            }
-            while !self.game.round().is_over() {
-                let player = self.game.round().current_player();
-                let action = match self.config.seats[player] {
-                    Seat::Random => random_bot_action(&self.game.view(player), &mut self.bot_rng),
-                    Seat::Human => match self.human_turn(player)? {
-                        HumanTurn::Act(action) => action,
-                        HumanTurn::Quit => {
-                            quit = true;
-                            break 'game;
-                        }
-                    },
-                };
-                let action = match self.game.apply(player, action) {
-                    Ok(event) => {
-                        self.report(player, &event)?;
-                        continue;
-                    }
-                    // A bot or a timed-out human whose action failed draws instead.
-                    Err(error) => {
-                        writeln!(
-                            self.out,
-                            "{}: {error}; drawing instead",
-                            self.seat_name(player)
-                        )?;
-                        Action::Draw
-                    }
-                };
-                let event = self.game.apply(player, action)?;
-                self.report(player, &event)?;
-            }
-            self.save_record();
-            self.show_round_end()?;
-            if self.game.is_over() || !self.game.next_round() {
-                break;
-            }
-        }
-        if quit {
-            self.save_record();
-            writeln!(self.out, "Game abandoned.")?;
-        } else {
-            let winners = self.game.winners();
-            let names: Vec<String> = winners.iter().map(|&w| self.seat_name(w)).collect();
-            writeln!(self.out, "Game over. Winner: {}", names.join(" and "))?;
-        }
-        self.out.flush()?;
-        Ok(SessionEnd {
-            totals: self.game.totals().to_vec(),
-            winners: if quit {
-                Vec::new()
-            } else {
-                self.game.winners()
-            },
-            quit,
-            records: self.records,
-        })
-    }
-
-    fn save_record(&mut self) {
-        let record = rummikub::record::write_record(self.game.round()).unwrap_or_default();
-        let round = self.game.finished_rounds().len() + usize::from(!self.game.round().is_over());
-        if self.records.len() < round {
-            self.records.push(record);
-        } else if let Some(last) = self.records.last_mut() {
-            *last = record;
-        }
-    }
-
-    fn announce_round(&mut self) -> Result<()> {
-        let round = self.game.round();
-        writeln!(
-            self.out,
-            "=== Round {} ({} rules) ===",
-            self.game.round_number(),
+    fn round_start(&self) -> String {
+        let round = self.game.series.round();
+        let mut out = format!(
+            "=== Round {} ({} rules) ===\n",
+            self.game.series.round_number(),
             round.rules()
-        )?;
-        let mut lines = Vec::new();
-        for draws in round.start_draws() {
-            let text: Vec<String> = draws
-                .iter()
-                .map(|d| format!("player {} {}", d.player + 1, self.style().tile(d.tile)))
-                .collect();
-            lines.push(text.join(", "));
-        }
-        writeln!(self.out, "Start-player draw: {}", lines.join("; then "))?;
-        writeln!(self.out, "{} starts.", self.seat_name(round.start_player()))?;
-        Ok(())
+        );
+        let lines: Vec<String> = round
+            .start_draws()
+            .iter()
+            .map(|draws| {
+                let text: Vec<String> = draws
+                    .iter()
+                    .map(|d| format!("player {} {}", d.player + 1, self.style.tile(d.tile)))
+                    .collect();
+                text.join(", ")
+            })
+            .collect();
+        let _ = writeln!(out, "Start-player draw: {}", lines.join("; then "));
+        let _ = writeln!(out, "{} starts.", self.seat_name(round.start_player()));
+        out
     }
 
     /// K2: before the first turn, each human holding three pairs may demand a new deal.
     /// Returns false if the input ended.
-    fn offer_redeals(&mut self) -> Result<bool> {
+    fn offer_redeals(&mut self, console: &mut Console) -> Result<bool> {
         'again: loop {
-            for player in 0..self.config.seats.len() {
-                if self.config.seats[player] != Seat::Human
-                    || !self.game.round().can_claim_redeal(player)
-                {
+            for player in 0..self.seats.len() {
+                let round = self.game.series.round();
+                if self.seats[player] != Seat::Human || !round.can_claim_redeal(player) {
                     continue;
                 }
-                let rack = self.game.round().rack(player);
-                writeln!(
-                    self.out,
-                    "Player {}, your rack {} holds three pairs. Demand a new deal? (yes/no)",
+                console.say(&format!(
+                    "Player {}, your rack {} holds three pairs. Demand a new deal? (yes/no)\n",
                     player + 1,
-                    self.style().tiles(&rack)
-                )?;
-                let Some(answer) = self.read_line()? else {
+                    self.style.tiles(&round.rack(player))
+                ))?;
+                let Some(answer) = console.ask("")? else {
                     return Ok(false);
                 };
                 if answer.starts_with('y') {
-                    let event = self.game.apply(player, Action::ClaimRedeal)?;
-                    self.report(player, &event)?;
-                    self.announce_round()?;
+                    let event = self.game.apply(player, &Action::ClaimRedeal)?;
+                    console.say(&self.report(player, &event))?;
+                    console.say(&self.round_start())?;
                     continue 'again;
                 }
             }
@@ -399,55 +423,50 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
     }
 
-    fn report(&mut self, player: usize, event: &Event) -> Result<()> {
+    fn report(&self, player: usize, event: &Event) -> String {
         let name = self.seat_name(player);
-        let human = self.config.seats[player] == Seat::Human;
+        let human = self.seats[player] == Seat::Human;
+        let style = self.style;
         match event {
             Event::Played {
                 tiles,
                 initial_meld,
-            } => {
-                write!(self.out, "{name} plays {}", self.style().tiles(tiles))?;
-                if let Some(value) = initial_meld {
-                    write!(self.out, " (initial meld worth {value})")?;
-                }
-                writeln!(self.out)?;
-            }
-            Event::Drew(Some(tile)) if human => {
-                writeln!(self.out, "{name} draws {}", self.style().tile(*tile))?
-            }
-            Event::Drew(Some(_)) => writeln!(self.out, "{name} draws a tile")?,
-            Event::Drew(None) => writeln!(self.out, "{name} cannot draw: the pool is empty")?,
-            Event::Penalty(tiles) => writeln!(
-                self.out,
-                "{name} ran out of time: the table is restored and {name} draws {} penalty tiles",
+            } => match initial_meld {
+                Some(value) => format!(
+                    "{name} plays {} (initial meld worth {value})\n",
+                    style.tiles(tiles)
+                ),
+                None => format!("{name} plays {}\n", style.tiles(tiles)),
+            },
+            Event::Drew(Some(tile)) if human => format!("{name} draws {}\n", style.tile(*tile)),
+            Event::Drew(Some(_)) => format!("{name} draws a tile\n"),
+            Event::Drew(None) => format!("{name} cannot draw: the pool is empty\n"),
+            Event::Penalty(tiles) => format!(
+                "{name} ran out of time: the table is restored and {name} draws {} penalty tiles\n",
                 tiles.len()
-            )?,
-            Event::Redealt => writeln!(
-                self.out,
-                "{name} shows three pairs: the tiles are dealt again"
-            )?,
+            ),
+            Event::Redealt => format!("{name} shows three pairs: the tiles are dealt again\n"),
         }
-        Ok(())
     }
 
-    fn show_workspace(&mut self, player: usize, work: &Workspace) -> Result<()> {
-        let view = self.game.view(player);
-        let style = self.style();
+    fn workspace(&self, player: usize, work: &Workspace) -> String {
+        let view = self.game.observe(player);
+        let style = self.style;
+        let mut out = String::new();
         let others: Vec<String> = (0..view.rack_sizes.len())
             .filter(|&p| p != player)
             .map(|p| format!("player {}: {} tiles", p + 1, view.rack_sizes[p]))
             .collect();
-        writeln!(
-            self.out,
+        let _ = writeln!(
+            out,
             "Pool: {} tiles. Racks: {}",
             view.pool_size,
             others.join(", ")
-        )?;
+        );
         if work.sets.is_empty() {
-            writeln!(self.out, "Table: (empty)")?;
+            out.push_str("Table: (empty)\n");
         } else {
-            writeln!(self.out, "Table:")?;
+            out.push_str("Table:\n");
         }
         for (i, tiles) in work.sets.iter().enumerate() {
             let set = Set::new(tiles.clone());
@@ -455,30 +474,25 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 Ok(_) => String::new(),
                 Err(problem) => format!("   <- {problem}"),
             };
-            writeln!(self.out, "  {:>2}: {}{note}", i + 1, style.set(&set))?;
+            let _ = writeln!(out, "  {:>2}: {}{note}", i + 1, style.set(&set));
         }
         let mut rack = work.rack.tiles();
         sort_rack(&mut rack, self.order);
-        writeln!(
-            self.out,
-            "Your rack ({}): {}",
-            rack.len(),
-            style.tiles(&rack)
-        )?;
+        let _ = writeln!(out, "Your rack ({}): {}", rack.len(), style.tiles(&rack));
         if !view.melded[player] {
-            writeln!(
-                self.out,
+            let _ = writeln!(
+                out,
                 "You have not melded yet: lay new sets worth {} from your rack.",
                 view.rules.initial_meld_minimum
-            )?;
+            );
         }
-        Ok(())
+        out
     }
 
     /// The solver's best play from the position at the start of the turn, respecting the
     /// initial meld (K4) if the player has not made it.
-    fn show_hint(&mut self, player: usize, objective: Objective) -> Result<()> {
-        let round = self.game.round();
+    fn hint(&self, player: usize, objective: Objective) -> String {
+        let round = self.game.series.round();
         let position = TableAndRack::with_sets(
             round.table().to_vec(),
             round.rack(player),
@@ -487,99 +501,34 @@ impl<R: BufRead, W: Write> Session<R, W> {
         match solve(round.rules(), &position, objective) {
             Ok(Some(best)) => {
                 let drawn = crate::solve_cli::draw(&best, round.table());
-                write!(self.out, "Best play from the start of your turn:\n{drawn}")?;
+                format!("Best play from the start of your turn:\n{drawn}")
             }
-            Ok(None) => writeln!(self.out, "No play lays a tile from your rack: draw.")?,
-            Err(error) => writeln!(self.out, "No hint: {error}")?,
-        }
-        Ok(())
-    }
-
-    fn human_turn(&mut self, player: usize) -> Result<HumanTurn> {
-        let round = self.game.round();
-        let mut work = Workspace::new(round.table(), &round.rack(player));
-        let limit = self
-            .config
-            .rules
-            .turn_time_seconds
-            .filter(|_| self.config.timer)
-            .map(|s| Duration::from_secs(u64::from(s)));
-        let started = Instant::now();
-        writeln!(self.out, "--- Your turn, player {} ---", player + 1)?;
-        self.show_workspace(player, &work)?;
-        loop {
-            write!(self.out, "> ")?;
-            self.out.flush()?;
-            let Some(line) = self.read_line()? else {
-                return Ok(HumanTurn::Quit);
-            };
-            // K7: the clock is ours; an overdue turn becomes a time-out.
-            if limit.is_some_and(|l| started.elapsed() > l) {
-                writeln!(self.out, "Time is up.")?;
-                return Ok(HumanTurn::Act(Action::TimeOut));
-            }
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words.as_slice() {
-                [] => continue,
-                ["help"] | ["?"] => writeln!(self.out, "{HELP}")?,
-                ["show"] | ["s"] => self.show_workspace(player, &work)?,
-                ["sort", how] => {
-                    self.order = match *how {
-                        "colour" | "color" | "c" => RackOrder::Colour,
-                        "number" | "n" => RackOrder::Number,
-                        _ => {
-                            writeln!(self.out, "sort by colour or number")?;
-                            continue;
-                        }
-                    };
-                    self.show_workspace(player, &work)?;
-                }
-                ["reset"] => {
-                    work.reset();
-                    self.show_workspace(player, &work)?;
-                }
-                ["hint"] => self.show_hint(player, Objective::Tiles)?,
-                ["hint", "value"] => self.show_hint(player, Objective::Value)?,
-                ["draw"] => return Ok(HumanTurn::Act(Action::Draw)),
-                ["quit"] => return Ok(HumanTurn::Quit),
-                ["end"] | ["done"] => {
-                    let table = work.table();
-                    match self.game.round().check_play(player, &table) {
-                        Ok(_) => return Ok(HumanTurn::Act(Action::Play(table))),
-                        Err(error) => writeln!(self.out, "Not accepted: {error}")?,
-                    }
-                }
-                words => match work.edit(words, &self.config.rules) {
-                    Ok(true) => self.show_workspace(player, &work)?,
-                    Ok(false) => writeln!(self.out, "Unknown command '{line}'; type help")?,
-                    Err(message) => writeln!(self.out, "{message}")?,
-                },
-            }
+            Ok(None) => "No play lays a tile from your rack: draw.\n".to_string(),
+            Err(error) => format!("No hint: {error}\n"),
         }
     }
 
-    fn show_round_end(&mut self) -> Result<()> {
-        let Some(outcome) = self.game.round().outcome().cloned() else {
-            return Ok(());
+    fn round_end(&self) -> String {
+        let round = self.game.series.round();
+        let Some(outcome) = round.outcome() else {
+            return String::new();
         };
         let winners: Vec<String> = outcome.winners.iter().map(|&w| self.seat_name(w)).collect();
-        match outcome.reason {
-            EndReason::Rummikub => writeln!(
-                self.out,
-                "Rummikub! {} has played every tile.",
+        let mut out = match outcome.reason {
+            EndReason::Rummikub => format!(
+                "Rummikub! {} has played every tile.\n",
                 winners.join(" and ")
-            )?,
-            EndReason::PoolExhausted => writeln!(
-                self.out,
-                "The pool is empty and nobody could play: {} wins with the lowest rack.",
+            ),
+            EndReason::PoolExhausted => format!(
+                "The pool is empty and nobody could play: {} wins with the lowest rack.\n",
                 winners.join(" and ")
-            )?,
-        }
-        writeln!(self.out, "Round scores:")?;
+            ),
+        };
+        out.push_str("Round scores:\n");
         for player in 0..outcome.scores.len() {
-            let rack = self.game.round().rack(player);
-            writeln!(
-                self.out,
+            let rack = round.rack(player);
+            let _ = writeln!(
+                out,
                 "  player {}: {:+} (rack {}: {})",
                 player + 1,
                 outcome.scores[player],
@@ -587,19 +536,20 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 if rack.is_empty() {
                     "empty".to_string()
                 } else {
-                    self.style().tiles(&rack)
+                    self.style.tiles(&rack)
                 }
-            )?;
+            );
         }
         let totals: Vec<String> = self
             .game
+            .series
             .totals()
             .iter()
             .enumerate()
             .map(|(p, t)| format!("player {}: {t}", p + 1))
             .collect();
-        writeln!(self.out, "Totals: {}", totals.join(", "))?;
-        Ok(())
+        let _ = writeln!(out, "Totals: {}", totals.join(", "));
+        out
     }
 }
 
@@ -639,7 +589,7 @@ quit
 
     #[test]
     fn a_scripted_human_lays_sets_sees_errors_draws_and_quits() {
-        let (out, end) = session(SCRIPT, 12, vec![Seat::Human, Seat::Random]);
+        let (out, end) = session(SCRIPT, 12, vec![Seat::Human, Seat::Bot("random".into())]);
         assert!(out.contains("player 1 (human) starts."), "{out}");
         assert!(out.contains("Your rack (14): r6 r9 r13 b1 b9 b10 b11 b13 k1 k3 k13 o4 o6 o10"));
         assert!(out.contains("You have not melded yet: lay new sets worth 30 from your rack."));
@@ -675,7 +625,7 @@ quit
         let (out, _) = session(
             "hint\nhint value\nquit\n",
             12,
-            vec![Seat::Human, Seat::Random],
+            vec![Seat::Human, Seat::Bot("random".into())],
         );
         assert!(
             out.contains("Best play from the start of your turn:"),
@@ -692,7 +642,7 @@ quit
     #[test]
     fn a_human_who_only_draws_sees_the_round_scores_and_the_winner() {
         let script = "draw\n".repeat(200);
-        let (out, end) = session(&script, 3, vec![Seat::Human, Seat::Random]);
+        let (out, end) = session(&script, 3, vec![Seat::Human, Seat::Bot("random".into())]);
         assert!(out.contains("Round scores:"), "{out}");
         assert!(out.contains("Game over. Winner: "));
         assert!(!end.quit);
@@ -707,7 +657,11 @@ quit
     #[test]
     fn a_human_with_three_pairs_is_offered_a_new_deal() {
         // Seed 0: player 1 holds r5 r5, b10 b10, k2 k2.
-        let (out, end) = session("yes\nquit\n", 0, vec![Seat::Human, Seat::Random]);
+        let (out, end) = session(
+            "yes\nquit\n",
+            0,
+            vec![Seat::Human, Seat::Bot("random".into())],
+        );
         assert!(out.contains("Player 1, your rack r1 r5 r5 r8 r11 r13 b10 b10 b12 k2 k2 k4 o1 o13 holds three pairs. Demand a new deal? (yes/no)"), "{out}");
         assert!(out.contains("player 1 (human) shows three pairs: the tiles are dealt again"));
         assert_eq!(out.matches("=== Round 1").count(), 2);
@@ -718,7 +672,7 @@ quit
     fn bots_alone_play_a_whole_game_over_several_rounds() {
         let config = SessionConfig {
             rules: "current game=rounds:2".parse().unwrap(),
-            seats: vec![Seat::Random; 3],
+            seats: vec![Seat::Bot("random".into()); 3],
             seed: 4,
             timer: false,
             style: Style { ansi: false },

@@ -13,6 +13,7 @@ pub(crate) mod rummikub_table;
 
 use std::any::Any;
 
+use play::bots::WithBots;
 use play::game::Game;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -116,7 +117,7 @@ pub trait TableGame: Send + Sync + 'static {
 /// turn, the result, the clock, the record) is answered once, from
 /// [`play::game::Game`], by the implementation of [`TableGame`] for every adapter.
 pub trait Adapter: Clone + Send + Sync + 'static {
-    type Engine: Game;
+    type Engine: WithBots;
     const KIND: GameKind;
 
     fn engine(&self) -> &Self::Engine;
@@ -140,8 +141,8 @@ pub trait Adapter: Clone + Send + Sync + 'static {
     /// [`TableGame::view`].
     fn view_wire(&self, seat: Option<usize>, full: bool, names: &[String]) -> GameView;
 
-    /// [`TableGame::bot_action`].
-    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value>;
+    /// An action of the game as the wire carries it (a bot's, for [`TableGame::bot_action`]).
+    fn action_wire(&self, action: &<Self::Engine as Game>::Action) -> Value;
 }
 
 impl<A: Adapter> TableGame for A {
@@ -197,8 +198,15 @@ impl<A: Adapter> TableGame for A {
         self.view_wire(seat, full, names)
     }
 
+    /// The registered bot `bot` chooses from its seat's observation only.
     fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
-        self.bot_wire(bot, seat, seed)
+        let game = self.engine();
+        if game.to_act() != Some(seat) {
+            return None;
+        }
+        let mut bot = A::Engine::bot(bot, seed).ok()?;
+        let action = bot.choose(&game.observe(seat), seat).ok()?;
+        Some(self.action_wire(&action))
     }
 
     fn record(&self) -> String {
@@ -258,38 +266,24 @@ pub fn replay_action(
     }
 }
 
-/// The bots a seat can be given, per game, with their level and what they do.
-pub fn bots(game: GameKind) -> &'static [(&'static str, u8, &'static str)] {
-    match game {
-        GameKind::Rumis => &[
-            ("random", 1, "Beginner: a random legal stone"),
-            ("greedy", 2, "Casual: the best immediate score"),
-            ("mcts:1", 2, "Casual: a short Monte-Carlo search"),
-            ("mcts:2", 3, "Intermediate: Monte-Carlo tree search"),
-            ("mcts:3", 3, "Intermediate: Monte-Carlo tree search"),
-            ("mcts:4", 4, "Advanced: a longer Monte-Carlo search"),
-            ("mcts:5", 5, "Expert: the longest Monte-Carlo search"),
-        ],
-        GameKind::Rummikub => &[
-            ("random", 1, "Beginner: random sets from its rack"),
-            (
-                "greedy",
-                2,
-                "Casual: the exact solver's most tiles every turn",
-            ),
-            ("keeper", 4, "Advanced: greedy, but keeps its jokers"),
-            ("planner:1", 1, "Beginner: the planner at level 1"),
-            ("planner:2", 2, "Casual: the planner at level 2"),
-            ("planner:3", 3, "Intermediate: the planner at level 3"),
-            ("planner:4", 4, "Advanced: the planner at level 4"),
-            ("planner:5", 5, "Expert: look-ahead over sampled deals"),
-        ],
-    }
+/// The bots a seat can be given: the registry of `play` ([`play::bots::REGISTRY`]).
+pub fn bots(game: GameKind) -> impl Iterator<Item = &'static play::bots::BotEntry> {
+    play::bots::registered(game.into())
 }
 
-/// Whether `bot` is one of the game's bots.
+/// Whether `bot` is one of the game's registered bots (exactly as listed: a seat
+/// request names a bot by the name the meta endpoint gives).
 pub fn is_bot(game: GameKind, bot: &str) -> bool {
-    bots(game).iter().any(|(name, _, _)| *name == bot)
+    bots(game).any(|b| b.spec == bot)
+}
+
+impl From<GameKind> for play::game::GameKind {
+    fn from(game: GameKind) -> Self {
+        match game {
+            GameKind::Rumis => play::game::GameKind::Rumis,
+            GameKind::Rummikub => play::game::GameKind::Rummikub,
+        }
+    }
 }
 
 /// Reads a field of an action object, with a message that says what was expected.

@@ -3,11 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use play::bots::WithBots;
 use play::game::Game;
 use play::rumis_game::{RumisConfig, RumisGame};
 use rumis::notation::{format_move, MoveError};
-use rumis::{Cell, Colour, Position, Scenario, Stone, Variant};
+use rumis::{Cell, Colour, Position, Stone};
 use serde_json::{json, Value};
 
 use super::{field, ActionError, Adapter, GameView, TableGame};
@@ -24,29 +23,9 @@ pub struct RumisTable {
 }
 
 impl RumisTable {
-    pub fn new(config: &RumisSettings, seed: u64) -> Result<RumisTable, String> {
-        let scenario =
-            Scenario::builtin(&config.scenario.to_ascii_lowercase()).ok_or_else(|| {
-                let known: Vec<&str> = Scenario::builtin_keys().collect();
-                format!(
-                    "unknown scenario `{}` (known: {})",
-                    config.scenario,
-                    known.join(", ")
-                )
-            })?;
-        let variant = Variant::from_name(&config.variant).ok_or_else(|| {
-            let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-            format!(
-                "unknown variant `{}` (known: {})",
-                config.variant,
-                known.join(", ")
-            )
-        })?;
-        let config = RumisConfig {
-            scenario,
-            players: config.players,
-            variant,
-        };
+    pub fn new(settings: &RumisSettings, seed: u64) -> Result<RumisTable, String> {
+        let config = RumisConfig::named(&settings.scenario, settings.players, &settings.variant)
+            .map_err(|e| e.to_string())?;
         let game = RumisGame::start(&config, seed).map_err(|e| e.to_string())?;
         // A random ruin (R11) is already built when the game starts.
         let position = &game.position;
@@ -178,13 +157,8 @@ impl Adapter for RumisTable {
         GameView::Rumis(Box::new(self.rumis_view(seat, full)))
     }
 
-    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
-        if self.to_move() != Some(seat) {
-            return None;
-        }
-        let mut bot = RumisGame::bot(bot, seed).ok()?;
-        let mv = bot.choose(&self.game.observe(seat), seat).ok()?;
-        Some(json!({ "move": format_move(self.position(), mv) }))
+    fn action_wire(&self, mv: &rumis::Move) -> Value {
+        json!({ "move": format_move(self.position(), *mv) })
     }
 }
 

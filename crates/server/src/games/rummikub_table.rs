@@ -2,7 +2,6 @@
 //! (K5), a draw (K6), a redeal claim (K2) or starting the next round (K9). The turn
 //! clock's time-out (K7) is an action of the server's clock, never of a client.
 
-use play::bots::WithBots;
 use play::game::Game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
 use rummikub::solver::{self, Objective, SolveError, TableAndRack};
@@ -52,30 +51,16 @@ impl RummikubTable {
         players: usize,
         seed: u64,
     ) -> Result<RummikubTable, String> {
-        let mut rules = RuleSet::preset(&config.rules).ok_or_else(|| {
-            format!(
-                "unknown rule preset `{}` (presets: current, old)",
-                config.rules
-            )
-        })?;
         // A missing `turn_seconds` keeps the preset's clock; `null` switches it off.
+        let mut config_of_game = RummikubConfig::preset(&config.rules, players)
+            .and_then(|c| c.with_rounds(config.rounds))
+            .map_err(|e| e.to_string())?
+            .pausing_between_rounds();
         if let Some(seconds) = config.turn_seconds {
-            if let Some(s) = seconds.filter(|s| !(1..=3600).contains(s)) {
-                return Err(format!(
-                    "a turn clock of {s} seconds: give 1 to 3600, or null for none"
-                ));
-            }
-            rules.turn_time_seconds = seconds;
+            config_of_game = config_of_game
+                .with_turn_seconds(seconds)
+                .map_err(|e| e.to_string())?;
         }
-        if config.rounds == 0 || config.rounds > 20 {
-            return Err(format!("rounds must be 1 to 20, not {}", config.rounds));
-        }
-        rules.game_length = GameLength::Rounds(config.rounds);
-        let config_of_game = RummikubConfig {
-            rules,
-            players,
-            pause_between_rounds: true,
-        };
         let game = RummikubGame::start(&config_of_game, seed).map_err(|e| e.to_string())?;
         Ok(RummikubTable {
             preset: config.rules.clone(),
@@ -84,13 +69,13 @@ impl RummikubTable {
         })
     }
 
-    pub fn game(&self) -> &rummikub::Game {
-        &self.game.game
+    pub fn game(&self) -> &rummikub::RoundSeries {
+        &self.game.series
     }
 
     /// Plays a turn through the game interface and notes what happened for the view.
     fn act(&mut self, seat: usize, action: Action) -> Result<(), ActionError> {
-        let round = self.game.game.round();
+        let round = self.game.series.round();
         if !round.is_over() && seat < round.players() && !matches!(action, Action::ClaimRedeal) {
             let current = round.current_player();
             if current != seat && !matches!(action, Action::TimeOut) {
@@ -178,7 +163,7 @@ impl RummikubTable {
     }
 
     fn rummikub_view(&self, seat: Option<usize>, names: &[String]) -> RummikubView {
-        let game = &self.game.game;
+        let game = &self.game.series;
         let round = game.round();
         let rules = game.rules();
         let players = round.players();
@@ -227,7 +212,7 @@ impl RummikubTable {
     /// and whether it has melded (nothing the seat does not see). The solver runs
     /// outside the table's lock ([`best_play`]).
     pub fn hint_position(&self, seat: usize) -> Result<(RuleSet, TableAndRack), ActionError> {
-        let round = self.game.game.round();
+        let round = self.game.series.round();
         if seat >= round.players() {
             return Err(ActionError::OutOfTurn(format!(
                 "there is no player {} at this table",
@@ -244,7 +229,7 @@ impl RummikubTable {
             round.rack(seat),
             round.has_melded(seat),
         );
-        Ok((self.game.game.rules().clone(), position))
+        Ok((self.game.series.rules().clone(), position))
     }
 }
 
@@ -318,7 +303,7 @@ impl Adapter for RummikubTable {
             .start_next_round()
             .map_err(|e| ActionError::Illegal(e.to_string()))?;
         self.last = Some(LastEvent::RoundDealt {
-            round: self.game.game.round_number(),
+            round: self.game.series.round_number(),
         });
         Ok(json!({ "type": "next_round" }))
     }
@@ -327,20 +312,11 @@ impl Adapter for RummikubTable {
         GameView::Rummikub(Box::new(self.rummikub_view(seat, names)))
     }
 
-    /// The bots of `play::bots`; a bot sees only its seat's observation.
-    fn bot_wire(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
-        if self.to_move() != Some(seat) {
-            return None;
-        }
-        let observation = self.game.observe(seat);
-        let action = RummikubGame::bot(bot, seed)
-            .ok()?
-            .choose(&observation, seat)
-            .ok()?;
-        Some(match action {
-            Action::Play(table) => json!({ "type": "play", "table": table_json(&table) }),
+    fn action_wire(&self, action: &Action) -> Value {
+        match action {
+            Action::Play(table) => json!({ "type": "play", "table": table_json(table) }),
             _ => json!({ "type": "draw" }),
-        })
+        }
     }
 }
 

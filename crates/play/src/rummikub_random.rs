@@ -1,18 +1,16 @@
-//! The random bot: lays a random valid set from its rack (for the initial meld, random
-//! sets until the minimum is reached), then adds whatever rack tiles fit onto table
-//! sets; if it cannot play, it draws. It sees only its [`PlayerView`], like a person.
+//! The random Rummikub bot: lays a random valid set from its rack (for the initial meld,
+//! random sets until the minimum is reached), then adds whatever rack tiles fit onto
+//! table sets; if it cannot play, it draws. It sees only its [`PlayerView`], like a
+//! person. It lives here, not in the rules crate, which stays free of bots.
 
 use rand_chacha::rand_core::RngCore;
 
-use crate::deal::{shuffle, uniform_below};
-use crate::round::Action;
-use crate::rules::RuleSet;
-use crate::set::Set;
-use crate::tile::{Colour, Tile, TileCounts, MAX_NUMBER};
-use crate::view::PlayerView;
+use rummikub::deal::{shuffle, uniform_below};
+use rummikub::tile::{Colour, Tile, TileCounts, MAX_NUMBER};
+use rummikub::{Action, PlayerView, RuleSet, Set};
 
 /// Chooses the random bot's action for the viewer's turn.
-pub fn random_bot_action(view: &PlayerView, rng: &mut impl RngCore) -> Action {
+pub fn random_action(view: &PlayerView, rng: &mut impl RngCore) -> Action {
     let rules = &view.rules;
     let mut rack = TileCounts::from_tiles(&view.rack);
     let mut candidates = sets_from_rack(&rack, rules);

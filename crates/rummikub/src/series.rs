@@ -1,13 +1,15 @@
-//! A game: rounds in a row, totals summed over rounds, and the winner (K9).
+//! A game of Rummikub in the rules' sense (K9): rounds in a row, totals summed over
+//! rounds, and the winner. Named a round series so that it is never taken for the
+//! `play` crate's `Game` interface that both games implement.
 
 use crate::deal::PlayerCountError;
 use crate::round::{Action, Event, Round, RoundOutcome, TurnError};
 use crate::rules::{GameLength, RuleSet};
 use crate::view::PlayerView;
 
-/// A series of rounds under one rule set.
+/// A series of rounds under one rule set: one Rummikub game (K9).
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct RoundSeries {
     seed: u64,
     round: Round,
     finished: Vec<RoundOutcome>,
@@ -20,9 +22,9 @@ pub fn round_seed(game_seed: u64, round_index: usize) -> u64 {
     game_seed.wrapping_add((round_index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-impl Game {
-    pub fn new(rules: RuleSet, players: usize, seed: u64) -> Result<Game, PlayerCountError> {
-        Ok(Game {
+impl RoundSeries {
+    pub fn new(rules: RuleSet, players: usize, seed: u64) -> Result<RoundSeries, PlayerCountError> {
+        Ok(RoundSeries {
             seed,
             round: Round::new(rules, players, round_seed(seed, 0))?,
             finished: Vec::new(),
