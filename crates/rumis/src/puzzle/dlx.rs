@@ -155,6 +155,16 @@ impl Dlx {
         out
     }
 
+    /// The header node of an item (0-based item number).
+    pub fn header(&self, item: usize) -> u32 {
+        item as u32 + 1
+    }
+
+    /// The item (0-based) of a header node.
+    pub fn item_of_header(&self, header: u32) -> usize {
+        header as usize - 1
+    }
+
     /// The next node down in a column (the header when at the bottom).
     pub fn down(&self, node: u32) -> u32 {
         self.down[node as usize]
@@ -204,6 +214,37 @@ impl Dlx {
                 self.left_over[h as usize] += 1;
             } else {
                 self.uncover(h);
+            }
+            j = self.left[j as usize];
+        }
+    }
+
+    /// Unlinks a whole row from its items (forward checking: a row that can no longer be
+    /// taken). The row must be fully linked, as every row seen in an uncovered item is.
+    pub fn hide_row(&mut self, node: u32) {
+        let mut j = node;
+        loop {
+            let (u, d) = (self.up[j as usize], self.down[j as usize]);
+            self.down[u as usize] = d;
+            self.up[d as usize] = u;
+            self.size[self.item[j as usize] as usize] -= 1;
+            j = self.right[j as usize];
+            if j == node {
+                break;
+            }
+        }
+    }
+
+    /// Undoes [`Dlx::hide_row`] (rows are restored in the reverse order of hiding).
+    pub fn unhide_row(&mut self, node: u32) {
+        let mut j = self.left[node as usize];
+        loop {
+            let (u, d) = (self.up[j as usize], self.down[j as usize]);
+            self.down[u as usize] = j;
+            self.up[d as usize] = j;
+            self.size[self.item[j as usize] as usize] += 1;
+            if j == node {
+                break;
             }
             j = self.left[j as usize];
         }

@@ -26,6 +26,7 @@ mod dlx;
 mod order;
 mod search;
 mod symmetry;
+mod turns;
 
 use std::fmt;
 
@@ -36,6 +37,7 @@ use crate::stones::Stone;
 pub use build::{Build, PlaceError};
 pub use search::{Counts, Progress};
 pub use symmetry::Symmetry;
+pub use turns::Decision;
 
 /// Cube edges the solo variant offers (R12).
 pub const EDGES: [u8; 3] = [3, 4, 5];

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use super::dlx::Dlx;
+use super::turns::{Decision, Turns};
 use super::{order, symmetry, Piece, Puzzle, Solution};
 use crate::colour::Colour;
 
@@ -36,12 +37,31 @@ struct Search<'a> {
     chosen: Vec<u32>,
     /// Cells of each colour (used for alternating colours).
     colour_cells: Vec<u128>,
+    /// Cells filled, by the prefix and the chosen rows.
+    filled: u128,
+    /// Rows hidden by forward checking (alternating colours), in the order hidden.
+    hidden: Vec<u32>,
+    /// Stones placed per colour, and whether unused colours are interchangeable here
+    /// (alternating colours, searching for one solution): then a stone may open only
+    /// the lowest colour not used yet.
+    per_colour: Vec<u32>,
+    colour_symmetry: bool,
+    /// Whether the cube's symmetries may be broken at the first cell (one solution
+    /// wanted, from an empty cube): of the placements there, only the smallest of each
+    /// orbit under the symmetries that keep that cell are tried.
+    cell_symmetry: bool,
     /// Progress over the first two levels: (branch, branches) per level.
     levels: [(usize, usize); 2],
     /// Copies of stones not placed yet, by size (2, 3, 4 cubes), and empty cells.
     copies_by_size: [u32; 5],
     empty: usize,
+    /// Nodes searched, and whether the caller stopped the search.
+    nodes: u64,
+    stopped: bool,
 }
+
+/// Nodes searched between two calls of the caller's stop check.
+const CHECK_EVERY: u64 = 4096;
 
 /// What to do at each solution: go on searching or stop.
 enum Flow {
@@ -90,9 +110,16 @@ impl<'a> Search<'a> {
             prefix: prefix.to_vec(),
             chosen: Vec::new(),
             colour_cells: vec![0; puzzle.spec().colours as usize],
+            filled: 0,
+            hidden: Vec::new(),
+            per_colour: vec![0; puzzle.spec().colours as usize],
+            colour_symmetry: false,
+            cell_symmetry: false,
             levels: [(0, 1); 2],
             copies_by_size,
             empty: volume,
+            nodes: 0,
+            stopped: false,
         };
         let mut filled = 0u128;
         let mut used = vec![0u32; capacities.len()];
@@ -108,10 +135,63 @@ impl<'a> Search<'a> {
             search.dlx.open(search.dlx.header_of(node));
             search.dlx.select(node);
             search.colour_cells[piece.colour.index()] |= mask;
+            search.per_colour[piece.colour.index()] += 1;
             search.copies_by_size[piece.stone.size()] -= 1;
             search.empty -= piece.stone.size();
         }
+        search.filled = filled;
+        if puzzle.spec().alternate {
+            for piece in prefix {
+                let p = &puzzle.placements()[piece.placement];
+                search.forward_check(piece.colour, p.around);
+            }
+        }
         Some(search)
+    }
+
+    /// Alternating colours (PD5), propagated: once a stone of `colour` is placed, no
+    /// other stone of that colour may cover a cell face to face with it, so those rows
+    /// leave the search at once (the cells' counts of choices drop with them, and a
+    /// cell no row can fill any more ends the branch). Returns how many rows were hidden.
+    fn forward_check(&mut self, colour: Colour, around: u128) -> usize {
+        let before = self.hidden.len();
+        for cell in super::bits(around & !self.filled) {
+            let header = self.dlx.header(cell);
+            let mut node = self.dlx.down(header);
+            while node != header {
+                let next = self.dlx.down(node);
+                let (k, _) = self.rows[self.dlx.row_of(node) as usize];
+                if self.puzzle.kinds[k as usize].colour == Some(colour) {
+                    self.dlx.hide_row(node);
+                    self.hidden.push(node);
+                }
+                node = next;
+            }
+        }
+        self.hidden.len() - before
+    }
+
+    /// Puts back the rows hidden last (the newest first).
+    fn unhide(&mut self, count: usize) {
+        for _ in 0..count {
+            let node = self.hidden.pop().expect("hidden before");
+            self.dlx.unhide_row(node);
+        }
+    }
+
+    /// Under colour symmetry, a row of a colour not used yet is taken only if it is the
+    /// lowest such colour: the unused colours are alike (same stones, no stone placed,
+    /// no row of theirs hidden), so swapping two of them maps solutions to solutions.
+    fn breaks_colour_symmetry(&self, row: u32) -> bool {
+        if !self.colour_symmetry {
+            return false;
+        }
+        let (k, _) = self.rows[row as usize];
+        let Some(c) = self.puzzle.kinds[k as usize].colour else {
+            return false;
+        };
+        let lowest_unused = self.per_colour.iter().position(|&n| n == 0);
+        self.per_colour[c.index()] == 0 && lowest_unused != Some(c.index())
     }
 
     /// A row may be taken (beyond the exact cover): alternating colours forbid a stone
@@ -139,25 +219,38 @@ impl<'a> Search<'a> {
         })
     }
 
-    fn take(&mut self, row: u32, node: u32) {
+    /// Takes a row; returns how many rows forward checking hid.
+    fn take(&mut self, row: u32, node: u32) -> usize {
         self.dlx.select(node);
         self.chosen.push(row);
         let (k, p) = self.rows[row as usize];
         let size = self.puzzle.kinds[k as usize].stone.size();
+        let placement = &self.puzzle.placements()[p as usize];
         self.copies_by_size[size] -= 1;
         self.empty -= size;
+        self.filled |= placement.mask;
+        let mut hidden = 0;
         if let Some(c) = self.puzzle.kinds[k as usize].colour {
-            self.colour_cells[c.index()] |= self.puzzle.placements()[p as usize].mask;
+            self.colour_cells[c.index()] |= placement.mask;
+            self.per_colour[c.index()] += 1;
+            if self.puzzle.spec().alternate {
+                hidden = self.forward_check(c, placement.around);
+            }
         }
+        hidden
     }
 
-    fn give_back(&mut self, row: u32, node: u32) {
+    fn give_back(&mut self, row: u32, node: u32, hidden: usize) {
+        self.unhide(hidden);
         let (k, p) = self.rows[row as usize];
         let size = self.puzzle.kinds[k as usize].stone.size();
+        let mask = self.puzzle.placements()[p as usize].mask;
         self.copies_by_size[size] += 1;
         self.empty += size;
+        self.filled &= !mask;
         if let Some(c) = self.puzzle.kinds[k as usize].colour {
-            self.colour_cells[c.index()] &= !self.puzzle.placements()[p as usize].mask;
+            self.colour_cells[c.index()] &= !mask;
+            self.per_colour[c.index()] -= 1;
         }
         self.chosen.pop();
         self.dlx.unselect(node);
@@ -196,12 +289,19 @@ impl<'a> Search<'a> {
     }
 
     /// Depth-first over the most constrained cell; `leaf` sees every exact cover.
+    /// `stop` is asked every few thousand nodes whether to give up (then `stopped`).
     fn run(
         &mut self,
         depth: usize,
         leaf: &mut dyn FnMut(&Search<'_>) -> Flow,
         report: &mut dyn FnMut(f64),
+        stop: &mut dyn FnMut() -> bool,
     ) -> Flow {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) && stop() {
+            self.stopped = true;
+            return Flow::Stop;
+        }
         let Some((header, size)) = self.dlx.most_constrained() else {
             return leaf(self);
         };
@@ -209,6 +309,21 @@ impl<'a> Search<'a> {
             return Flow::Continue;
         }
         self.dlx.open(header);
+        // The symmetries keeping the first cell: any solution maps to one whose stone
+        // there is the smallest of its images (PD7's symmetries map solutions to
+        // solutions; the colours are untouched).
+        let keep_cell: Vec<&super::Symmetry> = if depth == 0 && self.cell_symmetry {
+            let e = self.puzzle.edge();
+            let cell = self.dlx.item_of_header(header);
+            let at = [cell % e, cell / e % e, cell / (e * e)];
+            self.puzzle
+                .symmetries()
+                .iter()
+                .filter(|g| g.apply(e, at) == at)
+                .collect()
+        } else {
+            Vec::new()
+        };
         if depth < 2 {
             self.levels[depth] = (0, size as usize);
             if depth == 0 {
@@ -219,10 +334,13 @@ impl<'a> Search<'a> {
         let mut flow = Flow::Continue;
         while node != header {
             let row = self.dlx.row_of(node);
-            if self.allowed(row) {
-                self.take(row, node);
-                flow = self.run(depth + 1, leaf, report);
-                self.give_back(row, node);
+            debug_assert!(self.allowed(row), "forward checking hides the rest");
+            let p = self.rows[row as usize].1 as usize;
+            let smallest = keep_cell.iter().all(|g| g.placement(p) >= p);
+            if smallest && !self.breaks_colour_symmetry(row) {
+                let hidden = self.take(row, node);
+                flow = self.run(depth + 1, leaf, report, stop);
+                self.give_back(row, node, hidden);
             }
             if depth < 2 {
                 self.levels[depth].0 += 1;
@@ -267,20 +385,48 @@ impl Puzzle {
     /// A solution that keeps `placed` (a build in progress, in its order), if the build
     /// can still be completed.
     pub fn complete(&self, placed: &[Piece]) -> Option<Solution> {
-        let mut search = Search::new(self, placed)?;
+        match self.decide_from(placed, &mut || false) {
+            Decision::Solved(solution) => Some(solution),
+            Decision::NoSolution | Decision::Stopped => None,
+        }
+    }
+
+    /// Decides the puzzle: a solution, or the proof by exhausted search that there is
+    /// none; `stop` is asked now and then whether to give up (then [`Decision::Stopped`]).
+    pub fn decide(&self, stop: &mut dyn FnMut() -> bool) -> Decision {
+        self.decide_from(&[], stop)
+    }
+
+    /// [`Puzzle::decide`] from a build in progress (`placed`, in its order).
+    pub fn decide_from(&self, placed: &[Piece], stop: &mut dyn FnMut() -> bool) -> Decision {
+        if self.spec().rules {
+            // PD3, PD4: searched in build order, R3 and R7 checked at every stone.
+            return match Turns::new(self, placed) {
+                Some(turns) => turns.decide(stop),
+                None => Decision::NoSolution,
+            };
+        }
+        let Some(mut search) = Search::new(self, placed) else {
+            return Decision::NoSolution;
+        };
+        // One solution is enough: unused colours may be told apart by their first use.
+        search.colour_symmetry = self.spec().alternate;
+        search.cell_symmetry = placed.is_empty();
         let mut found = None;
         search.run(
             0,
-            &mut |s| match self.finish(placed.len(), s.pieces()) {
-                Some(solution) => {
-                    found = Some(solution);
-                    Flow::Stop
-                }
-                None => Flow::Continue,
+            &mut |s| {
+                found = Some(Solution { pieces: s.pieces() });
+                Flow::Stop
             },
             &mut |_| {},
+            stop,
         );
-        found
+        match found {
+            Some(solution) => Decision::Solved(solution),
+            None if search.stopped => Decision::Stopped,
+            None => Decision::NoSolution,
+        }
     }
 
     /// Counts every solution, as placed and up to symmetry; `observer` hears the
@@ -324,6 +470,7 @@ impl Puzzle {
                 Flow::Continue
             },
             &mut |fraction| report(fraction, found.get()),
+            &mut || false,
         );
     }
 }

@@ -1,0 +1,370 @@
+//! Under `--rules` the cube is searched in build order (PD3, PD4): the colours place in
+//! turn, red first, and each stone must be legal when it is placed — no hole under it
+//! (R3), touching its own colour after the colour's first stone (R7). So the two rules
+//! and the turn order are enforced at every step, not checked on a finished cube.
+//!
+//! A state is the filled cells, the cells of each colour and the stones each colour
+//! still holds (whose turn it is follows from how many stones are placed). The search
+//! is depth first over the legal stones of the colour to move, with these cuts, each of
+//! them sound (it drops only states from which no full cube can be built):
+//!
+//! - **Sizes and turns.** The stones still to come are placed in turn, so if `m` more
+//!   stones are placed, each colour places a known number of them; some `m` must let
+//!   every colour choose that many of its own remaining stones with sizes adding up,
+//!   over all colours, to exactly the empty cells.
+//! - **Dead cells.** Every empty cell must lie in some placement of a stone that some
+//!   colour still holds, inside the empty cells (support and contact aside).
+//! - **Cut-off colours.** A colour that has placed stones but whose stones no longer
+//!   touch an empty cell can place nothing more (R7): it must have no further turn, which
+//!   the sizes-and-turns count then requires.
+//! - **Dead states.** A state found dead is remembered (exactly, not by a hash), so a
+//!   state reached again by placing the same stones in another order is not searched
+//!   twice. Only the cells of a colour next to an empty cell are kept in the state:
+//!   the others can never be touched again.
+//! - **Symmetry.** From the empty cube, red's first stone is taken only in the smallest
+//!   of its images under the symmetries that keep up (PD7); any build maps to one that
+//!   starts so.
+//!
+//! Pure and deterministic: the stones are tried in a fixed order; a caller can stop the
+//! search (it is then undecided), which is checked every few thousand states.
+
+use std::collections::HashSet;
+
+use super::{bits, Piece, Puzzle, Solution};
+use crate::colour::Colour;
+
+/// What a search came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// A solution (checked by [`Puzzle::validate`] in the tests).
+    Solved(Solution),
+    /// The whole search space was searched: there is no solution.
+    NoSolution,
+    /// The caller stopped the search before it ended.
+    Stopped,
+}
+
+/// Dead states remembered at most; past this the memory is emptied (still sound).
+const MEMO_LIMIT: usize = 1 << 20;
+/// States searched between two calls of the caller's stop check.
+const CHECK_EVERY: u64 = 2048;
+
+/// A state as remembered: filled cells, each colour's cells next to an empty cell,
+/// and the stones each colour holds (11 bits a colour).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    filled: u128,
+    own: [u128; super::MAX_COLOURS as usize],
+    left: u128,
+}
+
+/// Why the search returned early.
+struct Interrupted;
+
+pub(crate) struct Turns<'a> {
+    puzzle: &'a Puzzle,
+    colours: usize,
+    full: u128,
+    /// Per placement: the index of its stone in [`Puzzle::stones`].
+    stone_of: Vec<u8>,
+    /// Per cell, per stone index: the placements whose lowest cell it is. A stone
+    /// placed under R3 has its lowest cell on the floor or on a filled cell, so only
+    /// the cells where a column's empty part begins need to be looked at.
+    lowest: Vec<Vec<Vec<u32>>>,
+    /// Per cell: the placements covering it, larger stones first.
+    covering: Vec<Vec<u32>>,
+    /// Per cell: the cells face to face with it.
+    neighbours: Vec<u128>,
+    /// Symmetries to break at the first stone (images of placements).
+    symmetric_start: bool,
+    filled: u128,
+    own: Vec<u128>,
+    /// Per colour, the stones it still holds (bits of stone indices).
+    left: Vec<u16>,
+    pieces: Vec<Piece>,
+    dead: HashSet<Key>,
+    nodes: u64,
+}
+
+impl<'a> Turns<'a> {
+    /// A search that continues the build `prefix` (already legal, in its order); `None`
+    /// if the prefix is not a legal build of this puzzle.
+    pub fn new(puzzle: &'a Puzzle, prefix: &[Piece]) -> Option<Turns<'a>> {
+        let volume = puzzle.volume();
+        let colours = puzzle.spec().colours as usize;
+        let stone_index = |s| puzzle.stones().iter().position(|&t| t == s);
+        let stone_of: Vec<u8> = puzzle
+            .placements()
+            .iter()
+            .map(|p| stone_index(p.stone).expect("a stone of the set") as u8)
+            .collect();
+        let n_stones = puzzle.stones().len();
+        let mut lowest = vec![vec![Vec::new(); n_stones]; volume];
+        let mut covering = vec![Vec::new(); volume];
+        for (i, p) in puzzle.placements().iter().enumerate() {
+            lowest[p.mask.trailing_zeros() as usize][stone_of[i] as usize].push(i as u32);
+            for c in bits(p.mask) {
+                covering[c].push(i as u32);
+            }
+        }
+        for list in &mut covering {
+            list.sort_by_key(|&p| std::cmp::Reverse(puzzle.placements()[p as usize].stone.size()));
+        }
+        let all = (1u16 << n_stones) - 1;
+        let mut turns = Turns {
+            puzzle,
+            colours,
+            full: if volume == 128 {
+                u128::MAX
+            } else {
+                (1u128 << volume) - 1
+            },
+            stone_of,
+            lowest,
+            covering,
+            neighbours: (0..volume).map(|i| puzzle.neighbours[i]).collect(),
+            symmetric_start: prefix.is_empty(),
+            filled: 0,
+            own: vec![0; colours],
+            left: vec![all; colours],
+            pieces: Vec::new(),
+            dead: HashSet::new(),
+            nodes: 0,
+        };
+        for piece in prefix {
+            let p = piece.placement;
+            let legal = p < puzzle.placements().len()
+                && piece.colour == turns.to_move()
+                && piece.stone == puzzle.placements()[p].stone
+                && turns.legal(piece.colour.index(), p);
+            if !legal {
+                return None;
+            }
+            turns.put(*piece);
+        }
+        Some(turns)
+    }
+
+    fn to_move(&self) -> Colour {
+        Colour((self.pieces.len() % self.colours) as u8)
+    }
+
+    /// R3, R7 and the stone still held, for a stone of colour `c` at placement `p`.
+    fn legal(&self, c: usize, p: usize) -> bool {
+        let placement = &self.puzzle.placements()[p];
+        self.left[c] & 1 << self.stone_of[p] != 0
+            && placement.mask & self.filled == 0
+            // R3: every cube on the floor or on a filled cell.
+            && placement.below & !self.filled == 0
+            // R7: after the colour's first stone, touch the colour face to face.
+            && (self.own[c] == 0 || placement.around & self.own[c] != 0)
+    }
+
+    fn put(&mut self, piece: Piece) {
+        let c = piece.colour.index();
+        let mask = self.puzzle.placements()[piece.placement].mask;
+        self.filled |= mask;
+        self.own[c] |= mask;
+        self.left[c] &= !(1 << self.stone_of[piece.placement]);
+        self.pieces.push(piece);
+    }
+
+    fn take_back(&mut self) {
+        let piece = self.pieces.pop().expect("a stone to take back");
+        let c = piece.colour.index();
+        let mask = self.puzzle.placements()[piece.placement].mask;
+        self.filled &= !mask;
+        self.own[c] &= !mask;
+        self.left[c] |= 1 << self.stone_of[piece.placement];
+    }
+
+    /// Cells next to an empty cell.
+    fn frontier(&self) -> u128 {
+        let empty = self.full & !self.filled;
+        bits(empty).fold(0, |m, i| m | self.neighbours[i]) & self.filled
+    }
+
+    fn key(&self, frontier: u128) -> Key {
+        let mut key = Key {
+            filled: self.filled,
+            own: [0; super::MAX_COLOURS as usize],
+            left: 0,
+        };
+        for c in 0..self.colours {
+            key.own[c] = self.own[c] & frontier;
+            key.left |= (self.left[c] as u128) << (11 * c);
+        }
+        key
+    }
+
+    /// Sizes and turns: whether some number of further stones, placed in turn from the
+    /// colour to move, can have sizes adding up to exactly the empty cells, each colour
+    /// using its own remaining stones; a cut-off colour (`frozen`) places none.
+    fn sizes_fit(&self, frozen: &[bool]) -> bool {
+        let empty = (self.full & !self.filled).count_ones() as usize;
+        if empty == 0 {
+            return true;
+        }
+        let stones = self.puzzle.stones();
+        // Per colour, per number of stones: the sums (bits) its remaining stones reach.
+        let mut reach = vec![[0u64; 12]; self.colours];
+        for (c, table) in reach.iter_mut().enumerate() {
+            table[0] = 1;
+            if frozen[c] {
+                continue;
+            }
+            let mut count = 0;
+            for (s, stone) in stones.iter().enumerate() {
+                if self.left[c] & 1 << s == 0 {
+                    continue;
+                }
+                count += 1;
+                for n in (0..count).rev() {
+                    table[n + 1] |= table[n] << stone.size();
+                }
+            }
+        }
+        let held: usize = (0..self.colours)
+            .filter(|&c| !frozen[c])
+            .map(|c| self.left[c].count_ones() as usize)
+            .sum();
+        let first = self.pieces.len() % self.colours;
+        let mut per = vec![0usize; self.colours];
+        for m in 1..=held {
+            per[(first + m - 1) % self.colours] += 1;
+            if per.iter().any(|&n| n > 11) {
+                break;
+            }
+            let mut sums: u128 = 1;
+            for (c, &n) in per.iter().enumerate() {
+                let r = reach[c][n];
+                if r == 0 {
+                    sums = 0;
+                    break;
+                }
+                let mut next = 0u128;
+                for b in bits(r as u128) {
+                    next |= sums << b;
+                }
+                sums = next;
+            }
+            if empty < 128 && sums & 1 << empty != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Dead cells: every empty cell lies in a placement, inside the empty cells, of a
+    /// stone some colour still holds.
+    fn cells_coverable(&self) -> bool {
+        let held = self.left.iter().fold(0u16, |m, &l| m | l);
+        let empty = self.full & !self.filled;
+        let mut covered = 0u128;
+        for cell in bits(empty) {
+            if covered & 1 << cell != 0 {
+                continue;
+            }
+            let found = self.covering[cell].iter().find(|&&p| {
+                held & 1 << self.stone_of[p as usize] != 0
+                    && self.puzzle.placements()[p as usize].mask & self.filled == 0
+            });
+            match found {
+                Some(&p) => covered |= self.puzzle.placements()[p as usize].mask,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// The legal stones of the colour to move, in the order they are tried: the lowest
+    /// first (the cube is built up level by level), then the larger stones.
+    fn moves(&self) -> Vec<u32> {
+        let c = self.to_move().index();
+        let empty = self.full & !self.filled;
+        let layer = self.puzzle.edge() * self.puzzle.edge();
+        // Where a column's empty part begins: on the floor or on a filled cell.
+        let floor = (1u128 << layer) - 1;
+        let starts = empty & (floor | (self.filled << layer));
+        let mut out: Vec<u32> = Vec::new();
+        for cell in bits(starts) {
+            for (s, list) in self.lowest[cell].iter().enumerate() {
+                if self.left[c] & 1 << s == 0 {
+                    continue;
+                }
+                out.extend(list.iter().copied().filter(|&p| self.legal(c, p as usize)));
+            }
+        }
+        let placements = self.puzzle.placements();
+        out.sort_by_key(|&p| {
+            let pl = &placements[p as usize];
+            let top = (127 - pl.mask.leading_zeros()) as usize / layer;
+            (
+                top,
+                std::cmp::Reverse(pl.stone.size()),
+                pl.mask.trailing_zeros(),
+            )
+        });
+        if self.symmetric_start && self.pieces.is_empty() {
+            let syms = self.puzzle.symmetries();
+            out.retain(|&p| syms.iter().all(|g| g.placement(p as usize) >= p as usize));
+        }
+        out
+    }
+
+    /// Depth first from the current state: `Ok(true)` when the cube is full.
+    fn search(&mut self, stop: &mut dyn FnMut() -> bool) -> Result<bool, Interrupted> {
+        if self.filled == self.full {
+            return Ok(true);
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) && stop() {
+            return Err(Interrupted);
+        }
+        let frontier = self.frontier();
+        let key = self.key(frontier);
+        if self.dead.contains(&key) {
+            return Ok(false);
+        }
+        // A colour that has placed but touches no empty cell can place no more (R7).
+        let frozen: Vec<bool> = (0..self.colours)
+            .map(|c| self.own[c] != 0 && self.own[c] & frontier == 0)
+            .collect();
+        if self.sizes_fit(&frozen) && self.cells_coverable() {
+            let colour = self.to_move();
+            for p in self.moves() {
+                self.put(Piece {
+                    colour,
+                    stone: self.puzzle.placements()[p as usize].stone,
+                    placement: p as usize,
+                });
+                if self.search(stop)? {
+                    return Ok(true);
+                }
+                self.take_back();
+            }
+        }
+        if self.dead.len() >= MEMO_LIMIT {
+            self.dead.clear();
+        }
+        self.dead.insert(key);
+        Ok(false)
+    }
+
+    /// Runs the search to its end, or until `stop` says so.
+    pub fn decide(mut self, stop: &mut dyn FnMut() -> bool) -> Decision {
+        match self.search(stop) {
+            Ok(true) => Decision::Solved(Solution {
+                pieces: self.pieces,
+            }),
+            Ok(false) => Decision::NoSolution,
+            Err(Interrupted) => Decision::Stopped,
+        }
+    }
+
+    /// States searched so far.
+    #[cfg(test)]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
