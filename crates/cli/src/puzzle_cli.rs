@@ -18,7 +18,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rumis::notation::parse_move;
-use rumis::puzzle::{Build, CubeSpec, Decision, Piece, Puzzle, PuzzleError};
+use rumis::puzzle::{Build, CubeSpec, Decision, Hint, Piece, Puzzle, PuzzleError};
 use rumis::{Colour, Stone};
 
 use crate::rumis_cli::draw::Paint;
@@ -387,6 +387,9 @@ commands:
   quit                  stop
 ";
 
+/// Seconds a hint may search before it gives up.
+const HINT_SECONDS: f64 = 10.0;
+
 /// A cube being built at the terminal.
 pub struct Session<'a> {
     build: Build<'a>,
@@ -484,17 +487,25 @@ impl<'a> Session<'a> {
                 Some(piece) => writeln!(out, "took back {}", describe(puzzle, &piece))?,
                 None => writeln!(out, "nothing to take back")?,
             },
-            "hint" => match self.build.hint() {
-                Some(piece) => writeln!(
-                    out,
-                    "the cube can still be completed; try: {}",
-                    describe(puzzle, &piece)
-                )?,
-                None => writeln!(
-                    out,
-                    "the cube cannot be completed from here: `undo` some stones"
-                )?,
-            },
+            "hint" => {
+                let start = Instant::now();
+                let mut stop = || start.elapsed().as_secs_f64() > HINT_SECONDS;
+                match self.build.hint_until(&mut stop) {
+                    Hint::Place(piece) => writeln!(
+                        out,
+                        "the cube can still be completed; try: {}",
+                        describe(puzzle, &piece)
+                    )?,
+                    Hint::Hopeless => writeln!(
+                        out,
+                        "the cube cannot be completed from here: `undo` some stones"
+                    )?,
+                    Hint::Undecided => writeln!(
+                        out,
+                        "could not decide within {HINT_SECONDS} s whether the cube can still be completed"
+                    )?,
+                }
+            }
             _ => match self.place(command) {
                 Ok(piece) => {
                     writeln!(out, "placed {}", describe(puzzle, &piece))?;

@@ -130,7 +130,7 @@ fn alternation_agrees_with_a_plain_search_on_small_sets() {
     }
 }
 
-/// The full small cube with two colours by the plain search: about half a minute in a
+/// The full small cube with two colours by the plain search: about ten seconds in a
 /// release build.
 #[test]
 #[ignore]
