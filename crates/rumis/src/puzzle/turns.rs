@@ -17,6 +17,9 @@
 //! - **Cut-off colours.** A colour that has placed stones but whose stones no longer
 //!   touch an empty cell can place nothing more (R7): it must have no further turn, which
 //!   the sizes-and-turns count then requires.
+//! - **Tiling.** The empty cells must be an exact cover by the stones still held
+//!   (colours, turns and order aside), searched by the lowest empty cell within a budget
+//!   of steps; only a search that ends without a tiling cuts.
 //! - **Dead states.** A state found dead is remembered (exactly, not by a hash), so a
 //!   state reached again by placing the same stones in another order is not searched
 //!   twice. Only the cells of a colour next to an empty cell are kept in the state:
