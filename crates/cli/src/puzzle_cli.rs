@@ -18,7 +18,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rumis::notation::parse_move;
-use rumis::puzzle::{Build, CubeSpec, Piece, Puzzle};
+use rumis::puzzle::{Build, CubeSpec, Decision, Hint, Piece, Puzzle, PuzzleError};
 use rumis::{Colour, Stone};
 
 use crate::rumis_cli::draw::Paint;
@@ -27,6 +27,22 @@ use crate::rumis_cli::draw::Paint;
 pub enum PuzzleCommand {
     /// Build a full cube of edge 3, 4 or 5 from the stones of one or more colours (R12).
     Cube(CubeArgs),
+    /// Decide every solo cube (edges 3-5, colours 1-4, with and without --rules and
+    /// --alternate): a Markdown table of the answers on stdout, progress on stderr.
+    Table(TableArgs),
+}
+
+#[derive(Args)]
+pub struct TableArgs {
+    /// Seconds allowed for each combination; past it the answer is "undecided".
+    #[arg(long, default_value_t = 10.0)]
+    limit: f64,
+    /// Edges to run, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [3, 4, 5])]
+    edges: Vec<u8>,
+    /// Numbers of colours to run, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 2, 3, 4])]
+    colours: Vec<u8>,
 }
 
 #[derive(Args)]
@@ -58,7 +74,136 @@ pub struct CubeArgs {
 pub fn run(command: PuzzleCommand) -> anyhow::Result<()> {
     match command {
         PuzzleCommand::Cube(args) => cube(args),
+        PuzzleCommand::Table(args) => table(args),
     }
+}
+
+/// One line of the table: a combination and what came of it.
+pub struct Row {
+    pub spec: CubeSpec,
+    pub answer: Answer,
+    /// Set-up and search, one thread.
+    pub seconds: f64,
+}
+
+/// The answer for one combination.
+pub enum Answer {
+    /// A solution, checked by `Puzzle::validate`, with its number of stones.
+    Solved(usize),
+    /// No solution: the search was exhausted.
+    Exhausted,
+    /// No solution, for a reason given when the puzzle is set up (PD1, PD5, PD6).
+    Refused(PuzzleError),
+    /// The time ran out first.
+    Undecided,
+}
+
+/// Sets up and decides one combination within `limit` seconds.
+pub fn decide_row(spec: CubeSpec, limit: f64) -> anyhow::Result<Row> {
+    let start = Instant::now();
+    let answer = match Puzzle::new(spec.clone()) {
+        Err(reason) => Answer::Refused(reason),
+        Ok(puzzle) => {
+            let mut stop = || start.elapsed().as_secs_f64() > limit;
+            match puzzle.decide(&mut stop) {
+                Decision::Solved(solution) => {
+                    if let Err(why) = puzzle.validate(&solution) {
+                        bail!("the solver's solution for {spec} is wrong: {why}");
+                    }
+                    Answer::Solved(solution.pieces.len())
+                }
+                Decision::NoSolution => Answer::Exhausted,
+                Decision::Stopped => Answer::Undecided,
+            }
+        }
+    };
+    Ok(Row {
+        spec,
+        answer,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The reason for a refusal, short enough for a table cell.
+fn short_reason(reason: &PuzzleError) -> String {
+    match reason {
+        PuzzleError::TooFewCubes {
+            volume, available, ..
+        } => format!("{volume} cells, only {available} cubes (PD1)"),
+        PuzzleError::AlternateOneColour => "one colour cannot alternate (PD5)".to_string(),
+        PuzzleError::RulesWithAlternate { min_stones, .. } => {
+            format!("≥ {min_stones} stones, so a colour places two: R7 against PD5 (PD6)")
+        }
+        other => other.to_string(),
+    }
+}
+
+impl Row {
+    /// The row in Markdown.
+    pub fn markdown(&self) -> String {
+        let yes = |b: bool| if b { "yes" } else { "–" };
+        let (answer, stones) = match &self.answer {
+            Answer::Solved(n) => ("solved".to_string(), n.to_string()),
+            Answer::Exhausted => ("none: search exhausted".to_string(), "–".to_string()),
+            Answer::Refused(reason) => (format!("none: {}", short_reason(reason)), "–".to_string()),
+            Answer::Undecided => ("undecided (time limit)".to_string(), "–".to_string()),
+        };
+        format!(
+            "| {} | {} | {} | {} | {answer} | {stones} | {:.3} s |",
+            self.spec.edge,
+            self.spec.colours,
+            yes(self.spec.rules),
+            yes(self.spec.alternate),
+            self.seconds
+        )
+    }
+}
+
+/// Every combination asked for, in order: edge, colours, then plain, rules,
+/// alternate, both.
+pub fn combinations(edges: &[u8], colours: &[u8]) -> Vec<CubeSpec> {
+    let mut out = Vec::new();
+    for &edge in edges {
+        for &n in colours {
+            for (rules, alternate) in [(false, false), (true, false), (false, true), (true, true)] {
+                out.push(
+                    CubeSpec::new(edge, n)
+                        .with_rules(rules)
+                        .with_alternate(alternate),
+                );
+            }
+        }
+    }
+    out
+}
+
+pub const TABLE_HEAD: &str = "| edge | colours | rules | alternate | answer | stones | time |\n| --- | --- | --- | --- | --- | --- | --- |";
+
+fn table(args: TableArgs) -> anyhow::Result<()> {
+    let specs = combinations(&args.edges, &args.colours);
+    let mut rows = Vec::new();
+    let mut err = std::io::stderr();
+    for (n, spec) in specs.into_iter().enumerate() {
+        let row = decide_row(spec, args.limit)?;
+        writeln!(err, "[{:>2}] {}", n + 1, row.markdown())?;
+        rows.push(row);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{TABLE_HEAD}")?;
+    for row in &rows {
+        writeln!(out, "{}", row.markdown())?;
+    }
+    let undecided = rows
+        .iter()
+        .filter(|r| matches!(r.answer, Answer::Undecided))
+        .count();
+    if undecided > 0 {
+        bail!(
+            "{undecided} combination(s) undecided within {} s",
+            args.limit
+        );
+    }
+    Ok(())
 }
 
 fn spec(args: &CubeArgs) -> anyhow::Result<CubeSpec> {
@@ -242,6 +387,9 @@ commands:
   quit                  stop
 ";
 
+/// Seconds a hint may search before it gives up.
+const HINT_SECONDS: f64 = 10.0;
+
 /// A cube being built at the terminal.
 pub struct Session<'a> {
     build: Build<'a>,
@@ -339,17 +487,25 @@ impl<'a> Session<'a> {
                 Some(piece) => writeln!(out, "took back {}", describe(puzzle, &piece))?,
                 None => writeln!(out, "nothing to take back")?,
             },
-            "hint" => match self.build.hint() {
-                Some(piece) => writeln!(
-                    out,
-                    "the cube can still be completed; try: {}",
-                    describe(puzzle, &piece)
-                )?,
-                None => writeln!(
-                    out,
-                    "the cube cannot be completed from here: `undo` some stones"
-                )?,
-            },
+            "hint" => {
+                let start = Instant::now();
+                let mut stop = || start.elapsed().as_secs_f64() > HINT_SECONDS;
+                match self.build.hint_until(&mut stop) {
+                    Hint::Place(piece) => writeln!(
+                        out,
+                        "the cube can still be completed; try: {}",
+                        describe(puzzle, &piece)
+                    )?,
+                    Hint::Hopeless => writeln!(
+                        out,
+                        "the cube cannot be completed from here: `undo` some stones"
+                    )?,
+                    Hint::Undecided => writeln!(
+                        out,
+                        "could not decide within {HINT_SECONDS} s whether the cube can still be completed"
+                    )?,
+                }
+            }
             _ => match self.place(command) {
                 Ok(piece) => {
                     writeln!(out, "placed {}", describe(puzzle, &piece))?;

@@ -117,3 +117,38 @@ fn bad_requests_are_explained() {
         "cannot be used with",
     );
 }
+
+/// `rumi puzzle table` decides every combination it is given (here the small cube): a
+/// Markdown table on stdout, a line per combination on stderr as it is decided.
+#[test]
+fn the_table_decides_every_small_cube() {
+    let (out, err, ok) = rumi(&["puzzle", "table", "--edges", "3"], "");
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "| edge | colours | rules | alternate | answer | stones | time |"
+    );
+    assert_eq!(lines.len(), 2 + 16, "{out}");
+    let row = |colours: u8, rules: &str, alternate: &str| {
+        let start = format!("| 3 | {colours} | {rules} | {alternate} | ");
+        lines
+            .iter()
+            .find(|l| l.starts_with(&start))
+            .unwrap_or_else(|| panic!("no row {start}"))
+            .to_string()
+    };
+    assert!(row(1, "–", "–").contains("| solved | 7 |"));
+    assert!(row(4, "yes", "–").contains("| solved |"));
+    assert!(row(3, "–", "yes").contains("| solved |"));
+    assert!(row(2, "–", "yes").contains("| none: search exhausted | – |"));
+    assert!(row(1, "–", "yes").contains("none: one colour cannot alternate (PD5)"));
+    assert!(row(2, "yes", "yes").contains("(PD6)"));
+    assert!(!out.contains("undecided"));
+    // Progress: one line per combination, as it is decided.
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with('[')).count(),
+        16,
+        "{err}"
+    );
+}

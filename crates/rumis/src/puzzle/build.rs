@@ -11,7 +11,7 @@ use crate::notation::{resolve_on, MoveText, NotationError};
 use crate::rules::{CellName, Illegal};
 use crate::stones::{identify, Offset, Stone};
 
-use super::{Piece, Puzzle, Solution};
+use super::{Decision, Piece, Puzzle, Solution};
 
 /// Why a stone cannot be placed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -48,6 +48,17 @@ pub enum PlaceError {
         "{stone} cannot be lowered at {column} in that orientation: it would stick out of the cube"
     )]
     OffTheCube { stone: Stone, column: String },
+}
+
+/// What a hint comes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// The build can be completed; this stone is a next step.
+    Place(Piece),
+    /// The build cannot be completed (or is complete): the search was exhausted.
+    Hopeless,
+    /// The search was stopped before it decided.
+    Undecided,
 }
 
 /// A build in progress.
@@ -255,14 +266,28 @@ impl<'a> Build<'a> {
     /// A stone to place next that keeps the build completable: under the rules the
     /// next stone of a legal order, otherwise the one filling the lowest empty cell.
     pub fn hint(&self) -> Option<Piece> {
-        let solution = self.completion()?;
-        let new = &solution.pieces[self.pieces.len()..];
-        if self.puzzle.spec().rules {
-            return new.first().copied();
+        match self.hint_until(&mut || false) {
+            Hint::Place(piece) => Some(piece),
+            Hint::Hopeless | Hint::Undecided => None,
         }
-        new.iter()
-            .copied()
-            .min_by_key(|p| self.puzzle.placements()[p.placement].mask.trailing_zeros())
+    }
+
+    /// [`Build::hint`], giving up when `stop` says so (asked now and then).
+    pub fn hint_until(&self, stop: &mut dyn FnMut() -> bool) -> Hint {
+        let solution = match self.puzzle.decide_from(&self.pieces, stop) {
+            Decision::Solved(solution) => solution,
+            Decision::NoSolution => return Hint::Hopeless,
+            Decision::Stopped => return Hint::Undecided,
+        };
+        let new = &solution.pieces[self.pieces.len()..];
+        let next = if self.puzzle.spec().rules {
+            new.first().copied()
+        } else {
+            new.iter()
+                .copied()
+                .min_by_key(|p| self.puzzle.placements()[p.placement].mask.trailing_zeros())
+        };
+        next.map_or(Hint::Hopeless, Hint::Place)
     }
 
     /// The cells of a piece, ascending.

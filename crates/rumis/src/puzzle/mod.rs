@@ -34,7 +34,7 @@ use crate::board::Cell;
 use crate::colour::Colour;
 use crate::stones::Stone;
 
-pub use build::{Build, PlaceError};
+pub use build::{Build, Hint, PlaceError};
 pub use search::{Counts, Progress};
 pub use symmetry::Symmetry;
 pub use turns::Decision;

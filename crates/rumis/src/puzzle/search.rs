@@ -611,6 +611,29 @@ mod tests {
         assert_eq!(puzzle.validate(&solution), Ok(()));
     }
 
+    /// The 4-cube with two colours alternating has no solution; this confirms it
+    /// without the symmetry breaking (forward checking only): about 8 s in a release
+    /// build, so ignored by default.
+    #[test]
+    #[ignore]
+    fn two_colours_alternating_on_the_4_cube_without_symmetries() {
+        let puzzle = Puzzle::new(CubeSpec::new(4, 2).with_alternate(true)).unwrap();
+        assert_eq!(puzzle.decide(&mut || false), Decision::NoSolution);
+        let mut search = Search::new(&puzzle, &[]).unwrap();
+        assert!(!search.colour_symmetry && !search.cell_symmetry);
+        let mut found = false;
+        search.run(
+            0,
+            &mut |_| {
+                found = true;
+                Flow::Stop
+            },
+            &mut |_| {},
+            &mut || false,
+        );
+        assert!(!found);
+    }
+
     #[test]
     fn under_the_rules_a_build_order_is_found() {
         for colours in [1, 2] {

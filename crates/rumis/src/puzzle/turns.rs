@@ -17,6 +17,9 @@
 //! - **Cut-off colours.** A colour that has placed stones but whose stones no longer
 //!   touch an empty cell can place nothing more (R7): it must have no further turn, which
 //!   the sizes-and-turns count then requires.
+//! - **Tiling.** The empty cells must be an exact cover by the stones still held
+//!   (colours, turns and order aside), searched by the lowest empty cell within a budget
+//!   of steps; only a search that ends without a tiling cuts.
 //! - **Dead states.** A state found dead is remembered (exactly, not by a hash), so a
 //!   state reached again by placing the same stones in another order is not searched
 //!   twice. Only the cells of a colour next to an empty cell are kept in the state:
@@ -84,7 +87,12 @@ pub(crate) struct Turns<'a> {
     pieces: Vec<Piece>,
     dead: HashSet<Key>,
     nodes: u64,
+    /// Empty regions (with the stones held) known not to be tileable.
+    untileable: HashSet<(u128, [u8; 11])>,
 }
+
+/// Steps a tiling check may take before it gives up (and cuts nothing).
+const TILING_BUDGET: u32 = 4000;
 
 impl<'a> Turns<'a> {
     /// A search that continues the build `prefix` (already legal, in its order); `None`
@@ -130,6 +138,7 @@ impl<'a> Turns<'a> {
             pieces: Vec::new(),
             dead: HashSet::new(),
             nodes: 0,
+            untileable: HashSet::new(),
         };
         for piece in prefix {
             let p = piece.placement;
@@ -277,6 +286,69 @@ impl<'a> Turns<'a> {
         true
     }
 
+    /// Tiling: the empty cells must be an exact cover by stones still held (each stone
+    /// as often as colours hold it; colours, turns, R3 and R7 aside). Searched by the
+    /// lowest empty cell within a budget; past the budget nothing is cut.
+    fn tileable(&mut self) -> bool {
+        let mut copies = [0u8; 11];
+        for &l in &self.left {
+            for (s, n) in copies.iter_mut().enumerate() {
+                *n += (l >> s & 1) as u8;
+            }
+        }
+        let empty = self.full & !self.filled;
+        if self.untileable.contains(&(empty, copies)) {
+            return false;
+        }
+        let mut budget = TILING_BUDGET;
+        match self.tile(empty, &mut copies, &mut budget) {
+            Some(false) => {
+                if self.untileable.len() >= MEMO_LIMIT {
+                    self.untileable.clear();
+                }
+                self.untileable.insert((empty, copies));
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// `Some(whether empty can be tiled)`, or `None` when the budget ran out.
+    fn tile(&self, empty: u128, copies: &mut [u8; 11], budget: &mut u32) -> Option<bool> {
+        if empty == 0 {
+            return Some(true);
+        }
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let cell = empty.trailing_zeros() as usize;
+        let mut unknown = false;
+        for s in 0..copies.len() {
+            if copies[s] == 0 {
+                continue;
+            }
+            for &p in &self.lowest[cell][s] {
+                let mask = self.puzzle.placements()[p as usize].mask;
+                if mask & !empty != 0 {
+                    continue;
+                }
+                copies[s] -= 1;
+                let result = self.tile(empty & !mask, copies, budget);
+                copies[s] += 1;
+                match result {
+                    Some(true) => return Some(true),
+                    Some(false) => {}
+                    None => unknown = true,
+                }
+                if unknown {
+                    return None;
+                }
+            }
+        }
+        Some(false)
+    }
+
     /// The legal stones of the colour to move, in the order they are tried: the lowest
     /// first (the cube is built up level by level), then the larger stones.
     fn moves(&self) -> Vec<u32> {
@@ -330,7 +402,7 @@ impl<'a> Turns<'a> {
         let frozen: Vec<bool> = (0..self.colours)
             .map(|c| self.own[c] != 0 && self.own[c] & frontier == 0)
             .collect();
-        if self.sizes_fit(&frozen) && self.cells_coverable() {
+        if self.sizes_fit(&frozen) && self.cells_coverable() && self.tileable() {
             let colour = self.to_move();
             for p in self.moves() {
                 self.put(Piece {
@@ -361,10 +433,80 @@ impl<'a> Turns<'a> {
             Err(Interrupted) => Decision::Stopped,
         }
     }
+}
 
-    /// States searched so far.
-    #[cfg(test)]
-    pub fn nodes(&self) -> u64 {
-        self.nodes
+#[cfg(test)]
+mod tests {
+    use super::super::CubeSpec;
+    use super::*;
+    use crate::Stone;
+
+    fn two_colours() -> Puzzle {
+        Puzzle::new(CubeSpec::new(3, 2).with_rules(true)).unwrap()
+    }
+
+    fn floor_i3(puzzle: &Puzzle, colour: u8) -> Piece {
+        let mask = 0b111;
+        Piece {
+            colour: Colour(colour),
+            stone: Stone::I3,
+            placement: puzzle.placement_of(mask).unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_build_in_progress_is_continued_in_turn() {
+        let puzzle = two_colours();
+        let red = floor_i3(&puzzle, 0);
+        let Decision::Solved(solution) = Turns::new(&puzzle, &[red]).unwrap().decide(&mut || false)
+        else {
+            panic!("an I3 on the floor can be built on");
+        };
+        assert_eq!(solution.pieces[0], red);
+        assert_eq!(solution.pieces[1].colour, Colour(1));
+        assert_eq!(puzzle.validate(&solution), Ok(()));
+    }
+
+    #[test]
+    fn an_illegal_build_is_not_continued() {
+        let puzzle = two_colours();
+        // Blue cannot begin (PD4).
+        assert!(Turns::new(&puzzle, &[floor_i3(&puzzle, 1)]).is_none());
+        // Nothing may hang in the air (R3).
+        let high = Piece {
+            placement: puzzle.placement_of(0b111 << 9).unwrap(),
+            ..floor_i3(&puzzle, 0)
+        };
+        assert!(Turns::new(&puzzle, &[high]).is_none());
+    }
+
+    #[test]
+    fn the_first_stone_is_tried_once_per_orbit() {
+        let puzzle = two_colours();
+        let turns = Turns::new(&puzzle, &[]).unwrap();
+        let first = turns.moves();
+        // Every first stone lies on the floor, and none is the image of another.
+        let layer = 9;
+        for &p in &first {
+            assert!(puzzle.placements()[p as usize].mask.trailing_zeros() < layer);
+        }
+        for &p in &first {
+            for g in puzzle.symmetries() {
+                let q = g.placement(p as usize) as u32;
+                assert!(q == p || !first.contains(&q));
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_is_undecided() {
+        use Stone::*;
+        // No build exists, and proving it takes more states than one stop check.
+        let spec = CubeSpec::new(3, 2)
+            .leaving_out(&[O4, T4, S4, Tripod, ScrewA, ScrewB])
+            .with_rules(true);
+        let puzzle = Puzzle::new(spec).unwrap();
+        let turns = Turns::new(&puzzle, &[]).unwrap();
+        assert_eq!(turns.decide(&mut || true), Decision::Stopped);
     }
 }
