@@ -20,7 +20,8 @@ pub struct SolverBenchArgs {
     /// Positions from self-play games (the constructed worst cases come on top).
     #[arg(long, default_value_t = 1000)]
     pub positions: usize,
-    /// First seed of the self-play rounds.
+    /// First seed of the self-play rounds (the suite is the same for the same seed and
+    /// count; another seed gives a held-out suite).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Skip the integer program (time the solver alone).
@@ -353,12 +354,23 @@ fn table_size_chart(rows: &[(usize, Duration, Option<Duration>)]) -> String {
 }
 
 pub fn bench(args: SolverBenchArgs) -> Result<()> {
-    let positions = suite::self_play(&args.rules, args.seed, args.positions, 12);
+    let generating = ProgressBar::new(args.positions as u64).with_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} positions from self-play, about {eta} left",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let positions =
+        suite::self_play_with_progress(&args.rules, args.seed, args.positions, 12, |so_far| {
+            generating.set_position(so_far as u64)
+        });
+    generating.finish_and_clear();
     let racks = positions.iter().map(|p| p.rack.len());
     let tables = positions.iter().map(|p| p.table_tiles());
     println!(
-        "suite: {} self-play positions under the {} rules (rack {}-{} tiles, table {}-{} tiles, {} with jokers), objective alternating tiles/value",
+        "suite: {} self-play positions (seed {}) under the {} rules (rack {}-{} tiles, table {}-{} tiles, {} with jokers), objective alternating tiles/value",
         positions.len(),
+        args.seed,
         if args.rules.run_wraps_around { "old" } else { "current" },
         racks.clone().min().unwrap_or(0),
         racks.max().unwrap_or(0),

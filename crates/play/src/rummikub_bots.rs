@@ -32,8 +32,17 @@ fn best_play(
     melded: bool,
     objective: Objective,
 ) -> Option<solver::Solution> {
+    thread_local! {
+        // The solver's cache, kept between a bot's calls (a fresh one per call costs
+        // about twice the time).
+        static CACHE: std::cell::RefCell<solver::SolverCache> = Default::default();
+    }
     let position = solver::TableAndRack::with_sets(table.to_vec(), rack.to_vec(), melded);
-    solver::solve_with(rules, &position, objective, solver::TieBreak::Any)
+    CACHE
+        .with(|cache| {
+            let mut cache = cache.borrow_mut();
+            cache.solve_with(rules, &position, objective, solver::TieBreak::Any)
+        })
         .ok()
         .flatten()
 }

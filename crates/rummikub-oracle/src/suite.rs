@@ -62,6 +62,19 @@ pub fn self_play(rules: &RuleSet, seed: u64, count: usize, per_round: usize) -> 
     self_play_filtered(rules, seed, count, per_round, |_| true)
 }
 
+/// Like [`self_play`], calling `progress` with the count of positions so far after every
+/// round (for a progress bar: 10,000 positions take some seconds). The same seed gives
+/// the same positions.
+pub fn self_play_with_progress(
+    rules: &RuleSet,
+    seed: u64,
+    count: usize,
+    per_round: usize,
+    progress: impl FnMut(usize),
+) -> Vec<SuitePosition> {
+    generate(rules, seed, count, per_round, |_| true, progress)
+}
+
 /// Like [`self_play`], only positions that pass `keep`.
 pub fn self_play_filtered(
     rules: &RuleSet,
@@ -69,6 +82,17 @@ pub fn self_play_filtered(
     count: usize,
     per_round: usize,
     keep: impl Fn(&SuitePosition) -> bool,
+) -> Vec<SuitePosition> {
+    generate(rules, seed, count, per_round, keep, |_| {})
+}
+
+fn generate(
+    rules: &RuleSet,
+    seed: u64,
+    count: usize,
+    per_round: usize,
+    keep: impl Fn(&SuitePosition) -> bool,
+    mut progress: impl FnMut(usize),
 ) -> Vec<SuitePosition> {
     let mut out = Vec::with_capacity(count);
     let mut s = seed;
@@ -85,6 +109,7 @@ pub fn self_play_filtered(
                 out.push(all[k * all.len() / take].clone());
             }
         }
+        progress(out.len());
     }
     out
 }

@@ -153,6 +153,40 @@ fn solver_matches_the_integer_program_on_middle_game_tables() {
 }
 
 #[test]
+fn solver_matches_the_integer_program_on_old_rules_middle_game_tables() {
+    // Old rules (wrap-around runs, one joker per set, frozen joker sets), tables of 25
+    // to 60 tiles: where the old rules' search is largest. A few positions by default
+    // (each can take the solver seconds); `SOLVER_ORACLE_OLD_LARGE_POSITIONS=N` for more.
+    let count = positions_from_env("SOLVER_ORACLE_OLD_LARGE_POSITIONS", 6);
+    let middle = |p: &SuitePosition| (25..=60).contains(&p.table_tiles());
+    let old = suite::self_play_filtered(&RuleSet::old(), 9001, count, 3, middle);
+    let mut refused = 0;
+    for (i, p) in old.iter().enumerate() {
+        let objective = if i % 2 == 0 {
+            Objective::Tiles
+        } else {
+            Objective::Value
+        };
+        if !agree(p, objective) {
+            eprintln!(
+                "refused: table {} tiles in {} sets, rack {}, jokers {:?}, {objective:?}",
+                p.table_tiles(),
+                p.table.len(),
+                p.rack.len(),
+                p.jokers()
+            );
+            refused += 1;
+        }
+    }
+    // Every answer agrees with the integer program (checked in `agree`); a refusal is
+    // never a wrong answer, and must stay rare.
+    assert!(
+        refused * 4 <= count,
+        "refused as too large: {refused} of {count}"
+    );
+}
+
+#[test]
 fn a_frozen_joker_swapped_into_another_old_set_leaves_that_set_unchanged() {
     // KD12 (old rules): swapping [o7 o8 J]'s joker for o6 leaves [o6 o7 o8], the very
     // tiles of the other old set, which the play extends by o5; the freed joker lays

@@ -149,7 +149,7 @@ impl Bounds {
 
     /// `[left][n][j]`: the jokers' part of the bound in the colour steps of number n
     /// with `left` jokers unused, after an option takes j of them (see
-    /// [`Prepared::joker_bounds`]).
+    /// [`Prepared::joker_bounds`](super::search::Prepared::joker_bounds)).
     pub(super) fn colour_step_jokers(&self) -> Vec<[[i32; 3]; 14]> {
         (0..=self.total_jokers)
             .map(|left| {
@@ -225,7 +225,7 @@ impl KeptAt {
     }
 
     /// The fewest jokers colour c's open runs (after number n; `one` and `two` tiles
-    /// long, see [`short_runs`]) need to go on: a run of one or two tiles needs a tile
+    /// long, see [`short_runs`](super::context::short_runs)) need to go on: a run of one or two tiles needs a tile
     /// or a joker at n + 1, one of one tile at n + 2 as well; `u8::MAX` if they cannot
     /// (a run of one tile after 12). Only without wrap-around runs (whose parts after
     /// 13 wait for their parts before).

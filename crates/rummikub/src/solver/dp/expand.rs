@@ -10,7 +10,7 @@ use super::{Problem, PRIMARY};
 use crate::solver::groups;
 
 /// One number's decisions in the best-first search: the old runs kept (bits in the
-/// order of [`Prepared::starting`]), each colour's option (list, position), the tiles
+/// order of [`Prepared::starting`](super::search::Prepared::starting)), each colour's option (list, position), the tiles
 /// set aside for groups, the jokers in groups.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct NumberChoice {
@@ -21,7 +21,7 @@ pub(super) struct NumberChoice {
 }
 
 /// A successor found by a walk below its state's level, kept with the state until the
-/// search comes down to it (see [`solve_best_first`]).
+/// search comes down to it (see [`solve_best_first`](super::search::solve_best_first)).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Buffered {
     pub(super) key: Key,
@@ -66,7 +66,7 @@ pub(super) struct Expansion<'a> {
     pub(super) level: i32,
     /// How deep this walk goes: partial successors down to here are walked on, and the
     /// successors between it and the level are kept in `buffered` for later (see
-    /// [`solve_best_first`]); the level itself on a state's first expansion.
+    /// [`solve_best_first`](super::search::solve_best_first)); the level itself on a state's first expansion.
     pub(super) floor: i32,
     pub(super) at_least: i32,
     /// Successors that keep the level: offered now.

@@ -2,7 +2,7 @@
 //! best first.
 //!
 //! Numbers are processed in order. A state after number n holds, per colour, the runs
-//! still open at n (an interned id of their tokens, see [`super::runs`]), the jokers
+//! still open at n (an interned id of their tokens, see [`crate::solver::runs`]), the jokers
 //! used so far, the old table sets kept whole that are still running (a mask), the
 //! initial-meld value reached (capped) and whether a rack tile was laid. Number n is
 //! decided in one step made of smaller choices: which old sets starting at n stay
@@ -95,7 +95,7 @@ pub(crate) struct Problem {
     pub keepable: Vec<Keepable>,
     /// Old groups that may stay unchanged: (number, colours as bits in `Colour::ALL`
     /// order, jokers). They need no keep choice: the group step scores a tie-break
-    /// point for every group it forms that is one of these (see [`GroupBonus`]).
+    /// point for every group it forms that is one of these (see [`GroupBonus`](group_bonus::GroupBonus)).
     pub old_groups: Vec<(u8, u8, u8)>,
     pub jokers_per_set: u8,
     pub wrap: bool,

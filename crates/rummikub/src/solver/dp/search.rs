@@ -127,8 +127,8 @@ pub(super) fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
 /// that leaves a partial successor below the level for later (its potential bounds all
 /// below it): only the states between numbers are stored (about one in nine of the
 /// states of a search colour by colour, measured). A state's second and later walks go
-/// [`WINDOW`] deeper and keep what they find below the level for the next levels
-/// ([`Walked`]). A state an earlier one dominates is dropped ([`Arena::dominated`]).
+/// [`WINDOW`](super::expand::WINDOW) deeper and keep what they find below the level for the next levels
+/// ([`Walked`](super::expand::Walked)). A state an earlier one dominates is dropped ([`Arena::dominated`](super::state::Arena::dominated)).
 pub(super) fn solve_best_first(
     p: &Problem,
     ctx: &mut Ctx,

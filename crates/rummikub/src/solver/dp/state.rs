@@ -17,7 +17,7 @@ pub(super) struct Key {
     pub(super) acc: u8,
     pub(super) any: bool,
     pub(super) x: u8,
-    /// The number the state is after (0: the start, [`FINAL_NUMBER`]: a play).
+    /// The number the state is after (0: the start, [`FINAL_NUMBER`](super::search::FINAL_NUMBER): a play).
     pub(super) number: u8,
 }
 
@@ -125,11 +125,11 @@ pub(super) struct Arena {
     /// Each state's choices for its number, by arena position.
     pub(super) choices: Vec<NumberChoice>,
     pub(super) index: StateIndex,
-    /// The waiting states by potential (see [`solve_best_first`]).
+    /// The waiting states by potential (see [`solve_best_first`](super::search::solve_best_first)).
     pub(super) buckets: Vec<Vec<u32>>,
     /// The successors of one expansion.
     pub(super) offered: Vec<(Key, i32, NumberChoice)>,
-    /// Successors found below their state's level (see [`Walked`]).
+    /// Successors found below their state's level (see [`Walked`](super::expand::Walked)).
     pub(super) buffered: Vec<Buffered>,
     /// Per arena position, what the state's last walk found.
     pub(super) walks: Vec<Walked>,
