@@ -18,6 +18,7 @@ use crate::rumis_bots::RumisBot;
 use crate::rumis_game::RumisGame;
 use crate::rummikub_bots::{greedy_action, keeper_action, PlannerBot, PlannerConfig};
 use crate::rummikub_game::RummikubGame;
+use rummikub::solver::SolverCache;
 
 /// One bot a seat can be given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,7 +299,9 @@ impl Bot<RummikubGame> for RummikubRandom {
 /// A Rummikub bot that is a plain function of the view (greedy, keeper).
 struct RummikubPolicy {
     name: &'static str,
-    policy: fn(&rummikub::PlayerView) -> rummikub::Action,
+    policy: fn(&mut SolverCache, &rummikub::PlayerView) -> rummikub::Action,
+    /// The solver's cache, kept from one of the bot's moves to the next.
+    cache: SolverCache,
 }
 
 impl Bot<RummikubGame> for RummikubPolicy {
@@ -311,7 +314,7 @@ impl Bot<RummikubGame> for RummikubPolicy {
         view: &rummikub::PlayerView,
         _seat: usize,
     ) -> Result<rummikub::Action, GameError> {
-        Ok((self.policy)(view))
+        Ok((self.policy)(&mut self.cache, view))
     }
 }
 
@@ -343,10 +346,12 @@ impl WithBots for RummikubGame {
             ("greedy", "") => Box::new(RummikubPolicy {
                 name: "greedy",
                 policy: greedy_action,
+                cache: SolverCache::new(),
             }),
             ("keeper", "") => Box::new(RummikubPolicy {
                 name: "keeper",
                 policy: keeper_action,
+                cache: SolverCache::new(),
             }),
             ("planner", "") => Box::new(PlannerBot::new(PlannerConfig::level(5), seed)),
             ("planner", arg) | ("level", arg) => {
