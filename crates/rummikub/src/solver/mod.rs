@@ -425,6 +425,7 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
         threshold: None,
         start_acc: 0,
         start_any: false,
+        printed: dp::PRINTED,
     }
 }
 

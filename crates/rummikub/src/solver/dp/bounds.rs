@@ -34,7 +34,7 @@ impl Bounds {
             let mut rest = [0i32; 53];
             for i in (0..52).rev() {
                 let (n, c) = (i / 4 + 1, i % 4);
-                rest[i] = rest[i + 1] + i32::from(counts(n, c)) * p.unit.of(n as u8) * PRIMARY;
+                rest[i] = rest[i + 1] + i32::from(counts(n, c)) * p.unit_at(n as u8) * PRIMARY;
             }
             rest
         };

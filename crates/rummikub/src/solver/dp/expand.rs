@@ -147,7 +147,7 @@ impl Expansion<'_> {
         }
         let (p, prep, kept) = (self.p, self.prep, self.kept);
         let ni = usize::from(n);
-        let unit = p.unit.of(n) * PRIMARY;
+        let unit = p.unit_at(n) * PRIMARY;
         let total_jokers = p.table_jokers + p.rack_jokers;
         let cap = p.threshold.unwrap_or(0).min(255);
         let Some(must) = p.table[ni][c].checked_sub(kept.reserved[c]) else {
@@ -235,8 +235,8 @@ impl Expansion<'_> {
                 next.jokers = jokers_after;
                 next.x = partial as u8;
                 let from_rack = x + tiles - must;
-                let acc =
-                    u32::from(next.acc) + u32::from(n) * (u32::from(from_rack) + u32::from(jokers));
+                let acc = u32::from(next.acc)
+                    + u32::from(p.printed[ni]) * (u32::from(from_rack) + u32::from(jokers));
                 next.acc = acc.min(cap) as u8;
                 next.any |= from_rack > 0;
                 self.choice.colours[c] = (list, o as u16);
@@ -251,7 +251,7 @@ impl Expansion<'_> {
     pub(super) fn groups(&mut self, n: u8, key: Key, score: i32, needed: u8) {
         let mut choice = self.choice;
         let p = self.p;
-        let unit = p.unit.of(n) * PRIMARY;
+        let unit = p.unit_at(n) * PRIMARY;
         let cap = p.threshold.unwrap_or(0).min(255);
         let x = unpack_x(key.x);
         let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
@@ -265,7 +265,7 @@ impl Expansion<'_> {
             next.mask &= !self.prep.ending[usize::from(n)];
             next.x = 0;
             next.number = n;
-            let acc = u32::from(next.acc) + u32::from(n) * u32::from(gj);
+            let acc = u32::from(next.acc) + u32::from(p.printed[usize::from(n)]) * u32::from(gj);
             next.acc = acc.min(cap) as u8;
             let kept_groups = i32::from(self.prep.group_bonus.kept(n, x, gj));
             let score = score + i32::from(gj) * unit + kept_groups;

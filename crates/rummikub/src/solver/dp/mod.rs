@@ -25,6 +25,7 @@ mod context;
 mod expand;
 mod group_bonus;
 mod rebuild;
+mod rotate;
 mod search;
 mod state;
 
@@ -44,7 +45,20 @@ pub(crate) use search::{solve, solve_at_least};
 pub(crate) struct Cache {
     contexts: Vec<context::Ctx>,
     groups_at: FxHashMap<group_bonus::GroupsAtKey, Arc<group_bonus::GroupsAt>>,
-    arena: state::Arena,
+    /// Arenas of states, one per search running (several under wrap-around runs).
+    arenas: Vec<state::Arena>,
+}
+
+impl Cache {
+    /// Keeps an arena for the next search, unless the arenas kept would then hold room
+    /// for more than a quarter of [`MAX_STATES`] (memory bound: a huge position's arena
+    /// is dropped).
+    fn give_back(&mut self, arena: state::Arena) {
+        let kept: usize = self.arenas.iter().map(|a| a.states.capacity()).sum();
+        if kept + arena.states.capacity() <= MAX_STATES / 4 {
+            self.arenas.push(arena);
+        }
+    }
 }
 
 /// Weight of the primary objective; the fewer-changed-sets tie-break counts in units
@@ -105,7 +119,21 @@ pub(crate) struct Problem {
     pub start_acc: u32,
     /// A rack tile is already laid (a joker swap outside the DP).
     pub start_any: bool,
+    /// The printed number of each DP number (1..=13): the identity, unless the cycle
+    /// of numbers of wrap-around runs is cut elsewhere than between 13 and 1 (see
+    /// [`rotate`]).
+    pub printed: [u8; 14],
 }
+
+impl Problem {
+    /// The objective's unit for one tile at DP number `n` (its printed number's).
+    pub(super) fn unit_at(&self, n: u8) -> i32 {
+        self.unit.of(self.printed[usize::from(n)])
+    }
+}
+
+/// The identity map of DP numbers to printed numbers.
+pub(crate) const PRINTED: [u8; 14] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 
 /// Most states the search stores before it gives up (about 300 MB).
 pub(crate) const MAX_STATES: usize = 4_000_000;

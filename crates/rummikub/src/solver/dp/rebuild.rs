@@ -40,7 +40,7 @@ pub(super) fn rebuild(
         for (c, &(list, opt)) in choice.colours.iter().enumerate() {
             if let Some(opt) = ctx.lists[list as usize].full.get(usize::from(opt)) {
                 let current = std::mem::take(&mut runs[c]);
-                runs[c] = replay(current, opt, c, n, &mut sets);
+                runs[c] = replay(current, opt, c, p.printed[usize::from(n)], &mut sets);
             }
         }
         let x = unpack_x(choice.x);
@@ -48,7 +48,7 @@ pub(super) fn rebuild(
             for &GroupShape { colours, jokers } in shapes {
                 let mut set: Vec<Tile> = (0..4)
                     .filter(|c| colours & (1 << c) != 0)
-                    .map(|c| tile(c, n))
+                    .map(|c| tile(c, p.printed[usize::from(n)]))
                     .collect();
                 set.extend(std::iter::repeat_n(Tile::JOKER, usize::from(jokers)));
                 sets.push(set);
@@ -77,7 +77,8 @@ pub(super) fn rebuild(
     Answer { score, sets, kept }
 }
 
-/// Applies one colour option to the concrete open runs of that colour.
+/// Applies one colour option to the concrete open runs of that colour (`n`: the
+/// printed number).
 pub(super) fn replay(
     mut current: Vec<(Tok, Vec<Tile>)>,
     opt: &ColOpt,

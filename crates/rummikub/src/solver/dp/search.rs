@@ -7,7 +7,7 @@ use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
 use super::state::{Arena, Key};
-use super::{Answer, Cache, Problem, TooLarge, MAX_STATES, PRIMARY};
+use super::{rotate, Answer, Cache, Problem, TooLarge, MAX_STATES, PRIMARY};
 use crate::solver::runs::RunRules;
 
 /// Solves the problem; `None` when no arrangement lays every table tile and at least one
@@ -19,55 +19,101 @@ pub(crate) fn solve(cache: &mut Cache, p: &Problem) -> Result<Option<Answer>, To
 /// Like [`solve`], but only a play scoring at least `at_least` counts (`None` if there is
 /// none): the caller already has one that good, so the DP prunes everything below it
 /// and skips the position at once when even its upper bound falls short.
+///
+/// Under wrap-around runs the same problem is searched cut at several places at once
+/// (see [`rotate`]): each search is exact, and how many states one needs differs by
+/// orders of magnitude from cut to cut in a way no cheap count foresees, so they take
+/// turns (the cuts with the fewest crossing runs get the most turns) and the first to
+/// finish answers. The searches together store at most [`MAX_STATES`] states.
 pub(crate) fn solve_at_least(
     cache: &mut Cache,
     p: &Problem,
     at_least: i32,
 ) -> Result<Option<Answer>, TooLarge> {
-    let bounds = Bounds::new(p);
-    let prep = Prepared {
-        joker_bounds: bounds.colour_step_jokers(),
-        bounds,
-        group_need: group_need(p),
-        gaps_to_13: gaps_to_13(p),
-        group_bonus: GroupBonus::new(p, &mut cache.groups_at),
-        starting: (0..14u8)
-            .map(|n| {
-                (0..p.keepable.len())
-                    .filter(|&b| p.keepable[b].first == n)
-                    .collect()
-            })
-            .collect(),
-        ending: std::array::from_fn(|n| {
-            (0..p.keepable.len())
-                .filter(|&b| usize::from(p.keepable[b].last) == n)
-                .fold(0, |mask, b| mask | 1 << b)
-        }),
-    };
     let rules = RunRules {
         jokers_per_set: p.jokers_per_set,
         wrap: p.wrap,
     };
     let mut ctx = Ctx::take(&mut cache.contexts, rules);
-    let start = start_key(p, &mut ctx);
-    let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
-    if bound < at_least {
-        ctx.give_back(&mut cache.contexts);
-        return Ok(None);
-    }
-    // (The arena is reused between calls: fresh memory costs page faults.)
-    let answer = solve_best_first(
-        p,
-        &mut ctx,
-        &prep,
-        &mut cache.arena,
-        (start, bound),
-        at_least,
-    );
+    let answer = if p.wrap {
+        let mut cuts = rotate::cuts(p);
+        cuts.truncate(CUTS);
+        portfolio(cache, &mut ctx, p, &cuts, at_least)
+    } else {
+        match Search::new(cache, &mut ctx, p.clone(), at_least) {
+            Some(mut search) => {
+                let answer = search.run(&mut ctx, usize::MAX, MAX_STATES);
+                cache.give_back(search.into_arena());
+                answer.unwrap_or(Ok(None))
+            }
+            None => Ok(None),
+        }
+    };
     ctx.give_back(&mut cache.contexts);
-    if cache.arena.states.capacity() > MAX_STATES {
-        // (Memory bound: an arena grown by a huge position is not kept.)
-        cache.arena = Arena::default();
+    answer
+}
+
+/// The problem searched cut before printed number `start` alone (tests).
+#[cfg(test)]
+pub(super) fn solve_at_cut(
+    cache: &mut Cache,
+    p: &Problem,
+    start: u8,
+) -> Result<Option<Answer>, TooLarge> {
+    let rules = RunRules {
+        jokers_per_set: p.jokers_per_set,
+        wrap: p.wrap,
+    };
+    let mut ctx = Ctx::take(&mut cache.contexts, rules);
+    let answer = portfolio(cache, &mut ctx, p, &[start], i32::MIN);
+    ctx.give_back(&mut cache.contexts);
+    answer
+}
+
+/// How many cuts of the cycle of numbers are searched at once, the best ranked by
+/// [`rotate::cuts`] (measured on 300 old-rules self-play positions: one cut, the best
+/// ranked, leaves 9 positions over 1 s and refuses 2; two or three leave 6 or 7 and
+/// refuse none; six, 8 and 1).
+const CUTS: usize = 3;
+/// How many turns of [`TURN`] expansions the search at each rank of the cuts gets per
+/// round: the cut ranked first gets the most.
+const TURNS: [usize; 13] = [2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+/// Expansions in one turn of a search of the portfolio.
+const TURN: usize = 64;
+
+/// The problem searched cut at each of `cuts` in turns, until one finishes. (A search
+/// starts at its first turn: most positions are done within the first cut's.)
+fn portfolio(
+    cache: &mut Cache,
+    ctx: &mut Ctx,
+    p: &Problem,
+    cuts: &[u8],
+    at_least: i32,
+) -> Result<Option<Answer>, TooLarge> {
+    let mut searches: Vec<Search> = Vec::with_capacity(cuts.len());
+    let answer = 'rounds: loop {
+        for (rank, &start) in cuts.iter().enumerate() {
+            if rank == searches.len() {
+                match Search::new(cache, ctx, rotate::rotated(p, start), at_least) {
+                    Some(search) => searches.push(search),
+                    // (The bound is the same at every cut: no play reaches `at_least`.)
+                    None => break 'rounds Ok(None),
+                }
+            }
+            let others: usize = searches
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != rank)
+                .map(|(_, s)| s.arena.states.len())
+                .sum();
+            let budget = MAX_STATES.saturating_sub(others);
+            if let Some(answer) = searches[rank].run(ctx, TURNS[rank] * TURN, budget) {
+                break 'rounds answer;
+            }
+        }
+    };
+    for search in searches {
+        cache.give_back(search.into_arena());
     }
     answer
 }
@@ -87,6 +133,31 @@ pub(super) struct Prepared {
     /// `joker_bounds[left][n][j]`: the jokers' part of the bound in the colour steps of
     /// number n with `left` jokers unused, after an option takes j of them.
     pub(super) joker_bounds: Vec<[[i32; 3]; 14]>,
+}
+
+impl Prepared {
+    pub(super) fn new(p: &Problem, cache: &mut Cache) -> Prepared {
+        let bounds = Bounds::new(p);
+        Prepared {
+            joker_bounds: bounds.colour_step_jokers(),
+            bounds,
+            group_need: group_need(p),
+            gaps_to_13: gaps_to_13(p),
+            group_bonus: GroupBonus::new(p, &mut cache.groups_at),
+            starting: (0..14u8)
+                .map(|n| {
+                    (0..p.keepable.len())
+                        .filter(|&b| p.keepable[b].first == n)
+                        .collect()
+                })
+                .collect(),
+            ending: std::array::from_fn(|n| {
+                (0..p.keepable.len())
+                    .filter(|&b| usize::from(p.keepable[b].last) == n)
+                    .fold(0, |mask, b| mask | 1 << b)
+            }),
+        }
+    }
 }
 
 /// The state before number 1.
@@ -129,142 +200,217 @@ pub(super) fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
 /// states of a search colour by colour, measured). A state's second and later walks go
 /// [`WINDOW`](super::expand::WINDOW) deeper and keep what they find below the level for the next levels
 /// ([`Walked`](super::expand::Walked)). A state an earlier one dominates is dropped ([`Arena::dominated`](super::state::Arena::dominated)).
-pub(super) fn solve_best_first(
-    p: &Problem,
-    ctx: &mut Ctx,
-    prep: &Prepared,
-    arena: &mut Arena,
-    (start, bound): (Key, i32),
+///
+/// A [`Search`] can stop after some expansions and go on later ([`Search::run`]), so
+/// that several run in turns ([`solve_at_least`]).
+pub(super) struct Search {
+    p: Problem,
+    prep: Prepared,
+    arena: Arena,
     at_least: i32,
-) -> Result<Option<Answer>, TooLarge> {
-    arena.states.clear();
-    arena.choices.clear();
-    arena.index.reset(1024);
-    arena.dom_heads.clear();
-    arena.dom_next.clear();
-    // Bucket b holds the states waiting with one potential, as a stack. A potential is
-    // 64 × objective points plus the tie-break points (one per old set kept, fewer than
-    // 64), so it splits uniquely: the buckets go densely by objective points below the
-    // bound's, then by tie-break points, most first. (The bound's own tie-break part can
-    // be below a play's: under the value objective it leaves out old sets whose jokers
-    // stand for less than 13, see `Bounds::new`.)
-    let sets = (p.keepable.len() + p.old_groups.len()).min(PRIMARY as usize - 1) + 1;
-    let top = bound.div_euclid(PRIMARY);
-    let bucket_of = |potential: i32| {
-        let points = (top - potential.div_euclid(PRIMARY)) as usize;
-        let tie = (potential.rem_euclid(PRIMARY) as usize).min(sets - 1);
-        points * sets + (sets - 1 - tie)
-    };
-    let potential_at = |bucket: usize| {
-        (top - (bucket / sets) as i32) * PRIMARY + (sets - 1 - bucket % sets) as i32
-    };
-    let mut buckets = std::mem::take(&mut arena.buckets);
-    let mut used = 0usize;
-    let mut push = |buckets: &mut Vec<Vec<u32>>, b: usize, at: usize| {
-        if buckets.len() <= b {
-            buckets.resize_with(b + 1, Vec::new);
+    numbering: Numbering,
+    /// The bucket the search is at, and one past the last ever used.
+    current: usize,
+    used: usize,
+}
+
+impl Search {
+    /// A search of `p` from its start (in an arena the cache kept, emptied), or `None` if
+    /// no play can reach `at_least`.
+    fn new(cache: &mut Cache, ctx: &mut Ctx, p: Problem, at_least: i32) -> Option<Search> {
+        let prep = Prepared::new(&p, cache);
+        let start = start_key(&p, ctx);
+        let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
+        if bound < at_least {
+            return None;
         }
-        used = used.max(b + 1);
-        buckets[b].push(at as u32);
-    };
-    arena.store(ctx, start, 0, 0, NumberChoice::default());
-    push(&mut buckets, bucket_of(bound), 0);
-    let mut offered = std::mem::take(&mut arena.offered);
-    let mut buffered = std::mem::take(&mut arena.buffered);
-    let mut walks = std::mem::take(&mut arena.walks);
-    buffered.clear();
-    walks.clear();
-    let mut current = 0usize;
-    let answer = loop {
-        while current < buckets.len() && buckets[current].is_empty() {
-            current += 1;
-        }
-        let Some(u) = buckets.get_mut(current).and_then(Vec::pop) else {
-            break Ok(None);
+        let mut arena = cache.arenas.pop().unwrap_or_default();
+        arena.states.clear();
+        arena.choices.clear();
+        arena.index.reset(1024);
+        arena.dom_heads.clear();
+        arena.dom_next.clear();
+        arena.buffered.clear();
+        arena.walks.clear();
+        // Bucket b holds the states waiting with one potential, as a stack (see
+        // `Numbering`). (The bound's own tie-break part can be below a play's: under the
+        // value objective it leaves out old sets whose jokers stand for less than 13,
+        // see `Bounds::new`.)
+        let sets = (p.keepable.len() + p.old_groups.len()).min(PRIMARY as usize - 1) + 1;
+        let mut search = Search {
+            p,
+            prep,
+            arena,
+            at_least,
+            numbering: Numbering {
+                sets,
+                top: bound.div_euclid(PRIMARY),
+            },
+            current: 0,
+            used: 0,
         };
-        let u = u as usize;
-        let s = arena.states[u];
-        let level = potential_at(current);
-        let after = usize::from(s.key.number);
-        offered.clear();
-        if walks.len() <= u {
-            walks.resize(u + 1, NOT_WALKED);
-        }
-        let last = walks[u];
-        if level < last.walked {
-            // A state's first walk stops at its level; later ones go a window deeper,
-            // so that the next few levels need no walk of their own.
-            let floor = if last.walked == i32::MAX {
-                level
-            } else {
-                level - WINDOW
-            };
-            let start = buffered.len() as u32;
-            let mut expansion = Expansion {
-                p,
-                prep,
-                level,
-                floor,
-                at_least,
-                offered: &mut offered,
-                buffered: &mut buffered,
-                next_best: i32::MIN,
-                kept: KeptAt::default(),
-                choice: NumberChoice::default(),
-            };
-            match after {
-                FINAL_NUMBER => break Ok(Some(walk_back(ctx, p, prep, arena, u))),
-                // The play itself, worth its score.
-                13 if is_play(p, ctx, &s.key) => {
-                    let key = Key {
-                        number: FINAL_NUMBER as u8,
-                        ..s.key
-                    };
-                    expansion.leaf(key, s.score, s.score, NumberChoice::default());
-                }
-                13 => {}
-                _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
-            }
-            let below = expansion.next_best;
-            walks[u] = Walked {
-                start,
-                end: buffered.len() as u32,
-                walked: floor,
-                below,
-            };
-        }
-        // The state's last walk found every successor down to here (those at the level
-        // it walked for are offered already, the others are buffered): take the ones at
-        // this level, and wait for the best below.
-        let walked = walks[u];
-        let mut next_best = walked.below;
-        for b in &buffered[walked.start as usize..walked.end as usize] {
-            if b.reach == level {
-                offered.push((b.key, b.score, b.choice));
-            } else if b.reach < level {
-                next_best = next_best.max(b.reach);
-            }
-        }
-        for &(key, score, choice) in offered.iter() {
-            if let Some(at) = arena.store(ctx, key, score, u, choice) {
-                push(&mut buckets, current, at);
-            }
-        }
-        if next_best != i32::MIN {
-            push(&mut buckets, bucket_of(next_best), u);
-        }
-        if arena.states.len() > MAX_STATES {
-            break Err(TooLarge(arena.states.len()));
-        }
-    };
-    for bucket in buckets.iter_mut().take(used) {
-        bucket.clear();
+        search
+            .arena
+            .store(ctx, start, 0, 0, NumberChoice::default());
+        let first = search.numbering.bucket_of(bound);
+        push(&mut search.arena.buckets, &mut search.used, first, 0);
+        Some(search)
     }
-    arena.buckets = buckets;
-    arena.offered = offered;
-    arena.buffered = buffered;
-    arena.walks = walks;
-    answer
+
+    /// The arena back, its buckets emptied.
+    fn into_arena(mut self) -> Arena {
+        for bucket in self.arena.buckets.iter_mut().take(self.used) {
+            bucket.clear();
+        }
+        self.arena
+    }
+
+    /// Expands up to `steps` states: the answer if the search ends (the best play, none,
+    /// or more than `budget` states stored), `None` if it is not done yet.
+    fn run(
+        &mut self,
+        ctx: &mut Ctx,
+        steps: usize,
+        budget: usize,
+    ) -> Option<Result<Option<Answer>, TooLarge>> {
+        let (p, prep) = (&self.p, &self.prep);
+        let arena = &mut self.arena;
+        let mut buckets = std::mem::take(&mut arena.buckets);
+        let mut offered = std::mem::take(&mut arena.offered);
+        let mut buffered = std::mem::take(&mut arena.buffered);
+        let mut walks = std::mem::take(&mut arena.walks);
+        let (numbering, at_least) = (self.numbering, self.at_least);
+        let mut used = self.used;
+        let mut current = self.current;
+        let mut answer = None;
+        for _ in 0..steps {
+            while current < buckets.len() && buckets[current].is_empty() {
+                current += 1;
+            }
+            let Some(u) = buckets.get_mut(current).and_then(Vec::pop) else {
+                answer = Some(Ok(None));
+                break;
+            };
+            let u = u as usize;
+            let s = arena.states[u];
+            let level = numbering.potential_at(current);
+            let after = usize::from(s.key.number);
+            offered.clear();
+            if walks.len() <= u {
+                walks.resize(u + 1, NOT_WALKED);
+            }
+            let last = walks[u];
+            if level < last.walked {
+                // A state's first walk stops at its level; later ones go a window
+                // deeper, so that the next few levels need no walk of their own.
+                let floor = if last.walked == i32::MAX {
+                    level
+                } else {
+                    level - WINDOW
+                };
+                let start = buffered.len() as u32;
+                let mut expansion = Expansion {
+                    p,
+                    prep,
+                    level,
+                    floor,
+                    at_least,
+                    offered: &mut offered,
+                    buffered: &mut buffered,
+                    next_best: i32::MIN,
+                    kept: KeptAt::default(),
+                    choice: NumberChoice::default(),
+                };
+                match after {
+                    FINAL_NUMBER => {
+                        answer = Some(Ok(Some(walk_back(ctx, p, prep, arena, u))));
+                        break;
+                    }
+                    // The play itself, worth its score.
+                    13 if is_play(p, ctx, &s.key) => {
+                        let key = Key {
+                            number: FINAL_NUMBER as u8,
+                            ..s.key
+                        };
+                        expansion.leaf(key, s.score, s.score, NumberChoice::default());
+                    }
+                    13 => {}
+                    _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
+                }
+                let below = expansion.next_best;
+                walks[u] = Walked {
+                    start,
+                    end: buffered.len() as u32,
+                    walked: floor,
+                    below,
+                };
+            }
+            // The state's last walk found every successor down to here (those at the
+            // level it walked for are offered already, the others are buffered): take
+            // the ones at this level, and wait for the best below.
+            let walked = walks[u];
+            let mut next_best = walked.below;
+            for b in &buffered[walked.start as usize..walked.end as usize] {
+                if b.reach == level {
+                    offered.push((b.key, b.score, b.choice));
+                } else if b.reach < level {
+                    next_best = next_best.max(b.reach);
+                }
+            }
+            for &(key, score, choice) in offered.iter() {
+                if let Some(at) = arena.store(ctx, key, score, u, choice) {
+                    push(&mut buckets, &mut used, current, at);
+                }
+            }
+            if next_best != i32::MIN {
+                push(&mut buckets, &mut used, numbering.bucket_of(next_best), u);
+            }
+            if arena.states.len() > budget {
+                answer = Some(Err(TooLarge(arena.states.len())));
+                break;
+            }
+        }
+        self.used = used;
+        self.current = current;
+        arena.buckets = buckets;
+        arena.offered = offered;
+        arena.buffered = buffered;
+        arena.walks = walks;
+        answer
+    }
+}
+
+/// How a [`Search`] numbers its buckets: a potential is 64 × objective points plus
+/// tie-break points, so it splits uniquely; the buckets go densely by objective points
+/// below the top's, then by tie-break points, most first.
+#[derive(Clone, Copy)]
+struct Numbering {
+    /// Tie-break points per objective point (old sets, plus one).
+    sets: usize,
+    /// The objective points of the start's bound.
+    top: i32,
+}
+
+impl Numbering {
+    fn bucket_of(self, potential: i32) -> usize {
+        let points = (self.top - potential.div_euclid(PRIMARY)) as usize;
+        let tie = (potential.rem_euclid(PRIMARY) as usize).min(self.sets - 1);
+        points * self.sets + (self.sets - 1 - tie)
+    }
+
+    fn potential_at(self, bucket: usize) -> i32 {
+        (self.top - (bucket / self.sets) as i32) * PRIMARY
+            + (self.sets - 1 - bucket % self.sets) as i32
+    }
+}
+
+/// Puts arena position `at` into bucket `b` (`used`: one past the last bucket used).
+fn push(buckets: &mut Vec<Vec<u32>>, used: &mut usize, b: usize, at: usize) {
+    if buckets.len() <= b {
+        buckets.resize_with(b + 1, Vec::new);
+    }
+    *used = (*used).max(b + 1);
+    buckets[b].push(at as u32);
 }
 
 /// The step of the best-first search's final states (after number 13 comes the play).
