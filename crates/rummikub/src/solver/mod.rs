@@ -289,7 +289,10 @@ fn solve_in(
     } else {
         old_sets.iter().map(Set::sorted_tiles).collect()
     };
-    let mut best: Option<(i32, Vec<Laid>)> = None;
+    // Every combination's DP problem with what the choice itself scores and lays; the
+    // DP searches them together for the best play of all.
+    let mut problems: Vec<(dp::Problem, i32)> = Vec::new();
+    let mut fixed_sets: Vec<Vec<Laid>> = Vec::new();
     let mut pick = vec![0usize; frozen.len()];
     loop {
         // One combination of frozen-set choices.
@@ -352,17 +355,8 @@ fn solve_in(
                 }
                 old_set_readings((&old_sets, &old_values), &settled, unit, &mut problem);
             }
-            // Only a play better than the best of the choices so far counts.
-            let at_least = best.as_ref().map_or(i32::MIN, |b| b.0 - fixed_score + 1);
-            if let Some(answer) = dp::solve_at_least(cache, &problem, at_least)? {
-                let score = answer.score + fixed_score;
-                if best.as_ref().is_none_or(|b| score > b.0) {
-                    let mut table = fixed;
-                    table.extend(answer.kept.iter().map(|&i| Laid::Old(i)));
-                    table.extend(answer.sets.into_iter().map(|s| Laid::New(Set::new(s))));
-                    best = Some((score, table));
-                }
-            }
+            problems.push((problem, fixed_score));
+            fixed_sets.push(fixed);
         }
         // Next combination.
         let mut f = 0;
@@ -378,7 +372,13 @@ fn solve_in(
             break;
         }
     }
-    Ok(meld_check(best.map(|(_, table)| {
+    let best = dp::solve_best_of(cache, problems)?.map(|(i, answer)| {
+        let mut table = std::mem::take(&mut fixed_sets[i]);
+        table.extend(answer.kept.iter().map(|&i| Laid::Old(i)));
+        table.extend(answer.sets.into_iter().map(|s| Laid::New(Set::new(s))));
+        table
+    });
+    Ok(meld_check(best.map(|table| {
         finish(rules, &old, &table_tiles, table, keep_sets)
     })))
 }

@@ -24,6 +24,7 @@ mod bounds;
 mod context;
 mod expand;
 mod group_bonus;
+mod portfolio;
 mod rebuild;
 mod rotate;
 mod search;
@@ -35,7 +36,7 @@ use rustc_hash::FxHashMap;
 
 use crate::tile::Tile;
 
-pub(crate) use search::{solve, solve_at_least};
+pub(crate) use portfolio::{solve, solve_best_of};
 
 /// What the DP keeps from one call to the next: the run configurations and their
 /// option lists per rule shape, the old groups' tables per number, and the arena of

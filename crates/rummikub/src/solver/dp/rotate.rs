@@ -78,7 +78,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use super::super::search::solve_at_cut;
+    use super::super::portfolio::solve_at_cut;
     use super::super::{Cache, Unit};
     use crate::rules::RuleSet;
     use crate::set::{check_tiles, Set};

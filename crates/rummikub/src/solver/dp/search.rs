@@ -1,4 +1,5 @@
-//! The best-first search (A*) over the states between numbers, and the entry points.
+//! The best-first search (A*) over the states between numbers, resumable (see
+//! [`super::portfolio`] for the entry points).
 
 use super::bounds::KeptAt;
 use super::bounds::{gaps_to_13, group_need, Bounds, GroupNeed};
@@ -7,116 +8,7 @@ use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
 use super::state::{Arena, Key};
-use super::{rotate, Answer, Cache, Problem, TooLarge, MAX_STATES, PRIMARY};
-use crate::solver::runs::RunRules;
-
-/// Solves the problem; `None` when no arrangement lays every table tile and at least one
-/// rack tile (and reaches the initial meld's threshold).
-pub(crate) fn solve(cache: &mut Cache, p: &Problem) -> Result<Option<Answer>, TooLarge> {
-    solve_at_least(cache, p, i32::MIN)
-}
-
-/// Like [`solve`], but only a play scoring at least `at_least` counts (`None` if there is
-/// none): the caller already has one that good, so the DP prunes everything below it
-/// and skips the position at once when even its upper bound falls short.
-///
-/// Under wrap-around runs the same problem is searched cut at several places at once
-/// (see [`rotate`]): each search is exact, and how many states one needs differs by
-/// orders of magnitude from cut to cut in a way no cheap count foresees, so they take
-/// turns (the cuts with the fewest crossing runs get the most turns) and the first to
-/// finish answers. The searches together store at most [`MAX_STATES`] states.
-pub(crate) fn solve_at_least(
-    cache: &mut Cache,
-    p: &Problem,
-    at_least: i32,
-) -> Result<Option<Answer>, TooLarge> {
-    let rules = RunRules {
-        jokers_per_set: p.jokers_per_set,
-        wrap: p.wrap,
-    };
-    let mut ctx = Ctx::take(&mut cache.contexts, rules);
-    let answer = if p.wrap {
-        let mut cuts = rotate::cuts(p);
-        cuts.truncate(CUTS);
-        portfolio(cache, &mut ctx, p, &cuts, at_least)
-    } else {
-        match Search::new(cache, &mut ctx, p.clone(), at_least) {
-            Some(mut search) => {
-                let answer = search.run(&mut ctx, usize::MAX, MAX_STATES);
-                cache.give_back(search.into_arena());
-                answer.unwrap_or(Ok(None))
-            }
-            None => Ok(None),
-        }
-    };
-    ctx.give_back(&mut cache.contexts);
-    answer
-}
-
-/// The problem searched cut before printed number `start` alone (tests).
-#[cfg(test)]
-pub(super) fn solve_at_cut(
-    cache: &mut Cache,
-    p: &Problem,
-    start: u8,
-) -> Result<Option<Answer>, TooLarge> {
-    let rules = RunRules {
-        jokers_per_set: p.jokers_per_set,
-        wrap: p.wrap,
-    };
-    let mut ctx = Ctx::take(&mut cache.contexts, rules);
-    let answer = portfolio(cache, &mut ctx, p, &[start], i32::MIN);
-    ctx.give_back(&mut cache.contexts);
-    answer
-}
-
-/// How many cuts of the cycle of numbers are searched at once, the best ranked by
-/// [`rotate::cuts`] (measured on 300 old-rules self-play positions: one cut, the best
-/// ranked, leaves 9 positions over 1 s and refuses 2; two or three leave 6 or 7 and
-/// refuse none; six, 8 and 1).
-const CUTS: usize = 3;
-/// How many turns of [`TURN`] expansions the search at each rank of the cuts gets per
-/// round: the cut ranked first gets the most.
-const TURNS: [usize; 13] = [2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
-/// Expansions in one turn of a search of the portfolio.
-const TURN: usize = 64;
-
-/// The problem searched cut at each of `cuts` in turns, until one finishes. (A search
-/// starts at its first turn: most positions are done within the first cut's.)
-fn portfolio(
-    cache: &mut Cache,
-    ctx: &mut Ctx,
-    p: &Problem,
-    cuts: &[u8],
-    at_least: i32,
-) -> Result<Option<Answer>, TooLarge> {
-    let mut searches: Vec<Search> = Vec::with_capacity(cuts.len());
-    let answer = 'rounds: loop {
-        for (rank, &start) in cuts.iter().enumerate() {
-            if rank == searches.len() {
-                match Search::new(cache, ctx, rotate::rotated(p, start), at_least) {
-                    Some(search) => searches.push(search),
-                    // (The bound is the same at every cut: no play reaches `at_least`.)
-                    None => break 'rounds Ok(None),
-                }
-            }
-            let others: usize = searches
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| i != rank)
-                .map(|(_, s)| s.arena.states.len())
-                .sum();
-            let budget = MAX_STATES.saturating_sub(others);
-            if let Some(answer) = searches[rank].run(ctx, TURNS[rank] * TURN, budget) {
-                break 'rounds answer;
-            }
-        }
-    };
-    for search in searches {
-        cache.give_back(search.into_arena());
-    }
-    answer
-}
+use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
 
 /// What the search of one problem needs, computed once.
 pub(super) struct Prepared {
@@ -204,9 +96,9 @@ pub(super) fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
 /// A [`Search`] can stop after some expansions and go on later ([`Search::run`]), so
 /// that several run in turns ([`solve_at_least`]).
 pub(super) struct Search {
+    pub(super) arena: Arena,
     p: Problem,
     prep: Prepared,
-    arena: Arena,
     at_least: i32,
     numbering: Numbering,
     /// The bucket the search is at, and one past the last ever used.
@@ -217,7 +109,12 @@ pub(super) struct Search {
 impl Search {
     /// A search of `p` from its start (in an arena the cache kept, emptied), or `None` if
     /// no play can reach `at_least`.
-    fn new(cache: &mut Cache, ctx: &mut Ctx, p: Problem, at_least: i32) -> Option<Search> {
+    pub(super) fn new(
+        cache: &mut Cache,
+        ctx: &mut Ctx,
+        p: Problem,
+        at_least: i32,
+    ) -> Option<Search> {
         let prep = Prepared::new(&p, cache);
         let start = start_key(&p, ctx);
         let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
@@ -258,16 +155,26 @@ impl Search {
     }
 
     /// The arena back, its buckets emptied.
-    fn into_arena(mut self) -> Arena {
+    pub(super) fn into_arena(mut self) -> Arena {
         for bucket in self.arena.buckets.iter_mut().take(self.used) {
             bucket.clear();
         }
         self.arena
     }
 
+    /// The potential of the states waiting first: no play the search can still find
+    /// scores more. `None` when no state waits.
+    pub(super) fn level(&mut self) -> Option<i32> {
+        let buckets = &self.arena.buckets;
+        while self.current < buckets.len() && buckets[self.current].is_empty() {
+            self.current += 1;
+        }
+        (self.current < buckets.len()).then(|| self.numbering.potential_at(self.current))
+    }
+
     /// Expands up to `steps` states: the answer if the search ends (the best play, none,
     /// or more than `budget` states stored), `None` if it is not done yet.
-    fn run(
+    pub(super) fn run(
         &mut self,
         ctx: &mut Ctx,
         steps: usize,

@@ -1,0 +1,239 @@
+//! The entry points: one problem, or the best of several (the old rules' frozen-set
+//! choices), each searched by one or more resumable [`Search`]es in turns.
+//!
+//! Under wrap-around runs the same problem is searched cut at several places at once
+//! (see [`rotate`]): each search is exact, and how many states one needs differs by
+//! orders of magnitude from cut to cut in a way no cheap count foresees, so they take
+//! turns (the cut with the fewest crossing runs gets the most) and the first to finish
+//! answers. Several problems of which the best play is wanted are searched together,
+//! best first: the problem whose searches can still reach the most goes next, so none
+//! is searched below the best play of all (searching them one after another searched
+//! the first down to its own best play, however poor). All searches of one call store
+//! at most [`MAX_STATES`] states together.
+
+use super::context::Ctx;
+use super::search::Search;
+use super::{rotate, Answer, Cache, Problem, TooLarge, MAX_STATES};
+use crate::solver::runs::RunRules;
+
+/// How many cuts of the cycle of numbers are searched at once, the best ranked by
+/// [`rotate::cuts`] (measured on 300 old-rules self-play positions: one cut, the best
+/// ranked, leaves 9 positions over 1 s and refuses 2; two or three leave 6 or 7 and
+/// refuse none; six, 8 and 1).
+const CUTS: usize = 3;
+/// How many turns of [`TURN`] expansions the search at each rank of the cuts gets per
+/// round: the cut ranked first gets the most.
+const TURNS: [usize; 13] = [2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+/// Expansions in one turn of a search.
+const TURN: usize = 64;
+
+/// Solves the problem; `None` when no arrangement lays every table tile and at least one
+/// rack tile (and reaches the initial meld's threshold).
+pub(crate) fn solve(cache: &mut Cache, p: &Problem) -> Result<Option<Answer>, TooLarge> {
+    Ok(solve_best_of(cache, vec![(p.clone(), 0)])?.map(|(_, answer)| answer))
+}
+
+/// The best play of several problems, each with a score its play adds (`(problem,
+/// fixed)`): which problem, and its answer (whose score leaves out `fixed`). `None` if
+/// none has a play. Among equally good plays the first problem's is taken.
+pub(crate) fn solve_best_of(
+    cache: &mut Cache,
+    problems: Vec<(Problem, i32)>,
+) -> Result<Option<(usize, Answer)>, TooLarge> {
+    let Some(first) = problems.first() else {
+        return Ok(None);
+    };
+    let rules = RunRules {
+        jokers_per_set: first.0.jokers_per_set,
+        wrap: first.0.wrap,
+    };
+    let mut ctx = Ctx::take(&mut cache.contexts, rules);
+    let mut portfolios: Vec<(Portfolio, i32)> = problems
+        .into_iter()
+        .map(|(p, fixed)| (Portfolio::new(p), fixed))
+        .collect();
+    let answer = best_of(cache, &mut ctx, &mut portfolios);
+    for (portfolio, _) in portfolios {
+        portfolio.give_back(cache);
+    }
+    ctx.give_back(&mut cache.contexts);
+    answer
+}
+
+/// [`solve_best_of`]'s search: the problem that can still reach the most takes a turn,
+/// until none can beat the best play found.
+fn best_of(
+    cache: &mut Cache,
+    ctx: &mut Ctx,
+    portfolios: &mut [(Portfolio, i32)],
+) -> Result<Option<(usize, Answer)>, TooLarge> {
+    let mut best: Option<(i32, usize, Answer)> = None;
+    let mut open: Vec<bool> = vec![true; portfolios.len()];
+    // A single problem runs its searches without looking at levels between turns.
+    let alone = portfolios.len() == 1;
+    loop {
+        let mut next: Option<(i32, usize)> = None;
+        for (i, (portfolio, fixed)) in portfolios.iter_mut().enumerate() {
+            if !open[i] {
+                continue;
+            }
+            let reach = if alone {
+                Some(i32::MAX)
+            } else {
+                portfolio
+                    .level(cache, ctx)
+                    .map(|l| l.saturating_add(*fixed))
+            };
+            match reach {
+                // (Strictly better than the best so far: on a tie the earlier stays.)
+                Some(reach) if best.as_ref().is_none_or(|b| reach > b.0) => {
+                    if next.is_none_or(|(r, _)| reach > r) {
+                        next = Some((reach, i));
+                    }
+                }
+                _ => open[i] = false,
+            }
+        }
+        let Some((_, i)) = next else {
+            return Ok(best.map(|(_, i, answer)| (i, answer)));
+        };
+        let others: usize = portfolios
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, (p, _))| p.states())
+            .sum();
+        let budget = MAX_STATES.saturating_sub(others);
+        let (portfolio, fixed) = &mut portfolios[i];
+        let at_least = best.as_ref().map_or(i32::MIN, |b| b.0 - *fixed + 1);
+        match portfolio.turn(cache, ctx, at_least, budget) {
+            None => {}
+            Some(answer) => {
+                open[i] = false;
+                if let Some(answer) = answer? {
+                    let total = answer.score + *fixed;
+                    if best.as_ref().is_none_or(|b| total > b.0) {
+                        best = Some((total, i, answer));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One problem's searches, one per cut of the cycle of numbers tried (one search
+/// without wrap-around runs), taking turns. A search starts at its first turn: most
+/// problems are done within the first cut's.
+struct Portfolio {
+    p: Problem,
+    cuts: Vec<u8>,
+    searches: Vec<Search>,
+    /// Whose turn it is.
+    rank: usize,
+    /// No play reaches the `at_least` the first search was started with.
+    hopeless: bool,
+}
+
+impl Portfolio {
+    fn new(p: Problem) -> Portfolio {
+        let mut cuts = if p.wrap { rotate::cuts(&p) } else { vec![1] };
+        cuts.truncate(CUTS);
+        Portfolio {
+            p,
+            cuts,
+            searches: Vec::new(),
+            rank: 0,
+            hopeless: false,
+        }
+    }
+
+    fn states(&self) -> usize {
+        self.searches.iter().map(|s| s.arena.states.len()).sum()
+    }
+
+    /// The most a play of this problem can still score (the searches started bound it
+    /// alike; the lowest bound counts). Starts the first search if none is.
+    fn level(&mut self, cache: &mut Cache, ctx: &mut Ctx) -> Option<i32> {
+        if self.searches.is_empty() && !self.start_next(cache, ctx, i32::MIN) {
+            return None;
+        }
+        self.searches.iter_mut().map(Search::level).min().flatten()
+    }
+
+    /// Starts the search of the next cut; false if no play can reach `at_least`.
+    fn start_next(&mut self, cache: &mut Cache, ctx: &mut Ctx, at_least: i32) -> bool {
+        if self.hopeless {
+            return false;
+        }
+        let start = self.cuts[self.searches.len()];
+        let p = if start == 1 {
+            self.p.clone()
+        } else {
+            rotate::rotated(&self.p, start)
+        };
+        match Search::new(cache, ctx, p, at_least) {
+            Some(search) => {
+                self.searches.push(search);
+                true
+            }
+            None => {
+                self.hopeless = true;
+                false
+            }
+        }
+    }
+
+    /// One turn of the next search (all of it for a problem with one): its answer if it
+    /// ends, `None` if not yet. Only plays scoring at least `at_least` count; the
+    /// searches share `budget` states.
+    fn turn(
+        &mut self,
+        cache: &mut Cache,
+        ctx: &mut Ctx,
+        at_least: i32,
+        budget: usize,
+    ) -> Option<Result<Option<Answer>, TooLarge>> {
+        if self.rank == self.searches.len() && !self.start_next(cache, ctx, at_least) {
+            return Some(Ok(None));
+        }
+        let rank = self.rank;
+        let others: usize = self.states() - self.searches[rank].arena.states.len();
+        let steps = if self.cuts.len() == 1 {
+            usize::MAX
+        } else {
+            TURNS[rank] * TURN
+        };
+        let answer = self.searches[rank].run(ctx, steps, budget.saturating_sub(others));
+        self.rank = (rank + 1) % self.cuts.len();
+        answer
+    }
+
+    fn give_back(self, cache: &mut Cache) {
+        for search in self.searches {
+            cache.give_back(search.into_arena());
+        }
+    }
+}
+
+/// The problem searched cut before printed number `start` alone (tests).
+#[cfg(test)]
+pub(super) fn solve_at_cut(
+    cache: &mut Cache,
+    p: &Problem,
+    start: u8,
+) -> Result<Option<Answer>, TooLarge> {
+    let mut portfolio = Portfolio::new(p.clone());
+    portfolio.cuts = vec![start];
+    let mut portfolios = vec![(portfolio, 0)];
+    let rules = RunRules {
+        jokers_per_set: p.jokers_per_set,
+        wrap: p.wrap,
+    };
+    let mut ctx = Ctx::take(&mut cache.contexts, rules);
+    let answer = best_of(cache, &mut ctx, &mut portfolios);
+    for (portfolio, _) in portfolios {
+        portfolio.give_back(cache);
+    }
+    ctx.give_back(&mut cache.contexts);
+    Ok(answer?.map(|(_, answer)| answer))
+}
