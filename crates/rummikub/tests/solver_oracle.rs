@@ -163,16 +163,17 @@ fn solver_matches_the_integer_program_on_middle_game_tables() {
 #[test]
 fn solver_matches_the_integer_program_on_old_rules_middle_game_tables() {
     // Old rules (wrap-around runs, one joker per set, frozen joker sets), tables of 25
-    // to 60 tiles: where the old rules' search is largest. A few positions by default
-    // (each can take the solver seconds); `SOLVER_ORACLE_OLD_LARGE_POSITIONS=N` for more.
-    let count = positions_from_env("SOLVER_ORACLE_OLD_LARGE_POSITIONS", 6);
-    let middle = |p: &SuitePosition| (25..=60).contains(&p.table_tiles());
+    // to 80 tiles: where the old rules' search is largest (several cuts of the cycle of
+    // numbers, every frozen-set choice). `SOLVER_ORACLE_OLD_LARGE_POSITIONS=N` for more.
+    let count = positions_from_env("SOLVER_ORACLE_OLD_LARGE_POSITIONS", 40);
+    let middle = |p: &SuitePosition| (25..=80).contains(&p.table_tiles());
     let old = suite::self_play_filtered(&RuleSet::old(), 9001, count, 3, middle);
     let refused = refusals_against_the_oracle(&old);
     // Every answer agrees with the integer program (checked in `agree`); a refusal is
-    // never a wrong answer, and must stay rare.
+    // never a wrong answer, and must stay rare (2026-12-01: 3 of 300 with
+    // `SOLVER_ORACLE_OLD_LARGE_POSITIONS=300`, none of the default 40).
     assert!(
-        refused * 4 <= count,
+        refused * 50 <= count,
         "refused as too large: {refused} of {count}"
     );
 }
