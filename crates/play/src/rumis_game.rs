@@ -3,16 +3,21 @@
 //! two actions of the same seat).
 
 use rumis::record::Record;
-use rumis::{notation::format_move, Move, Position, Scenario, Setup, Variant};
+use rumis::{notation::format_move, FirstStones, Move, Position, Scenario, Setup, Variant};
 
 use crate::game::{Game, GameError, Outcome};
 
-/// What fixes a Rumis game: board, players, variant (the seed comes with the start).
+/// What fixes a Rumis game: board, players, variant and first-stone rule (the seed
+/// comes with the start). Every front end builds its games from this one type: the
+/// server's table settings, the engine's `newgame`, the match runner's options and the
+/// terminal's (a scenario file, `--first-stones`) all go through [`RumisConfig::from_words`].
 #[derive(Clone, Debug)]
 pub struct RumisConfig {
     pub scenario: Scenario,
     pub players: u8,
     pub variant: Variant,
+    /// R14 or R6; `None`: the player count's default (edge for 5 and 6 players).
+    pub first_stones: Option<FirstStones>,
 }
 
 impl RumisConfig {
@@ -31,27 +36,48 @@ impl RumisConfig {
                 Scenario::builtin_keys().collect::<Vec<_>>().join(", ")
             ))
         })?;
+        RumisConfig::from_words(scenario, players, variant, None)
+    }
+
+    /// A game on a board already read (built in or from a file), with the variant and
+    /// the first-stone rule named in words (`None`: the player count's default).
+    pub fn from_words(
+        scenario: Scenario,
+        players: u8,
+        variant: &str,
+        first_stones: Option<&str>,
+    ) -> Result<RumisConfig, GameError> {
         let variant = Variant::from_name(variant).ok_or_else(|| {
             GameError::new(format!(
                 "unknown variant `{variant}` (known: {})",
-                Variant::ALL
-                    .iter()
-                    .map(|v| v.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                Variant::names()
             ))
         })?;
+        let first_stones = first_stones
+            .map(|rule| {
+                FirstStones::from_name(rule).ok_or_else(|| {
+                    GameError::new(format!(
+                        "unknown first-stone rule `{rule}` (edge for R14, face for R6)"
+                    ))
+                })
+            })
+            .transpose()?;
         Ok(RumisConfig {
             scenario,
             players,
             variant,
+            first_stones,
         })
     }
 
     pub fn setup(&self, seed: u64) -> Setup {
-        Setup::new(self.scenario.clone(), self.players)
+        let setup = Setup::new(self.scenario.clone(), self.players)
             .with_variant(self.variant)
-            .with_seed(seed)
+            .with_seed(seed);
+        match self.first_stones {
+            Some(rule) => setup.with_first_stones(rule),
+            None => setup,
+        }
     }
 }
 
@@ -147,5 +173,31 @@ impl Game for RumisGame {
 
     fn record(&self, seats: Option<&str>) -> String {
         Record::write(&self.position, seats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_named_in_words_sets_up_its_variant_and_first_stones_or_says_what_is_wrong() {
+        let board = Scenario::builtin("chullpa").expect("built-in board");
+        // R6 is the default for four players; R14 (edge) when asked for.
+        let default = RumisConfig::from_words(board.clone(), 4, "four-colours", None).unwrap();
+        let setup = default.setup(7);
+        assert_eq!(setup.first_stones, FirstStones::default_for(4));
+        assert_eq!((setup.variant, setup.seed), (Variant::FourColours, 7));
+        let edge = RumisConfig::from_words(board.clone(), 4, "standard", Some("edge")).unwrap();
+        assert_eq!(edge.setup(1).first_stones, FirstStones::Edge);
+        let bad_rule = RumisConfig::from_words(board.clone(), 4, "standard", Some("corner"));
+        assert_eq!(
+            bad_rule.unwrap_err().to_string(),
+            "unknown first-stone rule `corner` (edge for R14, face for R6)"
+        );
+        let bad_variant = RumisConfig::from_words(board, 4, "robot", None).unwrap_err();
+        assert!(bad_variant
+            .to_string()
+            .starts_with("unknown variant `robot` (known: standard"));
     }
 }

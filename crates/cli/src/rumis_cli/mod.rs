@@ -8,13 +8,14 @@ mod play;
 use std::io::Write;
 use std::path::Path;
 
+use ::play::rumis_game::RumisConfig;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rumis::notation::format_move;
 use rumis::perft::perft;
 use rumis::record::{interim_line, result_line, Record};
-use rumis::{FirstStones, Position, Scenario, Setup, Stone, Variant};
+use rumis::{Position, Scenario, Stone};
 
 pub use bench::{bench, BenchArgs};
 pub use play::{play, PlayArgs};
@@ -115,17 +116,13 @@ impl GameArgs {
             }
             return Ok(slow);
         }
-        let variant = Variant::from_name(&self.variant).with_context(|| {
-            format!("unknown variant `{}` ({})", self.variant, Variant::names())
-        })?;
-        let mut setup = Setup::new(load_scenario(&self.scenario)?, self.players)
-            .with_variant(variant)
-            .with_seed(self.seed);
-        if let Some(rule) = &self.first_stones {
-            setup = setup.with_first_stones(FirstStones::from_name(rule).with_context(|| {
-                format!("unknown first-stone rule `{rule}` (edge for R14, face for R6)")
-            })?);
-        }
+        let config = RumisConfig::from_words(
+            load_scenario(&self.scenario)?,
+            self.players,
+            &self.variant,
+            self.first_stones.as_deref(),
+        )?;
+        let setup = config.setup(self.seed);
         Ok(if reference {
             Position::new_reference(setup)?
         } else {

@@ -17,7 +17,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use play::bots::Bot;
 use play::rumis_bots::{GreedyBot, RumisBot};
-use play::rumis_game::RumisGame;
+use play::rumis_game::{RumisConfig, RumisGame};
 use rumis::notation::{format_drop, format_move, format_turn};
 use rumis::record::Record;
 use rumis::{
@@ -768,13 +768,17 @@ fn session(args: PlayArgs) -> anyhow::Result<Session> {
             .then(|| PathBuf::from(&args.scenario))
     });
     let scenario = load_scenario(&args.scenario, scenario_file.as_deref())?;
-    let variant = Variant::from_name(&args.variant)
-        .with_context(|| format!("unknown variant `{}` ({})", args.variant, Variant::names()))?;
     let players = args.players.unwrap_or(if args.seats.is_empty() {
         2
     } else {
         args.seats.len() as u8
     });
+    let config = RumisConfig::from_words(
+        scenario,
+        players,
+        &args.variant,
+        args.first_stones.as_deref(),
+    )?;
     let seats = if args.seats.is_empty() {
         (0..players)
             .map(|p| match p {
@@ -786,14 +790,7 @@ fn session(args: PlayArgs) -> anyhow::Result<Session> {
         Seat::parse_all::<RumisGame>(&args.seats)?
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let mut setup = Setup::new(scenario, players)
-        .with_variant(variant)
-        .with_seed(seed);
-    if let Some(rule) = &args.first_stones {
-        setup = setup.with_first_stones(FirstStones::from_name(rule).with_context(|| {
-            format!("unknown first-stone rule `{rule}` (edge for R14, face for R6)")
-        })?);
-    }
+    let setup = config.setup(seed);
     Ok(Session::new(setup, seats)?
         .with_save(args.save)
         .with_scenario_file(scenario_file))
