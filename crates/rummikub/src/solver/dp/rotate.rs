@@ -14,6 +14,7 @@
 //! a tile is worth (value objective, initial meld) and the tiles the answer is built of
 //! go through [`Problem::printed`].
 
+use super::context::Ctx;
 use super::Problem;
 
 /// The problem with DP number 1 at printed number `start` (1: unchanged).
@@ -72,6 +73,75 @@ pub(super) fn cuts(p: &Problem) -> Vec<u8> {
     scored.sort_unstable();
     scored.into_iter().map(|(_, _, start)| start).collect()
 }
+
+/// The cuts ranked by how large their searches are likely to be, smallest first, the
+/// `keep` best of them (see [`predicted_states`]).
+pub(super) fn predicted_cuts(p: &Problem, ctx: &mut Ctx, keep: usize) -> Vec<u8> {
+    let mut scored: Vec<(f64, u8)> = Vec::with_capacity(13);
+    for start in cuts(p) {
+        // (A cut already worse than the `keep` best so far is not counted to its end.)
+        let mut best: Vec<f64> = scored.iter().map(|s| s.0).collect();
+        best.sort_by(f64::total_cmp);
+        let beat = best
+            .get(keep.saturating_sub(1))
+            .copied()
+            .unwrap_or(f64::INFINITY);
+        scored.push((predicted_states(p, ctx, start, beat), start));
+    }
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    scored
+        .into_iter()
+        .take(keep)
+        .map(|(_, start)| start)
+        .collect()
+}
+
+/// How large the search cut before printed number `start` is likely to be: per colour,
+/// the run configurations it can reach at each number on its own (every option its
+/// tiles allow without jokers, tiles left over going to groups), multiplied over the colours and
+/// summed over the numbers; infinite once past `beat` or past [`MAX_CONFIGS`] in a
+/// colour. The colours' runs are what the states multiply: counted on slow positions, a
+/// cut that takes milliseconds reaches tens of configurations in three colours, one
+/// that hits the state limit hundreds in each.
+pub(super) fn predicted_states(p: &Problem, ctx: &mut Ctx, start: u8, beat: f64) -> f64 {
+    let r = rotated(p, start);
+    // (Jokers left out: counted at every number they make every colour reach thousands
+    // of configurations at every cut, which ranks nothing.)
+    let jokers = 0;
+    let mut reach: [Vec<u16>; 4] = std::array::from_fn(|_| vec![ctx.id(0)]);
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut total = 0.0;
+    for n in 1..=13u8 {
+        let mut product = 1.0;
+        for (c, configs) in reach.iter_mut().enumerate() {
+            let tiles = r.table[usize::from(n)][c] + r.rack[usize::from(n)][c];
+            seen.clear();
+            let mut next = Vec::new();
+            for &config in configs.iter() {
+                let list = ctx.list(config, n, tiles, jokers);
+                for o in 0..ctx.lists[list as usize].hot.len() {
+                    let id = ctx.lists[list as usize].hot[o].next;
+                    if seen.insert(id) {
+                        next.push(id);
+                    }
+                }
+            }
+            if next.len() > MAX_CONFIGS {
+                return f64::INFINITY;
+            }
+            product *= next.len().max(1) as f64;
+            *configs = next;
+        }
+        total += product;
+        if total > beat {
+            return f64::INFINITY;
+        }
+    }
+    total
+}
+
+/// Past this many configurations of one colour at one number a cut counts as hopeless.
+const MAX_CONFIGS: usize = 2048;
 
 #[cfg(test)]
 mod tests {
