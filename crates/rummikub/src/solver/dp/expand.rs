@@ -21,7 +21,7 @@ pub(super) struct NumberChoice {
 }
 
 /// A successor found by a walk below its state's level, kept with the state until the
-/// search comes down to it (see [`solve_best_first`](super::search::solve_best_first)).
+/// search comes down to it (see [`Search`](super::search::Search)).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Buffered {
     pub(super) key: Key,
@@ -66,7 +66,7 @@ pub(super) struct Expansion<'a> {
     pub(super) level: i32,
     /// How deep this walk goes: partial successors down to here are walked on, and the
     /// successors between it and the level are kept in `buffered` for later (see
-    /// [`solve_best_first`](super::search::solve_best_first)); the level itself on a state's first expansion.
+    /// [`Search`](super::search::Search)); the level itself on a state's first expansion.
     pub(super) floor: i32,
     pub(super) at_least: i32,
     /// Successors that keep the level: offered now.

@@ -18,7 +18,9 @@
 //! The parts: [`state`] (the states and their index), [`context`] (run configurations
 //! and their options, per rule shape), [`bounds`] (the potential), [`group_bonus`] (the
 //! old groups' part of the tie-break), [`expand`] (one number's walk), [`search`] (the
-//! best-first search) and [`rebuild`] (the sets of the play found).
+//! best-first search, resumable), [`rotate`] (where the cycle of numbers is cut under
+//! wrap-around runs), [`portfolio`] (the entry points: several searches in turns) and
+//! [`rebuild`] (the sets of the play found).
 
 mod bounds;
 mod context;

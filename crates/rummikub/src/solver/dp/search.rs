@@ -94,7 +94,7 @@ pub(super) fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
 /// ([`Walked`](super::expand::Walked)). A state an earlier one dominates is dropped ([`Arena::dominated`](super::state::Arena::dominated)).
 ///
 /// A [`Search`] can stop after some expansions and go on later ([`Search::run`]), so
-/// that several run in turns ([`solve_at_least`]).
+/// that several run in turns ([`super::portfolio`]).
 pub(super) struct Search {
     pub(super) arena: Arena,
     p: Problem,

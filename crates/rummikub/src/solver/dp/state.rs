@@ -125,7 +125,7 @@ pub(super) struct Arena {
     /// Each state's choices for its number, by arena position.
     pub(super) choices: Vec<NumberChoice>,
     pub(super) index: StateIndex,
-    /// The waiting states by potential (see [`solve_best_first`](super::search::solve_best_first)).
+    /// The waiting states by potential (see [`Search`](super::search::Search)).
     pub(super) buckets: Vec<Vec<u32>>,
     /// The successors of one expansion.
     pub(super) offered: Vec<(Key, i32, NumberChoice)>,
