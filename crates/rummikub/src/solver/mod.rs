@@ -253,7 +253,7 @@ fn solve_in(
             threshold: track(rules.initial_meld_minimum),
             ..base_problem(rules, unit, &TileCounts::new(), &rack)
         };
-        let Some(answer) = dp::solve(cache, &problem)? else {
+        let Some(answer) = dp::solve(cache, problem)? else {
             return Ok(None);
         };
         let mut table: Vec<Laid> = (0..old_sets.len()).map(Laid::Old).collect();
@@ -391,7 +391,7 @@ fn arrange(cache: &mut dp::Cache, rules: &RuleSet, tiles: &[Tile]) -> Result<Vec
     }
     let mut problem = base_problem(rules, Unit::Value, &counts, &TileCounts::new());
     problem.start_any = true;
-    let answer = dp::solve(cache, &problem)?.ok_or(SolveError::TableNotSets)?;
+    let answer = dp::solve(cache, problem)?.ok_or(SolveError::TableNotSets)?;
     Ok(answer
         .sets
         .into_iter()

@@ -36,6 +36,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use crate::solver::runs::RunRules;
 use crate::tile::Tile;
 
 pub(crate) use portfolio::{solve, solve_best_of};
@@ -129,6 +130,14 @@ pub(crate) struct Problem {
 }
 
 impl Problem {
+    /// The rules that shape its runs (the key of a kept [`context::Ctx`]).
+    pub(super) fn run_rules(&self) -> RunRules {
+        RunRules {
+            jokers_per_set: self.jokers_per_set,
+            wrap: self.wrap,
+        }
+    }
+
     /// The objective's unit for one tile at DP number `n` (its printed number's).
     pub(super) fn unit_at(&self, n: u8) -> i32 {
         self.unit.of(self.printed[usize::from(n)])

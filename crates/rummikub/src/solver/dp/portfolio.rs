@@ -14,7 +14,6 @@
 use super::context::Ctx;
 use super::search::Search;
 use super::{rotate, Answer, Cache, Problem, TooLarge, MAX_STATES};
-use crate::solver::runs::RunRules;
 
 /// How many cuts of the cycle of numbers are searched at once, the best ranked by
 /// [`rotate::cuts`] (measured on 300 old-rules self-play positions: one cut, the best
@@ -23,14 +22,14 @@ use crate::solver::runs::RunRules;
 const CUTS: usize = 3;
 /// How many turns of [`TURN`] expansions the search at each rank of the cuts gets per
 /// round: the cut ranked first gets the most.
-const TURNS: [usize; 13] = [2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+const TURNS: [usize; CUTS] = [2, 1, 1];
 /// Expansions in one turn of a search.
 const TURN: usize = 64;
 
 /// Solves the problem; `None` when no arrangement lays every table tile and at least one
 /// rack tile (and reaches the initial meld's threshold).
-pub(crate) fn solve(cache: &mut Cache, p: &Problem) -> Result<Option<Answer>, TooLarge> {
-    Ok(solve_best_of(cache, vec![(p.clone(), 0)])?.map(|(_, answer)| answer))
+pub(crate) fn solve(cache: &mut Cache, p: Problem) -> Result<Option<Answer>, TooLarge> {
+    Ok(solve_best_of(cache, vec![(p, 0)])?.map(|(_, answer)| answer))
 }
 
 /// The best play of several problems, each with a score its play adds (`(problem,
@@ -40,18 +39,23 @@ pub(crate) fn solve_best_of(
     cache: &mut Cache,
     problems: Vec<(Problem, i32)>,
 ) -> Result<Option<(usize, Answer)>, TooLarge> {
-    let Some(first) = problems.first() else {
-        return Ok(None);
-    };
-    let rules = RunRules {
-        jokers_per_set: first.0.jokers_per_set,
-        wrap: first.0.wrap,
-    };
-    let mut ctx = Ctx::take(&mut cache.contexts, rules);
-    let mut portfolios: Vec<(Portfolio, i32)> = problems
+    let portfolios = problems
         .into_iter()
         .map(|(p, fixed)| (Portfolio::new(p), fixed))
         .collect();
+    search_all(cache, portfolios)
+}
+
+/// [`best_of`] with the run context of the problems' rules taken from the cache and
+/// everything given back after.
+fn search_all(
+    cache: &mut Cache,
+    mut portfolios: Vec<(Portfolio, i32)>,
+) -> Result<Option<(usize, Answer)>, TooLarge> {
+    let Some((first, _)) = portfolios.first() else {
+        return Ok(None);
+    };
+    let mut ctx = Ctx::take(&mut cache.contexts, first.p.run_rules());
     let answer = best_of(cache, &mut ctx, &mut portfolios);
     for (portfolio, _) in portfolios {
         portfolio.give_back(cache);
@@ -280,16 +284,5 @@ pub(super) fn solve_at_cut(
     portfolio.cuts = vec![start];
     portfolio.searches = vec![None];
     portfolio.rerank = false;
-    let mut portfolios = vec![(portfolio, 0)];
-    let rules = RunRules {
-        jokers_per_set: p.jokers_per_set,
-        wrap: p.wrap,
-    };
-    let mut ctx = Ctx::take(&mut cache.contexts, rules);
-    let answer = best_of(cache, &mut ctx, &mut portfolios);
-    for (portfolio, _) in portfolios {
-        portfolio.give_back(cache);
-    }
-    ctx.give_back(&mut cache.contexts);
-    Ok(answer?.map(|(_, answer)| answer))
+    Ok(search_all(cache, vec![(portfolio, 0)])?.map(|(_, answer)| answer))
 }

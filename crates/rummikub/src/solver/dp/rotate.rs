@@ -6,8 +6,10 @@
 //! waiting (an obligation) until its last (see [`crate::solver::runs`]). Those parts
 //! multiply the states: between 13 and 1, where a middle-game table holds the most
 //! wrap-around runs, a few colours with two possible crossing runs cost millions of
-//! states (measured: 4,000,000 and more on 13 of 300 self-play positions). Cut where
-//! the fewest runs can cross instead, and the same positions take milliseconds.
+//! states (measured: 4,000,000 and more on 13 of 300 self-play positions), where
+//! another cut of the same position can take milliseconds. [`cuts`] ranks the cuts
+//! cheaply (fewest runs that can cross), [`predicted_cuts`] well but at a few
+//! milliseconds' cost (the run configurations the colours reach).
 //!
 //! A rotated problem numbers the tiles from the cut: DP number 1 is printed number
 //! `start`. Everything the DP does with runs and groups is the same on the cycle; what
@@ -17,14 +19,18 @@
 use super::context::Ctx;
 use super::Problem;
 
+/// The printed number at DP number `d` (1..=13) of the cut before printed `start`.
+fn printed_at(start: u8, d: usize) -> usize {
+    (usize::from(start) + d - 2) % 13 + 1
+}
+
 /// The problem with DP number 1 at printed number `start` (1: unchanged).
 pub(super) fn rotated(p: &Problem, start: u8) -> Problem {
     let mut r = p.clone();
-    // DP number d holds printed number (start - 1 + d - 1) mod 13 + 1.
-    let printed = |d: usize| ((usize::from(start) + d - 2) % 13 + 1) as u8;
+    let printed = |d: usize| printed_at(start, d);
     let dp_of = |n: u8| ((usize::from(n) + 13 - usize::from(start)) % 13 + 1) as u8;
     for d in 1..=13 {
-        let n = usize::from(printed(d));
+        let n = printed(d);
         r.printed[d] = p.printed[n];
         r.table[d] = p.table[n];
         r.rack[d] = p.rack[n];
@@ -33,7 +39,7 @@ pub(super) fn rotated(p: &Problem, start: u8) -> Problem {
         let original = k.counts;
         let (mut first, mut last) = (13, 1);
         for d in 1..=13u8 {
-            let counts = original[usize::from(printed(usize::from(d)))];
+            let counts = original[printed(usize::from(d))];
             k.counts[usize::from(d)] = counts;
             if counts.iter().any(|&c| c > 0) {
                 first = first.min(d);
@@ -98,13 +104,14 @@ pub(super) fn predicted_cuts(p: &Problem, ctx: &mut Ctx, keep: usize) -> Vec<u8>
 
 /// How large the search cut before printed number `start` is likely to be: per colour,
 /// the run configurations it can reach at each number on its own (every option its
-/// tiles allow without jokers, tiles left over going to groups), multiplied over the colours and
-/// summed over the numbers; infinite once past `beat` or past [`MAX_CONFIGS`] in a
-/// colour. The colours' runs are what the states multiply: counted on slow positions, a
-/// cut that takes milliseconds reaches tens of configurations in three colours, one
-/// that hits the state limit hundreds in each.
+/// tiles allow without jokers, tiles left over going to groups), multiplied over the
+/// colours and summed over the numbers; infinite once past `beat` or past
+/// [`MAX_CONFIGS`] in a colour. The colours' runs are what the states multiply: counted
+/// on slow positions, a cut that takes milliseconds reaches tens of configurations in
+/// three colours, one that hits the state limit hundreds in each.
 pub(super) fn predicted_states(p: &Problem, ctx: &mut Ctx, start: u8, beat: f64) -> f64 {
-    let r = rotated(p, start);
+    // (Only the tiles are read: the problem is not rotated.)
+    let printed = |n: u8| printed_at(start, usize::from(n));
     // (Jokers left out: counted at every number they make every colour reach thousands
     // of configurations at every cut, which ranks nothing.)
     let jokers = 0;
@@ -114,7 +121,7 @@ pub(super) fn predicted_states(p: &Problem, ctx: &mut Ctx, start: u8, beat: f64)
     for n in 1..=13u8 {
         let mut product = 1.0;
         for (c, configs) in reach.iter_mut().enumerate() {
-            let tiles = r.table[usize::from(n)][c] + r.rack[usize::from(n)][c];
+            let tiles = p.table[printed(n)][c] + p.rack[printed(n)][c];
             seen.clear();
             let mut next = Vec::new();
             for &config in configs.iter() {
