@@ -482,7 +482,7 @@ impl Engine {
                 scenario,
                 players: record.players,
                 variant: record.variant,
-                first_stones: None,
+                first_stones: record.first_stones,
             };
             let bot = self.start_bot::<RumisGame>();
             let mut session = Session::<RumisGame>::new(config, record.seed, bot)?;
