@@ -96,6 +96,7 @@ pub fn run(game: SolveGame) -> Result<()> {
             tiles: 0,
             value: 0,
             changed_sets: 0,
+            fewest_changed_proven: true,
         }),
         (Some(s), false) => draw(s, &old_sets),
         (None, false) => "no play: no tile from this rack can be laid; draw a tile\n".to_string(),

@@ -242,3 +242,70 @@ fn old_rules_tables_that_the_cut_between_13_and_1_could_not_search_are_answered(
         );
     }
 }
+
+/// A position whose fewest-changed-sets search needs far more states than the search
+/// without the tie-break (a full table with both jokers on it, from self-play): past the
+/// state limit the solver still answers with a best play on the objective, says the
+/// tie-break is not proven, and refuses only when even that search is too large.
+#[test]
+fn past_the_state_limit_the_tie_break_gives_way_and_the_best_play_is_still_found() {
+    use rummikub::notation::{parse_table, parse_tiles};
+    use rummikub::solver::SolverCache;
+    let table = parse_table(
+        "[r1 b1 k1 o1] [J b11 k11 o11] [r5 J r7 r8 r9 r10 r11 r12 r13] [r4 b4 k4 o4] \
+         [r10 b10 k10 o10] [r6 b6 k6 o6] [r1 r2 r3 r4 r5 r6 r7 r8 r9] [o11 o12 o13] \
+         [r3 b3 k3 o3] [k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11 k12] [b1 b2 b3 b4 b5 b6 b7 b8 b9 b10] \
+         [o1 o2 o3 o4 o5 o6 o7 o8 o9] [b8 k8 o8]",
+    )
+    .expect("table");
+    let rack = parse_tiles("r2 r13 b7 k7 k9 k12 o5 o12").expect("rack");
+    let rules = RuleSet::current();
+    let position = TableAndRack::with_sets(table.clone(), rack.clone(), true);
+    let p = SuitePosition {
+        rules: rules.clone(),
+        table: table.clone(),
+        rack: rack.clone(),
+        melded: true,
+    };
+    let oracle = ilp::solve_position(&p, Goal::Tiles).expect("a play exists");
+
+    let mut unlimited = SolverCache::new();
+    let best = unlimited
+        .solve(&rules, &position, Objective::Tiles)
+        .expect("answered")
+        .expect("a play exists");
+    let tie_break_states = unlimited.last_states();
+    assert!(best.fewest_changed_proven);
+    assert_eq!(
+        (i64::from(best.tiles), best.changed_sets as i64),
+        (oracle.tiles, oracle.changed)
+    );
+    unlimited
+        .solve_with(&rules, &position, Objective::Tiles, TieBreak::Any)
+        .expect("answered");
+    let any_states = unlimited.last_states();
+    assert!(
+        any_states * 4 < tie_break_states,
+        "the tie-break is most of the work here ({any_states} against {tie_break_states} states)"
+    );
+
+    // A limit between the two: the tie-break search gives up, the other answers.
+    let limit = (any_states + tie_break_states) / 2;
+    let mut limited = SolverCache::with_state_limit(limit);
+    let fallback = limited
+        .solve(&rules, &position, Objective::Tiles)
+        .expect("answered without the tie-break")
+        .expect("a play exists");
+    assert!(!fallback.fewest_changed_proven);
+    assert_legal(&rules, &table, &rack, true, &fallback);
+    assert_eq!(i64::from(fallback.tiles), oracle.tiles, "still a best play");
+    assert!(fallback.changed_sets >= best.changed_sets);
+    assert!(limited.last_states() > limit, "both searches are counted");
+
+    // A limit below both: refused, with the states it got to.
+    let mut tiny = SolverCache::with_state_limit(any_states / 2);
+    assert!(matches!(
+        tiny.solve(&rules, &position, Objective::Tiles),
+        Err(SolveError::TooLarge(_))
+    ));
+}

@@ -77,6 +77,12 @@ pub struct Solution {
     /// How many of the old table's sets are not on the new table unchanged (0 for a
     /// table given as tiles: it has no sets to keep).
     pub changed_sets: usize,
+    /// Whether `changed_sets` is proven the fewest of all best plays: true when the
+    /// fewest-changed-sets tie-break was searched to the end; false under
+    /// [`TieBreak::Any`], and when that search would have stored more states than the
+    /// limit and the play was found without the tie-break (still a best play on the
+    /// objective, see [`SolverCache::solve_with`]).
+    pub fewest_changed_proven: bool,
 }
 
 /// A position that cannot be solved.
@@ -159,7 +165,22 @@ impl SolverCache {
         self.solve_with(rules, position, objective, TieBreak::FewestChangedSets)
     }
 
+    /// A cache whose calls give up past `states` search states (all searches of one
+    /// call together; the default is about four million, some 300 MB): a server
+    /// bounds the memory and time one request may take.
+    pub fn with_state_limit(states: usize) -> SolverCache {
+        let mut cache = SolverCache::new();
+        cache.dp.max_states = states.max(1);
+        cache
+    }
+
     /// [`solve_with`] with this cache.
+    ///
+    /// Under [`TieBreak::FewestChangedSets`], a position whose tie-break search passes
+    /// the state limit is solved again without the tie-break: the answer is still a
+    /// best play on the objective, with `fewest_changed_proven` false (the tie-break
+    /// is most of the work on the hardest positions; a hint that fails helps nobody).
+    /// [`SolveError::TooLarge`] only when that search too passes the limit.
     pub fn solve_with(
         &mut self,
         rules: &RuleSet,
@@ -167,7 +188,27 @@ impl SolverCache {
         objective: Objective,
         tie_break: TieBreak,
     ) -> Result<Option<Solution>, SolveError> {
-        solve_in(&mut self.dp, rules, position, objective, tie_break)
+        self.dp.states_stored = 0;
+        match solve_in(&mut self.dp, rules, position, objective, tie_break) {
+            Err(SolveError::TooLarge(_)) if tie_break == TieBreak::FewestChangedSets => {
+                let tried = self.dp.states_stored;
+                let answer = solve_in(&mut self.dp, rules, position, objective, TieBreak::Any);
+                self.dp.states_stored += tried;
+                answer
+            }
+            answer => answer.map(|best| {
+                best.map(|s| Solution {
+                    fewest_changed_proven: tie_break == TieBreak::FewestChangedSets,
+                    ..s
+                })
+            }),
+        }
+    }
+
+    /// How many search states the last call stored (all its searches together): how
+    /// hard the position was for the solver, independent of the machine.
+    pub fn last_states(&self) -> usize {
+        self.dp.states_stored
     }
 }
 
@@ -590,5 +631,6 @@ fn finish(
         value,
         changed_sets,
         table,
+        fewest_changed_proven: false,
     }
 }

@@ -45,12 +45,28 @@ pub(crate) use portfolio::{solve, solve_best_of};
 /// option lists per rule shape, the old groups' tables per number, and the arena of
 /// states (fresh memory costs page faults). Only an optimisation: a fresh cache gives
 /// the same answers.
-#[derive(Default)]
 pub(crate) struct Cache {
     contexts: Vec<context::Ctx>,
     groups_at: FxHashMap<group_bonus::GroupsAtKey, Arc<group_bonus::GroupsAt>>,
     /// Arenas of states, one per search running (several under wrap-around runs).
     arenas: Vec<state::Arena>,
+    /// States the searches stored since the counter was last reset (a figure for
+    /// benchmarks: how hard a position was, whatever the machine).
+    pub(crate) states_stored: usize,
+    /// Most states one call's searches store together before the call gives up.
+    pub(crate) max_states: usize,
+}
+
+impl Default for Cache {
+    fn default() -> Cache {
+        Cache {
+            contexts: Vec::new(),
+            groups_at: FxHashMap::default(),
+            arenas: Vec::new(),
+            states_stored: 0,
+            max_states: MAX_STATES,
+        }
+    }
 }
 
 impl Cache {
@@ -147,7 +163,8 @@ impl Problem {
 /// The identity map of DP numbers to printed numbers.
 pub(crate) const PRINTED: [u8; 14] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 
-/// Most states the search stores before it gives up (about 300 MB).
+/// Most states the search stores before it gives up (about 300 MB), unless the caller
+/// sets another limit.
 pub(crate) const MAX_STATES: usize = 4_000_000;
 
 /// The position needs more states than [`MAX_STATES`].

@@ -9,11 +9,12 @@
 //! best first: the problem whose searches can still reach the most goes next, so none
 //! is searched below the best play of all (searching them one after another searched
 //! the first down to its own best play, however poor). All searches of one call store
-//! at most [`MAX_STATES`] states together.
+//! at most [`Cache::max_states`] states together ([`super::MAX_STATES`] unless the
+//! caller sets another limit).
 
 use super::context::Ctx;
 use super::search::Search;
-use super::{rotate, Answer, Cache, Problem, TooLarge, MAX_STATES};
+use super::{rotate, Answer, Cache, Problem, TooLarge};
 
 /// How many cuts of the cycle of numbers are searched at once, the best ranked by
 /// [`rotate::cuts`] (measured on 300 old-rules self-play positions: one cut, the best
@@ -57,6 +58,7 @@ fn search_all(
     };
     let mut ctx = Ctx::take(&mut cache.contexts, first.p.run_rules());
     let answer = best_of(cache, &mut ctx, &mut portfolios);
+    cache.states_stored += portfolios.iter().map(|(p, _)| p.states()).sum::<usize>();
     for (portfolio, _) in portfolios {
         portfolio.give_back(cache);
     }
@@ -107,7 +109,7 @@ fn best_of(
             .filter(|&(j, _)| j != i)
             .map(|(_, (p, _))| p.states())
             .sum();
-        let budget = MAX_STATES.saturating_sub(others);
+        let budget = cache.max_states.saturating_sub(others);
         let (portfolio, fixed) = &mut portfolios[i];
         let at_least = best.as_ref().map_or(i32::MIN, |b| b.0 - *fixed + 1);
         match portfolio.turn(cache, ctx, at_least, budget) {
