@@ -6,7 +6,7 @@ use std::fmt;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use rummikub::notation::{parse_table, parse_tiles};
-use rummikub::solver::{solve, Objective, Solution, TableAndRack, TableInput};
+use rummikub::solver::{Objective, Solution, SolverCache, TableAndRack, TableInput};
 use rummikub::tile::TileCounts;
 use rummikub::{RuleSet, Set, Tile};
 
@@ -62,6 +62,11 @@ pub struct SolveArgs {
     /// Print one JSON object instead of the drawn table.
     #[arg(long)]
     pub json: bool,
+    /// Most search states before the solver gives up (about 4 million by default, some
+    /// 300 MB): past it the fewest-changed-sets tie-break gives way, and the answer is a
+    /// best play whose changed sets are not proven the fewest.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_states: Option<u64>,
 }
 
 pub fn run(game: SolveGame) -> Result<()> {
@@ -83,7 +88,13 @@ pub fn run(game: SolveGame) -> Result<()> {
         ObjectiveArg::Tiles => Objective::Tiles,
         ObjectiveArg::Value => Objective::Value,
     };
-    let best = solve(&rules, &position, objective).map_err(usage)?;
+    let mut solver = match args.max_states {
+        Some(states) => {
+            SolverCache::with_state_limit(usize::try_from(states).unwrap_or(usize::MAX))
+        }
+        None => SolverCache::new(),
+    };
+    let best = solver.solve(&rules, &position, objective).map_err(usage)?;
     let old_sets: Vec<Set> = match &position.table {
         TableInput::Sets(sets) => sets.iter().map(|s| s.arranged(&rules)).collect(),
         TableInput::Tiles(_) => Vec::new(),
@@ -114,11 +125,13 @@ fn quoted(tiles: &[Tile]) -> String {
 pub fn json(s: &Solution) -> String {
     let sets: Vec<String> = s.table.iter().map(|set| quoted(set.tiles())).collect();
     format!(
-        "{{\"placed\":{},\"table\":[{}],\"tiles\":{},\"value\":{}}}\n",
+        "{{\"placed\":{},\"table\":[{}],\"tiles\":{},\"value\":{},\"changed_sets\":{},\"fewest_changed_proven\":{}}}\n",
         quoted(&s.placed),
         sets.join(","),
         s.tiles,
-        s.value
+        s.value,
+        s.changed_sets,
+        s.fewest_changed_proven
     )
 }
 
@@ -128,10 +141,15 @@ pub fn draw(s: &Solution, old_sets: &[Set]) -> String {
     let mut unchanged: Vec<Vec<Tile>> = old_sets.iter().map(|s| s.sorted_tiles()).collect();
     let mut to_mark = TileCounts::from_tiles(&s.placed);
     let mut out = format!(
-        "new table ({} set{}, {} of the old changed):\n",
+        "new table ({} set{}, {} of the old changed{}):\n",
         s.table.len(),
         if s.table.len() == 1 { "" } else { "s" },
-        s.changed_sets
+        s.changed_sets,
+        if s.fewest_changed_proven {
+            ""
+        } else {
+            "; a best play, but the search for the fewest changed sets was too large"
+        }
     );
     for set in &s.table {
         let key = set.sorted_tiles();

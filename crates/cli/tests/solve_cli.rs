@@ -23,7 +23,7 @@ fn the_issue_example_lays_the_four_and_the_joker() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "{\"placed\":[\"r4\",\"J\"],\"table\":[[\"b5\",\"k5\",\"o5\"],[\"r1\",\"r2\",\"r3\",\"r4\",\"J\"]],\"tiles\":2,\"value\":9}\n"
+        "{\"placed\":[\"r4\",\"J\"],\"table\":[[\"b5\",\"k5\",\"o5\"],[\"r1\",\"r2\",\"r3\",\"r4\",\"J\"]],\"tiles\":2,\"value\":9,\"changed_sets\":1,\"fewest_changed_proven\":true}\n"
     );
     // The drawn form marks the changed set and the rack tiles in it.
     let (out, _, code) = solve(&["--table", "[r1 r2 r3] [b5 k5 o5]", "--rack", "r4 J b7"]);
@@ -45,7 +45,10 @@ fn rearranging_the_table_lays_a_tile_that_fits_nowhere_as_it_stands() {
     ]);
     assert_eq!(code, Some(0));
     assert!(out.starts_with("{\"placed\":[\"r4\"]"), "{out}");
-    assert!(out.contains("\"tiles\":1,\"value\":4}"), "{out}");
+    assert!(
+        out.contains("\"tiles\":1,\"value\":4,\"changed_sets\":1,"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -55,7 +58,7 @@ fn a_plain_tile_list_or_no_table_is_accepted() {
     assert!(out.contains("\"tiles\":1"), "{out}");
     let (out, _, code) = solve(&["--rack", "k11 k12 k13 o1", "--json"]);
     assert_eq!(code, Some(0));
-    assert_eq!(out, "{\"placed\":[\"k11\",\"k12\",\"k13\"],\"table\":[[\"k11\",\"k12\",\"k13\"]],\"tiles\":3,\"value\":36}\n");
+    assert_eq!(out, "{\"placed\":[\"k11\",\"k12\",\"k13\"],\"table\":[[\"k11\",\"k12\",\"k13\"]],\"tiles\":3,\"value\":36,\"changed_sets\":0,\"fewest_changed_proven\":true}\n");
 }
 
 #[test]
@@ -82,7 +85,7 @@ fn the_value_objective_puts_the_joker_where_it_counts_most() {
         "--objective",
         "value",
     ]);
-    assert!(value.ends_with("\"tiles\":5,\"value\":20}\n"), "{value}");
+    assert!(value.contains("\"tiles\":5,\"value\":20,"), "{value}");
 }
 
 #[test]
@@ -104,7 +107,7 @@ fn k4_the_initial_meld_needs_30_from_the_rack_alone() {
         "--initial",
         "--json",
     ]);
-    assert_eq!(out, "{\"placed\":[\"b10\",\"k10\",\"o10\"],\"table\":[[\"r1\",\"r2\",\"r3\"],[\"b10\",\"k10\",\"o10\"]],\"tiles\":3,\"value\":30}\n");
+    assert_eq!(out, "{\"placed\":[\"b10\",\"k10\",\"o10\"],\"table\":[[\"r1\",\"r2\",\"r3\"],[\"b10\",\"k10\",\"o10\"]],\"tiles\":3,\"value\":30,\"changed_sets\":0,\"fewest_changed_proven\":true}\n");
 }
 
 #[test]
@@ -160,9 +163,11 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
     let (out, err, code) = rumi_status(&["bench", "solver", "--positions", "6"], "");
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.contains("(a) self-play suite (6 positions, 0 refused as too large)"),
+        out.contains("(a) self-play suite (6 positions, 0 refused as too large, 0 answered without the fewest-changed tie-break proven)"),
         "{out}"
     );
+    // The work in states, whatever the machine.
+    assert!(out.contains("  states  p50 "), "{out}");
     assert!(out.contains("disagreements: 0"), "{out}");
     assert!(out.contains("by table size"), "{out}");
     assert!(out.contains("  table  0-9 "), "{out}");
@@ -183,4 +188,46 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
     let (_, err, code) = rumi_status(&["bench", "solver", "--repeat", "0"], "");
     assert_eq!(code, Some(2));
     assert!(err.contains("--repeat"), "{err}");
+}
+
+#[test]
+fn past_the_state_limit_a_best_play_comes_without_the_fewest_changed_sets_proven() {
+    // A full table with both jokers on it: the fewest-changed-sets search needs many
+    // times the states of the search without it (see the solver's oracle tests).
+    let table = "[r1 b1 k1 o1] [J b11 k11 o11] [r5 J r7 r8 r9 r10 r11 r12 r13] [r4 b4 k4 o4] \
+                 [r10 b10 k10 o10] [r6 b6 k6 o6] [r1 r2 r3 r4 r5 r6 r7 r8 r9] [o11 o12 o13] \
+                 [r3 b3 k3 o3] [k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11 k12] \
+                 [b1 b2 b3 b4 b5 b6 b7 b8 b9 b10] [o1 o2 o3 o4 o5 o6 o7 o8 o9] [b8 k8 o8]";
+    let rack = "r2 r13 b7 k7 k9 k12 o5 o12";
+    let (exact, _, code) = solve(&["--table", table, "--rack", rack, "--json"]);
+    assert_eq!(code, Some(0));
+    assert!(exact.contains("\"tiles\":8,"), "{exact}");
+    assert!(exact.contains("\"fewest_changed_proven\":true"), "{exact}");
+    let (limited, _, code) = solve(&[
+        "--table",
+        table,
+        "--rack",
+        rack,
+        "--json",
+        "--max-states",
+        "4000",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(
+        limited.contains("\"tiles\":8,"),
+        "still every rack tile: {limited}"
+    );
+    assert!(
+        limited.contains("\"fewest_changed_proven\":false"),
+        "{limited}"
+    );
+    let (drawn, _, _) = solve(&["--table", table, "--rack", rack, "--max-states", "4000"]);
+    assert!(
+        drawn.contains("the search for the fewest changed sets was too large"),
+        "{drawn}"
+    );
+    // Below what even the search without the tie-break needs: refused, exit code 2.
+    let (_, err, code) = solve(&["--table", table, "--rack", rack, "--max-states", "10"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("too large for the exact solver"), "{err}");
 }

@@ -35,7 +35,9 @@ fn goal(objective: Objective) -> Goal {
 }
 
 /// Solver and integer program agree on the objective and the tie-break.
-/// Returns false if the solver refused the position as too large (never a wrong answer).
+/// Returns false if the solver refused the position as too large, or answered it
+/// without the tie-break proven (past the state limit; the objective must still agree):
+/// never a wrong answer.
 fn agree(p: &SuitePosition, objective: Objective) -> bool {
     let position = TableAndRack::with_sets(p.table.clone(), p.rack.clone(), p.melded);
     let ours = match solve(&p.rules, &position, objective) {
@@ -57,6 +59,10 @@ fn agree(p: &SuitePosition, objective: Objective) -> bool {
                 "{objective:?} differs on {:?} + {:?} (melded {}): {s:?} vs {i:?}",
                 p.table, p.rack, p.melded
             );
+            if !s.fewest_changed_proven {
+                assert!(s.changed_sets as i64 >= i.changed);
+                return false;
+            }
             assert_eq!(
                 s.changed_sets as i64, i.changed,
                 "changed sets differ on {:?} + {:?}: {s:?} vs {i:?}",
@@ -115,10 +121,10 @@ fn solver_matches_the_integer_program_on_1000_self_play_positions() {
     assert!(jokers > count / 10, "positions with jokers: {jokers}");
     // The solver may refuse a position as too large for its state budget, never answer
     // wrongly; refusals must stay rare.
-    eprintln!("refused as too large: {refused} of {count}");
+    eprintln!("refused, or answered without the tie-break proven: {refused} of {count}");
     assert!(
         refused * 50 <= count,
-        "refused as too large: {refused} of {count}"
+        "refused, or answered without the tie-break proven: {refused} of {count}"
     );
 }
 
@@ -174,7 +180,7 @@ fn solver_matches_the_integer_program_on_old_rules_middle_game_tables() {
     // `SOLVER_ORACLE_OLD_LARGE_POSITIONS=300`, none of the default 40).
     assert!(
         refused * 50 <= count,
-        "refused as too large: {refused} of {count}"
+        "refused, or answered without the tie-break proven: {refused} of {count}"
     );
 }
 
