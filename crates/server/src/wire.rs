@@ -589,6 +589,10 @@ pub struct HintPlay {
     pub tiles: u32,
     pub value: u32,
     pub changed_sets: u32,
+    /// Whether `changed_sets` is proven the fewest among the best plays: false on the
+    /// rare position whose tie-break search passed the solver's state limit (the play
+    /// is still best on tiles or value).
+    pub fewest_changed_proven: bool,
 }
 
 /// A Rumis move the strongest bot rates highly, with its estimated win chance.

@@ -588,6 +588,8 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
         play["value"].as_i64().unwrap() >= 30,
         "an initial meld: {play}"
     );
+    // An opening meld is a small search: the fewest changed sets are proven.
+    assert_eq!(play["fewest_changed_proven"], true, "{play}");
 
     // Asking changed nothing.
     let version = before["version"].as_u64().unwrap();

@@ -298,7 +298,13 @@ export type CheckResult = { legal: boolean, reason?: string,
  */
 why?: Reason, };
 
-export type HintPlay = { placed: Array<string>, table: Array<Array<string>>, tiles: number, value: number, changed_sets: number, };
+export type HintPlay = { placed: Array<string>, table: Array<Array<string>>, tiles: number, value: number, changed_sets: number, 
+/**
+ * Whether `changed_sets` is proven the fewest among the best plays: false on the
+ * rare position whose tie-break search passed the solver's state limit (the play
+ * is still best on tiles or value).
+ */
+fewest_changed_proven: boolean, };
 
 export type HintAnswer = { play: HintPlay | null, moves: Array<RumisSuggestion>, };
 

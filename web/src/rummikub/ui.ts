@@ -635,7 +635,9 @@ export class RummikubUI implements GameUI {
       this.hintBox.append(h("span", { testid: "hint-text" }, t("rk.hint_draw")));
       return;
     }
-    const changed = play.changed_sets === 0 ? t("rk.hint_changed_0") : play.changed_sets === 1 ? t("rk.hint_changed_1") : t("rk.hint_changed_n", { n: play.changed_sets });
+    const sets = play.changed_sets === 0 ? t("rk.hint_changed_0") : play.changed_sets === 1 ? t("rk.hint_changed_1") : t("rk.hint_changed_n", { n: play.changed_sets });
+    // Past the solver's state limit the play is still best, the fewest changed sets not proven.
+    const changed = play.fewest_changed_proven ? sets : t("rk.hint_changed_unproven", { changed: sets });
     this.hintBox.append(
       h("span", { testid: "hint-text" }, t("rk.hint_text", { tiles_list: play.placed.join(" "), tiles: play.tiles, value: play.value, changed })),
       h("button", { testid: "hint-apply", onclick: () => this.applyHint(play) }, t("rk.hint_apply")),

@@ -370,6 +370,7 @@ pub fn best_play(
             tiles: best.tiles,
             value: best.value.max(0) as u32,
             changed_sets: best.changed_sets as u32,
+            fewest_changed_proven: best.fewest_changed_proven,
         })),
         Ok(None) => Ok(None),
         Err(SolveError::TooLarge(states)) => Err(ActionError::Illegal(format!(
