@@ -190,11 +190,9 @@ impl SolverCache {
     ) -> Result<Option<Solution>, SolveError> {
         self.dp.states_stored = 0;
         match solve_in(&mut self.dp, rules, position, objective, tie_break) {
+            // (The states of both searches count: the counter goes on.)
             Err(SolveError::TooLarge(_)) if tie_break == TieBreak::FewestChangedSets => {
-                let tried = self.dp.states_stored;
-                let answer = solve_in(&mut self.dp, rules, position, objective, TieBreak::Any);
-                self.dp.states_stored += tried;
-                answer
+                solve_in(&mut self.dp, rules, position, objective, TieBreak::Any)
             }
             answer => answer.map(|best| {
                 best.map(|s| Solution {

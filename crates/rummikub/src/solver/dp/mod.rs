@@ -167,7 +167,7 @@ pub(crate) const PRINTED: [u8; 14] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 
 /// sets another limit.
 pub(crate) const MAX_STATES: usize = 4_000_000;
 
-/// The position needs more states than [`MAX_STATES`].
+/// The position needs more states than the limit ([`Cache::max_states`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TooLarge(pub usize);
 
