@@ -137,9 +137,11 @@ struct Timing {
     states: Vec<usize>,
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
+/// The value at fraction `p` of a sorted list (times or state counts); the default
+/// for an empty list.
+fn percentile<T: Copy + Default>(sorted: &[T], p: f64) -> T {
     if sorted.is_empty() {
-        return Duration::ZERO;
+        return T::default();
     }
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i.min(sorted.len() - 1)]
@@ -302,14 +304,10 @@ fn report(name: &str, t: &mut Timing) {
     );
     line("solver", &t.solver);
     t.states.sort_unstable();
-    let states = |q: f64| {
-        let at = ((t.states.len().saturating_sub(1)) as f64 * q).round() as usize;
-        t.states.get(at).copied().unwrap_or(0)
-    };
     println!(
         "  states  p50 {:>10}  p99 {:>10}  max {:>10}",
-        states(0.5),
-        states(0.99),
+        percentile(&t.states, 0.5),
+        percentile(&t.states, 0.99),
         t.states.last().copied().unwrap_or(0)
     );
     if !t.ilp.is_empty() {

@@ -194,12 +194,7 @@ impl SolverCache {
             Err(SolveError::TooLarge(_)) if tie_break == TieBreak::FewestChangedSets => {
                 solve_in(&mut self.dp, rules, position, objective, TieBreak::Any)
             }
-            answer => answer.map(|best| {
-                best.map(|s| Solution {
-                    fewest_changed_proven: tie_break == TieBreak::FewestChangedSets,
-                    ..s
-                })
-            }),
+            answer => answer,
         }
     }
 
@@ -297,7 +292,7 @@ fn solve_in(
         };
         let mut table: Vec<Laid> = (0..old_sets.len()).map(Laid::Old).collect();
         table.extend(answer.sets.into_iter().map(|s| Laid::New(Set::new(s))));
-        let best = finish(rules, &old, &table_tiles, table, keep_sets);
+        let best = finish(rules, &old, &table_tiles, table, keep_sets, tie_break);
         return Ok(meld_check(Some(best)));
     }
     let threshold = track(rules.initial_meld_minimum + old_joker_value);
@@ -418,7 +413,7 @@ fn solve_in(
         table
     });
     Ok(meld_check(best.map(|table| {
-        finish(rules, &old, &table_tiles, table, keep_sets)
+        finish(rules, &old, &table_tiles, table, keep_sets, tie_break)
     })))
 }
 
@@ -562,13 +557,15 @@ enum Laid {
     New(Set),
 }
 
-/// The solution's figures from the old and new tables.
+/// The solution's figures from the old and new tables (`tie_break`: what the search
+/// that found the play minimised).
 fn finish(
     rules: &RuleSet,
     old: &OldTable,
     old_tiles: &[Tile],
     laid: Vec<Laid>,
     keep_sets: bool,
+    tie_break: TieBreak,
 ) -> Solution {
     // Each new set read once (an old one was read already): shown in the order of its
     // best reading, worth its value.
@@ -629,6 +626,6 @@ fn finish(
         value,
         changed_sets,
         table,
-        fewest_changed_proven: false,
+        fewest_changed_proven: tie_break == TieBreak::FewestChangedSets,
     }
 }
