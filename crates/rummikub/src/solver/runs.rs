@@ -98,12 +98,16 @@ pub(crate) struct ColOpt {
 }
 
 /// The rules that shape runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RunRules {
     /// Jokers allowed in one set (0, 1 or 2).
     pub jokers_per_set: u8,
     /// Runs may go over 13 to 1 (KD2).
     pub wrap: bool,
+    /// A run may begin with a joker only if it reaches 13 (the canonical form of
+    /// [`LEAD`]; only without wrap-around runs, and only where the joker on top is the
+    /// higher reading or value does not count).
+    pub joker_leads_reach_13: bool,
 }
 
 impl RunRules {
@@ -215,7 +219,7 @@ impl Gen<'_> {
                 if joker && self.rules.track_joker() {
                     t |= JOKER;
                 }
-                if joker && !wrap {
+                if joker && self.rules.joker_leads_reach_13 {
                     t |= LEAD;
                 }
                 self.starts.push((base, joker));
@@ -444,6 +448,7 @@ mod tests {
     const RULES: RunRules = RunRules {
         jokers_per_set: 2,
         wrap: false,
+        joker_leads_reach_13: true,
     };
 
     #[test]

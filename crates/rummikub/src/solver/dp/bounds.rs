@@ -54,7 +54,12 @@ impl Bounds {
             .old_groups
             .iter()
             .copied()
-            .filter(|g| keeps_gain(g.2, u32::from(g.0) * u32::from(g.2)))
+            // (A group's jokers stand for its printed number: the DP's differs when the
+            // numbers are walked down or the cycle is cut elsewhere.)
+            .filter(|g| {
+                let printed = u32::from(p.printed[usize::from(g.0)]);
+                keeps_gain(g.2, printed * u32::from(g.2))
+            })
             .collect();
         let mut keep_after = [0i32; 14];
         for (n, slot) in keep_after.iter_mut().enumerate() {

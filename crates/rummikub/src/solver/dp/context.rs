@@ -72,9 +72,7 @@ pub(super) const MAX_CONTEXT_DOMINANCE: usize = 64 << 20;
 impl Ctx {
     /// The kept context for `rules` (a fresh one the first time).
     pub(super) fn take(kept: &mut Vec<Ctx>, rules: RunRules) -> Ctx {
-        let same =
-            |c: &Ctx| c.rules.jokers_per_set == rules.jokers_per_set && c.rules.wrap == rules.wrap;
-        let i = kept.iter().position(same);
+        let i = kept.iter().position(|c| c.rules == rules);
         i.map(|i| kept.swap_remove(i)).unwrap_or_else(|| Ctx {
             rules,
             packed: Vec::new(),

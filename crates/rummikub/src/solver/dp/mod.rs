@@ -18,17 +18,18 @@
 //! The parts: [`state`] (the states and their index), [`context`] (run configurations
 //! and their options, per rule shape), [`bounds`] (the potential), [`group_bonus`] (the
 //! old groups' part of the tie-break), [`expand`] (one number's walk), [`search`] (the
-//! best-first search, resumable), [`rotate`] (where the cycle of numbers is cut under
-//! wrap-around runs), [`portfolio`] (the entry points: several searches in turns) and
-//! [`rebuild`] (the sets of the play found).
+//! best-first search, resumable), [`orientation`] (which way the numbers are walked: up
+//! or down, and where the cycle of numbers is cut under wrap-around runs),
+//! [`portfolio`] (the entry points: several searches in turns) and [`rebuild`] (the
+//! sets of the play found).
 
 mod bounds;
 mod context;
 mod expand;
 mod group_bonus;
+mod orientation;
 mod portfolio;
 mod rebuild;
-mod rotate;
 mod search;
 mod state;
 
@@ -139,18 +140,26 @@ pub(crate) struct Problem {
     pub start_acc: u32,
     /// A rack tile is already laid (a joker swap outside the DP).
     pub start_any: bool,
-    /// The printed number of each DP number (1..=13): the identity, unless the cycle
-    /// of numbers of wrap-around runs is cut elsewhere than between 13 and 1 (see
-    /// [`rotate`]).
+    /// The printed number of each DP number (1..=13): the identity, unless the numbers
+    /// are walked down or the cycle of numbers of wrap-around runs is cut elsewhere
+    /// than between 13 and 1 (see [`orientation`]).
     pub printed: [u8; 14],
 }
 
 impl Problem {
     /// The rules that shape its runs (the key of a kept [`context::Ctx`]).
     pub(super) fn run_rules(&self) -> RunRules {
+        // [J x … y] and [x … y J] are the same tiles; the DP walks only the second
+        // unless the run reaches 13, which is right where the joker on top is the
+        // higher reading (numbers walked up) or value does not count (see
+        // `runs::LEAD`). Walking down, under the value objective or the initial meld,
+        // both are walked.
+        let up = self.printed[1] < self.printed[13];
+        let value_counts = self.unit == Unit::Value || self.threshold.is_some();
         RunRules {
             jokers_per_set: self.jokers_per_set,
             wrap: self.wrap,
+            joker_leads_reach_13: !self.wrap && (up || !value_counts),
         }
     }
 

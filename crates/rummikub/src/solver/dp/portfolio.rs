@@ -1,11 +1,11 @@
 //! The entry points: one problem, or the best of several (the old rules' frozen-set
 //! choices), each searched by one or more resumable [`Search`]es in turns.
 //!
-//! Under wrap-around runs the same problem is searched cut at several places at once
-//! (see [`rotate`]): each search is exact, and how many states one needs differs by
-//! orders of magnitude from cut to cut in a way no cheap count foresees, so they take
-//! turns (the cut with the fewest crossing runs gets the most) and the first to finish
-//! answers. Several problems of which the best play is wanted are searched together,
+//! The same problem is searched walked several ways at once (see [`orientation`]):
+//! up and down, and under wrap-around runs cut at several places. Each search is
+//! exact, and how many states one needs differs by orders of magnitude from way to way
+//! in a way no cheap count foresees, so they take turns (the way ranked first gets the
+//! most) and the first to finish answers. Several problems of which the best play is wanted are searched together,
 //! best first: the problem whose searches can still reach the most goes next, so none
 //! is searched below the best play of all (searching them one after another searched
 //! the first down to its own best play, however poor). All searches of one call store
@@ -13,17 +13,24 @@
 //! caller sets another limit).
 
 use super::context::Ctx;
+use super::orientation::{self, Orientation};
 use super::search::Search;
-use super::{rotate, Answer, Cache, Problem, TooLarge};
+use super::{Answer, Cache, Problem, TooLarge};
+use crate::solver::runs::RunRules;
 
-/// How many cuts of the cycle of numbers are searched at once, the best ranked by
-/// [`rotate::cuts`] (measured on 300 old-rules self-play positions: one cut, the best
-/// ranked, leaves 9 positions over 1 s and refuses 2; two or three leave 6 or 7 and
-/// refuse none; six, 8 and 1).
-const CUTS: usize = 3;
-/// How many turns of [`TURN`] expansions the search at each rank of the cuts gets per
-/// round: the cut ranked first gets the most.
-const TURNS: [usize; CUTS] = [2, 1, 1];
+/// How many ways of walking the numbers are searched at once, the best ranked by
+/// [`orientation::orientations`] (measured on 300 old-rules self-play positions with
+/// cuts walked up only: one cut, the best ranked, leaves 9 positions over 1 s and
+/// refuses 2; two or three leave 6 or 7 and refuse none; six, 8 and 1).
+const WAYS: usize = 3;
+/// How many turns of [`TURN`] expansions the search at each rank gets per round: the
+/// way ranked first gets the most.
+const TURNS: [usize; WAYS] = [2, 1, 1];
+/// Expansions the way ranked first makes alone before the others start: most
+/// positions are done within them, and a second search would only cost its setup and
+/// states (current rules, 1,000 positions of seed 1: 128 left p50 at 161 states, 512 at
+/// 118, walking up alone 125; p99 2,334, 2,385 and 2,794).
+const HEAD_START: usize = 512;
 /// Expansions in one turn of a search.
 const TURN: usize = 64;
 
@@ -56,13 +63,15 @@ fn search_all(
     let Some((first, _)) = portfolios.first() else {
         return Ok(None);
     };
-    let mut ctx = Ctx::take(&mut cache.contexts, first.p.run_rules());
-    let answer = best_of(cache, &mut ctx, &mut portfolios);
+    let mut contexts = Contexts(vec![Ctx::take(&mut cache.contexts, first.p.run_rules())]);
+    let answer = best_of(cache, &mut contexts, &mut portfolios);
     cache.states_stored += portfolios.iter().map(|(p, _)| p.states()).sum::<usize>();
     for (portfolio, _) in portfolios {
         portfolio.give_back(cache);
     }
-    ctx.give_back(&mut cache.contexts);
+    for ctx in contexts.0 {
+        ctx.give_back(&mut cache.contexts);
+    }
     answer
 }
 
@@ -70,7 +79,7 @@ fn search_all(
 /// until none can beat the best play found.
 fn best_of(
     cache: &mut Cache,
-    ctx: &mut Ctx,
+    ctx: &mut Contexts,
     portfolios: &mut [(Portfolio, i32)],
 ) -> Result<Option<(usize, Answer)>, TooLarge> {
     let mut best: Option<(i32, usize, Answer)> = None;
@@ -127,16 +136,35 @@ fn best_of(
     }
 }
 
-/// One problem's searches, one per cut of the cycle of numbers tried (one search
-/// without wrap-around runs), taking turns. A search starts at its first turn: most
-/// problems are done within the first cut's. A problem whose searches grow past
-/// [`RERANK_AT`] states is ranked again by [`rotate::predicted_cuts`] (a few
-/// milliseconds, too many for the many small positions): its searches continue at the
-/// cuts ranked best, the others are dropped.
+/// The run contexts of the searches running: one per shape of runs (walked down under
+/// the value objective, runs that begin with a joker are not canonical, see
+/// [`Problem::run_rules`]).
+struct Contexts(Vec<Ctx>);
+
+impl Contexts {
+    /// The context for `rules`, taken from the cache the first time.
+    fn get(&mut self, cache: &mut Cache, rules: RunRules) -> &mut Ctx {
+        let i = match self.0.iter().position(|c| c.rules == rules) {
+            Some(i) => i,
+            None => {
+                self.0.push(Ctx::take(&mut cache.contexts, rules));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i]
+    }
+}
+
+/// One problem's searches, one per way of walking the numbers tried, taking turns. A
+/// search starts at its first turn: most problems are done within the first way's. A
+/// problem whose searches grow past [`RERANK_AT`] states under wrap-around runs is
+/// ranked again by [`orientation::predicted_orientations`] (a few milliseconds, too
+/// many for the many small positions): its searches continue at the ways ranked best,
+/// the others are dropped.
 struct Portfolio {
     p: Problem,
-    cuts: Vec<u8>,
-    /// The search of each cut, once started.
+    ways: Vec<Orientation>,
+    /// The search of each way, once started.
     searches: Vec<Option<Search>>,
     /// Whose turn it is.
     rank: usize,
@@ -146,21 +174,21 @@ struct Portfolio {
     rerank: bool,
 }
 
-/// Past this many states stored, a problem's cuts are ranked again (measured on the
-/// positions of 300 old-rules self-play games that take over 100 ms: the cut ranked best
-/// by [`rotate::predicted_cuts`] was the fastest of the 13 or within four times of it
+/// Past this many states stored, a problem's ways are ranked again (measured on the
+/// positions of 300 old-rules self-play games that take over 100 ms, walked up: the cut
+/// ranked best by the prediction was the fastest of the 13 or within four times of it
 /// on seven of eight).
 const RERANK_AT: usize = 10_000;
 
 impl Portfolio {
     fn new(p: Problem) -> Portfolio {
-        let mut cuts = if p.wrap { rotate::cuts(&p) } else { vec![1] };
-        cuts.truncate(CUTS);
+        let mut ways = orientation::orientations(&p);
+        ways.truncate(WAYS);
         Portfolio {
-            rerank: cuts.len() > 1,
-            searches: cuts.iter().map(|_| None).collect(),
+            rerank: p.wrap,
+            searches: ways.iter().map(|_| None).collect(),
             p,
-            cuts,
+            ways,
             rank: 0,
             hopeless: false,
         }
@@ -176,7 +204,7 @@ impl Portfolio {
 
     /// The most a play of this problem can still score (the searches started bound it
     /// alike; the lowest bound counts). Starts the first search if none is.
-    fn level(&mut self, cache: &mut Cache, ctx: &mut Ctx) -> Option<i32> {
+    fn level(&mut self, cache: &mut Cache, ctx: &mut Contexts) -> Option<i32> {
         if self.searches.iter().all(Option::is_none) && !self.start(cache, ctx, 0, i32::MIN) {
             return None;
         }
@@ -188,17 +216,18 @@ impl Portfolio {
             .flatten()
     }
 
-    /// Starts the search of the cut at `rank`; false if no play can reach `at_least`.
-    fn start(&mut self, cache: &mut Cache, ctx: &mut Ctx, rank: usize, at_least: i32) -> bool {
+    /// Starts the search of the way at `rank`; false if no play can reach `at_least`.
+    fn start(&mut self, cache: &mut Cache, ctx: &mut Contexts, rank: usize, at_least: i32) -> bool {
         if self.hopeless {
             return false;
         }
-        let start = self.cuts[rank];
-        let p = if start == 1 {
+        let way = self.ways[rank];
+        let p = if way == Orientation::UP {
             self.p.clone()
         } else {
-            rotate::rotated(&self.p, start)
+            orientation::oriented(&self.p, way)
         };
+        let ctx = ctx.get(cache, p.run_rules());
         match Search::new(cache, ctx, p, at_least) {
             Some(search) => {
                 self.searches[rank] = Some(search);
@@ -217,7 +246,7 @@ impl Portfolio {
     fn turn(
         &mut self,
         cache: &mut Cache,
-        ctx: &mut Ctx,
+        ctx: &mut Contexts,
         at_least: i32,
         budget: usize,
     ) -> Option<Result<Option<Answer>, TooLarge>> {
@@ -226,28 +255,44 @@ impl Portfolio {
             return Some(Ok(None));
         }
         let others = self.states();
+        let alone = self.searches.iter().filter(|s| s.is_some()).count() == 1;
         let search = self.searches[rank].as_mut()?;
         let others = others - search.arena.states.len();
-        let steps = if self.cuts.len() == 1 {
+        let steps = if self.ways.len() == 1 {
             usize::MAX
+        } else if rank == 0 && alone {
+            HEAD_START
         } else {
             TURNS[rank] * TURN
         };
-        let answer = search.run(ctx, steps, budget.saturating_sub(others));
-        self.rank = (rank + 1) % self.cuts.len();
+        let rules = search.run_rules();
+        let mut answer = search.run(ctx.get(cache, rules), steps, budget.saturating_sub(others));
+        if self.ways[rank].down {
+            // The sets were built walking down: runs back in ascending order.
+            for set in answer
+                .iter_mut()
+                .flatten()
+                .flatten()
+                .flat_map(|a| &mut a.sets)
+            {
+                set.reverse();
+            }
+        }
+        self.rank = (rank + 1) % self.ways.len();
         if answer.is_none() && self.rerank && self.states() > RERANK_AT {
-            self.rank_again(cache, ctx);
+            let rules = self.p.run_rules();
+            let best = orientation::predicted_orientations(&self.p, ctx.get(cache, rules), WAYS);
+            self.rank_again(cache, best);
         }
         answer
     }
 
-    /// The searches continue at the cuts [`rotate::predicted_cuts`] ranks best (those
-    /// running go on where they are), the others are dropped.
-    fn rank_again(&mut self, cache: &mut Cache, ctx: &mut Ctx) {
+    /// The searches continue at the ways [`orientation::predicted_orientations`] ranks
+    /// best (those running go on where they are), the others are dropped.
+    fn rank_again(&mut self, cache: &mut Cache, best: Vec<Orientation>) {
         self.rerank = false;
-        let best = rotate::predicted_cuts(&self.p, ctx, CUTS);
-        let mut running: Vec<(u8, Option<Search>)> = self
-            .cuts
+        let mut running: Vec<(Orientation, Option<Search>)> = self
+            .ways
             .iter()
             .copied()
             .zip(std::mem::take(&mut self.searches))
@@ -264,7 +309,7 @@ impl Portfolio {
         for search in running.into_iter().filter_map(|(_, s)| s) {
             cache.give_back(search.into_arena());
         }
-        self.cuts = best;
+        self.ways = best;
         self.rank = 0;
     }
 
@@ -275,15 +320,15 @@ impl Portfolio {
     }
 }
 
-/// The problem searched cut before printed number `start` alone (tests).
+/// The problem searched walked one way alone (tests).
 #[cfg(test)]
-pub(super) fn solve_at_cut(
+pub(super) fn solve_walked(
     cache: &mut Cache,
     p: &Problem,
-    start: u8,
+    way: Orientation,
 ) -> Result<Option<Answer>, TooLarge> {
     let mut portfolio = Portfolio::new(p.clone());
-    portfolio.cuts = vec![start];
+    portfolio.ways = vec![way];
     portfolio.searches = vec![None];
     portfolio.rerank = false;
     Ok(search_all(cache, vec![(portfolio, 0)])?.map(|(_, answer)| answer))

@@ -9,6 +9,7 @@ use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
 use super::state::{Arena, Key};
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
+use crate::solver::runs::RunRules;
 
 /// What the search of one problem needs, computed once.
 pub(super) struct Prepared {
@@ -160,6 +161,11 @@ impl Search {
             bucket.clear();
         }
         self.arena
+    }
+
+    /// The shape of the runs its problem is searched with.
+    pub(super) fn run_rules(&self) -> RunRules {
+        self.p.run_rules()
     }
 
     /// The potential of the states waiting first: no play the search can still find
