@@ -27,10 +27,13 @@ const WAYS: usize = 3;
 /// way ranked first gets the most.
 const TURNS: [usize; WAYS] = [2, 1, 1];
 /// Expansions the way ranked first makes alone before the others start: most
-/// positions are done within them, and a second search would only cost its setup and
-/// states (current rules, 1,000 positions of seed 1: 128 left p50 at 161 states, 512 at
-/// 118, walking up alone 125; p99 2,334, 2,385 and 2,794).
-const HEAD_START: usize = 512;
+/// positions are done within them, and the way ranked first is usually the cheaper
+/// (see [`orientation::orientations`]), but not always, so past them both ways go on in
+/// turns (current rules, 1,000 positions of seed 1, states stored at p50 and p99: 256
+/// alone, 111 and 2,107; 512, 109 and 2,184; 1,024, 109 and 2,033; 2,048, 109 and
+/// 2,036; the first way alone to the end, 109 and 1,931 but max 3,834; walking up
+/// alone, 125 and 2,794).
+const HEAD_START: usize = 1024;
 /// Expansions in one turn of a search.
 const TURN: usize = 64;
 
