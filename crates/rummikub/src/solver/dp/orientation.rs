@@ -9,15 +9,15 @@
 //! wrap-around runs, a few colours with two possible crossing runs cost millions of
 //! states (measured: 4,000,000 and more on 13 of 300 self-play positions), where
 //! another cut of the same position can take milliseconds. [`cuts`] ranks the cuts
-//! cheaply (fewest runs that can cross), [`predicted_cuts`] well but at a few
-//! milliseconds' cost (the run configurations the colours reach).
+//! cheaply (fewest runs that can cross), [`predicted_orientations`] ranks every way
+//! well but at a few milliseconds' cost (the run configurations the colours reach).
 //!
 //! Runs and groups read the same either way, so the DP may also walk the numbers down
 //! (13 first): the same problem, mirrored. Which way is cheaper differs by orders of
 //! magnitude on the slow positions, under both rule sets (the tie-break's search finds
-//! the old sets a rack tile forces open only when it reaches that tile's number, and
-//! the expensive conflicts sit at one end or the other; measured on 2,000 current-rules
-//! positions: the cheaper way stores 2.6 times fewer states at p99 than walking up).
+//! the old sets a rack tile forces open only when it reaches that tile's number; see
+//! [`table_lean`] for which way goes first; measured on 2,000 current-rules positions:
+//! the cheaper way stores 2.2 to 2.6 times fewer states at p99 than walking up).
 //!
 //! An oriented problem numbers the tiles in the order walked: DP number 1 is printed
 //! number `start` walking up, the number before it walking down. Everything the DP does

@@ -1,16 +1,16 @@
 //! The entry points: one problem, or the best of several (the old rules' frozen-set
 //! choices), each searched by one or more resumable [`Search`]es in turns.
 //!
-//! The same problem is searched walked several ways at once (see [`orientation`]):
-//! up and down, and under wrap-around runs cut at several places. Each search is
-//! exact, and how many states one needs differs by orders of magnitude from way to way
-//! in a way no cheap count foresees, so they take turns (the way ranked first gets the
-//! most) and the first to finish answers. Several problems of which the best play is wanted are searched together,
-//! best first: the problem whose searches can still reach the most goes next, so none
-//! is searched below the best play of all (searching them one after another searched
-//! the first down to its own best play, however poor). All searches of one call store
-//! at most [`Cache::max_states`] states together ([`super::MAX_STATES`] unless the
-//! caller sets another limit).
+//! The same problem is searched walked several ways at once (see [`orientation`]): up
+//! and down, and under wrap-around runs cut at several places. Each search is exact,
+//! and how many states one needs differs by orders of magnitude from way to way in a
+//! way no cheap count foresees, so they take turns (the way ranked first gets the most)
+//! and the first to finish answers. Several problems of which the best play is wanted
+//! are searched together, best first: the problem whose searches can still reach the
+//! most goes next, so none is searched below the best play of all (searching them one
+//! after another searched the first down to its own best play, however poor). All
+//! searches of one call store at most [`Cache::max_states`] states together
+//! ([`super::MAX_STATES`] unless the caller sets another limit).
 
 use super::context::Ctx;
 use super::orientation::{self, Orientation};
