@@ -23,7 +23,7 @@ fn the_issue_example_lays_the_four_and_the_joker() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "{\"placed\":[\"r4\",\"J\"],\"table\":[[\"b5\",\"k5\",\"o5\"],[\"r1\",\"r2\",\"r3\",\"r4\",\"J\"]],\"tiles\":2,\"value\":9,\"changed_sets\":1,\"fewest_changed_proven\":true}\n"
+        "{\"placed\":[\"r4\",\"J\"],\"table\":[[\"r1\",\"r2\",\"r3\",\"r4\",\"J\"],[\"b5\",\"k5\",\"o5\"]],\"tiles\":2,\"value\":9,\"changed_sets\":1,\"fewest_changed_proven\":true}\n"
     );
     // The drawn form marks the changed set and the rack tiles in it.
     let (out, _, code) = solve(&["--table", "[r1 r2 r3] [b5 k5 o5]", "--rack", "r4 J b7"]);

@@ -270,16 +270,17 @@ impl Portfolio {
         };
         let rules = search.run_rules();
         let mut answer = search.run(ctx.get(cache, rules), steps, budget.saturating_sub(others));
-        if self.ways[rank].down {
-            // The sets were built walking down: runs back in ascending order.
-            for set in answer
-                .iter_mut()
-                .flatten()
-                .flatten()
-                .flat_map(|a| &mut a.sets)
-            {
-                set.reverse();
+        for answer in answer.iter_mut().flatten().flatten() {
+            if self.ways[rank].down {
+                // Built walking down: runs back in ascending order.
+                answer.sets.iter_mut().for_each(|set| set.reverse());
             }
+            // The sets by their lowest number, so that an answer reads the same whichever
+            // way found it.
+            answer.sets.sort_by_cached_key(|set| {
+                let lowest = set.iter().filter_map(|t| t.number()).min();
+                (lowest, set.clone())
+            });
         }
         self.rank = (rank + 1) % self.ways.len();
         if answer.is_none() && self.rerank && self.states() > RERANK_AT {
