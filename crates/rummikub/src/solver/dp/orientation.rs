@@ -229,8 +229,8 @@ mod tests {
     use crate::solver::{base_problem, old_set_readings, set_value};
     use crate::tile::{Colour, Tile, TileCounts};
 
-    /// A random old-rules table of valid sets (runs over 13 among them, a frozen joker
-    /// set sometimes left out: the DP sees its joker free) and a rack.
+    /// A random table of valid sets (with `wrap`, runs over 13 among them; without it,
+    /// a joker in a set now and then) and a rack, jokers on it now and then.
     fn position(rng: &mut ChaCha8Rng, wrap: bool) -> (Vec<Set>, TileCounts) {
         let mut used = TileCounts::new();
         let mut table = Vec::new();

@@ -14,6 +14,7 @@
 
 use super::context::Ctx;
 use super::orientation::{self, Orientation};
+use super::rebuild;
 use super::search::Search;
 use super::{Answer, Cache, Problem, TooLarge};
 use crate::solver::runs::RunRules;
@@ -271,16 +272,7 @@ impl Portfolio {
         let rules = search.run_rules();
         let mut answer = search.run(ctx.get(cache, rules), steps, budget.saturating_sub(others));
         for answer in answer.iter_mut().flatten().flatten() {
-            if self.ways[rank].down {
-                // Built walking down: runs back in ascending order.
-                answer.sets.iter_mut().for_each(|set| set.reverse());
-            }
-            // The sets by their lowest number, so that an answer reads the same whichever
-            // way found it.
-            answer.sets.sort_by_cached_key(|set| {
-                let lowest = set.iter().filter_map(|t| t.number()).min();
-                (lowest, set.clone())
-            });
+            rebuild::in_printed_order(&mut answer.sets, self.ways[rank].down);
         }
         self.rank = (rank + 1) % self.ways.len();
         if answer.is_none() && self.rerank && self.states() > RERANK_AT {

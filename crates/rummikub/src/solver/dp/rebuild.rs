@@ -110,3 +110,13 @@ pub(super) fn replay(
     }
     next
 }
+
+/// The sets built, as they read whichever way the numbers were walked: runs ascending
+/// (walked `down`, they were built from the top), the sets by their lowest number.
+pub(super) fn in_printed_order(sets: &mut [Vec<Tile>], down: bool) {
+    if down {
+        sets.iter_mut().for_each(|set| set.reverse());
+    }
+    let lowest = |set: &[Tile]| set.iter().filter_map(|t| t.number()).min();
+    sets.sort_by(|a, b| (lowest(a), a).cmp(&(lowest(b), b)));
+}
