@@ -19,7 +19,7 @@ const KIND_SHIFT: u8 = 3;
 pub(crate) const RUN: u8 = 0;
 /// A run started at 1 or 2 under wrap-around rules: it cannot be the part before 1 of a
 /// run over 13, which would then be longer than 13 tiles.
-const EARLY: u8 = 1;
+pub(crate) const EARLY: u8 = 1;
 /// The part of a wrap-around run after 13 (1, 2, ...), still open.
 const HEAD: u8 = 2;
 /// A finished part after 13, waiting for its part before 13 (..., 12, 13).
@@ -70,6 +70,13 @@ pub(crate) fn unpack(packed: Packed) -> Vec<Tok> {
         .map(|i| (packed >> (8 * i)) as Tok)
         .take_while(|&t| t != 0)
         .collect()
+}
+
+/// Whether a part after 13 must take a tile at the next number: one tile long, with a
+/// part before of one tile (together they must be at least three, KD2). The rule of
+/// [`Gen::continue_tokens`]' `may_end`, for the walk's look ahead.
+pub(crate) fn must_go_on(t: Tok) -> bool {
+    kind(t) == HEAD && tail(t) == 1 && len(t) < 2
 }
 
 /// What a token does at this number.
@@ -167,7 +174,7 @@ impl Gen<'_> {
         }
         let may_continue = k != HEAD || self.n <= head_deadline(tail(t));
         let may_end = match k {
-            HEAD => tail(t) != 1 || len(t) >= 2,
+            HEAD => !must_go_on(t),
             _ => len(t) == 3 && !leads_with_joker(t),
         };
         if may_end {

@@ -230,11 +230,20 @@ impl KeptAt {
     }
 
     /// The fewest jokers colour c's open runs (after number n; `one` and `two` tiles
-    /// long, see [`short_runs`](super::context::short_runs)) need to go on: a run of one or two tiles needs a tile
-    /// or a joker at n + 1, one of one tile at n + 2 as well; `u8::MAX` if they cannot
-    /// (a run of one tile after 12). Only without wrap-around runs (whose parts after
-    /// 13 wait for their parts before).
-    pub(super) fn jokers_to_go_on(&self, (one, two): (u8, u8), n: u8, c: usize) -> u8 {
+    /// long, see [`short_runs`](super::context::short_runs)) need to go on: a run of one
+    /// or two tiles needs a tile or a joker at n + 1, one of one tile at n + 2 as well;
+    /// `u8::MAX` if they cannot (a run of one tile after 12). Under wrap-around runs
+    /// (`wrap`) a run open at 13 may be the part before 1 of a run over 13 (it waits for
+    /// a part after 13), so a run of one tile after 12 needs only 13 and none after 13
+    /// needs anything.
+    pub(super) fn jokers_to_go_on(&self, (one, two): (u8, u8), n: u8, c: usize, wrap: bool) -> u8 {
+        if wrap && n >= 12 {
+            return if n >= 13 {
+                0
+            } else {
+                (one + two).saturating_sub(self.free_after[0][c])
+            };
+        }
         if n >= 13 || one > 0 && n >= 12 {
             return if one + two > 0 { u8::MAX } else { 0 };
         }

@@ -5,7 +5,8 @@
 use rustc_hash::FxHashMap;
 
 use crate::solver::runs::{
-    any_leads_with_joker, close_at_13, dominates, unpack, ColOpt, Packed, RunRules,
+    any_leads_with_joker, close_at_13, dominates, kind, len, must_go_on, unpack, ColOpt, Packed,
+    RunRules, EARLY, RUN,
 };
 
 /// Interned colour configurations and their cached options.
@@ -50,11 +51,21 @@ pub(super) struct HotOpt {
     pub(super) short: (u8, u8),
 }
 
-/// How many of the packed runs are one tile long and how many two.
-pub(super) fn short_runs(packed: Packed) -> (u8, u8) {
+/// The open runs that must go on: how many need a tile (or a joker) at each of the next
+/// two numbers (runs of one tile) and how many at the next one only (runs of two tiles;
+/// under wrap-around rules also a part after 13 of one tile whose part before is one
+/// tile, KD2: together at least three). A part after 13 that may end and a finished one
+/// waiting for its part before need nothing.
+pub(super) fn short_runs(packed: Packed, wrap: bool) -> (u8, u8) {
     let (mut one, mut two) = (0u8, 0u8);
-    for i in 0..8 {
-        match (packed >> (8 * i)) as u8 & 3 {
+    for t in unpack(packed) {
+        if wrap && kind(t) != RUN && kind(t) != EARLY {
+            if must_go_on(t) {
+                two += 1;
+            }
+            continue;
+        }
+        match len(t) {
             1 => one += 1,
             2 => two += 1,
             _ => {}
@@ -190,7 +201,7 @@ impl Ctx {
                 tiles: o.tiles,
                 jokers: o.jokers,
                 leads: any_leads_with_joker(o.next),
-                short: short_runs(o.next),
+                short: short_runs(o.next, self.rules.wrap),
             })
             .collect();
         let l = self.lists.len() as u32;

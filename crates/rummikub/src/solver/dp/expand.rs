@@ -215,12 +215,9 @@ impl Expansion<'_> {
             let jokers_free = total_jokers - jokers_after;
             // Runs that cannot go on die at the next number: not walked (a third of the
             // states stored were such).
-            let needed = if p.wrap {
-                0
-            } else {
-                kept.jokers_to_go_on(short, n, c)
-            };
-            let needed = needed.saturating_add(jokers_needed);
+            let needed = kept
+                .jokers_to_go_on(short, n, c, p.wrap)
+                .saturating_add(jokers_needed);
             if needed > jokers_free {
                 continue;
             }

@@ -363,33 +363,66 @@ mod tests {
         // 1, the bound left out its point and the search took a play worth one less (a
         // middle-game table of the oracle tests: value 44 and 3 sets changed, not 45 and
         // 2, moving the joker from the 13s to b12).
-        let rules = RuleSet::current();
-        let table = crate::notation::parse_table(
+        let scores = scores_every_way(
+            &RuleSet::current(),
             "[r13 J k13 o13] [b6 b7 b8 b9 b10 b11] [r10 k10 o10] [r4 r5 r6 r7 r8 r9] \
              [k4 k5 k6 k7 k8 k9 k10 k11] [o6 o7 o8] [b1 b2 b3 b4]",
-        )
-        .expect("a table");
-        let rack = crate::notation::parse_tiles("b3 b8 b11 k7 k8 o11").expect("a rack");
-        let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
-        let mut p = base_problem(
-            &rules,
+            "b3 b8 b11 k7 k8 o11",
             Unit::Value,
-            &table_tiles,
-            &TileCounts::from_tiles(&rack),
         );
-        let values: Vec<u32> = table.iter().map(|s| set_value(s, &rules)).collect();
-        old_set_readings((&table, &values), &[], Unit::Value, &mut p);
-        let mut cache = Cache::default();
-        let scores: Vec<i32> = orientations(&p)
-            .into_iter()
-            .map(|way| {
-                let answer = solve_walked(&mut cache, &p, way).expect("small position");
-                answer.expect("a play").score
-            })
-            .collect();
+        let scores: Vec<i32> = scores.into_iter().map(|s| s.expect("a play")).collect();
         // (The score is the whole new table's value at the primary weight plus the old
         // sets unchanged: 5 of the 7 in the best play.)
         assert_eq!(scores, vec![scores[0]; 2], "walked up and down");
         assert_eq!(scores[0] % 64, 5, "five old sets unchanged");
+    }
+
+    /// The score of the play found walking each way (26 under the old rules, 2 under the
+    /// current ones), `None` where there is none.
+    fn scores_every_way(rules: &RuleSet, table: &str, rack: &str, unit: Unit) -> Vec<Option<i32>> {
+        let table = crate::notation::parse_table(table).expect("a table");
+        let rack = crate::notation::parse_tiles(rack).expect("a rack");
+        let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
+        let mut p = base_problem(rules, unit, &table_tiles, &TileCounts::from_tiles(&rack));
+        let values: Vec<u32> = table.iter().map(|s| set_value(s, rules)).collect();
+        old_set_readings((&table, &values), &[], unit, &mut p);
+        let mut cache = Cache::default();
+        orientations(&p)
+            .into_iter()
+            .map(|way| {
+                let answer = solve_walked(&mut cache, &p, way).expect("small position");
+                answer.map(|a| a.score)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn runs_over_13_are_found_wherever_the_cycle_is_cut() {
+        // The walk drops a partial play whose runs of one or two tiles cannot go on; a
+        // run open at the last number of the walk may still be the part before 1 of a
+        // run over 13 (KD2), so a run of one tile there needs nothing, and one a number
+        // before needs only the last number. Score: 64 a tile on the new table (the
+        // table's and the rack's laid), plus the old sets unchanged.
+        let old = RuleSet::old();
+        for (table, rack, score) in [
+            ("", "r13 r1 r2", Some(3 * 64)),
+            ("", "r12 r13 r1", Some(3 * 64)),
+            ("", "b11 b12 b13 b1 b2", Some(5 * 64)),
+            // [r13 r1] is two tiles, no run; b4 has no set.
+            ("", "r13 r1 b4", None),
+            // The run over 13 grows at both ends: changed.
+            ("[o12 o13 o1]", "o2 o11", Some(5 * 64)),
+            // k12 below the run over 13, k5 into the group: both change.
+            (
+                "[k13 k1 k2] [r5 b5 o5] [b8 b9 b10]",
+                "k12 k5",
+                Some(11 * 64 + 1),
+            ),
+            // r13 and r1 leave their groups of four for [r12 r13 r1].
+            ("[r13 b13 k13 o13] [r1 b1 k1 o1]", "r12", Some(9 * 64)),
+        ] {
+            let scores = scores_every_way(&old, table, rack, Unit::Tiles);
+            assert_eq!(scores, vec![score; 26], "{table} + {rack}");
+        }
     }
 }
