@@ -79,6 +79,21 @@ pub(crate) fn must_go_on(t: Tok) -> bool {
     kind(t) == HEAD && tail(t) == 1 && len(t) < 2
 }
 
+/// The parts before 1 that the parts after 13 among `packed` (open or waiting) need at
+/// the end of the walk, as tiles at its last three numbers: `[at 13, at 12, at 11]`
+/// (every part before 1 holds 13; one of two tiles or more 12; one of three or more 11).
+pub(crate) fn tails_needed(packed: Packed) -> [u8; 3] {
+    let mut need = [0u8; 3];
+    for t in unpack(packed) {
+        if kind(t) == HEAD || kind(t) == OBLIGATION {
+            for (i, slot) in need.iter_mut().enumerate() {
+                *slot += u8::from(tail(t) > i as u8);
+            }
+        }
+    }
+    need
+}
+
 /// What a token does at this number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Act {

@@ -176,6 +176,9 @@ pub(super) struct KeptAt {
     pub(super) ahead: [i32; 4],
     /// Tiles of each colour free for open runs at n + 1 and n + 2 (none past 13).
     pub(super) free_after: [[u8; 4]; 2],
+    /// Tiles of each colour free at the last three numbers, 13, 12 and 11 (see
+    /// [`KeptAt::jokers_for_tails`]).
+    pub(super) free_at_end: [[u8; 4]; 3],
     /// The bound on the rest after the group step of n, but for the jokers (see
     /// [`Bounds::tiles_ahead`]; the kept sets ending at n are done).
     pub(super) after_groups: i32,
@@ -187,6 +190,7 @@ impl KeptAt {
         // One pass over the kept sets: their tiles at n, n + 1 and n + 2, and their part
         // of the bound after each colour of n (see `Bounds::tiles_ahead`).
         let mut reserved = [[0u8; 4]; 3];
+        let mut reserved_at_end = [[0u8; 4]; 3];
         let mut reserved_rest = [0i32; 4];
         let mut bits = mask;
         while bits != 0 {
@@ -197,6 +201,13 @@ impl KeptAt {
                 if let Some(counts) = k.counts.get(ni + d) {
                     for c in 0..4 {
                         row[c] += counts[c];
+                    }
+                }
+            }
+            if p.wrap {
+                for (i, row) in reserved_at_end.iter_mut().enumerate() {
+                    for c in 0..4 {
+                        row[c] += k.counts[13 - i][c];
                     }
                 }
             }
@@ -226,6 +237,11 @@ impl KeptAt {
                 std::array::from_fn(|c| free(1, c)),
                 std::array::from_fn(|c| free(2, c)),
             ],
+            free_at_end: std::array::from_fn(|i| {
+                std::array::from_fn(|c| {
+                    (p.table[13 - i][c] + p.rack[13 - i][c]).saturating_sub(reserved_at_end[i][c])
+                })
+            }),
         }
     }
 
@@ -249,6 +265,19 @@ impl KeptAt {
         }
         (one + two).saturating_sub(self.free_after[0][c])
             + one.saturating_sub(self.free_after[1][c])
+    }
+
+    /// The fewest jokers colour c's parts after 13 (`tails`, see
+    /// [`tails_needed`](crate::solver::runs::tails_needed)) need for their parts before
+    /// 1, at the numbers of the walk's last three that come after n + 2 (the numbers
+    /// before are [`KeptAt::jokers_to_go_on`]'s: no slot is counted twice). Each part
+    /// before 1 is a run of its own, so each needs a tile or a joker at each of its
+    /// numbers.
+    pub(super) fn jokers_for_tails(&self, tails: [u8; 3], n: u8, c: usize) -> u8 {
+        (0..3)
+            .filter(|&i| 13 - i > n + 2)
+            .map(|i| tails[usize::from(i)].saturating_sub(self.free_at_end[usize::from(i)][c]))
+            .sum()
     }
 }
 

@@ -5,8 +5,8 @@
 use rustc_hash::FxHashMap;
 
 use crate::solver::runs::{
-    any_leads_with_joker, close_at_13, dominates, kind, len, must_go_on, unpack, ColOpt, Packed,
-    RunRules, EARLY, RUN,
+    any_leads_with_joker, close_at_13, dominates, kind, len, must_go_on, tails_needed, unpack,
+    ColOpt, Packed, RunRules, EARLY, RUN,
 };
 
 /// Interned colour configurations and their cached options.
@@ -49,6 +49,9 @@ pub(super) struct HotOpt {
     pub(super) leads: bool,
     /// Its runs of one tile and of two tiles (they must go on).
     pub(super) short: (u8, u8),
+    /// What its parts after 13 need at the walk's last three numbers (see
+    /// [`tails_needed`]).
+    pub(super) tails: [u8; 3],
 }
 
 /// The open runs that must go on: how many need a tile (or a joker) at each of the next
@@ -202,6 +205,7 @@ impl Ctx {
                 jokers: o.jokers,
                 leads: any_leads_with_joker(o.next),
                 short: short_runs(o.next, self.rules.wrap),
+                tails: tails_needed(o.next),
             })
             .collect();
         let l = self.lists.len() as u32;

@@ -175,6 +175,7 @@ impl Expansion<'_> {
                 jokers,
                 leads,
                 short,
+                tails,
             } = ctx.lists[list as usize].hot[o];
             if jokers > 0 && !self.worth(most_with_jokers(jokers)) {
                 break;
@@ -217,6 +218,7 @@ impl Expansion<'_> {
             // states stored were such).
             let needed = kept
                 .jokers_to_go_on(short, n, c, p.wrap)
+                .saturating_add(kept.jokers_for_tails(tails, n, c))
                 .saturating_add(jokers_needed);
             if needed > jokers_free {
                 continue;

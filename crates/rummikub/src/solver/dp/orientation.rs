@@ -408,6 +408,12 @@ mod tests {
             ("", "r13 r1 r2", Some(3 * 64)),
             ("", "r12 r13 r1", Some(3 * 64)),
             ("", "b11 b12 b13 b1 b2", Some(5 * 64)),
+            // A part after 13 waits for its part before 1 of one, two or three tiles or
+            // more: the tiles there must be free.
+            ("", "k11 k12 k13 k1", Some(4 * 64)),
+            ("[k12 k13 k1]", "k11 k10 k2", Some(6 * 64)),
+            ("[o10 o11 o12 o13]", "o1 o2", Some(6 * 64)),
+            ("[o11 o12 o13] [r13 b13 k13]", "o1 o2 o13", Some(9 * 64 + 2)),
             // [r13 r1] is two tiles, no run; b4 has no set.
             ("", "r13 r1 b4", None),
             // The run over 13 grows at both ends: changed.
