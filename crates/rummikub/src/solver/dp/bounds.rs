@@ -206,8 +206,8 @@ impl KeptAt {
             }
             if p.wrap {
                 for (i, row) in reserved_at_end.iter_mut().enumerate() {
-                    for c in 0..4 {
-                        row[c] += k.counts[13 - i][c];
+                    for (slot, count) in row.iter_mut().zip(k.counts[13 - i]) {
+                        *slot += count;
                     }
                 }
             }
