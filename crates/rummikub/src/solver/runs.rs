@@ -23,7 +23,7 @@ pub(crate) const EARLY: u8 = 1;
 /// The part of a wrap-around run after 13 (1, 2, ...), still open.
 const HEAD: u8 = 2;
 /// A finished part after 13, waiting for its part before 13 (..., 12, 13).
-const OBLIGATION: u8 = 3;
+pub(crate) const OBLIGATION: u8 = 3;
 const TAIL_SHIFT: u8 = 5;
 /// A run that began with a joker (without wrap-around runs). Canonical form: such a run
 /// must reach 13. A run [J x .. y] that ends below 13 is the same tiles as [x .. y J],

@@ -26,6 +26,9 @@ pub(super) struct Bounds {
     pub(super) keep_jokers: [[u8; 2]; 14],
     /// Per number m, the same for the old groups at m or later.
     pub(super) group_jokers: [[u8; 2]; 15],
+    /// Per keepable set and per old group, whether the bound counts its point.
+    pub(super) counted_keepable: Vec<bool>,
+    pub(super) counted_group: Vec<bool>,
 }
 
 impl Bounds {
@@ -45,6 +48,19 @@ impl Bounds {
         let keeps_gain = |jokers: u8, joker_value: u32| {
             p.unit == Unit::Tiles || joker_value == 13 * u32::from(jokers)
         };
+        let counted_keepable: Vec<bool> = p
+            .keepable
+            .iter()
+            .map(|k| keeps_gain(k.jokers, k.joker_value))
+            .collect();
+        let counted_group: Vec<bool> = p
+            .old_groups
+            .iter()
+            .map(|g| {
+                let printed = u32::from(p.printed[usize::from(g.0)]);
+                keeps_gain(g.2, printed * u32::from(g.2))
+            })
+            .collect();
         let counted: Vec<&Keepable> = p
             .keepable
             .iter()
@@ -100,6 +116,8 @@ impl Bounds {
                 };
                 [holding(1), holding(2)]
             }),
+            counted_keepable,
+            counted_group,
         }
     }
 

@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 
 use crate::solver::runs::{
     any_leads_with_joker, close_at_13, dominates, kind, len, must_go_on, tails_needed, unpack,
-    ColOpt, Packed, RunRules, EARLY, RUN,
+    ColOpt, Packed, RunRules, EARLY, OBLIGATION, RUN,
 };
 
 /// Interned colour configurations and their cached options.
@@ -52,6 +52,9 @@ pub(super) struct HotOpt {
     /// What its parts after 13 need at the walk's last three numbers (see
     /// [`tails_needed`]).
     pub(super) tails: [u8; 3],
+    /// Its longest open run (0: none, 3: three tiles or more; a part after 13 waiting
+    /// for its part before is not open).
+    pub(super) longest: u8,
 }
 
 /// The open runs that must go on: how many need a tile (or a joker) at each of the next
@@ -75,6 +78,16 @@ pub(super) fn short_runs(packed: Packed, wrap: bool) -> (u8, u8) {
         }
     }
     (one, two)
+}
+
+/// The longest of the packed runs still open (see [`HotOpt::longest`]).
+pub(super) fn longest_open(packed: Packed) -> u8 {
+    unpack(packed)
+        .into_iter()
+        .filter(|&t| kind(t) != OBLIGATION)
+        .map(len)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Past this many interned configurations a kept context is dropped (memory bound).
@@ -206,6 +219,7 @@ impl Ctx {
                 leads: any_leads_with_joker(o.next),
                 short: short_runs(o.next, self.rules.wrap),
                 tails: tails_needed(o.next),
+                longest: longest_open(o.next),
             })
             .collect();
         let l = self.lists.len() as u32;

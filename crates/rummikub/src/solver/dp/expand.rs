@@ -6,6 +6,7 @@ use super::context::{Ctx, HotOpt};
 use super::rebuild::unpack_x;
 use super::search::Prepared;
 use super::state::Key;
+use super::stuck::{stuck, OpenRuns};
 use super::{Problem, PRIMARY};
 use crate::solver::groups;
 
@@ -81,6 +82,8 @@ pub(super) struct Expansion<'a> {
     /// The choices of the walk so far (each colour writes its own entry on the way
     /// down; a leaf copies them).
     pub(super) choice: NumberChoice,
+    /// Each colour's open runs after the option the walk took (see [`super::stuck`]).
+    pub(super) open: OpenRuns,
 }
 
 impl Expansion<'_> {
@@ -176,6 +179,7 @@ impl Expansion<'_> {
                 leads,
                 short,
                 tails,
+                longest,
             } = ctx.lists[list as usize].hot[o];
             if jokers > 0 && !self.worth(most_with_jokers(jokers)) {
                 break;
@@ -239,6 +243,8 @@ impl Expansion<'_> {
                 next.acc = acc.min(cap) as u8;
                 next.any |= from_rack > 0;
                 self.choice.colours[c] = (list, o as u16);
+                self.open.longest[c] = longest;
+                self.open.short[c] = short;
                 let score = score + (slots + i32::from(x)) * unit;
                 self.colour(ctx, (n, c + 1), next, score, needed);
             }
@@ -270,13 +276,28 @@ impl Expansion<'_> {
             let score = score + i32::from(gj) * unit + kept_groups;
             // (`Bounds::potential`, the kept sets' part worked out once per keep choice.)
             let jokers = self.prep.bounds.jokers(jokers_left - gj, n, n + 1);
-            let potential = score + self.kept.after_groups + jokers;
+            let mut potential = score + self.kept.after_groups + jokers;
+            // A tile that only an old set still to come could take costs a point.
+            if potential >= self.floor
+                && stuck(p, &self.prep.held, n, next.mask, next.jokers, &self.open)
+            {
+                potential -= 1;
+            }
             choice.group_jokers = gj;
             self.leaf(next, score, potential, choice);
         }
     }
 
     pub(super) fn leaf(&mut self, key: Key, score: i32, reach: i32, choice: NumberChoice) {
+        // On a state's first walk (floor at the level) nothing is above the level: the
+        // state's own potential bounds its successors too, and may be the lower bound
+        // where a stuck tile's point (see `super::stuck`) was taken from it and not yet
+        // from them.
+        let reach = if self.floor == self.level {
+            reach.min(self.level)
+        } else {
+            reach
+        };
         if reach == self.level {
             self.offered.push((key, score, choice));
         } else if reach < self.level && reach >= self.floor && reach >= self.at_least {

@@ -32,6 +32,7 @@ mod portfolio;
 mod rebuild;
 mod search;
 mod state;
+mod stuck;
 
 use std::sync::Arc;
 

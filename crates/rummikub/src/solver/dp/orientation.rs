@@ -397,6 +397,30 @@ mod tests {
     }
 
     #[test]
+    fn a_tile_with_nowhere_to_go_costs_the_bound_a_point_and_never_a_play() {
+        // `stuck`: a tile that no run or group of free tiles can take lowers the
+        // potential by a tie-break point; the search must still find the best play
+        // whichever way it walks (positions where an early version lost one).
+        let current = RuleSet::current();
+        for (table, rack, score) in [
+            // r12 has no set; the run k11 k12 k13 ends at the walk's last number.
+            ("", "k11 r12 k13 k12", Some(3 * 64)),
+            // b2 joins the run (one set changed), the group stays; r4 and the k1s stay
+            // on the rack.
+            (
+                "[r4 b4 k4 o4] [b3 b4 b5 b6]",
+                "b2 k1 r4 k1",
+                Some(9 * 64 + 1),
+            ),
+            // o9 has no set without taking a tile of the run or the group.
+            ("[o6 o7 o8] [r9 b9 k9]", "o9", Some(7 * 64 + 1)),
+        ] {
+            let scores = scores_every_way(&current, table, rack, Unit::Tiles);
+            assert_eq!(scores, vec![score; 2], "{table} + {rack}");
+        }
+    }
+
+    #[test]
     fn runs_over_13_are_found_wherever_the_cycle_is_cut() {
         // The walk drops a partial play whose runs of one or two tiles cannot go on; a
         // run open at the last number of the walk may still be the part before 1 of a

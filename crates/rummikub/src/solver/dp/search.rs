@@ -8,6 +8,7 @@ use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
 use super::state::{Arena, Key};
+use super::stuck::{Held, OpenRuns};
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
 use crate::solver::runs::RunRules;
 
@@ -26,12 +27,15 @@ pub(super) struct Prepared {
     /// `joker_bounds[left][n][j]`: the jokers' part of the bound in the colour steps of
     /// number n with `left` jokers unused, after an option takes j of them.
     pub(super) joker_bounds: Vec<[[i32; 3]; 14]>,
+    /// The tiles the old sets still to come hold (see [`super::stuck`]).
+    pub(super) held: Held,
 }
 
 impl Prepared {
     pub(super) fn new(p: &Problem, cache: &mut Cache) -> Prepared {
         let bounds = Bounds::new(p);
         Prepared {
+            held: Held::new(p, &bounds),
             joker_bounds: bounds.colour_step_jokers(),
             bounds,
             group_need: group_need(p),
@@ -141,8 +145,8 @@ impl Search {
             arena,
             at_least,
             numbering: Numbering {
-                sets,
-                top: bound.div_euclid(PRIMARY),
+                sets: sets + 1,
+                top: (bound + 1).div_euclid(PRIMARY),
             },
             current: 0,
             used: 0,
@@ -233,6 +237,7 @@ impl Search {
                     next_best: i32::MIN,
                     kept: KeptAt::default(),
                     choice: NumberChoice::default(),
+                    open: OpenRuns::default(),
                 };
                 match after {
                     FINAL_NUMBER => {
@@ -295,25 +300,29 @@ impl Search {
 
 /// How a [`Search`] numbers its buckets: a potential is 64 × objective points plus
 /// tie-break points, so it splits uniquely; the buckets go densely by objective points
-/// below the top's, then by tie-break points, most first.
+/// below the top's, then by tie-break points, most first. The tie-break part runs from
+/// -1 (a stuck tile's point taken from a potential that held none, see
+/// [`super::stuck`]) up, so potentials are numbered one up.
 #[derive(Clone, Copy)]
 struct Numbering {
-    /// Tie-break points per objective point (old sets, plus one).
+    /// Tie-break parts per objective point (-1, then 0 to the old sets).
     sets: usize,
-    /// The objective points of the start's bound.
+    /// The objective points of the start's bound (numbered one up).
     top: i32,
 }
 
 impl Numbering {
     fn bucket_of(self, potential: i32) -> usize {
-        let points = (self.top - potential.div_euclid(PRIMARY)) as usize;
-        let tie = (potential.rem_euclid(PRIMARY) as usize).min(self.sets - 1);
+        let shifted = potential + 1;
+        let points = (self.top - shifted.div_euclid(PRIMARY)) as usize;
+        let tie = (shifted.rem_euclid(PRIMARY) as usize).min(self.sets - 1);
         points * self.sets + (self.sets - 1 - tie)
     }
 
     fn potential_at(self, bucket: usize) -> i32 {
         (self.top - (bucket / self.sets) as i32) * PRIMARY
             + (self.sets - 1 - bucket % self.sets) as i32
+            - 1
     }
 }
 

@@ -153,7 +153,7 @@ impl Arena {
     ) -> Option<usize> {
         let slot = self.index.find(&self.states, &key).err()?;
         let group = (key.number, key.mask, key.jokers);
-        if self.dominated(ctx, group, &key) {
+        if self.dominated(ctx, group, &key, score) {
             return None;
         }
         self.states.push(State {
@@ -172,15 +172,27 @@ impl Arena {
     }
 
     /// Whether a state stored earlier with the same (number, kept sets, jokers) beats
-    /// `key` whatever comes (best-first search). It was stored with at least the same
-    /// potential, and its bound on the rest is the same, so it scores at least as much;
-    /// its runs must do everything these can.
-    pub(super) fn dominated(&self, ctx: &mut Ctx, group: (u8, u64, u8), key: &Key) -> bool {
+    /// `key` (with `score`) whatever comes (best-first search): it scores at least as
+    /// much (stored earlier it has at least the same potential, and its bound on the
+    /// rest is the same but for a stuck tile's point, see [`super::stuck`], so the
+    /// scores are compared), and its runs must do everything these can.
+    pub(super) fn dominated(
+        &self,
+        ctx: &mut Ctx,
+        group: (u8, u64, u8),
+        key: &Key,
+        score: i32,
+    ) -> bool {
         let mut j = self.dom_heads.get(&group).copied().unwrap_or(u32::MAX);
         let mut checks = 0;
         while j != u32::MAX && checks < DOMINANCE_CHECKS {
-            let a = self.states[j as usize].key;
-            if a.acc >= key.acc
+            let State {
+                key: a,
+                score: a_score,
+                ..
+            } = self.states[j as usize];
+            if a_score >= score
+                && a.acc >= key.acc
                 && a.any >= key.any
                 && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.number))
             {

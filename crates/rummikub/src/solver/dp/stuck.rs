@@ -1,0 +1,181 @@
+//! A tile that no set can take while every old set still to come stays whole: the
+//! bound's claim (every tile laid, every old set not yet decided kept) then loses at
+//! least a point, and the state's potential one tie-break point.
+//!
+//! Why it pays: the fewest-changed-sets search walks every partial play that has broken
+//! fewer old sets than the best play; such a play has usually left the tiles of the sets
+//! it broke, or a rack tile, with nowhere to go but into another old set. The bound saw
+//! that only when the walk reached the tile's number.
+//!
+//! Why the potential stays consistent (a successor never above its predecessor): a
+//! successor that keeps its predecessor's potential lays every tile of its number and
+//! keeps every old set starting there, so the tiles free after it are the same, its
+//! unused jokers fewer, and its open runs made of tiles and jokers its predecessor could
+//! use. A tile stuck before is stuck after (and one stuck at the next number leaves no
+//! such successor). A successor that loses a point may free one; the potential falls by
+//! that point already.
+
+use super::bounds::Bounds;
+use super::{Keepable, Problem};
+
+/// What the check needs of a problem, per number n: the tiles after n (and the jokers)
+/// held by the old sets still to come that the bound counts as kept.
+pub(super) struct Held {
+    /// `tiles[n][m][c]`: tiles of colour c at number m > n in counted old sets (runs
+    /// starting after n, groups after n).
+    tiles: Vec<[[u8; 4]; 14]>,
+    /// `jokers[n]`: jokers in those sets.
+    jokers: [u8; 14],
+}
+
+impl Held {
+    pub(super) fn new(p: &Problem, bounds: &Bounds) -> Held {
+        let mut tiles = vec![[[0u8; 4]; 14]; 14];
+        let mut jokers = [0u8; 14];
+        for n in 0..14usize {
+            let runs = p
+                .keepable
+                .iter()
+                .zip(&bounds.counted_keepable)
+                .filter(|(k, &counted)| counted && usize::from(k.first) > n)
+                .map(|(k, _)| k);
+            for k in runs {
+                add_counts(&mut tiles[n], k);
+                jokers[n] += k.jokers;
+            }
+            let groups = p
+                .old_groups
+                .iter()
+                .zip(&bounds.counted_group)
+                .filter(|(g, &counted)| counted && usize::from(g.0) > n);
+            for (&(m, colours, group_jokers), _) in groups {
+                for c in 0..4 {
+                    tiles[n][usize::from(m)][c] += (colours >> c) & 1;
+                }
+                jokers[n] += group_jokers;
+            }
+        }
+        Held { tiles, jokers }
+    }
+}
+
+fn add_counts(into: &mut [[u8; 4]; 14], k: &Keepable) {
+    for (row, counts) in into.iter_mut().zip(&k.counts) {
+        for (slot, count) in row.iter_mut().zip(counts) {
+            *slot += count;
+        }
+    }
+}
+
+/// The open runs of each colour after number n, as far as [`stuck`] reads them: the
+/// longest (0 none, 3 three or more) and the runs that must go on (see
+/// [`short_runs`](super::context::short_runs)).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct OpenRuns {
+    pub(super) longest: [u8; 4],
+    pub(super) short: [(u8, u8); 4],
+}
+
+/// Whether, after number `n` (the kept sets still running `mask`, `jokers_used`, the
+/// open runs `open`), the open runs cannot go on, or some tile after n can go into no
+/// run and no group, without a tile of an old set the bound counts as kept (see the
+/// module doc).
+pub(super) fn stuck(
+    p: &Problem,
+    held: &Held,
+    n: u8,
+    mask: u64,
+    jokers_used: u8,
+    open: &OpenRuns,
+) -> bool {
+    let longest = open.longest;
+    let ni = usize::from(n);
+    if n >= 13 {
+        return false;
+    }
+    let left = p.table_jokers + p.rack_jokers - jokers_used;
+    // (Fewer jokers than the old sets to come hold: the bound counts that loss itself.)
+    let Some(spare) = left.checked_sub(held.jokers[ni]) else {
+        return false;
+    };
+    let mut free = [[0u8; 4]; 16];
+    for m in ni + 1..14 {
+        for c in 0..4 {
+            free[m][c] = (p.table[m][c] + p.rack[m][c]).saturating_sub(held.tiles[ni][m][c]);
+        }
+    }
+    let mut bits = mask;
+    while bits != 0 {
+        let k = &p.keepable[bits.trailing_zeros() as usize];
+        bits &= bits - 1;
+        for m in ni + 1..14 {
+            for c in 0..4 {
+                free[m][c] = free[m][c].saturating_sub(k.counts[m][c]);
+            }
+        }
+    }
+    // The open runs of one or two tiles go on at the next numbers (as the walk's
+    // `KeptAt::jokers_to_go_on`, with the tiles the old sets to come hold taken out).
+    let mut needed = 0u8;
+    for (c, &(one, two)) in open.short.iter().enumerate() {
+        let (next, after) = (free[ni + 1][c], free[ni + 2][c]);
+        needed = needed.saturating_add(if p.wrap && n >= 13 {
+            // (A run open at 13 may be the part before 1 of a run over 13.)
+            0
+        } else if p.wrap && n == 12 {
+            (one + two).saturating_sub(next)
+        } else if n >= 13 || one > 0 && n >= 12 {
+            if one + two > 0 {
+                return true;
+            }
+            0
+        } else {
+            (one + two).saturating_sub(next) + one.saturating_sub(after)
+        });
+    }
+    if needed > spare {
+        return true;
+    }
+    let fillers = spare.min(p.jokers_per_set);
+    if fillers >= 2 {
+        // [t J J], [J t J] or [J J t]: every tile has a run.
+        return false;
+    }
+    // Whether colour c has a tile (or an open run) at position q of a run through m.
+    let available = |q: i32, c: usize| -> bool {
+        if q > i32::from(n) {
+            q <= 13 && free[q as usize][c] > 0
+        } else {
+            // Open runs cover the numbers up to n, as far back as they are long.
+            q >= 1 && i32::from(n) - q < i32::from(longest[c])
+        }
+    };
+    for m in ni + 1..14 {
+        let colours = free[m].iter().filter(|&&f| f > 0).count() as u8;
+        if colours == 0 || colours + fillers >= 3 {
+            continue;
+        }
+        for c in 0..4 {
+            if free[m][c] == 0 {
+                continue;
+            }
+            let mi = m as i32;
+            let has_run = (mi - 2..=mi).any(|a| {
+                // Under wrap-around runs a run through either end of the walk goes on
+                // past it: not checked.
+                if p.wrap && (a < 1 || a + 2 > 13) {
+                    return true;
+                }
+                if a < 1 || a + 2 > 13 {
+                    return false;
+                }
+                let missing = (a..=a + 2).filter(|&q| q != mi && !available(q, c)).count();
+                missing <= usize::from(fillers)
+            });
+            if !has_run {
+                return true;
+            }
+        }
+    }
+    false
+}
