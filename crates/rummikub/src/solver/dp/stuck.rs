@@ -49,8 +49,8 @@ impl Held {
                 .zip(&bounds.counted_group)
                 .filter(|(g, &counted)| counted && usize::from(g.0) > n);
             for (&(m, colours, group_jokers), _) in groups {
-                for c in 0..4 {
-                    tiles[n][usize::from(m)][c] += (colours >> c) & 1;
+                for (c, slot) in tiles[n][usize::from(m)].iter_mut().enumerate() {
+                    *slot += (colours >> c) & 1;
                 }
                 jokers[n] += group_jokers;
             }
@@ -98,19 +98,20 @@ pub(super) fn stuck(
     let Some(spare) = left.checked_sub(held.jokers[ni]) else {
         return false;
     };
+    // Tiles after n free of every old set kept or still to come (none at 14 and 15).
     let mut free = [[0u8; 4]; 16];
-    for m in ni + 1..14 {
-        for c in 0..4 {
-            free[m][c] = (p.table[m][c] + p.rack[m][c]).saturating_sub(held.tiles[ni][m][c]);
-        }
+    for (m, row) in free.iter_mut().enumerate().take(14).skip(ni + 1) {
+        *row = std::array::from_fn(|c| {
+            (p.table[m][c] + p.rack[m][c]).saturating_sub(held.tiles[ni][m][c])
+        });
     }
     let mut bits = mask;
     while bits != 0 {
         let k = &p.keepable[bits.trailing_zeros() as usize];
         bits &= bits - 1;
-        for m in ni + 1..14 {
-            for c in 0..4 {
-                free[m][c] = free[m][c].saturating_sub(k.counts[m][c]);
+        for (row, counts) in free.iter_mut().zip(&k.counts).skip(ni + 1) {
+            for (slot, count) in row.iter_mut().zip(counts) {
+                *slot = slot.saturating_sub(*count);
             }
         }
     }
@@ -150,15 +151,12 @@ pub(super) fn stuck(
             q >= 1 && i32::from(n) - q < i32::from(longest[c])
         }
     };
-    for m in ni + 1..14 {
-        let colours = free[m].iter().filter(|&&f| f > 0).count() as u8;
+    for (m, row) in free.iter().enumerate().take(14).skip(ni + 1) {
+        let colours = row.iter().filter(|&&f| f > 0).count() as u8;
         if colours == 0 || colours + fillers >= 3 {
             continue;
         }
-        for c in 0..4 {
-            if free[m][c] == 0 {
-                continue;
-            }
+        for (c, _) in row.iter().enumerate().filter(|(_, &f)| f > 0) {
             let mi = m as i32;
             let has_run = (mi - 2..=mi).any(|a| {
                 // Under wrap-around runs a run through either end of the walk goes on
