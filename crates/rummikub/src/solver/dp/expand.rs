@@ -6,7 +6,7 @@ use super::context::{Ctx, HotOpt};
 use super::rebuild::unpack_x;
 use super::search::Prepared;
 use super::state::Key;
-use super::stuck::{stuck, OpenRuns};
+use super::stuck::{stuck, Free, OpenRuns};
 use super::{Problem, PRIMARY};
 use crate::solver::groups;
 
@@ -84,6 +84,9 @@ pub(super) struct Expansion<'a> {
     pub(super) choice: NumberChoice,
     /// Each colour's open runs after the option the walk took (see [`super::stuck`]).
     pub(super) open: OpenRuns,
+    /// The tiles after the number free of the old sets kept or still to come, for the
+    /// keep choice being walked (see [`super::stuck`]).
+    pub(super) free: Free,
 }
 
 impl Expansion<'_> {
@@ -128,6 +131,7 @@ impl Expansion<'_> {
                 continue;
             }
             self.kept = KeptAt::new(p, prep, next.mask, n);
+            self.free = Free::new(p, &prep.held, n, next.mask);
             self.choice.keep = keep;
             self.colour(ctx, (n, 0), next, score, 0);
         }
@@ -279,7 +283,7 @@ impl Expansion<'_> {
             let mut potential = score + self.kept.after_groups + jokers;
             // A tile that only an old set still to come could take costs a point.
             if potential >= self.floor
-                && stuck(p, &self.prep.held, n, next.mask, next.jokers, &self.open)
+                && stuck(p, &self.prep.held, &self.free, n, next.jokers, &self.open)
             {
                 potential -= 1;
             }

@@ -8,7 +8,7 @@ use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
 use super::state::{Arena, Key};
-use super::stuck::{Held, OpenRuns};
+use super::stuck::{Free, Held, OpenRuns};
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
 use crate::solver::runs::RunRules;
 
@@ -238,6 +238,7 @@ impl Search {
                     kept: KeptAt::default(),
                     choice: NumberChoice::default(),
                     open: OpenRuns::default(),
+                    free: Free::default(),
                 };
                 match after {
                     FINAL_NUMBER => {
@@ -277,6 +278,10 @@ impl Search {
             }
             for &(key, score, choice) in offered.iter() {
                 if let Some(at) = arena.store(ctx, key, score, u, choice) {
+                    // (A reopened state is walked again from its new score.)
+                    if let Some(walked) = walks.get_mut(at) {
+                        *walked = NOT_WALKED;
+                    }
                     push(&mut buckets, &mut used, current, at);
                 }
             }

@@ -141,8 +141,8 @@ pub(super) struct Arena {
 
 impl Arena {
     /// Stores a state reached from arena position `prev` by `choice`, unless one with
-    /// its key is stored already (reached first, so by a path at least as good) or an
-    /// earlier one dominates it. Its arena position.
+    /// its key is stored already with at least its score, or an earlier one dominates
+    /// it. Its arena position (a stored one's when reopened with the higher score).
     pub(super) fn store(
         &mut self,
         ctx: &mut Ctx,
@@ -151,7 +151,19 @@ impl Arena {
         prev: usize,
         choice: NumberChoice,
     ) -> Option<usize> {
-        let slot = self.index.find(&self.states, &key).err()?;
+        let slot = match self.index.find(&self.states, &key) {
+            Err(slot) => slot,
+            // Reached again with a higher score (the stuck tiles' penalty is not
+            // consistent, see `super::stuck`): reopened with the better path, to be
+            // walked again from its new potential.
+            Ok(at) if self.states[at].score < score => {
+                self.states[at].score = score;
+                self.states[at].prev = prev as u32;
+                self.choices[at] = choice;
+                return Some(at);
+            }
+            Ok(_) => return None,
+        };
         let group = (key.number, key.mask, key.jokers);
         if self.dominated(ctx, group, &key, score) {
             return None;

@@ -76,19 +76,99 @@ pub(super) struct OpenRuns {
     pub(super) short: [(u8, u8); 4],
 }
 
-/// Whether, after number `n` (the kept sets still running `mask`, `jokers_used`, the
-/// open runs `open`), the open runs cannot go on, or some tile after n can go into no
-/// run and no group, without a tile of an old set the bound counts as kept (see the
+/// The tiles after number n free of every old set kept (`mask`) or still to come, worked
+/// out once per keep choice of a walk (the leaves below it share them), and whether a
+/// tile at n + 3 or later, where no open run reaches, has no run and no group with no
+/// joker or one joker to fill.
+#[derive(Default)]
+pub(super) struct Free {
+    tiles: [[u8; 4]; 16],
+    far: [bool; 2],
+}
+
+impl Free {
+    pub(super) fn new(p: &Problem, held: &Held, n: u8, mask: u64) -> Free {
+        let ni = usize::from(n);
+        let mut tiles = [[0u8; 4]; 16];
+        if n >= 13 {
+            return Free {
+                tiles,
+                far: [false; 2],
+            };
+        }
+        for (m, row) in tiles.iter_mut().enumerate().take(14).skip(ni + 1) {
+            *row = std::array::from_fn(|c| {
+                (p.table[m][c] + p.rack[m][c]).saturating_sub(held.tiles[ni][m][c])
+            });
+        }
+        let mut bits = mask;
+        while bits != 0 {
+            let k = &p.keepable[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            for (row, counts) in tiles.iter_mut().zip(&k.counts).skip(ni + 1) {
+                for (slot, count) in row.iter_mut().zip(counts) {
+                    *slot = slot.saturating_sub(*count);
+                }
+            }
+        }
+        let mut free = Free {
+            tiles,
+            far: [false; 2],
+        };
+        // (No open run reaches n + 3: `longest` is not read.)
+        free.far = std::array::from_fn(|fillers| {
+            (ni + 3..14).any(|m| free.homeless(p, n, m, fillers as u8, &[0; 4]))
+        });
+        free
+    }
+
+    /// Whether some free tile at number m > n can go into no group (free colours and
+    /// `fillers` jokers fewer than three) and no run of three (the open runs, `longest`
+    /// per colour, cover the numbers up to n as far back as they are long).
+    fn homeless(&self, p: &Problem, n: u8, m: usize, fillers: u8, longest: &[u8; 4]) -> bool {
+        let row = &self.tiles[m];
+        let colours = row.iter().filter(|&&f| f > 0).count() as u8;
+        if colours == 0 || colours + fillers >= 3 {
+            return false;
+        }
+        let available = |q: i32, c: usize| -> bool {
+            if q > i32::from(n) {
+                q <= 13 && self.tiles[q as usize][c] > 0
+            } else {
+                q >= 1 && i32::from(n) - q < i32::from(longest[c])
+            }
+        };
+        let mi = m as i32;
+        row.iter()
+            .enumerate()
+            .filter(|(_, &f)| f > 0)
+            .any(|(c, _)| {
+                let has_run = (mi - 2..=mi).any(|a| {
+                    // Under wrap-around runs a run through either end of the walk goes on
+                    // past it: not checked.
+                    if a < 1 || a + 2 > 13 {
+                        return p.wrap;
+                    }
+                    let missing = (a..=a + 2).filter(|&q| q != mi && !available(q, c)).count();
+                    missing <= usize::from(fillers)
+                });
+                !has_run
+            })
+    }
+}
+
+/// Whether, after number `n` (the free tiles `free` of its keep choice, `jokers_used`,
+/// the open runs `open`), the open runs cannot go on, or some tile after n can go into
+/// no run and no group, without a tile of an old set the bound counts as kept (see the
 /// module doc).
 pub(super) fn stuck(
     p: &Problem,
     held: &Held,
+    free: &Free,
     n: u8,
-    mask: u64,
     jokers_used: u8,
     open: &OpenRuns,
 ) -> bool {
-    let longest = open.longest;
     let ni = usize::from(n);
     if n >= 13 {
         return false;
@@ -98,38 +178,17 @@ pub(super) fn stuck(
     let Some(spare) = left.checked_sub(held.jokers[ni]) else {
         return false;
     };
-    // Tiles after n free of every old set kept or still to come (none at 14 and 15).
-    let mut free = [[0u8; 4]; 16];
-    for (m, row) in free.iter_mut().enumerate().take(14).skip(ni + 1) {
-        *row = std::array::from_fn(|c| {
-            (p.table[m][c] + p.rack[m][c]).saturating_sub(held.tiles[ni][m][c])
-        });
-    }
-    let mut bits = mask;
-    while bits != 0 {
-        let k = &p.keepable[bits.trailing_zeros() as usize];
-        bits &= bits - 1;
-        for (row, counts) in free.iter_mut().zip(&k.counts).skip(ni + 1) {
-            for (slot, count) in row.iter_mut().zip(counts) {
-                *slot = slot.saturating_sub(*count);
-            }
-        }
-    }
+    let tiles = &free.tiles;
     // The open runs of one or two tiles go on at the next numbers (as the walk's
     // `KeptAt::jokers_to_go_on`, with the tiles the old sets to come hold taken out).
     let mut needed = 0u8;
     for (c, &(one, two)) in open.short.iter().enumerate() {
-        let (next, after) = (free[ni + 1][c], free[ni + 2][c]);
-        needed = needed.saturating_add(if p.wrap && n >= 13 {
+        let (next, after) = (tiles[ni + 1][c], tiles[ni + 2][c]);
+        needed = needed.saturating_add(if p.wrap && n == 12 {
             // (A run open at 13 may be the part before 1 of a run over 13.)
-            0
-        } else if p.wrap && n == 12 {
             (one + two).saturating_sub(next)
-        } else if n >= 13 || one > 0 && n >= 12 {
-            if one + two > 0 {
-                return true;
-            }
-            0
+        } else if one > 0 && n >= 12 {
+            return true;
         } else {
             (one + two).saturating_sub(next) + one.saturating_sub(after)
         });
@@ -142,38 +201,6 @@ pub(super) fn stuck(
         // [t J J], [J t J] or [J J t]: every tile has a run.
         return false;
     }
-    // Whether colour c has a tile (or an open run) at position q of a run through m.
-    let available = |q: i32, c: usize| -> bool {
-        if q > i32::from(n) {
-            q <= 13 && free[q as usize][c] > 0
-        } else {
-            // Open runs cover the numbers up to n, as far back as they are long.
-            q >= 1 && i32::from(n) - q < i32::from(longest[c])
-        }
-    };
-    for (m, row) in free.iter().enumerate().take(14).skip(ni + 1) {
-        let colours = row.iter().filter(|&&f| f > 0).count() as u8;
-        if colours == 0 || colours + fillers >= 3 {
-            continue;
-        }
-        for (c, _) in row.iter().enumerate().filter(|(_, &f)| f > 0) {
-            let mi = m as i32;
-            let has_run = (mi - 2..=mi).any(|a| {
-                // Under wrap-around runs a run through either end of the walk goes on
-                // past it: not checked.
-                if p.wrap && (a < 1 || a + 2 > 13) {
-                    return true;
-                }
-                if a < 1 || a + 2 > 13 {
-                    return false;
-                }
-                let missing = (a..=a + 2).filter(|&q| q != mi && !available(q, c)).count();
-                missing <= usize::from(fillers)
-            });
-            if !has_run {
-                return true;
-            }
-        }
-    }
-    false
+    free.far[usize::from(fillers)]
+        || (ni + 1..(ni + 3).min(14)).any(|m| free.homeless(p, n, m, fillers, &open.longest))
 }
