@@ -255,11 +255,17 @@ impl KeptAt {
                 std::array::from_fn(|c| free(1, c)),
                 std::array::from_fn(|c| free(2, c)),
             ],
-            free_at_end: std::array::from_fn(|i| {
-                std::array::from_fn(|c| {
-                    (p.table[13 - i][c] + p.rack[13 - i][c]).saturating_sub(reserved_at_end[i][c])
+            // (Read only under wrap-around runs.)
+            free_at_end: if p.wrap {
+                std::array::from_fn(|i| {
+                    std::array::from_fn(|c| {
+                        (p.table[13 - i][c] + p.rack[13 - i][c])
+                            .saturating_sub(reserved_at_end[i][c])
+                    })
                 })
-            }),
+            } else {
+                [[0; 4]; 3]
+            },
         }
     }
 

@@ -34,6 +34,9 @@ pub(super) const DOMINANCE_CHECKS: usize = 64;
 /// The options of one (configuration, number, tiles, jokers), compact for the hot loop.
 pub(super) struct OptList {
     pub(super) hot: Vec<HotOpt>,
+    /// What each option's parts after 13 need at the walk's last three numbers (see
+    /// [`tails_needed`]; read only under wrap-around runs, so kept out of `hot`).
+    pub(super) tails: Vec<[u8; 3]>,
     pub(super) full: Vec<ColOpt>,
 }
 
@@ -49,9 +52,6 @@ pub(super) struct HotOpt {
     pub(super) leads: bool,
     /// Its runs of one tile and of two tiles (they must go on).
     pub(super) short: (u8, u8),
-    /// What its parts after 13 need at the walk's last three numbers (see
-    /// [`tails_needed`]).
-    pub(super) tails: [u8; 3],
     /// Its longest open run (0: none, 3: three tiles or more; a part after 13 waiting
     /// for its part before is not open).
     pub(super) longest: u8,
@@ -218,12 +218,12 @@ impl Ctx {
                 jokers: o.jokers,
                 leads: any_leads_with_joker(o.next),
                 short: short_runs(o.next, self.rules.wrap),
-                tails: tails_needed(o.next),
                 longest: longest_open(o.next),
             })
             .collect();
+        let tails = full.iter().map(|o| tails_needed(o.next)).collect();
         let l = self.lists.len() as u32;
-        self.lists.push(OptList { hot, full });
+        self.lists.push(OptList { hot, tails, full });
         if self.list_ids.len() <= slot {
             self.list_ids
                 .resize((slot + 1).next_power_of_two(), u32::MAX);

@@ -85,9 +85,19 @@ pub(super) struct Expansion<'a> {
     /// Each colour's open runs after the option the walk took (see [`super::stuck`]).
     pub(super) open: OpenRuns,
     /// The tiles after the number free of the old sets kept or still to come, for the
-    /// keep choice being walked (see [`super::stuck`]).
-    pub(super) free: Free,
+    /// keep choice being walked (see [`super::stuck`]); worked out at its first leaf
+    /// that asks (most keep choices have none).
+    pub(super) free: Option<Free>,
+    /// Whether to look for stuck tiles: not in a search's first states (see
+    /// [`STUCK_FROM`], [`Cache::stuck_from`](super::Cache::stuck_from)).
+    pub(super) check_stuck: bool,
 }
+
+/// The stuck-tile check (see [`super::stuck`]) starts once a search has stored this many
+/// states: most searches end before, where it costs more than it saves (current rules,
+/// 1,000 positions: without the gate p50 +12 %). The bound is a bound either way, so
+/// the answer does not depend on it.
+pub(super) const STUCK_FROM: usize = 256;
 
 impl Expansion<'_> {
     /// Whether to walk on from a partial successor with potential `reach`; if not, the
@@ -131,7 +141,7 @@ impl Expansion<'_> {
                 continue;
             }
             self.kept = KeptAt::new(p, prep, next.mask, n);
-            self.free = Free::new(p, &prep.held, n, next.mask);
+            self.free = None;
             self.choice.keep = keep;
             self.colour(ctx, (n, 0), next, score, 0);
         }
@@ -182,7 +192,6 @@ impl Expansion<'_> {
                 jokers,
                 leads,
                 short,
-                tails,
                 longest,
             } = ctx.lists[list as usize].hot[o];
             if jokers > 0 && !self.worth(most_with_jokers(jokers)) {
@@ -224,10 +233,13 @@ impl Expansion<'_> {
             let jokers_free = total_jokers - jokers_after;
             // Runs that cannot go on die at the next number: not walked (a third of the
             // states stored were such).
-            let needed = kept
+            let mut needed = kept
                 .jokers_to_go_on(short, n, c, p.wrap)
-                .saturating_add(kept.jokers_for_tails(tails, n, c))
                 .saturating_add(jokers_needed);
+            if p.wrap {
+                let tails = ctx.lists[list as usize].tails[o];
+                needed = needed.saturating_add(kept.jokers_for_tails(tails, n, c));
+            }
             if needed > jokers_free {
                 continue;
             }
@@ -282,9 +294,13 @@ impl Expansion<'_> {
             let jokers = self.prep.bounds.jokers(jokers_left - gj, n, n + 1);
             let mut potential = score + self.kept.after_groups + jokers;
             // A tile that only an old set still to come could take costs a point.
-            if potential >= self.floor
-                && stuck(p, &self.prep.held, &self.free, n, next.jokers, &self.open)
-            {
+            if self.check_stuck && potential >= self.floor && {
+                let held = &self.prep.held;
+                let free = self
+                    .free
+                    .get_or_insert_with(|| Free::new(p, held, n, key.mask));
+                stuck(p, held, free, n, next.jokers, &self.open)
+            } {
                 potential -= 1;
             }
             choice.group_jokers = gj;

@@ -57,6 +57,9 @@ pub(crate) struct Cache {
     pub(crate) states_stored: usize,
     /// Most states one call's searches store together before the call gives up.
     pub(crate) max_states: usize,
+    /// From how many states a search looks for stuck tiles ([`expand::STUCK_FROM`];
+    /// tests set 0, so that small positions exercise the check too).
+    pub(crate) stuck_from: usize,
 }
 
 impl Default for Cache {
@@ -67,6 +70,7 @@ impl Default for Cache {
             arenas: Vec::new(),
             states_stored: 0,
             max_states: MAX_STATES,
+            stuck_from: expand::STUCK_FROM,
         }
     }
 }

@@ -8,7 +8,7 @@ use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
 use super::state::{Arena, Key};
-use super::stuck::{Free, Held, OpenRuns};
+use super::stuck::{Held, OpenRuns};
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
 use crate::solver::runs::RunRules;
 
@@ -105,6 +105,8 @@ pub(super) struct Search {
     p: Problem,
     prep: Prepared,
     at_least: i32,
+    /// See [`Cache::stuck_from`].
+    stuck_from: usize,
     numbering: Numbering,
     /// The bucket the search is at, and one past the last ever used.
     current: usize,
@@ -144,6 +146,7 @@ impl Search {
             prep,
             arena,
             at_least,
+            stuck_from: cache.stuck_from,
             numbering: Numbering {
                 sets: sets + 1,
                 top: (bound + 1).div_euclid(PRIMARY),
@@ -238,7 +241,8 @@ impl Search {
                     kept: KeptAt::default(),
                     choice: NumberChoice::default(),
                     open: OpenRuns::default(),
-                    free: Free::default(),
+                    free: None,
+                    check_stuck: arena.states.len() >= self.stuck_from,
                 };
                 match after {
                     FINAL_NUMBER => {

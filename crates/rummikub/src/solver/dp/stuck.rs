@@ -32,12 +32,16 @@ impl Held {
     pub(super) fn new(p: &Problem, bounds: &Bounds) -> Held {
         let mut tiles = vec![[[0u8; 4]; 14]; 14];
         let mut jokers = [0u8; 14];
-        for n in 0..14usize {
+        // From 13 down: the sets after n are those after n + 1 and those at n + 1 (each
+        // set added once).
+        for n in (0..13usize).rev() {
+            tiles[n] = tiles[n + 1];
+            jokers[n] = jokers[n + 1];
             let runs = p
                 .keepable
                 .iter()
                 .zip(&bounds.counted_keepable)
-                .filter(|(k, &counted)| counted && usize::from(k.first) > n)
+                .filter(|(k, &counted)| counted && usize::from(k.first) == n + 1)
                 .map(|(k, _)| k);
             for k in runs {
                 add_counts(&mut tiles[n], k);
@@ -47,7 +51,7 @@ impl Held {
                 .old_groups
                 .iter()
                 .zip(&bounds.counted_group)
-                .filter(|(g, &counted)| counted && usize::from(g.0) > n);
+                .filter(|(g, &counted)| counted && usize::from(g.0) == n + 1);
             for (&(m, colours, group_jokers), _) in groups {
                 for (c, slot) in tiles[n][usize::from(m)].iter_mut().enumerate() {
                     *slot += (colours >> c) & 1;
@@ -77,13 +81,12 @@ pub(super) struct OpenRuns {
 }
 
 /// The tiles after number n free of every old set kept (`mask`) or still to come, worked
-/// out once per keep choice of a walk (the leaves below it share them), and whether a
-/// tile at n + 3 or later, where no open run reaches, has no run and no group with no
-/// joker or one joker to fill.
-#[derive(Default)]
+/// out once per keep choice of a walk (the leaves below it share them), and, once asked,
+/// whether a tile at n + 3 or later, where no open run reaches, has no run and no group
+/// with no joker or one joker to fill.
 pub(super) struct Free {
     tiles: [[u8; 4]; 16],
-    far: [bool; 2],
+    far: [Option<bool>; 2],
 }
 
 impl Free {
@@ -93,7 +96,7 @@ impl Free {
         if n >= 13 {
             return Free {
                 tiles,
-                far: [false; 2],
+                far: [Some(false); 2],
             };
         }
         for (m, row) in tiles.iter_mut().enumerate().take(14).skip(ni + 1) {
@@ -111,15 +114,22 @@ impl Free {
                 }
             }
         }
-        let mut free = Free {
+        Free {
             tiles,
-            far: [false; 2],
-        };
-        // (No open run reaches n + 3: `longest` is not read.)
-        free.far = std::array::from_fn(|fillers| {
-            (ni + 3..14).any(|m| free.homeless(p, n, m, fillers as u8, &[0; 4]))
-        });
-        free
+            far: [None; 2],
+        }
+    }
+
+    /// Whether a tile at n + 3 or later has no set with `fillers` jokers (no open run
+    /// reaches there: `longest` is not read).
+    fn far(&mut self, p: &Problem, n: u8, fillers: u8) -> bool {
+        let ni = usize::from(n);
+        if let Some(far) = self.far[usize::from(fillers)] {
+            return far;
+        }
+        let far = (ni + 3..14).any(|m| self.homeless(p, n, m, fillers, &[0; 4]));
+        self.far[usize::from(fillers)] = Some(far);
+        far
     }
 
     /// Whether some free tile at number m > n can go into no group (free colours and
@@ -164,7 +174,7 @@ impl Free {
 pub(super) fn stuck(
     p: &Problem,
     held: &Held,
-    free: &Free,
+    free: &mut Free,
     n: u8,
     jokers_used: u8,
     open: &OpenRuns,
@@ -201,6 +211,6 @@ pub(super) fn stuck(
         // [t J J], [J t J] or [J J t]: every tile has a run.
         return false;
     }
-    free.far[usize::from(fillers)]
-        || (ni + 1..(ni + 3).min(14)).any(|m| free.homeless(p, n, m, fillers, &open.longest))
+    (ni + 1..(ni + 3).min(14)).any(|m| free.homeless(p, n, m, fillers, &open.longest))
+        || free.far(p, n, fillers)
 }
