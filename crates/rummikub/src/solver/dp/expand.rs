@@ -88,16 +88,14 @@ pub(super) struct Expansion<'a> {
     /// keep choice being walked (see [`super::stuck`]); worked out at its first leaf
     /// that asks (most keep choices have none).
     pub(super) free: Option<Free>,
-    /// Whether to look for stuck tiles: not in a search's first states without
-    /// wrap-around runs (see [`STUCK_FROM`], [`Cache::stuck_from`](super::Cache::stuck_from)).
+    /// Whether to look for stuck tiles: not in a search's first states (see
+    /// [`STUCK_FROM`], [`Cache::stuck_from`](super::Cache::stuck_from)).
     pub(super) check_stuck: bool,
 }
 
-/// Without wrap-around runs the stuck-tile check (see [`super::stuck`]) starts once a
-/// search has stored this many states: most searches end before, where it costs more
-/// than it saves (current rules, 1,000 positions: without the gate p50 +12 %). Under
-/// wrap-around runs it checks from the first state (old rules, 1,000 positions of seed
-/// 2000001: with this gate p99 +13 %, p50 -14 %). The bound is a bound either way, so
+/// The stuck-tile check (see [`super::stuck`]) starts once a search has stored this many
+/// states: most searches end before, where it costs more than it saves (current rules,
+/// 1,000 positions: without the gate p50 +12 %). The bound is a bound either way, so
 /// the answer does not depend on it.
 pub(super) const STUCK_FROM: usize = 256;
 

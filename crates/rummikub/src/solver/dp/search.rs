@@ -242,7 +242,7 @@ impl Search {
                     choice: NumberChoice::default(),
                     open: OpenRuns::default(),
                     free: None,
-                    check_stuck: p.wrap || arena.states.len() >= self.stuck_from,
+                    check_stuck: arena.states.len() >= self.stuck_from,
                 };
                 match after {
                     FINAL_NUMBER => {
