@@ -92,13 +92,8 @@ pub(super) struct Free {
 impl Free {
     pub(super) fn new(p: &Problem, held: &Held, n: u8, mask: u64) -> Free {
         let ni = usize::from(n);
+        // (None after 13: the ranges below are empty there.)
         let mut tiles = [[0u8; 4]; 16];
-        if n >= 13 {
-            return Free {
-                tiles,
-                far: [Some(false); 2],
-            };
-        }
         for (m, row) in tiles.iter_mut().enumerate().take(14).skip(ni + 1) {
             *row = std::array::from_fn(|c| {
                 (p.table[m][c] + p.rack[m][c]).saturating_sub(held.tiles[ni][m][c])
@@ -197,7 +192,8 @@ pub(super) fn stuck(
         needed = needed.saturating_add(if p.wrap && n == 12 {
             // (A run open at 13 may be the part before 1 of a run over 13.)
             (one + two).saturating_sub(next)
-        } else if one > 0 && n >= 12 {
+        } else if one > 0 && n == 12 {
+            // (A run of one tile after 12 cannot reach three.)
             return true;
         } else {
             (one + two).saturating_sub(next) + one.saturating_sub(after)
