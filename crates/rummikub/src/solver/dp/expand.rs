@@ -82,8 +82,6 @@ pub(super) struct Expansion<'a> {
     /// The choices of the walk so far (each colour writes its own entry on the way
     /// down; a leaf copies them).
     pub(super) choice: NumberChoice,
-    /// Each colour's open runs after the option the walk took (see [`super::stuck`]).
-    pub(super) open: OpenRuns,
     /// The tiles after the number free of the old sets kept or still to come, for the
     /// keep choice being walked (see [`super::stuck`]); worked out at its first leaf
     /// that asks (most keep choices have none).
@@ -159,15 +157,17 @@ impl Expansion<'_> {
         jokers_needed: u8,
     ) {
         if c == 4 {
-            self.groups(n, key, score, jokers_needed);
+            self.groups(ctx, n, key, score, jokers_needed);
             return;
         }
-        let (p, prep, kept) = (self.p, self.prep, self.kept);
+        let (p, prep) = (self.p, self.prep);
+        // (Read field by field: the whole `KeptAt` copied for every colour cost more.)
+        let ahead = self.kept.ahead[c];
         let ni = usize::from(n);
         let unit = p.unit_at(n) * PRIMARY;
         let total_jokers = p.table_jokers + p.rack_jokers;
         let cap = p.threshold.unwrap_or(0).min(255);
-        let Some(must) = p.table[ni][c].checked_sub(kept.reserved[c]) else {
+        let Some(must) = p.table[ni][c].checked_sub(self.kept.reserved[c]) else {
             return;
         };
         let avail = must + p.rack[ni][c];
@@ -181,9 +181,8 @@ impl Expansion<'_> {
         let options = ctx.lists[list as usize].hot.len();
         // The most an option taking j jokers can reach: every tile there laid, none of
         // the old groups lost. It falls with j, and the options come by jokers.
-        let most_with_jokers = |j: u8| {
-            score + i32::from(avail + j) * unit + kept.ahead[c] + joker_bound[usize::from(j)]
-        };
+        let most_with_jokers =
+            |j: u8| score + i32::from(avail + j) * unit + ahead + joker_bound[usize::from(j)];
         // (By index: the walk on builds option lists of other colours.)
         for o in 0..options {
             let HotOpt {
@@ -192,7 +191,7 @@ impl Expansion<'_> {
                 jokers,
                 leads,
                 short,
-                longest,
+                ..
             } = ctx.lists[list as usize].hot[o];
             if jokers > 0 && !self.worth(most_with_jokers(jokers)) {
                 break;
@@ -204,7 +203,7 @@ impl Expansion<'_> {
             }
             // (The list holds only options within the tiles there: `tiles <= avail`.)
             let slots = i32::from(tiles) + i32::from(jokers);
-            let reach = score + slots * unit + kept.ahead[c] + joker_bound[usize::from(jokers)];
+            let reach = score + slots * unit + ahead + joker_bound[usize::from(jokers)];
             // Tiles set aside for groups: the table's must all be used, at most two.
             let fewest = must.saturating_sub(tiles);
             let most = (avail - tiles).min(2);
@@ -233,12 +232,13 @@ impl Expansion<'_> {
             let jokers_free = total_jokers - jokers_after;
             // Runs that cannot go on die at the next number: not walked (a third of the
             // states stored were such).
-            let mut needed = kept
+            let mut needed = self
+                .kept
                 .jokers_to_go_on(short, n, c, p.wrap)
                 .saturating_add(jokers_needed);
             if p.wrap {
                 let tails = ctx.lists[list as usize].tails[o];
-                needed = needed.saturating_add(kept.jokers_for_tails(tails, n, c));
+                needed = needed.saturating_add(self.kept.jokers_for_tails(tails, n, c));
             }
             if needed > jokers_free {
                 continue;
@@ -259,8 +259,6 @@ impl Expansion<'_> {
                 next.acc = acc.min(cap) as u8;
                 next.any |= from_rack > 0;
                 self.choice.colours[c] = (list, o as u16);
-                self.open.longest[c] = longest;
-                self.open.short[c] = short;
                 let score = score + (slots + i32::from(x)) * unit;
                 self.colour(ctx, (n, c + 1), next, score, needed);
             }
@@ -269,7 +267,7 @@ impl Expansion<'_> {
 
     /// The groups at number n from the tiles set aside, with jokers; the kept sets ending
     /// at n leave the mask. A whole successor, offered if it keeps the level.
-    pub(super) fn groups(&mut self, n: u8, key: Key, score: i32, needed: u8) {
+    pub(super) fn groups(&mut self, ctx: &Ctx, n: u8, key: Key, score: i32, needed: u8) {
         let mut choice = self.choice;
         let p = self.p;
         let unit = p.unit_at(n) * PRIMARY;
@@ -299,7 +297,7 @@ impl Expansion<'_> {
                 let free = self
                     .free
                     .get_or_insert_with(|| Free::new(p, held, n, key.mask));
-                stuck(p, held, free, n, next.jokers, &self.open)
+                stuck(p, held, free, n, next.jokers, &OpenRuns::of(ctx, &choice))
             } {
                 potential -= 1;
             }

@@ -8,7 +8,7 @@ use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
 use super::state::{Arena, Key};
-use super::stuck::{Held, OpenRuns};
+use super::stuck::Held;
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
 use crate::solver::runs::RunRules;
 
@@ -131,7 +131,7 @@ impl Search {
         let mut arena = cache.arenas.pop().unwrap_or_default();
         arena.states.clear();
         arena.choices.clear();
-        arena.index.reset(1024);
+        arena.index.reset(256);
         arena.dom_heads.clear();
         arena.dom_next.clear();
         arena.buffered.clear();
@@ -240,7 +240,6 @@ impl Search {
                     next_best: i32::MIN,
                     kept: KeptAt::default(),
                     choice: NumberChoice::default(),
-                    open: OpenRuns::default(),
                     free: None,
                     check_stuck: arena.states.len() >= self.stuck_from,
                 };

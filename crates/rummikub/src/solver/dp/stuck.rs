@@ -16,6 +16,8 @@
 //! that point already.
 
 use super::bounds::Bounds;
+use super::context::Ctx;
+use super::expand::NumberChoice;
 use super::{Keepable, Problem};
 
 /// What the check needs of a problem, per number n: the tiles after n (and the jokers)
@@ -78,6 +80,20 @@ fn add_counts(into: &mut [[u8; 4]; 14], k: &Keepable) {
 pub(super) struct OpenRuns {
     pub(super) longest: [u8; 4],
     pub(super) short: [(u8, u8); 4],
+}
+
+impl OpenRuns {
+    /// The open runs after the options a walk took (read from the option lists when the
+    /// check runs, not recorded on the way down: most leaves are never checked).
+    pub(super) fn of(ctx: &Ctx, choice: &NumberChoice) -> OpenRuns {
+        let mut open = OpenRuns::default();
+        for (c, &(list, o)) in choice.colours.iter().enumerate() {
+            let option = &ctx.lists[list as usize].hot[usize::from(o)];
+            open.longest[c] = option.longest;
+            open.short[c] = option.short;
+        }
+        open
+    }
 }
 
 /// The tiles after number n free of every old set kept (`mask`) or still to come, worked
