@@ -296,7 +296,7 @@ impl Expansion<'_> {
                 let held = &self.prep.held;
                 let free = self
                     .free
-                    .get_or_insert_with(|| Free::new(p, held, n, key.mask));
+                    .get_or_insert_with(|| Free::new(held, n, key.mask));
                 stuck(p, held, free, n, next.jokers, &OpenRuns::of(ctx, &choice))
             } {
                 potential -= 1;

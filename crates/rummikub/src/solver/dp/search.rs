@@ -132,8 +132,7 @@ impl Search {
         arena.states.clear();
         arena.choices.clear();
         arena.index.reset(256);
-        arena.dom_heads.clear();
-        arena.dom_next.clear();
+        arena.clear_dominance();
         arena.buffered.clear();
         arena.walks.clear();
         // Bucket b holds the states waiting with one potential, as a stack (see

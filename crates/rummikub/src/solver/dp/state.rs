@@ -117,6 +117,15 @@ impl StateIndex {
     }
 }
 
+/// What the dominance check reads of a state stored.
+#[derive(Clone, Copy)]
+pub(super) struct Candidate {
+    score: i32,
+    acc: u8,
+    any: bool,
+    cols: [u16; 4],
+}
+
 /// Every state stored in one vector, with an index to find them by key, and the best-first
 /// search's scratch.
 #[derive(Default)]
@@ -133,13 +142,28 @@ pub(super) struct Arena {
     pub(super) buffered: Vec<Buffered>,
     /// Per arena position, what the state's last walk found.
     pub(super) walks: Vec<Walked>,
-    /// The dominance candidates: per (number, kept sets, jokers) the last state stored,
-    /// chained through `dom_next`.
-    pub(super) dom_heads: FxHashMap<(u8, u64, u8), u32>,
-    pub(super) dom_next: Vec<u32>,
+    /// The dominance candidates: per (number, kept sets, jokers) what the check reads of
+    /// each state stored, in the order stored (side by side in memory: the check reads
+    /// up to [`DOMINANCE_CHECKS`] of them for every state offered).
+    pub(super) dom_groups: FxHashMap<(u8, u64, u8), Vec<Candidate>>,
+    /// Per arena position, where its candidate is in its group (a reopened state's
+    /// score is updated there too).
+    pub(super) dom_at: Vec<u32>,
+    /// Emptied candidate lists of earlier searches, for new groups (most searches are
+    /// small, and allocating a list per group cost them 3 % of their instructions).
+    pub(super) spare_groups: Vec<Vec<Candidate>>,
 }
 
 impl Arena {
+    /// Empties the dominance candidates for a new search, keeping their lists.
+    pub(super) fn clear_dominance(&mut self) {
+        for (_, mut candidates) in self.dom_groups.drain() {
+            candidates.clear();
+            self.spare_groups.push(candidates);
+        }
+        self.dom_at.clear();
+    }
+
     /// Stores a state reached from arena position `prev` by `choice`, unless one with
     /// its key is stored already with at least its score, or an earlier one dominates
     /// it. Its arena position (a stored one's when reopened with the higher score).
@@ -160,6 +184,10 @@ impl Arena {
                 self.states[at].score = score;
                 self.states[at].prev = prev as u32;
                 self.choices[at] = choice;
+                let group = (key.number, key.mask, key.jokers);
+                if let Some(candidates) = self.dom_groups.get_mut(&group) {
+                    candidates[self.dom_at[at] as usize].score = score;
+                }
                 return Some(at);
             }
             Ok(_) => return None,
@@ -176,10 +204,18 @@ impl Arena {
         self.choices.push(choice);
         let at = self.states.len() - 1;
         self.index.insert(slot, at, &self.states);
-        let head = self.dom_heads.entry(group).or_insert(u32::MAX);
-        self.dom_next.resize(at + 1, u32::MAX);
-        self.dom_next[at] = *head;
-        *head = at as u32;
+        let spare = &mut self.spare_groups;
+        let candidates = self
+            .dom_groups
+            .entry(group)
+            .or_insert_with(|| spare.pop().unwrap_or_default());
+        self.dom_at.push(candidates.len() as u32);
+        candidates.push(Candidate {
+            score,
+            acc: key.acc,
+            any: key.any,
+            cols: key.cols,
+        });
         Some(at)
     }
 
@@ -195,24 +231,15 @@ impl Arena {
         key: &Key,
         score: i32,
     ) -> bool {
-        let mut j = self.dom_heads.get(&group).copied().unwrap_or(u32::MAX);
-        let mut checks = 0;
-        while j != u32::MAX && checks < DOMINANCE_CHECKS {
-            let State {
-                key: a,
-                score: a_score,
-                ..
-            } = self.states[j as usize];
-            if a_score >= score
+        let Some(candidates) = self.dom_groups.get(&group) else {
+            return false;
+        };
+        // The last stored first.
+        candidates.iter().rev().take(DOMINANCE_CHECKS).any(|a| {
+            a.score >= score
                 && a.acc >= key.acc
                 && a.any >= key.any
                 && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.number))
-            {
-                return true;
-            }
-            j = self.dom_next[j as usize];
-            checks += 1;
-        }
-        false
+        })
     }
 }

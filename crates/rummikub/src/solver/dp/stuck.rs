@@ -23,11 +23,27 @@ use super::{Keepable, Problem};
 /// What the check needs of a problem, per number n: the tiles after n (and the jokers)
 /// held by the old sets still to come that the bound counts as kept.
 pub(super) struct Held {
-    /// `tiles[n][m][c]`: tiles of colour c at number m > n in counted old sets (runs
-    /// starting after n, groups after n).
-    tiles: Vec<[[u8; 4]; 14]>,
-    /// `jokers[n]`: jokers in those sets.
+    /// `jokers[n]`: jokers in the counted old sets after n (runs starting after n,
+    /// groups after n).
     jokers: [u8; 14],
+    /// `free[n][m][c]`: the tiles of colour c at number m > n (table and rack) that no
+    /// counted old set after n holds; zero at m <= n and past 13.
+    free: Vec<Rows>,
+    /// Each keepable set's tiles by number and colour, in the same shape.
+    kept: Vec<Rows>,
+}
+
+/// Tiles by number (0..16, so that the rows after 13 read as none) and colour.
+type Rows = [[u8; 4]; 16];
+
+/// `into - take` row by row, at least zero (a fixed shape, so that it compiles to a few
+/// vector instructions: it runs for every kept set of every keep choice checked).
+fn subtract(into: &mut Rows, take: &Rows) {
+    for (row, counts) in into.iter_mut().zip(take) {
+        for (slot, count) in row.iter_mut().zip(counts) {
+            *slot = slot.saturating_sub(*count);
+        }
+    }
 }
 
 impl Held {
@@ -61,7 +77,28 @@ impl Held {
                 jokers[n] += group_jokers;
             }
         }
-        Held { tiles, jokers }
+        let rows = |counts: &[[u8; 4]; 14], after: usize| -> Rows {
+            std::array::from_fn(|m| {
+                if m > after && m <= 13 {
+                    counts[m]
+                } else {
+                    [0; 4]
+                }
+            })
+        };
+        let mut all = [[0u8; 4]; 14];
+        for (m, row) in all.iter_mut().enumerate() {
+            *row = std::array::from_fn(|c| p.table[m][c] + p.rack[m][c]);
+        }
+        let free = (0..14)
+            .map(|n| {
+                let mut free = rows(&all, n);
+                subtract(&mut free, &rows(&tiles[n], n));
+                free
+            })
+            .collect();
+        let kept = p.keepable.iter().map(|k| rows(&k.counts, 0)).collect();
+        Held { jokers, free, kept }
     }
 }
 
@@ -101,29 +138,17 @@ impl OpenRuns {
 /// whether a tile at n + 3 or later, where no open run reaches, has no run and no group
 /// with no joker or one joker to fill.
 pub(super) struct Free {
-    tiles: [[u8; 4]; 16],
+    tiles: Rows,
     far: [Option<bool>; 2],
 }
 
 impl Free {
-    pub(super) fn new(p: &Problem, held: &Held, n: u8, mask: u64) -> Free {
-        let ni = usize::from(n);
-        // (None after 13: the ranges below are empty there.)
-        let mut tiles = [[0u8; 4]; 16];
-        for (m, row) in tiles.iter_mut().enumerate().take(14).skip(ni + 1) {
-            *row = std::array::from_fn(|c| {
-                (p.table[m][c] + p.rack[m][c]).saturating_sub(held.tiles[ni][m][c])
-            });
-        }
+    pub(super) fn new(held: &Held, n: u8, mask: u64) -> Free {
+        let mut tiles = held.free[usize::from(n)];
         let mut bits = mask;
         while bits != 0 {
-            let k = &p.keepable[bits.trailing_zeros() as usize];
+            subtract(&mut tiles, &held.kept[bits.trailing_zeros() as usize]);
             bits &= bits - 1;
-            for (row, counts) in tiles.iter_mut().zip(&k.counts).skip(ni + 1) {
-                for (slot, count) in row.iter_mut().zip(counts) {
-                    *slot = slot.saturating_sub(*count);
-                }
-            }
         }
         Free {
             tiles,
