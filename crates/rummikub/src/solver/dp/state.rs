@@ -192,10 +192,23 @@ impl Arena {
             }
             Ok(_) => return None,
         };
+        // (One look-up of the group for the check and the record.)
         let group = (key.number, key.mask, key.jokers);
-        if self.dominated(ctx, group, &key, score) {
+        let spare = &mut self.spare_groups;
+        let candidates = self
+            .dom_groups
+            .entry(group)
+            .or_insert_with(|| spare.pop().unwrap_or_default());
+        if dominated(ctx, candidates, &key, score) {
             return None;
         }
+        self.dom_at.push(candidates.len() as u32);
+        candidates.push(Candidate {
+            score,
+            acc: key.acc,
+            any: key.any,
+            cols: key.cols,
+        });
         self.states.push(State {
             key,
             score,
@@ -204,42 +217,21 @@ impl Arena {
         self.choices.push(choice);
         let at = self.states.len() - 1;
         self.index.insert(slot, at, &self.states);
-        let spare = &mut self.spare_groups;
-        let candidates = self
-            .dom_groups
-            .entry(group)
-            .or_insert_with(|| spare.pop().unwrap_or_default());
-        self.dom_at.push(candidates.len() as u32);
-        candidates.push(Candidate {
-            score,
-            acc: key.acc,
-            any: key.any,
-            cols: key.cols,
-        });
         Some(at)
     }
+}
 
-    /// Whether a state stored earlier with the same (number, kept sets, jokers) beats
-    /// `key` (with `score`) whatever comes (best-first search): it scores at least as
-    /// much (stored earlier it has at least the same potential, and its bound on the
-    /// rest is the same but for a stuck tile's point, see [`super::stuck`], so the
-    /// scores are compared), and its runs must do everything these can.
-    pub(super) fn dominated(
-        &self,
-        ctx: &mut Ctx,
-        group: (u8, u64, u8),
-        key: &Key,
-        score: i32,
-    ) -> bool {
-        let Some(candidates) = self.dom_groups.get(&group) else {
-            return false;
-        };
-        // The last stored first.
-        candidates.iter().rev().take(DOMINANCE_CHECKS).any(|a| {
-            a.score >= score
-                && a.acc >= key.acc
-                && a.any >= key.any
-                && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.number))
-        })
-    }
+/// Whether a state stored earlier with the same (number, kept sets, jokers), one of
+/// `candidates`, beats `key` (with `score`) whatever comes (best-first search): it
+/// scores at least as much (stored earlier it has at least the same potential, and its
+/// bound on the rest is the same but for a stuck tile's point, see [`super::stuck`], so
+/// the scores are compared), and its runs must do everything these can.
+fn dominated(ctx: &mut Ctx, candidates: &[Candidate], key: &Key, score: i32) -> bool {
+    // The last stored first.
+    candidates.iter().rev().take(DOMINANCE_CHECKS).any(|a| {
+        a.score >= score
+            && a.acc >= key.acc
+            && a.any >= key.any
+            && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.number))
+    })
 }
