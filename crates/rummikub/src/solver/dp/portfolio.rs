@@ -69,7 +69,7 @@ fn search_all(
     };
     let mut contexts = Contexts(vec![Ctx::take(&mut cache.contexts, first.p.run_rules())]);
     let answer = best_of(cache, &mut contexts, &mut portfolios);
-    cache.states_stored += portfolios.iter().map(|(p, _)| p.states()).sum::<usize>();
+    cache.states_stored += portfolios.iter().map(|(p, _)| p.work()).sum::<usize>();
     for (portfolio, _) in portfolios {
         portfolio.give_back(cache);
     }
@@ -176,6 +176,8 @@ struct Portfolio {
     hopeless: bool,
     /// Whether the cuts may still be ranked again.
     rerank: bool,
+    /// States stored by the searches dropped when the ways were ranked again.
+    dropped: usize,
 }
 
 /// Past this many states stored, a problem's ways are ranked again (measured on the
@@ -195,7 +197,14 @@ impl Portfolio {
             ways,
             rank: 0,
             hopeless: false,
+            dropped: 0,
         }
+    }
+
+    /// States stored, the dropped searches' included: the work done, for
+    /// [`Cache::states_stored`] (the state limit counts only the states held).
+    fn work(&self) -> usize {
+        self.states() + self.dropped
     }
 
     fn states(&self) -> usize {
@@ -303,6 +312,7 @@ impl Portfolio {
             })
             .collect();
         for search in running.into_iter().filter_map(|(_, s)| s) {
+            self.dropped += search.arena.states.len();
             cache.give_back(search.into_arena());
         }
         self.ways = best;
