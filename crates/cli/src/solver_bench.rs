@@ -47,6 +47,15 @@ pub struct SolverBenchArgs {
     /// set, frozen joker sets).
     #[arg(long, default_value = "current", value_parser = parse_rules)]
     pub rules: RuleSet,
+    /// Also search the N positions that stored the most states one way of walking the
+    /// numbers at a time (26 ways under the old rules, 2 under the current ones), and
+    /// compare the best way with the solver: what a better choice of ways would gain.
+    #[arg(long, default_value_t = 0)]
+    pub ways: usize,
+    /// Most states one way may store under `--ways` (a way past it counts as that
+    /// many).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub ways_limit: usize,
 }
 
 fn parse_rules(text: &str) -> Result<RuleSet, String> {
@@ -233,6 +242,81 @@ fn time_ilp(
     };
     t.disagreements += usize::from(!same);
     took
+}
+
+/// `--ways`: the positions that stored the most states, each searched one way of
+/// walking the numbers at a time ([`SolverCache::solve_walked`]), against the solver's
+/// own choice of ways.
+fn compare_ways(
+    positions: &[SuitePosition],
+    states: &[usize],
+    args: &SolverBenchArgs,
+) -> Result<()> {
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(states[i]));
+    order.truncate(args.ways);
+    let ways = SolverCache::ways_of_walking(&args.rules);
+    let bar = ProgressBar::new((order.len() * ways) as u64).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} solves one way alone, about {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let tie_break = match args.tie_break {
+        TieBreakArg::FewestChanged => TieBreak::FewestChangedSets,
+        TieBreakArg::Any => TieBreak::Any,
+    };
+    let mut cache = SolverCache::with_state_limit(args.ways_limit);
+    let mut rows = Vec::with_capacity(order.len());
+    for &i in &order {
+        let p = &positions[i];
+        let position = TableAndRack::with_sets(p.table.clone(), p.rack.clone(), p.melded);
+        let mut per_way = Vec::with_capacity(ways);
+        for way in 0..ways {
+            let stored =
+                match cache.solve_walked(&p.rules, &position, alternating(i), tie_break, way) {
+                    Ok(_) => cache.last_states(),
+                    Err(SolveError::TooLarge(_)) => args.ways_limit,
+                    Err(e) => bail!("position {i}, way {way}: {e}"),
+                };
+            per_way.push(stored);
+            bar.inc(1);
+        }
+        rows.push((i, per_way));
+    }
+    bar.finish_and_clear();
+    println!(
+        "(c) the {} positions that stored the most states, each way of walking alone ({ways} ways, at most {} states a way):",
+        order.len(),
+        args.ways_limit
+    );
+    println!("  one digit per way, in the solver's order: log2 of its states over the best way's (9: 512 times or more)");
+    let (mut solver_total, mut best_total) = (0usize, 0usize);
+    for (i, per_way) in &rows {
+        let best = per_way.iter().copied().min().unwrap_or(1).max(1);
+        let best_way = per_way.iter().position(|&s| s == best).unwrap_or(0);
+        let mut sorted = per_way.clone();
+        sorted.sort_unstable();
+        let digits: String = per_way
+            .iter()
+            .map(|&s| {
+                let log = (s.max(1) as f64 / best as f64).log2().round() as u32;
+                char::from_digit(log.min(9), 10).unwrap_or('9')
+            })
+            .collect();
+        println!(
+            "  no. {i:>5}: solver {:>9}  best way {best:>9} (no. {best_way:>2}, {:>5.1}x fewer)  first way {:>9}  median {:>9}  {digits}",
+            states[*i],
+            states[*i] as f64 / best as f64,
+            per_way[0],
+            sorted[sorted.len() / 2],
+        );
+        solver_total += states[*i];
+        best_total += best;
+    }
+    println!(
+        "  in all: the solver {solver_total} states, the best way of each {best_total} ({:.1}x fewer)",
+        solver_total as f64 / best_total.max(1) as f64
+    );
+    Ok(())
 }
 
 /// The suite's objective at position i: tiles and value in turn.
@@ -425,6 +509,7 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
         .zip(ilp_times)
         .map(|((p, &time), ilp)| (p.table_tiles(), time, ilp))
         .collect();
+    let states_by_position = t.states.clone();
     report("(a) self-play suite", &mut t);
     print!("{}", table_size_chart(&by_table));
     times.sort_by_key(|t| std::cmp::Reverse(t.0));
@@ -439,6 +524,9 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
             p.jokers(),
             p.melded
         );
+    }
+    if args.ways > 0 {
+        compare_ways(&positions, &states_by_position, &args)?;
     }
     println!("(b) constructed worst cases:");
     for (name, p) in worst_cases() {

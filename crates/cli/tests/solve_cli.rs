@@ -180,6 +180,39 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("ILP     p50"), "{out}");
     assert!(out.contains("disagreements: 0"), "{out}");
+    // The positions that stored the most states, searched one way at a time: one digit
+    // per way (26 under the old rules), the best way 0 (log2 of its states over its
+    // own), and the totals.
+    let (out, err, code) = rumi_status(
+        &[
+            "bench",
+            "solver",
+            "--rules",
+            "old",
+            "--positions",
+            "8",
+            "--no-ilp",
+            "--ways",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(
+            "(c) the 2 positions that stored the most states, each way of walking alone (26 ways"
+        ),
+        "{out}"
+    );
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("  no. ")).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    for row in rows {
+        let digits = row.rsplit(' ').next().unwrap_or_default();
+        assert_eq!(digits.len(), 26, "{row}");
+        assert!(digits.chars().all(|c| c.is_ascii_digit()), "{row}");
+        assert!(digits.contains('0'), "the best way is one of them: {row}");
+    }
+    assert!(out.contains("  in all: the solver "), "{out}");
     // A rule preset that does not exist is a usage error.
     let (_, err, code) = rumi_status(&["bench", "solver", "--rules", "bogus"], "");
     assert_eq!(code, Some(2));

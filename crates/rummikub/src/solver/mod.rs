@@ -198,6 +198,38 @@ impl SolverCache {
         }
     }
 
+    /// How many ways of walking the numbers the solver has under `rules`: up and down,
+    /// and with wrap-around runs (KD2) each of the 13 places to cut the cycle of
+    /// numbers (see [`SolverCache::solve_walked`]).
+    pub fn ways_of_walking(rules: &RuleSet) -> usize {
+        if rules.run_wraps_around {
+            26
+        } else {
+            2
+        }
+    }
+
+    /// [`SolverCache::solve_with`] with every search walking the numbers one way
+    /// alone: `way` (below [`SolverCache::ways_of_walking`]) in the order the solver
+    /// ranks them, and no second search past the state limit. The same answer on the
+    /// objective and the changed sets, at a cost that differs by orders of magnitude
+    /// from way to way: for benchmarks that compare the ways (`rumi bench solver
+    /// --ways`).
+    pub fn solve_walked(
+        &mut self,
+        rules: &RuleSet,
+        position: &TableAndRack,
+        objective: Objective,
+        tie_break: TieBreak,
+        way: usize,
+    ) -> Result<Option<Solution>, SolveError> {
+        self.dp.states_stored = 0;
+        self.dp.walk_only = Some(way);
+        let answer = solve_in(&mut self.dp, rules, position, objective, tie_break);
+        self.dp.walk_only = None;
+        answer
+    }
+
     /// How many search states the last call stored (all its searches together): how
     /// hard the position was for the solver, independent of the machine.
     pub fn last_states(&self) -> usize {

@@ -60,6 +60,10 @@ pub(crate) struct Cache {
     /// From how many states a search looks for stuck tiles ([`expand::STUCK_FROM`];
     /// tests set 0, so that small positions exercise the check too).
     pub(crate) stuck_from: usize,
+    /// Every search walks the numbers this way alone (an index into
+    /// [`orientation::orientations`], modulo their count), for benchmarks; `None`: the
+    /// portfolio's ways.
+    pub(crate) walk_only: Option<usize>,
 }
 
 impl Default for Cache {
@@ -71,6 +75,7 @@ impl Default for Cache {
             states_stored: 0,
             max_states: MAX_STATES,
             stuck_from: expand::STUCK_FROM,
+            walk_only: None,
         }
     }
 }

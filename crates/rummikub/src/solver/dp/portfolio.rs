@@ -53,7 +53,16 @@ pub(crate) fn solve_best_of(
 ) -> Result<Option<(usize, Answer)>, TooLarge> {
     let portfolios = problems
         .into_iter()
-        .map(|(p, fixed)| (Portfolio::new(p), fixed))
+        .map(|(p, fixed)| {
+            let portfolio = match cache.walk_only {
+                Some(way) => {
+                    let ways = orientation::orientations(&p);
+                    Portfolio::walked(p, ways[way % ways.len()])
+                }
+                None => Portfolio::new(p),
+            };
+            (portfolio, fixed)
+        })
         .collect();
     search_all(cache, portfolios)
 }
@@ -207,6 +216,15 @@ impl Portfolio {
         self.states() + self.dropped
     }
 
+    /// The problem searched walked one way alone.
+    fn walked(p: Problem, way: Orientation) -> Portfolio {
+        let mut portfolio = Portfolio::new(p);
+        portfolio.ways = vec![way];
+        portfolio.searches = vec![None];
+        portfolio.rerank = false;
+        portfolio
+    }
+
     fn states(&self) -> usize {
         self.searches
             .iter()
@@ -333,9 +351,6 @@ pub(super) fn solve_walked(
     p: &Problem,
     way: Orientation,
 ) -> Result<Option<Answer>, TooLarge> {
-    let mut portfolio = Portfolio::new(p.clone());
-    portfolio.ways = vec![way];
-    portfolio.searches = vec![None];
-    portfolio.rerank = false;
+    let portfolio = Portfolio::walked(p.clone(), way);
     Ok(search_all(cache, vec![(portfolio, 0)])?.map(|(_, answer)| answer))
 }
