@@ -68,6 +68,15 @@ pub enum TieBreakArg {
     Any,
 }
 
+impl TieBreakArg {
+    fn tie_break(self) -> TieBreak {
+        match self {
+            TieBreakArg::FewestChanged => TieBreak::FewestChangedSets,
+            TieBreakArg::Any => TieBreak::Any,
+        }
+    }
+}
+
 /// Hand-made hard positions: long racks after penalties and a full table.
 fn worst_cases() -> Vec<(String, SuitePosition)> {
     let current = RuleSet::current();
@@ -176,10 +185,7 @@ fn time_solver(
     args: &SolverBenchArgs,
     t: &mut Timing,
 ) -> Result<Option<Option<Solution>>> {
-    let tie_break = match args.tie_break {
-        TieBreakArg::FewestChanged => TieBreak::FewestChangedSets,
-        TieBreakArg::Any => TieBreak::Any,
-    };
+    let tie_break = args.tie_break.tie_break();
     let position = TableAndRack::with_sets(p.table.clone(), p.rack.clone(), p.melded);
     let mut fastest = Duration::MAX;
     let mut ours = Ok(None);
@@ -260,10 +266,7 @@ fn compare_ways(
         ProgressStyle::with_template("{bar:40} {pos}/{len} solves one way alone, about {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let tie_break = match args.tie_break {
-        TieBreakArg::FewestChanged => TieBreak::FewestChangedSets,
-        TieBreakArg::Any => TieBreak::Any,
-    };
+    let tie_break = args.tie_break.tie_break();
     let mut cache = SolverCache::with_state_limit(args.ways_limit);
     let mut rows = Vec::with_capacity(order.len());
     for &i in &order {

@@ -32,7 +32,6 @@ fn every_way_agrees(rules: &RuleSet, seed: u64, count: usize) {
             Objective::Tiles => (s.tiles as i32, s.changed_sets),
             Objective::Value => (s.value, s.changed_sets),
         };
-        let mut states = Vec::with_capacity(ways);
         for way in 0..ways {
             let walked = cache
                 .solve_walked(rules, &position, objective, fewest, way)
@@ -47,10 +46,10 @@ fn every_way_agrees(rules: &RuleSet, seed: u64, count: usize) {
             if let Some(walked) = &walked {
                 assert!(walked.fewest_changed_proven);
             }
-            states.push(cache.last_states());
+            // (The bench reads each way's work from the cache.)
+            assert!(cache.last_states() > 0, "way {way} of position {i}");
         }
         answered += usize::from(best.is_some());
-        assert!(states.iter().all(|&s| s > 0));
     }
     assert!(
         answered * 2 > count,

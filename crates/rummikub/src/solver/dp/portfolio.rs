@@ -199,8 +199,18 @@ impl Portfolio {
     fn new(p: Problem) -> Portfolio {
         let mut ways = orientation::orientations(&p);
         ways.truncate(WAYS);
+        let rerank = p.wrap;
+        Portfolio::of(p, ways, rerank)
+    }
+
+    /// The problem searched walked one way alone.
+    fn walked(p: Problem, way: Orientation) -> Portfolio {
+        Portfolio::of(p, vec![way], false)
+    }
+
+    fn of(p: Problem, ways: Vec<Orientation>, rerank: bool) -> Portfolio {
         Portfolio {
-            rerank: p.wrap,
+            rerank,
             searches: ways.iter().map(|_| None).collect(),
             p,
             ways,
@@ -214,15 +224,6 @@ impl Portfolio {
     /// [`Cache::states_stored`] (the state limit counts only the states held).
     fn work(&self) -> usize {
         self.states() + self.dropped
-    }
-
-    /// The problem searched walked one way alone.
-    fn walked(p: Problem, way: Orientation) -> Portfolio {
-        let mut portfolio = Portfolio::new(p);
-        portfolio.ways = vec![way];
-        portfolio.searches = vec![None];
-        portfolio.rerank = false;
-        portfolio
     }
 
     fn states(&self) -> usize {
