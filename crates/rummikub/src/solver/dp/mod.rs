@@ -165,12 +165,17 @@ impl Problem {
         // `runs::LEAD`). Walking down, under the value objective or the initial meld,
         // both are walked.
         let up = self.printed[1] < self.printed[13];
-        let value_counts = self.unit == Unit::Value || self.threshold.is_some();
         RunRules {
             jokers_per_set: self.jokers_per_set,
             wrap: self.wrap,
-            joker_leads_reach_13: !self.wrap && (up || !value_counts),
+            joker_leads_reach_13: !self.wrap && (up || !self.value_counts()),
         }
+    }
+
+    /// Whether what a tile is worth counts: the value objective, or an initial meld to
+    /// reach.
+    pub(super) fn value_counts(&self) -> bool {
+        self.unit == Unit::Value || self.threshold.is_some()
     }
 
     /// The objective's unit for one tile at DP number `n` (its printed number's).

@@ -89,17 +89,34 @@ pub(super) fn oriented(p: &Problem, orientation: Orientation) -> Problem {
 /// The ways worth trying, best first: each cut of the cycle (a printed number to start
 /// the DP at; only 1 without wrap-around runs) ranked by how many runs can cross it
 /// (per colour the fewer tiles on either side), then by the tiles on both sides; each
-/// cut walked first from the end where the table is sparser (see [`table_lean`]), then
-/// the other way.
+/// cut walked first towards the end where the table is denser (see [`table_lean`] and
+/// [`LEAN_TO_WALK_DOWN`]), then the other way.
 pub(super) fn orientations(p: &Problem) -> Vec<Orientation> {
     let cuts = if p.wrap { cuts(p) } else { vec![1] };
+    let lean_to_walk_down = if !p.wrap && p.value_counts() {
+        LEAN_TO_WALK_DOWN
+    } else {
+        0
+    };
     cuts.into_iter()
         .flat_map(|start| {
-            let down = table_lean(p, start) < 0;
+            let down = table_lean(p, start) < lean_to_walk_down;
             [down, !down].map(|down| Orientation { start, down })
         })
         .collect()
 }
+
+/// How far the table must lean to the low numbers before a search whose runs' value
+/// counts (value objective or initial meld, no wrap-around runs) walks down first.
+/// Walked down, such a search walks both forms of a run with a joker at one end, [J x …
+/// y] and [x … y J] (see [`Problem::run_rules`]), so walking down costs more than the
+/// lean alone says: on the value-objective positions of 1,000 current-rules self-play
+/// positions each of seeds 1 and 1,000,001 over 400 states, walking up was the
+/// cheaper way on 257 of 359, and of thresholds from -20 to 20 on the lean this one
+/// stored the fewest states (86,000 against 100,000 and 89,000 at 0; held out, seed
+/// 2,000,001: see `docs/rummikub-solver.md`). Under wrap-around runs both forms are
+/// walked either way, and the lean alone decides.
+const LEAN_TO_WALK_DOWN: i32 = -13;
 
 /// Where the table lies along the numbers walked up from the cut before `start`: the
 /// sum of its tiles' distances from the middle, positive towards the end. The search
@@ -379,6 +396,31 @@ mod tests {
         // sets unchanged: 5 of the 7 in the best play.)
         assert_eq!(scores, vec![scores[0]; 2], "walked up and down");
         assert_eq!(scores[0] % 64, 5, "five old sets unchanged");
+    }
+
+    #[test]
+    fn a_search_where_value_counts_walks_down_first_only_on_a_table_well_down_the_numbers() {
+        // The first way walks towards the table's dense end; where value counts, walking
+        // down walks both forms of a run with a joker at one end, so it goes first only
+        // past `LEAN_TO_WALK_DOWN` (-13). A group of 5s leans -6, one of 2s -15.
+        let current = RuleSet::current();
+        let first_down = |table: &str, unit: Unit| {
+            let table = crate::notation::parse_table(table).expect("a table");
+            let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
+            let rack = TileCounts::from_tiles(&[Tile::new(Colour::Red, 9).expect("a tile")]);
+            let mut p = base_problem(&current, unit, &table_tiles, &rack);
+            let values: Vec<u32> = table.iter().map(|s| set_value(s, &current)).collect();
+            old_set_readings((&table, &values), &[], unit, &mut p);
+            let ways = orientations(&p);
+            assert_eq!(ways.len(), 2, "up and down");
+            assert_ne!(ways[0].down, ways[1].down, "both ways");
+            ways[0].down
+        };
+        assert!(first_down("[r5 b5 k5]", Unit::Tiles));
+        assert!(!first_down("[r5 b5 k5]", Unit::Value));
+        assert!(first_down("[r2 b2 k2]", Unit::Tiles));
+        assert!(first_down("[r2 b2 k2]", Unit::Value));
+        assert!(!first_down("[r9 b9 k9]", Unit::Value));
     }
 
     /// The score of the play found walking each way (26 under the old rules, 2 under the

@@ -29,12 +29,20 @@ const WAYS: usize = 3;
 const TURNS: [usize; WAYS] = [2, 1, 1];
 /// Expansions the way ranked first makes alone before the others start: most
 /// positions are done within them, and the way ranked first is usually the cheaper
-/// (see [`orientation::orientations`]), but not always, so past them both ways go on in
-/// turns (current rules, 1,000 positions of seed 1, states stored at p50 and p99: 256
-/// alone, 111 and 2,107; 512, 109 and 2,184; 1,024, 109 and 2,033; 2,048, 109 and
-/// 2,036; the first way alone to the end, 109 and 1,931 but max 3,834; walking up
-/// alone, 125 and 2,794).
-const HEAD_START: usize = 1024;
+/// (see [`orientation::orientations`]), but not always, so past them the ways go on in
+/// turns. Without wrap-around runs (two ways) the first way goes on alone longer: a
+/// turn to the second way costs its states and saves only where the first is the dearer
+/// way by far (current rules, 1,000 self-play positions, states stored at p99 / max,
+/// seeds 1, 1,000,001 and 2,000,001 held out: 1,024 alone, 1,631 / 2,829, 1,380 /
+/// 2,859, 1,788 / 3,895; 4,096 alone, 1,324 / 2,736, 1,224 / 2,172, 1,502 / 3,059; the
+/// first way alone to the end, 1,324 / 2,736, 1,224 / 2,301, 1,514 / 2,763).
+fn head_start(wrap: bool) -> usize {
+    if wrap {
+        1024
+    } else {
+        4096
+    }
+}
 /// Expansions in one turn of a search.
 const TURN: usize = 64;
 
@@ -293,7 +301,7 @@ impl Portfolio {
         let steps = if self.ways.len() == 1 {
             usize::MAX
         } else if rank == 0 && alone {
-            HEAD_START
+            head_start(self.p.wrap)
         } else {
             TURNS[rank] * TURN
         };
