@@ -197,11 +197,21 @@ struct Portfolio {
     dropped: usize,
 }
 
-/// Past this many states stored, a problem's ways are ranked again (measured on the
-/// positions of 300 old-rules self-play games that take over 100 ms, walked up: the cut
-/// ranked best by the prediction was the fastest of the 13 or within four times of it
-/// on seven of eight).
-const RERANK_AT: usize = 10_000;
+/// Past this many states stored, a problem's ways are ranked again, and how many of the
+/// ways ranked best go on. The prediction ranks the ways well on the slowest positions
+/// (measured on the positions of 300 old-rules self-play games that take over 100 ms,
+/// walked up: the cut ranked best was the fastest of the 13 or within four times of it
+/// on seven of eight), but the ways searched first are as good on most positions that
+/// pass a few thousand states, and ranking again drops their states (old rules, 1,000
+/// self-play positions, states at p99 / max, seeds 1 and 1,000,001: at 10,000 states
+/// keeping three, 47,471 / 156,067 and 63,142 / 225,774; at 30,000, 43,246 / 176,037
+/// and 52,984 / 215,568; at 50,000, 37,397 / 90,739 and 41,691 / 228,585; never,
+/// 37,397 / 246,623 and 41,691 / 245,963; at 50,000 keeping two, 37,397 / 83,117 and
+/// 41,691 / 187,456, keeping one, 37,397 / 153,729 and 41,691 / 356,797. Held out, seed
+/// 2,000,001: 103,194 / 948,656 at 10,000 keeping three, 90,901 / 732,385 at 50,000
+/// keeping two).
+const RERANK_AT: usize = 50_000;
+const WAYS_RANKED_AGAIN: usize = 2;
 
 impl Portfolio {
     fn new(p: Problem) -> Portfolio {
@@ -313,7 +323,11 @@ impl Portfolio {
         self.rank = (rank + 1) % self.ways.len();
         if answer.is_none() && self.rerank && self.states() > RERANK_AT {
             let rules = self.p.run_rules();
-            let best = orientation::predicted_orientations(&self.p, ctx.get(cache, rules), WAYS);
+            let best = orientation::predicted_orientations(
+                &self.p,
+                ctx.get(cache, rules),
+                WAYS_RANKED_AGAIN,
+            );
             self.rank_again(cache, best);
         }
         answer
