@@ -238,13 +238,21 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use super::super::portfolio::solve_walked;
-    use super::super::{Cache, Unit};
+    use super::super::{Answer, Cache, Problem, TooLarge, Unit};
     use super::orientations;
     use crate::rules::RuleSet;
     use crate::set::{check_tiles, Set};
     use crate::solver::{base_problem, old_set_readings, set_value};
     use crate::tile::{Colour, Tile, TileCounts};
+
+    /// `p` searched walked its `way`-th way alone (the cache's `walk_only`, as `rumi
+    /// bench solver --ways` does).
+    fn walked(cache: &mut Cache, p: &Problem, way: usize) -> Result<Option<Answer>, TooLarge> {
+        cache.walk_only = Some(way);
+        let answer = super::super::solve(cache, p.clone());
+        cache.walk_only = None;
+        answer
+    }
 
     /// A random table of valid sets (with `wrap`, runs over 13 among them; without it,
     /// a joker in a set now and then) and a rack, jokers on it now and then.
@@ -341,10 +349,9 @@ mod tests {
                     old_set_readings((&table, &values), &[], unit, &mut p);
                     p
                 };
-                let scores: Vec<Option<i32>> = orientations(&p)
-                    .into_iter()
+                let scores: Vec<Option<i32>> = (0..orientations(&p).len())
                     .map(|way| {
-                        let answer = solve_walked(&mut cache, &p, way).expect("small position")?;
+                        let answer = walked(&mut cache, &p, way).expect("small position")?;
                         // The sets built are valid, hold every table tile (kept sets
                         // included) and reach the meld.
                         let mut laid = TileCounts::new();
@@ -437,10 +444,9 @@ mod tests {
             stuck_from: 0,
             ..Cache::default()
         };
-        orientations(&p)
-            .into_iter()
+        (0..orientations(&p).len())
             .map(|way| {
-                let answer = solve_walked(&mut cache, &p, way).expect("small position");
+                let answer = walked(&mut cache, &p, way).expect("small position");
                 answer.map(|a| a.score)
             })
             .collect()

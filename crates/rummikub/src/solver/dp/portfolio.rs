@@ -211,6 +211,7 @@ struct Portfolio {
 /// 2,000,001: 103,194 / 948,656 at 10,000 keeping three, 90,901 / 732,385 at 50,000
 /// keeping two).
 const RERANK_AT: usize = 50_000;
+/// How many of the ways ranked again go on (see [`RERANK_AT`]).
 const WAYS_RANKED_AGAIN: usize = 2;
 
 impl Portfolio {
@@ -365,15 +366,4 @@ impl Portfolio {
             cache.give_back(search.into_arena());
         }
     }
-}
-
-/// The problem searched walked one way alone (tests).
-#[cfg(test)]
-pub(super) fn solve_walked(
-    cache: &mut Cache,
-    p: &Problem,
-    way: Orientation,
-) -> Result<Option<Answer>, TooLarge> {
-    let portfolio = Portfolio::walked(p.clone(), way);
-    Ok(search_all(cache, vec![(portfolio, 0)])?.map(|(_, answer)| answer))
 }
