@@ -89,6 +89,9 @@ pub(super) struct Expansion<'a> {
     /// Whether to look for stuck tiles: not in a search's first states (see
     /// [`STUCK_FROM`], [`Cache::stuck_from`](super::Cache::stuck_from)).
     pub(super) check_stuck: bool,
+    /// Colour steps walked and options tried in them (the work of the walk, see
+    /// [`super::search::Search::work`]).
+    pub(super) steps: u32,
 }
 
 /// The stuck-tile check (see [`super::stuck`]) starts once a search has stored this many
@@ -160,6 +163,7 @@ impl Expansion<'_> {
             self.groups(ctx, n, key, score, jokers_needed);
             return;
         }
+        self.steps += 1;
         let (p, prep) = (self.p, self.prep);
         // (Read field by field: the whole `KeptAt` copied for every colour cost more.)
         let ahead = self.kept.ahead[c];
@@ -193,6 +197,7 @@ impl Expansion<'_> {
                 short,
                 ..
             } = ctx.lists[list as usize].hot[o];
+            self.steps += 1;
             if jokers > 0 && !self.worth(most_with_jokers(jokers)) {
                 break;
             }

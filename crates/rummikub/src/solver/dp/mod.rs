@@ -64,6 +64,12 @@ pub(crate) struct Cache {
     /// [`orientation::orientations`], modulo their count), for benchmarks; `None`: the
     /// portfolio's ways.
     pub(crate) walk_only: Option<usize>,
+    /// When a problem under wrap-around runs races all its ways of walking (tests race
+    /// small positions from the start).
+    pub(crate) race: portfolio::RaceSchedule,
+    /// Ways of walking that races dropped since the counter was last reset (a figure for
+    /// benchmarks and tests).
+    pub(crate) ways_dropped: usize,
 }
 
 impl Default for Cache {
@@ -76,6 +82,8 @@ impl Default for Cache {
             max_states: MAX_STATES,
             stuck_from: expand::STUCK_FROM,
             walk_only: None,
+            race: portfolio::RaceSchedule::default(),
+            ways_dropped: 0,
         }
     }
 }

@@ -9,8 +9,8 @@
 //! wrap-around runs, a few colours with two possible crossing runs cost millions of
 //! states (measured: 4,000,000 and more on 13 of 300 self-play positions), where
 //! another cut of the same position can take milliseconds. [`cuts`] ranks the cuts
-//! cheaply (fewest runs that can cross), [`predicted_orientations`] ranks every way
-//! well but at a few milliseconds' cost (the run configurations the colours reach).
+//! cheaply (fewest runs that can cross); no count before the search ranks them well,
+//! so a problem that grows large races the ways (see [`super::portfolio`]).
 //!
 //! Runs and groups read the same either way, so the DP may also walk the numbers down
 //! (13 first): the same problem, mirrored. Which way is cheaper differs by orders of
@@ -26,7 +26,6 @@
 //! run that begins with a joker must reach 13 only where that is the higher reading
 //! (walking up, or where value does not count: see [`Problem::run_rules`]).
 
-use super::context::Ctx;
 use super::Problem;
 
 /// One way to walk the numbers: from the cut before printed number `start` (1 without
@@ -157,81 +156,6 @@ fn cuts(p: &Problem) -> Vec<u8> {
     scored.sort_unstable();
     scored.into_iter().map(|(_, _, start)| start).collect()
 }
-
-/// The ways ranked by how large their searches are likely to be, smallest first, the
-/// `keep` best of them (see [`predicted_states`]).
-pub(super) fn predicted_orientations(p: &Problem, ctx: &mut Ctx, keep: usize) -> Vec<Orientation> {
-    let mut scored: Vec<(f64, Orientation)> = Vec::with_capacity(26);
-    for orientation in orientations(p) {
-        // (A way already worse than the `keep` best so far is not counted to its end.)
-        let mut best: Vec<f64> = scored.iter().map(|s| s.0).collect();
-        best.sort_by(f64::total_cmp);
-        let beat = best
-            .get(keep.saturating_sub(1))
-            .copied()
-            .unwrap_or(f64::INFINITY);
-        scored.push((predicted_states(p, ctx, orientation, beat), orientation));
-    }
-    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
-    scored
-        .into_iter()
-        .take(keep)
-        .map(|(_, orientation)| orientation)
-        .collect()
-}
-
-/// How large the search walked in `orientation` is likely to be: per colour, the run
-/// configurations it can reach at each number on its own (every option its tiles allow
-/// without jokers, tiles left over going to groups), multiplied over the colours and
-/// summed over the numbers; infinite once past `beat` or past [`MAX_CONFIGS`] in a
-/// colour. The colours' runs are what the states multiply: counted on slow positions, a
-/// cut that takes milliseconds reaches tens of configurations in three colours, one that
-/// hits the state limit hundreds in each.
-pub(super) fn predicted_states(
-    p: &Problem,
-    ctx: &mut Ctx,
-    orientation: Orientation,
-    beat: f64,
-) -> f64 {
-    // (Only the tiles are read: the problem is not oriented.)
-    let source = |n: u8| orientation.source(usize::from(n));
-    // (Jokers left out: counted at every number they make every colour reach thousands
-    // of configurations at every cut, which ranks nothing.)
-    let jokers = 0;
-    let mut reach: [Vec<u16>; 4] = std::array::from_fn(|_| vec![ctx.id(0)]);
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut total = 0.0;
-    for n in 1..=13u8 {
-        let mut product = 1.0;
-        for (c, configs) in reach.iter_mut().enumerate() {
-            let tiles = p.table[source(n)][c] + p.rack[source(n)][c];
-            seen.clear();
-            let mut next = Vec::new();
-            for &config in configs.iter() {
-                let list = ctx.list(config, n, tiles, jokers);
-                for o in 0..ctx.lists[list as usize].hot.len() {
-                    let id = ctx.lists[list as usize].hot[o].next;
-                    if seen.insert(id) {
-                        next.push(id);
-                    }
-                }
-            }
-            if next.len() > MAX_CONFIGS {
-                return f64::INFINITY;
-            }
-            product *= next.len().max(1) as f64;
-            *configs = next;
-        }
-        total += product;
-        if total > beat {
-            return f64::INFINITY;
-        }
-    }
-    total
-}
-
-/// Past this many configurations of one colour at one number a cut counts as hopeless.
-const MAX_CONFIGS: usize = 2048;
 
 #[cfg(test)]
 mod tests {
@@ -510,5 +434,53 @@ mod tests {
             let scores = scores_every_way(&old, table, rack, Unit::Tiles);
             assert_eq!(scores, vec![score; 26], "{table} + {rack}");
         }
+    }
+
+    #[test]
+    fn a_race_of_the_ways_finds_a_play_as_good_as_the_first_way_alone() {
+        // `portfolio::Race`: the ways of walking race, the half that comes down the
+        // levels slowest is dropped round by round. Raced from the first state with
+        // rounds of little work, so that small positions drop ways too; whichever way
+        // finishes, the play scores as the first way's alone, and its sets are valid.
+        let old = RuleSet::old();
+        let mut rng = ChaCha8Rng::seed_from_u64(22);
+        let mut cache = Cache {
+            race: super::super::portfolio::RaceSchedule {
+                at: 0,
+                first_round: 4,
+            },
+            ..Cache::default()
+        };
+        let mut answered = 0;
+        for round in 0..40 {
+            let (table, rack) = position(&mut rng, true);
+            let unit = if round % 2 == 0 {
+                Unit::Tiles
+            } else {
+                Unit::Value
+            };
+            let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
+            let mut p = base_problem(&old, unit, &table_tiles, &rack);
+            let values: Vec<u32> = table.iter().map(|s| set_value(s, &old)).collect();
+            old_set_readings((&table, &values), &[], unit, &mut p);
+            let alone = walked(&mut cache, &p, 0).expect("small position");
+            let raced = super::super::solve(&mut cache, p.clone()).expect("small position");
+            assert_eq!(
+                raced.as_ref().map(|a| a.score),
+                alone.map(|a| a.score),
+                "{table:?} + {:?}",
+                rack.tiles()
+            );
+            for set in raced.iter().flat_map(|a| &a.sets) {
+                check_tiles(set, &old).expect("a valid set");
+            }
+            answered += usize::from(raced.is_some());
+        }
+        assert!(answered > 20, "only {answered} positions had a play");
+        assert!(
+            cache.ways_dropped > 100,
+            "the races dropped only {} ways",
+            cache.ways_dropped
+        );
     }
 }

@@ -5,7 +5,9 @@
 //! and down, and under wrap-around runs cut at several places. Each search is exact,
 //! and how many states one needs differs by orders of magnitude from way to way in a
 //! way no cheap count foresees, so they take turns (the way ranked first gets the most)
-//! and the first to finish answers. Several problems of which the best play is wanted
+//! and the first to finish answers; under wrap-around runs a problem that grows large
+//! races its ways and keeps those that come down the levels fastest ([`Race`]).
+//! Several problems of which the best play is wanted
 //! are searched together, best first: the problem whose searches can still reach the
 //! most goes next, so none is searched below the best play of all (searching them one
 //! after another searched the first down to its own best play, however poor). All
@@ -177,64 +179,99 @@ impl Contexts {
 }
 
 /// One problem's searches, one per way of walking the numbers tried, taking turns. A
-/// search starts at its first turn: most problems are done within the first way's. A
-/// problem whose searches grow past [`RERANK_AT`] states under wrap-around runs is
-/// ranked again by [`orientation::predicted_orientations`] (a few milliseconds, too
-/// many for the many small positions): its searches continue at the ways ranked best,
-/// the others are dropped.
+/// search starts at its first turn: most problems are done within the first way's.
+/// Under wrap-around runs a problem whose first searches grow past [`RACE_AT`] states
+/// goes on as a [`Race`] of its ways.
 struct Portfolio {
     p: Problem,
+    /// Every way worth trying, best ranked first; the first [`WAYS`] take turns until the
+    /// race.
     ways: Vec<Orientation>,
-    /// The search of each way, once started.
+    /// The search of each way, once started (`None` again once dropped from the race).
     searches: Vec<Option<Search>>,
-    /// Whose turn it is.
+    /// Whose turn it is (a position in `ways`, or in the race's `running`).
     rank: usize,
     /// No play reaches the `at_least` the first search was started with.
     hopeless: bool,
-    /// Whether the cuts may still be ranked again.
-    rerank: bool,
-    /// States stored by the searches dropped when the ways were ranked again.
+    /// The race over all ways, once started.
+    race: Option<Race>,
+    /// States stored by the searches dropped from the race.
     dropped: usize,
 }
 
-/// Past this many states stored, a problem's ways are ranked again, and how many of the
-/// ways ranked best go on. The prediction ranks the ways well on the slowest positions
-/// (measured on the positions of 300 old-rules self-play games that take over 100 ms,
-/// walked up: the cut ranked best was the fastest of the 13 or within four times of it
-/// on seven of eight), but the ways searched first are as good on most positions that
-/// pass a few thousand states, and ranking again drops their states (old rules, 1,000
-/// self-play positions, states at p99 / max, seeds 1 and 1,000,001: at 10,000 states
-/// keeping three, 47,471 / 156,067 and 63,142 / 225,774; at 30,000, 43,246 / 176,037
-/// and 52,984 / 215,568; at 50,000, 37,397 / 90,739 and 41,691 / 228,585; never,
-/// 37,397 / 246,623 and 41,691 / 245,963; at 50,000 keeping two, 37,397 / 83,117 and
-/// 41,691 / 187,456, keeping one, 37,397 / 153,729 and 41,691 / 356,797. Held out, seed
-/// 2,000,001: 103,194 / 948,656 at 10,000 keeping three, 90,901 / 732,385 at 50,000
-/// keeping two).
-const RERANK_AT: usize = 50_000;
-/// How many of the ways ranked again go on (see [`RERANK_AT`]).
-const WAYS_RANKED_AGAIN: usize = 2;
+/// Past this many states stored by the first ways, a problem under wrap-around runs
+/// races its ways (see [`Race`]).
+const RACE_AT: usize = 5_000;
+
+/// How many ways race: the first of [`orientation::orientations`] (five cuts, each
+/// walked both ways). The cuts ranked last there have the most runs that can cross
+/// them, and their colours' configurations the most options: such a way may store
+/// fewer states and still take longer. Old rules, 1,000 self-play positions, time at
+/// p99 / max (two runs each, the fastest; seeds 1 and 1,000,001, seed 2,000,001 seen
+/// at the same time): all 26 ways, 90 ms / 316 ms on seed 1 against 54 ms / 156 ms
+/// before the race (states 31,709 / 118,907 against 37,397 / 83,117; the options tried
+/// at p99 2.2 times as many); 6 ways, 36 ms / 1.06 s; 8, 50 / 525 ms on seed 1,000,001;
+/// 10, 38 / 137 ms, 61 / 422 ms and 73 / 930 ms against 54 / 156, 71 / 359 and 160 /
+/// 1,430; 12, 89 / 284 ms on seed 1,000,001.
+const RACE_WAYS: usize = 10;
+
+/// Successive halving over the ways of walking a problem: each way still running goes
+/// on until it has done `work` ([`Search::work`]), then the half that have come
+/// furthest with that much ([`Search::progress_at`]) go on to twice as much, and the
+/// others are dropped, until one is left; the first to finish answers. The cost of a
+/// way differs by orders of magnitude and no count before the search foresees it well
+/// (the count of run configurations the colours reach, which ranked the ways again at
+/// 50,000 states before, put the best way anywhere from 1st to 25th of 26), but how fast
+/// a search comes down the levels does, once it has come down a few. The first rounds
+/// decide on little, and a wrong drop is dear (seed 1's no. 5433 of 10,000, racing all
+/// 26 ways by states: 1.2 → 2.5 million states, where its best way needs 171,000).
+struct Race {
+    /// Positions in `Portfolio::ways` still racing, best first after each round.
+    running: Vec<usize>,
+    /// The work each does in this round.
+    work: usize,
+}
+
+/// The work every way does in a race's first round (the ways already past it wait).
+const RACE_FIRST_ROUND: usize = 128;
+
+/// When a problem's ways race, and how long their first round is (see [`Race`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RaceSchedule {
+    /// States the first ways store before the race starts.
+    pub(crate) at: usize,
+    /// The work every way does in the first round ([`Search::work`]).
+    pub(crate) first_round: usize,
+}
+
+impl Default for RaceSchedule {
+    fn default() -> RaceSchedule {
+        RaceSchedule {
+            at: RACE_AT,
+            first_round: RACE_FIRST_ROUND,
+        }
+    }
+}
 
 impl Portfolio {
     fn new(p: Problem) -> Portfolio {
-        let mut ways = orientation::orientations(&p);
-        ways.truncate(WAYS);
-        let rerank = p.wrap;
-        Portfolio::of(p, ways, rerank)
+        let ways = orientation::orientations(&p);
+        Portfolio::of(p, ways)
     }
 
     /// The problem searched walked one way alone.
     fn walked(p: Problem, way: Orientation) -> Portfolio {
-        Portfolio::of(p, vec![way], false)
+        Portfolio::of(p, vec![way])
     }
 
-    fn of(p: Problem, ways: Vec<Orientation>, rerank: bool) -> Portfolio {
+    fn of(p: Problem, ways: Vec<Orientation>) -> Portfolio {
         Portfolio {
-            rerank,
             searches: ways.iter().map(|_| None).collect(),
             p,
             ways,
             rank: 0,
             hopeless: false,
+            race: None,
             dropped: 0,
         }
     }
@@ -291,6 +328,61 @@ impl Portfolio {
         }
     }
 
+    /// Which way's search takes the next turn, and for how many expansions.
+    fn next_turn(&mut self, cache: &mut Cache) -> (usize, usize) {
+        let first_ways = self.ways.len().min(WAYS);
+        let Some(race) = &mut self.race else {
+            let rank = self.rank;
+            self.rank = (rank + 1) % first_ways;
+            let started = self.searches.iter().filter(|s| s.is_some()).count();
+            let steps = if first_ways == 1 {
+                usize::MAX
+            } else if rank == 0 && started <= 1 {
+                head_start(self.p.wrap)
+            } else {
+                TURNS[rank] * TURN
+            };
+            return (rank, steps);
+        };
+        // (The last way left goes on in turns too: other problems may be waiting.)
+        if race.running.len() == 1 {
+            return (race.running[0], TURNS[0] * TURN);
+        }
+        let work = |s: &Option<Search>| s.as_ref().map_or(0, Search::work);
+        loop {
+            // The next way of this round still short of its states, from where the
+            // last turn was.
+            let count = race.running.len();
+            let behind = (0..count)
+                .map(|k| (self.rank + k) % count)
+                .find(|&k| work(&self.searches[race.running[k]]) < race.work);
+            if let Some(k) = behind {
+                self.rank = k;
+                return (race.running[k], TURN);
+            }
+            // The round is over: the half that came furthest go on.
+            let at = race.work;
+            let searches = &self.searches;
+            race.running.sort_by_key(|&w| {
+                searches[w]
+                    .as_ref()
+                    .map_or((i32::MAX, usize::MAX), |s| s.progress_at(at))
+            });
+            for w in race.running.split_off(count.div_ceil(2)) {
+                if let Some(search) = self.searches[w].take() {
+                    cache.ways_dropped += 1;
+                    self.dropped += search.arena.states.len();
+                    cache.give_back(search.into_arena());
+                }
+            }
+            race.work *= 2;
+            self.rank = 0;
+            if race.running.len() == 1 {
+                return (race.running[0], TURNS[0] * TURN);
+            }
+        }
+    }
+
     /// One turn of the next search (all of it for a problem with one): its answer if it
     /// ends, `None` if not yet. Only plays scoring at least `at_least` count; the
     /// searches share `budget` states.
@@ -301,64 +393,28 @@ impl Portfolio {
         at_least: i32,
         budget: usize,
     ) -> Option<Result<Option<Answer>, TooLarge>> {
-        let rank = self.rank;
+        let schedule = cache.race;
+        if self.race.is_none() && self.p.wrap && self.ways.len() > 1 && self.states() >= schedule.at
+        {
+            self.race = Some(Race {
+                running: (0..self.ways.len().min(RACE_WAYS)).collect(),
+                work: schedule.first_round,
+            });
+            self.rank = 0;
+        }
+        let (rank, steps) = self.next_turn(cache);
         if self.searches[rank].is_none() && !self.start(cache, ctx, rank, at_least) {
             return Some(Ok(None));
         }
         let others = self.states();
-        let alone = self.searches.iter().filter(|s| s.is_some()).count() == 1;
         let search = self.searches[rank].as_mut()?;
         let others = others - search.arena.states.len();
-        let steps = if self.ways.len() == 1 {
-            usize::MAX
-        } else if rank == 0 && alone {
-            head_start(self.p.wrap)
-        } else {
-            TURNS[rank] * TURN
-        };
         let rules = search.run_rules();
         let mut answer = search.run(ctx.get(cache, rules), steps, budget.saturating_sub(others));
         for answer in answer.iter_mut().flatten().flatten() {
             rebuild::in_printed_order(&mut answer.sets, self.ways[rank].down);
         }
-        self.rank = (rank + 1) % self.ways.len();
-        if answer.is_none() && self.rerank && self.states() > RERANK_AT {
-            let rules = self.p.run_rules();
-            let best = orientation::predicted_orientations(
-                &self.p,
-                ctx.get(cache, rules),
-                WAYS_RANKED_AGAIN,
-            );
-            self.rank_again(cache, best);
-        }
         answer
-    }
-
-    /// The searches continue at the ways [`orientation::predicted_orientations`] ranks
-    /// best (those running go on where they are), the others are dropped.
-    fn rank_again(&mut self, cache: &mut Cache, best: Vec<Orientation>) {
-        self.rerank = false;
-        let mut running: Vec<(Orientation, Option<Search>)> = self
-            .ways
-            .iter()
-            .copied()
-            .zip(std::mem::take(&mut self.searches))
-            .collect();
-        self.searches = best
-            .iter()
-            .map(|&cut| {
-                running
-                    .iter_mut()
-                    .find(|(c, _)| *c == cut)
-                    .and_then(|(_, s)| s.take())
-            })
-            .collect();
-        for search in running.into_iter().filter_map(|(_, s)| s) {
-            self.dropped += search.arena.states.len();
-            cache.give_back(search.into_arena());
-        }
-        self.ways = best;
-        self.rank = 0;
     }
 
     fn give_back(self, cache: &mut Cache) {

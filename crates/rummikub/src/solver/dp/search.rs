@@ -111,6 +111,12 @@ pub(super) struct Search {
     /// The bucket the search is at, and one past the last ever used.
     current: usize,
     used: usize,
+    /// Each level the search has come down to, with the work it had done when it got
+    /// there: how fast it progresses, to rank the ways of walking (see
+    /// [`Search::progress_at`]).
+    levels: Vec<(i32, usize)>,
+    /// Colour steps walked and options tried in them (see [`Search::work`]).
+    steps: usize,
 }
 
 impl Search {
@@ -152,6 +158,8 @@ impl Search {
             },
             current: 0,
             used: 0,
+            levels: Vec::new(),
+            steps: 0,
         };
         search
             .arena
@@ -184,6 +192,27 @@ impl Search {
         (self.current < buckets.len()).then(|| self.numbering.potential_at(self.current))
     }
 
+    /// How far the search had come when it had done `work` ([`Search::work`]): the level
+    /// it was at, and the work it had done when it got there. Searches of one problem
+    /// walked different ways come down the same levels to the same best play, and one
+    /// that is lower, or got to its level with less work, is likely to get there first
+    /// (see [`super::portfolio`]).
+    pub(super) fn progress_at(&self, work: usize) -> (i32, usize) {
+        self.levels
+            .iter()
+            .take_while(|&&(_, at)| at <= work)
+            .last()
+            .map_or((i32::MAX, 0), |&(level, at)| (level, at))
+    }
+
+    /// The work done so far: colour steps walked and options tried in them, in units of
+    /// [`WORK_UNIT`]. What a state costs differs from one way of walking to another
+    /// (cut through dense runs over 13, a colour's configurations have many options), so
+    /// the ways are compared by this, not by the states they store.
+    pub(super) fn work(&self) -> usize {
+        self.steps / WORK_UNIT
+    }
+
     /// Expands up to `steps` states: the answer if the search ends (the best play, none,
     /// or more than `budget` states stored), `None` if it is not done yet.
     pub(super) fn run(
@@ -213,6 +242,9 @@ impl Search {
             let u = u as usize;
             let s = arena.states[u];
             let level = numbering.potential_at(current);
+            if self.levels.last().is_none_or(|&(last, _)| last != level) {
+                self.levels.push((level, self.steps / WORK_UNIT));
+            }
             let after = usize::from(s.key.number);
             offered.clear();
             if walks.len() <= u {
@@ -241,6 +273,7 @@ impl Search {
                     choice: NumberChoice::default(),
                     free: None,
                     check_stuck: arena.states.len() >= self.stuck_from,
+                    steps: 0,
                 };
                 match after {
                     FINAL_NUMBER => {
@@ -259,6 +292,7 @@ impl Search {
                     _ => expansion.number(ctx, after as u8 + 1, s.key, s.score),
                 }
                 let below = expansion.next_best;
+                self.steps += expansion.steps as usize;
                 walks[u] = Walked {
                     start,
                     end: buffered.len() as u32,
@@ -304,6 +338,10 @@ impl Search {
         answer
     }
 }
+
+/// Colour steps and options tried per unit of [`Search::work`] (about one to five
+/// states' worth).
+const WORK_UNIT: usize = 64;
 
 /// How a [`Search`] numbers its buckets: a potential is 64 × objective points plus
 /// tie-break points, so it splits uniquely; the buckets go densely by objective points
