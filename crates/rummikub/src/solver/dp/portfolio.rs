@@ -184,8 +184,8 @@ impl Contexts {
 /// goes on as a [`Race`] of its ways.
 struct Portfolio {
     p: Problem,
-    /// Every way worth trying, best ranked first; the first [`WAYS`] take turns until the
-    /// race.
+    /// The ways worth trying, best ranked first: the first [`WAYS`] take turns until the
+    /// race, the first [`RACE_WAYS`] race.
     ways: Vec<Orientation>,
     /// The search of each way, once started (`None` again once dropped from the race).
     searches: Vec<Option<Search>>,
@@ -255,7 +255,8 @@ impl Default for RaceSchedule {
 
 impl Portfolio {
     fn new(p: Problem) -> Portfolio {
-        let ways = orientation::orientations(&p);
+        let mut ways = orientation::orientations(&p);
+        ways.truncate(WAYS.max(RACE_WAYS));
         Portfolio::of(p, ways)
     }
 
@@ -350,8 +351,8 @@ impl Portfolio {
         }
         let work = |s: &Option<Search>| s.as_ref().map_or(0, Search::work);
         loop {
-            // The next way of this round still short of its states, from where the
-            // last turn was.
+            // The next way of this round short of the round's work, from where the last
+            // turn was.
             let count = race.running.len();
             let behind = (0..count)
                 .map(|k| (self.rank + k) % count)
@@ -397,7 +398,7 @@ impl Portfolio {
         if self.race.is_none() && self.p.wrap && self.ways.len() > 1 && self.states() >= schedule.at
         {
             self.race = Some(Race {
-                running: (0..self.ways.len().min(RACE_WAYS)).collect(),
+                running: (0..self.ways.len()).collect(),
                 work: schedule.first_round,
             });
             self.rank = 0;
