@@ -64,11 +64,10 @@ pub(crate) struct Cache {
     /// [`orientation::orientations`], modulo their count), for benchmarks; `None`: the
     /// portfolio's ways.
     pub(crate) walk_only: Option<usize>,
-    /// When a problem under wrap-around runs races all its ways of walking (tests race
-    /// small positions from the start).
+    /// When a problem under wrap-around runs races its ways of walking (tests race small
+    /// positions from the start).
     pub(crate) race: portfolio::RaceSchedule,
-    /// Ways of walking that races dropped since the counter was last reset (a figure for
-    /// benchmarks and tests).
+    /// Ways of walking that races dropped (tests check that their races drop some).
     pub(crate) ways_dropped: usize,
 }
 
