@@ -85,7 +85,15 @@ pub(super) fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
 /// Best-first search (A*) over the states between numbers: states are expanded in order
 /// of potential, the deepest first among equals, so the first play reached is a best one,
 /// and only states whose potential beats the best play are ever expanded (plus the dive
-/// to it). The bound is consistent (a successor's potential is at most its
+/// to it). Each potential's states are a stack: the successors a state offers go on top,
+/// and when the search comes down to a new level, the states waiting there (pushed as
+/// they waited, in no useful order) are sorted by their number, the deepest on top. The
+/// level of the best play is the only one the search need not exhaust, and the sooner
+/// its dive finds a play the better: sorting them took the states stored at p99 from
+/// 1,324 to 1,232 (current rules, 1,000 positions of seed 1; 1,224 → 1,010 and 1,502 →
+/// 1,330 on seeds 1,000,001 and 2,000,001; old rules 23,598 → 23,118 and 49,686 →
+/// 44,300 on seeds 1 and 2,000,001) and at p50 from 109 to 99 (more score or more
+/// jokers left first among states of one number: the same). The bound is consistent (a successor's potential is at most its
 /// predecessor's), so a state is reached first by a best path and never improved later.
 ///
 /// Partial expansion: a state offers only the successors that keep its potential, and
@@ -235,16 +243,23 @@ impl Search {
             while current < buckets.len() && buckets[current].is_empty() {
                 current += 1;
             }
-            let Some(u) = buckets.get_mut(current).and_then(Vec::pop) else {
+            let Some(waiting) = buckets.get_mut(current) else {
+                answer = Some(Ok(None));
+                break;
+            };
+            let level = numbering.potential_at(current);
+            if self.levels.last().is_none_or(|&(last, _)| last != level) {
+                self.levels.push((level, self.steps / WORK_UNIT));
+                // A new level: its deepest states first (see `Search`).
+                let states = &arena.states;
+                waiting.sort_by_key(|&u| states[u as usize].key.number);
+            }
+            let Some(u) = waiting.pop() else {
                 answer = Some(Ok(None));
                 break;
             };
             let u = u as usize;
             let s = arena.states[u];
-            let level = numbering.potential_at(current);
-            if self.levels.last().is_none_or(|&(last, _)| last != level) {
-                self.levels.push((level, self.steps / WORK_UNIT));
-            }
             let after = usize::from(s.key.number);
             offered.clear();
             if walks.len() <= u {
