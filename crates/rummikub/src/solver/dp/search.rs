@@ -92,9 +92,10 @@ pub(super) fn is_play(p: &Problem, ctx: &mut Ctx, key: &Key) -> bool {
 /// its dive finds a play the better: sorting them took the states stored at p99 from
 /// 1,324 to 1,232 (current rules, 1,000 positions of seed 1; 1,224 → 1,010 and 1,502 →
 /// 1,330 on seeds 1,000,001 and 2,000,001; old rules 23,598 → 23,118 and 49,686 →
-/// 44,300 on seeds 1 and 2,000,001) and at p50 from 109 to 99 (more score or more
-/// jokers left first among states of one number: the same). The bound is consistent (a successor's potential is at most its
-/// predecessor's), so a state is reached first by a best path and never improved later.
+/// 44,300 on seeds 1 and 2,000,001) and at p50 from 109 to 99 (sorted by number and
+/// then score, or jokers left: the same). The bound is consistent (a successor's
+/// potential is at most its predecessor's), so a state is reached first by a best path
+/// and never improved later.
 ///
 /// Partial expansion: a state offers only the successors that keep its potential, and
 /// waits with the potential of its next-best successor for the rest, so that successors
