@@ -20,6 +20,16 @@ pub(super) struct Bounds {
     pub(super) groups_from: [i32; 15],
     /// Score of a joker at best.
     pub(super) joker: i32,
+    /// `joker_from[g]`: score of a joker laid at number g or later, at best (the
+    /// value objective: the highest printed number from g on; under a cut of the
+    /// cycle or walking down that falls below 13 before the walk ends).
+    pub(super) joker_from: [i32; 15],
+    /// `uncounted_after[n]` and `uncounted_groups_from[m]`: the old sets the bound
+    /// does not count (see `counted_keepable`) after number n, and the old groups at
+    /// m or later. Once no joker can stand for 13 any more they count again (see
+    /// [`Bounds::jokers`]).
+    uncounted_after: [i32; 14],
+    uncounted_groups_from: [i32; 15],
     pub(super) total_jokers: u8,
     /// Per number n, how many keepable sets starting after n hold one joker and how
     /// many two: keeping them needs that many jokers still unused.
@@ -101,6 +111,26 @@ impl Bounds {
                 from
             },
             joker: p.unit.of(13) * PRIMARY,
+            joker_from: {
+                let mut from = [0i32; 15];
+                let mut best = 0;
+                for g in (1..14).rev() {
+                    best = best.max(p.unit.of(p.printed[g]) * PRIMARY);
+                    from[g] = best;
+                }
+                from[0] = best;
+                from
+            },
+            uncounted_after: std::array::from_fn(|n| {
+                let after = p.keepable.iter().zip(&counted_keepable);
+                after
+                    .filter(|(k, &c)| !c && usize::from(k.first) > n)
+                    .count() as i32
+            }),
+            uncounted_groups_from: std::array::from_fn(|m| {
+                let from = p.old_groups.iter().zip(&counted_group);
+                from.filter(|(g, &c)| !c && usize::from(g.0) >= m).count() as i32
+            }),
             total_jokers: p.table_jokers + p.rack_jokers,
             keep_jokers: std::array::from_fn(|n| {
                 let holding = |j| {
@@ -132,7 +162,19 @@ impl Bounds {
         let (one, two) = (k1 + g1, k2 + g2);
         let kept_one = one.min(left);
         let kept_two = two.min((left - kept_one) / 2);
-        i32::from(left) * self.joker - i32::from(one + two - kept_one - kept_two)
+        // A joker laid from `groups_from` on stands for a number there. Where none of
+        // those is printed 13, an old set whose jokers stand for less (left out of the
+        // bound, see `counted_keepable`) may be kept with its jokers at the highest
+        // value still to come: such sets count again (a point each, less than the 64
+        // a number that the jokers' value falls by).
+        let value = self.joker_from[usize::from(groups_from)];
+        let uncounted = if value < self.joker && left > 0 {
+            self.uncounted_after[usize::from(n)]
+                + self.uncounted_groups_from[usize::from(groups_from)]
+        } else {
+            0
+        };
+        i32::from(left) * value - i32::from(one + two - kept_one - kept_two) + uncounted
     }
 
     /// The most a state with `key` and `score` can end with, once every tile before
