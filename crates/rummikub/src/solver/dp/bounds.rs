@@ -18,7 +18,8 @@ pub(super) struct Bounds {
     pub(super) keep_after: [i32; 14],
     /// Per number m, how many old groups are at m or later.
     pub(super) groups_from: [i32; 15],
-    /// Score of a joker at best.
+    /// Score of a joker standing for 13 (what `counted_keepable` is measured against;
+    /// the bound itself reads `joker_from`).
     pub(super) joker: i32,
     /// `joker_from[g]`: score of a joker laid at number g or later, at best (the
     /// value objective: the highest printed number from g on; under a cut of the
