@@ -850,6 +850,14 @@ async function handoverScenario(browser, base, problems) {
   await A.selectOption(tid("seat-bot-1"), "random");
   check(await A.locator(tid("seed")).isEnabled(), "the seed may not be chosen against a bot");
   await A.fill(tid("seed"), "42");
+  // The table page's bot list (/api/meta) arrives after its first view, as it may on a
+  // loaded server: the hand-over control must still appear.
+  let metaDelayed = 0;
+  await A.route("**/api/meta", async (route) => {
+    metaDelayed++;
+    await new Promise((r) => setTimeout(r, 2_000));
+    await route.continue();
+  });
   const a = await submitCreate(A);
   const label = await waitText(A, "practice-seed", () => true, 10_000, "(practice seed)");
   check(label === "practice: seed 42", `the practice label says ${JSON.stringify(label)}`);
@@ -870,6 +878,8 @@ async function handoverScenario(browser, base, problems) {
   // Your own seat to a bot: it plays for you; then take it back.
   check((await A.locator(tid("hand-bot-1")).count()) === 0, "a bot's seat is offered to a bot");
   await A.locator(tid("hand-bot-0")).waitFor();
+  check(metaDelayed > 0, "the table page did not ask for the bot list");
+  await A.unroute("**/api/meta");
   await A.selectOption(tid("hand-bot-choice-0"), "random");
   const before = Number(await A.locator(tid("turn-status")).getAttribute("data-version"));
   await A.click(tid("hand-bot-0"));

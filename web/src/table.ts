@@ -290,7 +290,21 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   let game: GameUI | null = null;
   let gameLoading = false;
   let meta: Meta | null = null;
-  api.meta().then((m) => (meta = m)).catch(() => {});
+  /** The bots to hand a seat to come from the server's meta. It may arrive after the last
+   * view (a table waiting on my move sends no more), so the seats are drawn again then;
+   * a failed fetch is tried again, a little later each time. */
+  function loadMeta(attempt: number): void {
+    api
+      .meta()
+      .then((m) => {
+        meta = m;
+        if (view) renderSeats(view);
+      })
+      .catch(() => {
+        if (!stopped && attempt < 5) window.setTimeout(() => loadMeta(attempt + 1), 1000 * 2 ** attempt);
+      });
+  }
+  loadMeta(0);
 
   let errorTimer: number | null = null;
   const ctx: GameContext = {
