@@ -3,6 +3,7 @@
 
 use super::bounds::KeptAt;
 use super::context::{Ctx, HotOpt};
+use super::lay_all::LayAll;
 use super::rebuild::unpack_x;
 use super::search::Prepared;
 use super::state::Key;
@@ -89,6 +90,9 @@ pub(super) struct Expansion<'a> {
     /// Whether to look for stuck tiles: not in a search's first states (see
     /// [`STUCK_FROM`], [`Cache::stuck_from`](super::Cache::stuck_from)).
     pub(super) check_stuck: bool,
+    /// The bound on the old sets a play laying everything can keep (see
+    /// [`super::lay_all`]), once the search uses it.
+    pub(super) lay_all: Option<&'a mut LayAll>,
     /// Colour steps walked and options tried in them (the work of the walk, see
     /// [`super::search::Search::work`]).
     pub(super) steps: u32,
@@ -305,6 +309,16 @@ impl Expansion<'_> {
                 stuck(p, held, free, n, next.jokers, &OpenRuns::of(ctx, &choice))
             } {
                 potential -= 1;
+            }
+            if potential >= self.floor {
+                if let Some(lay) = self.lay_all.as_deref_mut() {
+                    // The relaxation's bound on the rest (see `super::lay_all`); none
+                    // means nothing goes on from here.
+                    match lay.rest(ctx, n, &next) {
+                        Some(rest) => potential = potential.min(lay.as_potential(score + rest)),
+                        None => continue,
+                    }
+                }
             }
             choice.group_jokers = gj;
             self.leaf(next, score, potential, choice);

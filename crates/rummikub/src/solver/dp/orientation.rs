@@ -246,9 +246,11 @@ mod tests {
         // numbers, and a run that begins with a joker is canonical only walking up.)
         for (rules, seed) in [(RuleSet::old(), 20), (RuleSet::current(), 21)] {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            // (The stuck-tile check from the first state, see `Cache::stuck_from`.)
+            // (The stuck-tile check and the lay-everything bound from the first state,
+            // see `Cache::stuck_from`.)
             let mut cache = Cache {
                 stuck_from: 0,
+                lay_all_from: 0,
                 ..Cache::default()
             };
             let mut answered = 0;
@@ -309,6 +311,58 @@ mod tests {
     }
 
     #[test]
+    fn the_relaxation_bounds_every_play_and_is_tighter_than_the_potential() {
+        // `LayAll` (see `super::super::lay_all`): at the start, its bound on the score is
+        // never below the best play's, whichever way the numbers are walked; summed over
+        // the positions it is closer to the best plays than the potential the search
+        // starts from (every rack tile laid, every old set kept).
+        use super::super::context::Ctx;
+        use super::super::lay_all::LayAll;
+        use super::super::search::{start_key, Prepared};
+        for (rules, seed) in [(RuleSet::old(), 22), (RuleSet::current(), 23)] {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut cache = Cache::default();
+            let (mut over_by_bound, mut over_by_potential, mut plays) = (0, 0, 0);
+            for _ in 0..40 {
+                let (table, rack) = position(&mut rng, rules.run_wraps_around);
+                let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
+                let mut p = base_problem(&rules, Unit::Tiles, &table_tiles, &rack);
+                let values: Vec<u32> = table.iter().map(|s| set_value(s, &rules)).collect();
+                old_set_readings((&table, &values), &[], Unit::Tiles, &mut p);
+                for (way, orientation) in orientations(&p).into_iter().enumerate().take(3) {
+                    let oriented = super::oriented(&p, orientation);
+                    let Some(best) = walked(&mut cache, &p, way).expect("small position") else {
+                        continue;
+                    };
+                    let mut ctx = Ctx::take(&mut cache.contexts, oriented.run_rules());
+                    let start = start_key(&oriented, &mut ctx);
+                    let mut lay = LayAll::new(&oriented).expect("the tiles objective");
+                    let rest = lay.rest(&ctx, 0, &start).expect("a play exists");
+                    let bound = lay.as_potential(rest);
+                    let potential = Prepared::new(&oriented, &mut cache)
+                        .bounds
+                        .potential(&start, 0, 0, 0, 1);
+                    ctx.give_back(&mut cache.contexts);
+                    assert!(
+                        bound >= best.score,
+                        "{table:?} + {:?} way {way}: bound {bound} < {}",
+                        rack.tiles(),
+                        best.score
+                    );
+                    over_by_bound += bound - best.score;
+                    over_by_potential += potential - best.score;
+                    plays += 1;
+                }
+            }
+            assert!(plays > 40, "only {plays} plays");
+            assert!(
+                over_by_bound * 2 < over_by_potential,
+                "the relaxation is {over_by_bound} over the best plays, the potential {over_by_potential}"
+            );
+        }
+    }
+
+    #[test]
     fn walking_down_a_groups_joker_is_worth_its_printed_number() {
         // The value objective's bound counts an old group with a joker only where its
         // joker stands for 13 (KD11); walking down that group is at DP number 1. Read as
@@ -363,9 +417,11 @@ mod tests {
         let mut p = base_problem(rules, unit, &table_tiles, &TileCounts::from_tiles(&rack));
         let values: Vec<u32> = table.iter().map(|s| set_value(s, rules)).collect();
         old_set_readings((&table, &values), &[], unit, &mut p);
-        // (The stuck-tile check from the first state, see `Cache::stuck_from`.)
+        // (The stuck-tile check and the lay-everything bound from the first state, see
+        // `Cache::stuck_from`.)
         let mut cache = Cache {
             stuck_from: 0,
+            lay_all_from: 0,
             ..Cache::default()
         };
         (0..orientations(&p).len())

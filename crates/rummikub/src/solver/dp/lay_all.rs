@@ -1,0 +1,525 @@
+//! A bound on what a state can still score by a Lagrangian relaxation of the rest of the
+//! problem: tiles laid (the tiles objective) and old sets kept whole together.
+//!
+//! The fewest-changed-sets search spends most of its states proving that the tie-break
+//! levels above the best play hold no play (see docs/rummikub-solver.md, *Where the time
+//! goes*): the potential counts every old set not yet decided as kept and every rack tile
+//! as laid, while the tiles still to come usually force several old sets open together,
+//! or stay on the rack.
+//!
+//! The exact rest is a search as large as the problem; its relaxation here splits it in
+//! parts that are cheap alone: each colour's runs (with that colour's old runs kept whole
+//! or not, and its rack tiles laid or not) walked over the numbers, and each number's
+//! groups (with its old groups). The parts are joined by prices: `lambda[m][c]` for a tile
+//! of number m and colour c that the colour sets aside for groups (paid by the colour,
+//! earned by the groups that take it), `mu` for a joker laid (the jokers left are a budget
+//! shared by all parts). For *any* prices, the sum of the parts' best values plus the
+//! jokers' term bounds the rest from above (weak duality): every play is a choice in each
+//! part whose prices cancel. Rounds of a subgradient method make the prices good; the
+//! bound of a state is then read from each part's best value from that state on
+//! (memoized). The parts relax the rules where it makes them simpler (jokers per run, runs
+//! over 13, the deadlines of wrap-around parts, the rack tile a play must lay), which
+//! only loosens the bound.
+
+use rustc_hash::FxHashMap;
+
+use super::context::Ctx;
+use super::state::Key;
+use super::{Problem, Unit, PRIMARY};
+use crate::solver::runs::{kind, len, Tok, EARLY, OBLIGATION, RUN};
+
+/// Subgradient rounds when a search starts using the bound (current rules, seed 1, 1,000
+/// positions, the bound from a search's 256th state: states at p99 1,203 without it,
+/// 928 after 10 rounds, 844 after 30, 759 after 100; each round walks every colour's
+/// part, some 2,500 part states, about 0.3 ms).
+const ROUNDS: usize = 100;
+
+/// How far below the best bound so far each subgradient step aims (Polyak's step), in
+/// potential units (a tile is 64): from `AIM` in the first round down to `AIM_END` in
+/// the last, tiles first, tie-break points at the end. Aiming at one point all along,
+/// the random positions of both rule sets
+/// (`the_relaxation_bounds_every_play_and_is_tighter_than_the_potential`) leave the
+/// bound 8,516 (old rules) and 3,125 (current) over the best plays in all; 16: 3,226
+/// and 251; 32: 3,237 and 84; 64: 3,366 and 89 (the potential: 14,193 and 9,996). In
+/// the search (current rules, 1,000 positions of seed 1, the bound from the 256th
+/// state): 32 all along, states at p99 1,000; 32 down to 1, 744.
+const AIM: f64 = 32.0;
+const AIM_END: f64 = 1.0;
+
+/// A search works the bound out once it has stored this many states (see
+/// [`Cache::lay_all_from`](super::Cache::lay_all_from)): its 100 rounds cost some 30 ms,
+/// which only the largest searches (old rules) win back.
+pub(super) const LAY_ALL_FROM: usize = 20_000;
+
+/// What a tile laid adds to the score (the tiles objective).
+const TILE: f64 = PRIMARY as f64;
+
+/// An old run (or a set read either way) of one colour, for that colour's part.
+#[derive(Clone, Debug)]
+struct ColourSet {
+    /// Its bit in the state's mask of kept sets.
+    bit: u64,
+    first: u8,
+    last: u8,
+    /// Its tiles at each number.
+    counts: [u8; 14],
+    jokers: u8,
+    /// What keeping it scores: its tiles (its jokers count in the jokers' term) and the
+    /// tie-break point.
+    score: f64,
+}
+
+/// One way to make groups at a number: the tiles of each colour and the jokers it takes,
+/// and how many old groups of the number it re-forms.
+#[derive(Clone, Copy, Debug)]
+struct GroupChoice {
+    tiles: [u8; 4],
+    jokers: u8,
+    reformed: u8,
+}
+
+/// One colour's part from a state on: the number it is after, its open runs (of one, two
+/// and three or more tiles), its kept sets still running (mask bits) and the jokers it
+/// may still use.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Part {
+    n: u8,
+    runs: [u8; 3],
+    mask: u64,
+    jokers: u8,
+}
+
+/// A part's best value from a state on, and its first step (for the subgradient).
+#[derive(Clone, Copy, Debug)]
+struct Best {
+    value: f64,
+    /// Tiles set aside for groups at the next number, jokers used there, the next part.
+    aside: u8,
+    jokers: u8,
+    next: Option<Part>,
+}
+
+const INFEASIBLE: Best = Best {
+    value: f64::NEG_INFINITY,
+    aside: 0,
+    jokers: 0,
+    next: None,
+};
+
+/// The relaxation of one problem, its prices, and the parts' best values read so far.
+pub(super) struct LayAll {
+    /// Table tiles (laid whatever happens) and rack tiles (laid or not), by number and
+    /// colour.
+    table: [[u8; 4]; 14],
+    rack: [[u8; 4]; 14],
+    jokers: u8,
+    table_jokers: u8,
+    /// Old sets in all (runs and sets read either way, and groups).
+    old_sets: i32,
+    wrap: bool,
+    sets: [Vec<ColourSet>; 4],
+    colour_bits: [u64; 4],
+    /// Per number, every way to make its groups.
+    choices: Vec<Vec<GroupChoice>>,
+    lambda: [[f64; 4]; 14],
+    mu: f64,
+    /// `groups_from[m][j]`: the groups' parts at numbers m.. with at most j jokers each.
+    groups_from: [[f64; 3]; 15],
+    memo: [FxHashMap<Part, Best>; 4],
+}
+
+impl LayAll {
+    /// The relaxation of `p` with prices worked out by subgradient rounds; `None` under
+    /// the value objective (a joker's worth depends on where it stands, which the parts
+    /// do not see; a bound on the tie-break alone made its slowest positions slower: old
+    /// rules, seed 1, 907 ms → 1.10 s and 443 → 557 ms), or where an old set of several
+    /// colours is read as a run (it belongs to no colour). An initial meld's minimum is
+    /// left out (the bound only grows).
+    pub(super) fn new(p: &Problem) -> Option<LayAll> {
+        if p.unit != Unit::Tiles {
+            return None;
+        }
+        let mut sets: [Vec<ColourSet>; 4] = Default::default();
+        let mut colour_bits = [0u64; 4];
+        for (b, k) in p.keepable.iter().enumerate() {
+            let colours: Vec<usize> = (0..4)
+                .filter(|&c| (1..14).any(|m| k.counts[m][c] > 0))
+                .collect();
+            let &[c] = colours.as_slice() else {
+                return None;
+            };
+            sets[c].push(ColourSet {
+                bit: 1 << b,
+                first: k.first,
+                last: k.last,
+                counts: std::array::from_fn(|m| k.counts[m][c]),
+                jokers: k.jokers,
+                score: TILE * (1..14).map(|m| f64::from(k.counts[m][c])).sum::<f64>() + 1.0,
+            });
+            colour_bits[c] |= 1 << b;
+        }
+        let tiles: [[u8; 4]; 14] =
+            std::array::from_fn(|m| std::array::from_fn(|c| p.table[m][c] + p.rack[m][c]));
+        let jokers = p.table_jokers + p.rack_jokers;
+        let choices = (0..14)
+            .map(|m| group_choices(p, &tiles, jokers, m as u8))
+            .collect();
+        let mut lay = LayAll {
+            table: p.table,
+            rack: p.rack,
+            jokers,
+            table_jokers: p.table_jokers,
+            old_sets: (p.keepable.len() + p.old_groups.len()) as i32,
+            wrap: p.wrap,
+            sets,
+            colour_bits,
+            choices,
+            lambda: [[0.0; 4]; 14],
+            mu: 0.0,
+            groups_from: [[0.0; 3]; 15],
+            memo: Default::default(),
+        };
+        lay.fit_prices();
+        Some(lay)
+    }
+
+    /// Subgradient rounds on the bound at the start: each round moves the prices against
+    /// the parts' disagreement (tiles set aside but not grouped, or grouped but not set
+    /// aside; jokers laid against jokers there are), by a step aimed at proving one point
+    /// less than the best bound so far (Polyak). The best prices found are kept.
+    fn fit_prices(&mut self) {
+        let mut best = (f64::INFINITY, self.lambda, self.mu);
+        for round in 0..ROUNDS {
+            let aim = AIM + (AIM_END - AIM) * round as f64 / ROUNDS as f64;
+            self.set_groups();
+            let (term, laid) = self.joker_term(self.table_jokers, self.jokers);
+            let mut value = term;
+            // Tiles set aside by the colours less those the groups take, per colour and
+            // number; jokers there are less those laid.
+            let mut gap = [[0.0f64; 14]; 4];
+            let mut joker_gap = f64::from(laid);
+            for (c, gaps) in gap.iter_mut().enumerate() {
+                self.memo[c].clear();
+                let root = Part {
+                    n: 0,
+                    runs: [0; 3],
+                    mask: 0,
+                    jokers: self.jokers,
+                };
+                let mut at = self.best(c, root);
+                value += at.value;
+                for slot in gaps.iter_mut().skip(1) {
+                    let Some(next) = at.next else { break };
+                    *slot += f64::from(at.aside);
+                    joker_gap -= f64::from(at.jokers);
+                    at = self.memo[c][&next];
+                }
+            }
+            for m in 1..14 {
+                let (groups, choice) = self.group_best(m, self.jokers);
+                value += groups;
+                joker_gap -= f64::from(choice.jokers);
+                for (gaps, &taken) in gap.iter_mut().zip(&choice.tiles) {
+                    gaps[m] -= f64::from(taken);
+                }
+            }
+            if !value.is_finite() {
+                // A colour cannot lay its table tiles whatever it does: no play at all.
+                break;
+            }
+            if value < best.0 {
+                best = (value, self.lambda, self.mu);
+            }
+            let norm = joker_gap * joker_gap + gap.iter().flatten().map(|g| g * g).sum::<f64>();
+            if norm == 0.0 {
+                break;
+            }
+            let target = best.0 - aim;
+            let step = (value - target).max(0.05) / norm;
+            for (m, row) in self.lambda.iter_mut().enumerate() {
+                for (l, gaps) in row.iter_mut().zip(&gap) {
+                    *l += step * gaps[m];
+                }
+            }
+            self.mu -= step * joker_gap;
+        }
+        if best.0.is_finite() {
+            (_, self.lambda, self.mu) = best;
+        }
+        self.set_groups();
+        for memo in &mut self.memo {
+            memo.clear();
+        }
+    }
+
+    /// The groups' best at number m with at most `jokers` jokers, and the choice.
+    fn group_best(&self, m: usize, jokers: u8) -> (f64, GroupChoice) {
+        let mut best = (
+            0.0,
+            GroupChoice {
+                tiles: [0; 4],
+                jokers: 0,
+                reformed: 0,
+            },
+        );
+        for g in &self.choices[m] {
+            if g.jokers > jokers {
+                continue;
+            }
+            let v = f64::from(g.reformed)
+                + (0..4)
+                    .map(|c| self.lambda[m][c] * f64::from(g.tiles[c]))
+                    .sum::<f64>()
+                - self.mu * f64::from(g.jokers);
+            if v > best.0 {
+                best = (v, *g);
+            }
+        }
+        best
+    }
+
+    fn set_groups(&mut self) {
+        for m in (1..14).rev() {
+            for j in 0..3 {
+                self.groups_from[m][j] = self.groups_from[m + 1][j] + self.group_best(m, j as u8).0;
+            }
+        }
+    }
+
+    /// The highest potential at most `bound`: 64 per objective point plus at most one
+    /// tie-break point per old set (the search's buckets number no more, see
+    /// `search::Numbering`).
+    pub(super) fn as_potential(&self, bound: i32) -> i32 {
+        let ties = bound.rem_euclid(PRIMARY);
+        bound - ties + ties.min(self.old_sets)
+    }
+
+    /// The jokers' term: each joker laid scores a tile and earns its price `mu` (the parts
+    /// pay it); at least `least` and at most `most` are laid. The term and how many.
+    fn joker_term(&self, least: u8, most: u8) -> (f64, u8) {
+        let each = TILE + self.mu;
+        let laid = if each >= 0.0 { most } else { least };
+        (each * f64::from(laid), laid)
+    }
+
+    /// At most what a state after number `n` with `key` (open runs from `ctx`) can
+    /// still score; `None` if no play goes on from it.
+    pub(super) fn rest(&mut self, ctx: &Ctx, n: u8, key: &Key) -> Option<i32> {
+        let jokers = self.jokers.checked_sub(key.jokers)?;
+        let (term, _) = self.joker_term(self.table_jokers.saturating_sub(key.jokers), jokers);
+        let mut value = term + self.groups_from[usize::from(n) + 1][usize::from(jokers.min(2))];
+        for c in 0..4 {
+            let mut runs = [0u8; 3];
+            // (The tokens packed in a word, sorted descending: 0 ends them.)
+            let packed = ctx.packed[usize::from(key.cols[c])];
+            for t in (0..8)
+                .map(|i| (packed >> (8 * i)) as Tok)
+                .take_while(|&t| t != 0)
+            {
+                if kind(t) == OBLIGATION {
+                    // (A finished part after 13 needs a part before 1 at the end: left
+                    // out, the relaxation only grows.)
+                    continue;
+                }
+                // A part after 13 counts as a run that may end (relaxed).
+                let l = if kind(t) == RUN || kind(t) == EARLY {
+                    len(t)
+                } else {
+                    3
+                };
+                runs[usize::from(l.clamp(1, 3)) - 1] += 1;
+            }
+            let part = Part {
+                n,
+                runs,
+                mask: key.mask & self.colour_bits[c],
+                jokers,
+            };
+            value += self.best(c, part).value;
+        }
+        // (The prices are fractions: a little slack against rounding.)
+        value.is_finite().then(|| (value + 1e-6).floor() as i32)
+    }
+
+    /// Colour c's part from `part` on: its old runs kept, minus the prices of the tiles it
+    /// sets aside and the jokers it lays (memoized).
+    fn best(&mut self, c: usize, part: Part) -> Best {
+        if let Some(&b) = self.memo[c].get(&part) {
+            return b;
+        }
+        let b = self.walk(c, part);
+        self.memo[c].insert(part, b);
+        b
+    }
+
+    fn walk(&mut self, c: usize, part: Part) -> Best {
+        let [one, two, three] = part.runs;
+        if part.n == 13 {
+            // Runs shorter than three must go on; under wrap-around runs they may be
+            // the part before 1 of a run over 13 (relaxed: any may stay open).
+            let closes = self.wrap || one == 0 && two == 0;
+            return if closes {
+                Best {
+                    value: 0.0,
+                    aside: 0,
+                    jokers: 0,
+                    next: None,
+                }
+            } else {
+                INFEASIBLE
+            };
+        }
+        let m = part.n + 1;
+        let mi = usize::from(m);
+        let sets = &self.sets[c];
+        let (mut held, mut ending) = (0u8, 0u64);
+        let mut starting = [(0u64, 0u8, 0u8, 0.0f64); 8];
+        let mut starts_here = 0;
+        for s in sets {
+            if part.mask & s.bit != 0 {
+                held += s.counts[mi];
+            }
+            if s.last == m {
+                ending |= s.bit;
+            }
+            if s.first == m && starts_here < starting.len() {
+                starting[starts_here] = (s.bit, s.counts[mi], s.jokers, s.score);
+                starts_here += 1;
+            }
+        }
+        let starting = &starting[..starts_here];
+        let price = self.lambda[mi][c];
+        let mu = self.mu;
+        let (table, rack) = (self.table[mi][c], self.rack[mi][c]);
+        let wrap = self.wrap;
+        let mut best = INFEASIBLE;
+        for keep in 0u32..(1 << starting.len()) {
+            let mut mask = part.mask;
+            let mut kept = 0.0;
+            let mut keep_jokers = 0u8;
+            let mut reserved = held;
+            for (i, &(bit, counts, jokers, score)) in starting.iter().enumerate() {
+                if keep & (1 << i) != 0 {
+                    mask |= bit;
+                    kept += score;
+                    keep_jokers += jokers;
+                    reserved += counts;
+                }
+            }
+            if keep_jokers > part.jokers || reserved > table + rack {
+                continue;
+            }
+            // The tiles not in kept sets: the table's must be laid, the rack's may stay.
+            let free = table + rack - reserved;
+            let must = table.saturating_sub(reserved);
+            let jokers_left = part.jokers - keep_jokers;
+            let mask = mask & !ending;
+            // Each open run of one or two tiles goes on, each of three or more goes on
+            // or ends, new runs start: every slot filled by a tile or a joker. The
+            // tiles left over are set aside for groups.
+            for starts in 0..=(free + jokers_left).min(4) {
+                for going_on in 0..=three {
+                    let slots = one + two + going_on + starts;
+                    for jokers in 0..=jokers_left.min(slots) {
+                        let used = slots - jokers;
+                        if used > free {
+                            continue;
+                        }
+                        // Under wrap-around runs a run begun at 1 may be the part after
+                        // 13 of a run over 13: relaxed, it may end.
+                        let runs = if wrap && m == 1 {
+                            [0, one, two + going_on + starts]
+                        } else {
+                            [starts, one, two + going_on]
+                        };
+                        if runs.iter().sum::<u8>() > 8 {
+                            continue;
+                        }
+                        let next = Part {
+                            n: m,
+                            runs,
+                            mask,
+                            jokers: jokers_left - jokers,
+                        };
+                        let rest = self.best(c, next).value;
+                        let base = rest + kept + TILE * f64::from(used)
+                            - mu * f64::from(keep_jokers + jokers);
+                        // The tiles left over are set aside for groups (a tile each, less
+                        // the price), or stay on the rack as far as the rack holds them
+                        // and the table's are laid: the better of the two ends.
+                        let over = free - used;
+                        let least = must.saturating_sub(used).max(over.saturating_sub(rack));
+                        let aside = if TILE - price >= 0.0 { over } else { least };
+                        let value = base + (TILE - price) * f64::from(aside);
+                        if value > best.value {
+                            best = Best {
+                                value,
+                                aside,
+                                jokers: keep_jokers + jokers,
+                                next: Some(next),
+                            };
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Every way to make groups at number m from its tiles (at most one group per colour
+/// set, each 3 or 4 tiles of distinct colours with jokers, the rules' jokers per set),
+/// with the old groups of m each re-forms.
+fn group_choices(p: &Problem, tiles: &[[u8; 4]; 14], jokers: u8, m: u8) -> Vec<GroupChoice> {
+    if m == 0 {
+        return Vec::new();
+    }
+    let mut kinds = Vec::new();
+    for colours in 1u8..16 {
+        for q in 0..=p.jokers_per_set.min(2) {
+            if (3..=4).contains(&(colours.count_ones() as u8 + q)) {
+                kinds.push((colours, q));
+            }
+        }
+    }
+    let olds: Vec<(u8, u8)> = p
+        .old_groups
+        .iter()
+        .filter(|g| g.0 == m)
+        .map(|g| (g.1, g.2))
+        .collect();
+    let top = tiles[usize::from(m)];
+    let mut out = Vec::new();
+    let mut take = |chosen: &[(u8, u8)]| {
+        let used: [u8; 4] =
+            std::array::from_fn(|c| chosen.iter().filter(|g| g.0 & (1 << c) != 0).count() as u8);
+        let group_jokers: u8 = chosen.iter().map(|g| g.1).sum();
+        if group_jokers > jokers || used.iter().zip(&top).any(|(u, t)| u > t) {
+            return;
+        }
+        let mut left = olds.clone();
+        let mut reformed = 0;
+        for g in chosen {
+            if let Some(i) = left.iter().position(|o| o == g) {
+                left.swap_remove(i);
+                reformed += 1;
+            }
+        }
+        out.push(GroupChoice {
+            tiles: used,
+            jokers: group_jokers,
+            reformed,
+        });
+    };
+    // At most three groups: a number holds at most 8 tiles and 2 jokers.
+    for (a, &first) in kinds.iter().enumerate() {
+        take(&[first]);
+        for (b, &second) in kinds.iter().enumerate().skip(a) {
+            take(&[first, second]);
+            for &third in kinds.iter().skip(b) {
+                take(&[first, second, third]);
+            }
+        }
+    }
+    out
+}
