@@ -21,7 +21,7 @@ pub(crate) const RUN: u8 = 0;
 /// run over 13, which would then be longer than 13 tiles.
 pub(crate) const EARLY: u8 = 1;
 /// The part of a wrap-around run after 13 (1, 2, ...), still open.
-const HEAD: u8 = 2;
+pub(crate) const HEAD: u8 = 2;
 /// A finished part after 13, waiting for its part before 13 (..., 12, 13).
 pub(crate) const OBLIGATION: u8 = 3;
 const TAIL_SHIFT: u8 = 5;
@@ -42,7 +42,8 @@ pub(crate) fn kind(t: Tok) -> u8 {
 pub(crate) fn len(t: Tok) -> u8 {
     t & LEN_MASK
 }
-fn tail(t: Tok) -> u8 {
+/// The tail class of a part after 13: its part before 1 is 1, 2, or 3 or more tiles.
+pub(crate) fn tail(t: Tok) -> u8 {
     (t >> TAIL_SHIFT) & 0b11
 }
 fn has_joker(t: Tok) -> bool {

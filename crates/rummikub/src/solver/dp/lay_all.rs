@@ -17,8 +17,11 @@
 //! jokers' term bounds the rest from above (weak duality): every play is a choice in each
 //! part whose prices cancel. Rounds of a subgradient method make the prices good; the
 //! bound of a state is then read from each part's best value from that state on
-//! (memoized). The parts relax the rules where it makes them simpler (jokers per run, runs
-//! over 13, the deadlines of wrap-around parts, the rack tile a play must lay), which
+//! (memoized). Under wrap-around runs a colour's part walks its runs over 13 as the search
+//! does: a run begun at the walk's first number may be a part after 13, and its part
+//! before 1 (of one, two, or three or more tiles) must then be open at the walk's end.
+//! The parts relax the rules where it makes them simpler (jokers per set, how far a part
+//! after 13 may reach, the initial meld's minimum, the rack tile a play must lay), which
 //! only loosens the bound.
 
 use rustc_hash::FxHashMap;
@@ -26,7 +29,7 @@ use rustc_hash::FxHashMap;
 use super::context::Ctx;
 use super::state::Key;
 use super::{Problem, Unit, PRIMARY};
-use crate::solver::runs::{kind, len, Tok, EARLY, OBLIGATION, RUN};
+use crate::solver::runs::{kind, len, tail, Tok, HEAD, OBLIGATION};
 
 /// Subgradient rounds when a search starts using the bound (current rules, seed 1, 1,000
 /// positions, the bound from a search's 256th state: states at p99 1,203 without it,
@@ -38,11 +41,13 @@ const ROUNDS: usize = 100;
 /// potential units (a tile is 64): from `AIM` in the first round down to `AIM_END` in
 /// the last, tiles first, tie-break points at the end. Aiming at one point all along,
 /// the random positions of both rule sets
-/// (`the_relaxation_bounds_every_play_and_is_tighter_than_the_potential`) leave the
-/// bound 8,516 (old rules) and 3,125 (current) over the best plays in all; 16: 3,226
-/// and 251; 32: 3,237 and 84; 64: 3,366 and 89 (the potential: 14,193 and 9,996). In
-/// the search (current rules, 1,000 positions of seed 1, the bound from the 256th
-/// state): 32 all along, states at p99 1,000; 32 down to 1, 744.
+/// (`the_relaxation_bounds_every_play_and_is_tighter_than_the_potential`, before runs
+/// over 13 were walked exactly) leave the bound 8,516 (old rules) and 3,125 (current)
+/// over the best plays in all; 16: 3,226 and 251; 32: 3,237 and 84; 64: 3,366 and 89
+/// (the potential: 14,193 and 9,996). In the search (current rules, 1,000 positions of
+/// seed 1, the bound from the 256th state): 32 all along, states at p99 1,000; 32 down
+/// to 1, 744 (and on those random positions 168 over, old rules 54 with runs over 13
+/// walked exactly).
 const AIM: f64 = 32.0;
 const AIM_END: f64 = 1.0;
 
@@ -79,12 +84,15 @@ struct GroupChoice {
 }
 
 /// One colour's part from a state on: the number it is after, its open runs (of one, two
-/// and three or more tiles), its kept sets still running (mask bits) and the jokers it
-/// may still use.
+/// and three or more tiles; a part after 13 counts its part before 1 too), the parts
+/// before 1 its parts after 13 need at the walk's end (of one, two, and three or more
+/// tiles: runs open at the end of those lengths), its kept sets still running (mask
+/// bits) and the jokers it may still use.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 struct Part {
     n: u8,
     runs: [u8; 3],
+    tails: [u8; 3],
     mask: u64,
     jokers: u8,
 }
@@ -203,6 +211,7 @@ impl LayAll {
                 let root = Part {
                     n: 0,
                     runs: [0; 3],
+                    tails: [0; 3],
                     mask: 0,
                     jokers: self.jokers,
                 };
@@ -309,29 +318,29 @@ impl LayAll {
         let (term, _) = self.joker_term(self.table_jokers.saturating_sub(key.jokers), jokers);
         let mut value = term + self.groups_from[usize::from(n) + 1][usize::from(jokers.min(2))];
         for c in 0..4 {
-            let mut runs = [0u8; 3];
+            let (mut runs, mut tails) = ([0u8; 3], [0u8; 3]);
             // (The tokens packed in a word, sorted descending: 0 ends them.)
             let packed = ctx.packed[usize::from(key.cols[c])];
             for t in (0..8)
                 .map(|i| (packed >> (8 * i)) as Tok)
                 .take_while(|&t| t != 0)
             {
-                if kind(t) == OBLIGATION {
-                    // (A finished part after 13 needs a part before 1 at the end: left
-                    // out, the relaxation only grows.)
-                    continue;
+                let k = kind(t);
+                if k == HEAD || k == OBLIGATION {
+                    tails[usize::from(tail(t).clamp(1, 3)) - 1] += 1;
                 }
-                // A part after 13 counts as a run that may end (relaxed).
-                let l = if kind(t) == RUN || kind(t) == EARLY {
-                    len(t)
-                } else {
-                    3
+                // A part after 13 may end once it and its part before 1 make three.
+                let class = match k {
+                    OBLIGATION => continue,
+                    HEAD => len(t) + tail(t),
+                    _ => len(t),
                 };
-                runs[usize::from(l.clamp(1, 3)) - 1] += 1;
+                runs[usize::from(class.clamp(1, 3)) - 1] += 1;
             }
             let part = Part {
                 n,
                 runs,
+                tails,
                 mask: key.mask & self.colour_bits[c],
                 jokers,
             };
@@ -355,9 +364,11 @@ impl LayAll {
     fn walk(&mut self, c: usize, part: Part) -> Best {
         let [one, two, three] = part.runs;
         if part.n == 13 {
-            // Runs shorter than three must go on; under wrap-around runs they may be
-            // the part before 1 of a run over 13 (relaxed: any may stay open).
-            let closes = self.wrap || one == 0 && two == 0;
+            // Runs shorter than three must go on; under wrap-around runs the parts
+            // before 1 that the parts after 13 need are the runs open here, of their
+            // lengths (one of three or more may also just end).
+            let [tail1, tail2, tail3] = part.tails;
+            let closes = one == tail1 && two == tail2 && three >= tail3;
             return if closes {
                 Best {
                     value: 0.0,
@@ -425,39 +436,41 @@ impl LayAll {
                         if used > free {
                             continue;
                         }
-                        // Under wrap-around runs a run begun at 1 may be the part after
-                        // 13 of a run over 13: relaxed, it may end.
-                        let runs = if wrap && m == 1 {
-                            [0, one, two + going_on + starts]
-                        } else {
-                            [starts, one, two + going_on]
-                        };
-                        if runs.iter().sum::<u8>() > 8 {
-                            continue;
-                        }
-                        let next = Part {
-                            n: m,
-                            runs,
-                            mask,
-                            jokers: jokers_left - jokers,
-                        };
-                        let rest = self.best(c, next).value;
-                        let base = rest + kept + TILE * f64::from(used)
-                            - mu * f64::from(keep_jokers + jokers);
-                        // The tiles left over are set aside for groups (a tile each, less
-                        // the price), or stay on the rack as far as the rack holds them
-                        // and the table's are laid: the better of the two ends.
-                        let over = free - used;
-                        let least = must.saturating_sub(used).max(over.saturating_sub(rack));
-                        let aside = if TILE - price >= 0.0 { over } else { least };
-                        let value = base + (TILE - price) * f64::from(aside);
-                        if value > best.value {
-                            best = Best {
-                                value,
-                                aside,
-                                jokers: keep_jokers + jokers,
-                                next: Some(next),
+                        // Under wrap-around runs a run begun at 1 may be a part after 13
+                        // whose part before 1 is one, two, or three or more tiles.
+                        let heads = if wrap && m == 1 { starts } else { 0 };
+                        for (head1, head2, head3) in head_splits(heads) {
+                            let plain = starts - head1 - head2 - head3;
+                            let runs = [plain, one + head1, two + going_on + head2 + head3];
+                            if runs.iter().sum::<u8>() > 8 {
+                                continue;
+                            }
+                            let [tail1, tail2, tail3] = part.tails;
+                            let next = Part {
+                                n: m,
+                                runs,
+                                tails: [tail1 + head1, tail2 + head2, tail3 + head3],
+                                mask,
+                                jokers: jokers_left - jokers,
                             };
+                            let rest = self.best(c, next).value;
+                            let base = rest + kept + TILE * f64::from(used)
+                                - mu * f64::from(keep_jokers + jokers);
+                            // The tiles left over are set aside for groups (a tile each, less
+                            // the price), or stay on the rack as far as the rack holds them
+                            // and the table's are laid: the better of the two ends.
+                            let over = free - used;
+                            let least = must.saturating_sub(used).max(over.saturating_sub(rack));
+                            let aside = if TILE - price >= 0.0 { over } else { least };
+                            let value = base + (TILE - price) * f64::from(aside);
+                            if value > best.value {
+                                best = Best {
+                                    value,
+                                    aside,
+                                    jokers: keep_jokers + jokers,
+                                    next: Some(next),
+                                };
+                            }
                         }
                     }
                 }
@@ -465,6 +478,15 @@ impl LayAll {
         }
         best
     }
+}
+
+/// The ways to take `heads` of the runs begun at a number as parts after 13 whose parts
+/// before 1 are one, two, or three or more tiles (the rest plain runs).
+fn head_splits(heads: u8) -> impl Iterator<Item = (u8, u8, u8)> {
+    (0..=heads).flat_map(move |one| {
+        (0..=heads - one)
+            .flat_map(move |two| (0..=heads - one - two).map(move |three| (one, two, three)))
+    })
 }
 
 /// Every way to make groups at number m from its tiles (at most one group per colour
