@@ -3,8 +3,8 @@
 
 use super::bounds::KeptAt;
 use super::context::{Ctx, HotOpt};
-use super::lay_all::LayAll;
 use super::rebuild::unpack_x;
+use super::relaxation::Relaxation;
 use super::search::Prepared;
 use super::state::Key;
 use super::stuck::{stuck, Free, OpenRuns};
@@ -90,9 +90,9 @@ pub(super) struct Expansion<'a> {
     /// Whether to look for stuck tiles: not in a search's first states (see
     /// [`STUCK_FROM`], [`Cache::stuck_from`](super::Cache::stuck_from)).
     pub(super) check_stuck: bool,
-    /// The bound on the old sets a play laying everything can keep (see
-    /// [`super::lay_all`]), once the search uses it.
-    pub(super) lay_all: Option<&'a mut LayAll>,
+    /// The relaxation's bound on what a successor can still score (see
+    /// [`super::relaxation`]), once the search uses it.
+    pub(super) relaxation: Option<&'a mut Relaxation>,
     /// Colour steps walked and options tried in them (the work of the walk, see
     /// [`super::search::Search::work`]).
     pub(super) steps: u32,
@@ -311,8 +311,8 @@ impl Expansion<'_> {
                 potential -= 1;
             }
             if potential >= self.floor {
-                if let Some(lay) = self.lay_all.as_deref_mut() {
-                    // The relaxation's bound on the rest (see `super::lay_all`); none
+                if let Some(lay) = self.relaxation.as_deref_mut() {
+                    // The relaxation's bound on the rest (see `super::relaxation`); none
                     // means nothing goes on from here.
                     match lay.rest(ctx, n, &next) {
                         Some(rest) => potential = potential.min(lay.as_potential(score + rest)),

@@ -16,7 +16,7 @@
 //! set from its tiles is the same as keeping it, so nothing is lost by this.)
 //!
 //! The parts: [`state`] (the states and their index), [`context`] (run configurations
-//! and their options, per rule shape), [`bounds`] (the potential), [`lay_all`] (a
+//! and their options, per rule shape), [`bounds`] (the potential), [`relaxation`] (a
 //! relaxation's bound on the rest, for large searches), [`group_bonus`] (the
 //! old groups' part of the tie-break), [`expand`] (one number's walk), [`search`] (the
 //! best-first search, resumable), [`orientation`] (which way the numbers are walked: up
@@ -28,10 +28,10 @@ mod bounds;
 mod context;
 mod expand;
 mod group_bonus;
-mod lay_all;
 mod orientation;
 mod portfolio;
 mod rebuild;
+mod relaxation;
 mod search;
 mod state;
 mod stuck;
@@ -62,9 +62,9 @@ pub(crate) struct Cache {
     /// From how many states a search looks for stuck tiles ([`expand::STUCK_FROM`];
     /// tests set 0, so that small positions exercise the check too).
     pub(crate) stuck_from: usize,
-    /// From how many states a search bounds the old sets a play laying everything can
-    /// keep ([`lay_all::LAY_ALL_FROM`]; tests set 0).
-    pub(crate) lay_all_from: usize,
+    /// From how many states a search bounds its successors by the relaxation of the rest
+    /// ([`relaxation::RELAXATION_FROM`]; tests set 0).
+    pub(crate) relaxation_from: usize,
     /// Every search walks the numbers this way alone (an index into
     /// [`orientation::orientations`], modulo their count), for benchmarks; `None`: the
     /// portfolio's ways.
@@ -85,7 +85,7 @@ impl Default for Cache {
             states_stored: 0,
             max_states: MAX_STATES,
             stuck_from: expand::STUCK_FROM,
-            lay_all_from: lay_all::LAY_ALL_FROM,
+            relaxation_from: relaxation::RELAXATION_FROM,
             walk_only: None,
             race: portfolio::RaceSchedule::default(),
             ways_dropped: 0,

@@ -246,11 +246,11 @@ mod tests {
         // numbers, and a run that begins with a joker is canonical only walking up.)
         for (rules, seed) in [(RuleSet::old(), 20), (RuleSet::current(), 21)] {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            // (The stuck-tile check and the lay-everything bound from the first state,
+            // (The stuck-tile check and the relaxation's bound from the first state,
             // see `Cache::stuck_from`.)
             let mut cache = Cache {
                 stuck_from: 0,
-                lay_all_from: 0,
+                relaxation_from: 0,
                 ..Cache::default()
             };
             let mut answered = 0;
@@ -312,12 +312,12 @@ mod tests {
 
     #[test]
     fn the_relaxation_bounds_every_play_and_is_tighter_than_the_potential() {
-        // `LayAll` (see `super::super::lay_all`): at the start, its bound on the score is
+        // `Relaxation` (see `super::super::relaxation`): at the start, its bound on the score is
         // never below the best play's, whichever way the numbers are walked; summed over
         // the positions it is closer to the best plays than the potential the search
         // starts from (every rack tile laid, every old set kept).
         use super::super::context::Ctx;
-        use super::super::lay_all::LayAll;
+        use super::super::relaxation::Relaxation;
         use super::super::search::{start_key, Prepared};
         for (rules, seed) in [(RuleSet::old(), 22), (RuleSet::current(), 23)] {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -336,7 +336,7 @@ mod tests {
                     };
                     let mut ctx = Ctx::take(&mut cache.contexts, oriented.run_rules());
                     let start = start_key(&oriented, &mut ctx);
-                    let mut lay = LayAll::new(&oriented).expect("the tiles objective");
+                    let mut lay = Relaxation::new(&oriented).expect("the tiles objective");
                     let rest = lay.rest(&ctx, 0, &start).expect("a play exists");
                     let bound = lay.as_potential(rest);
                     let potential = Prepared::new(&oriented, &mut cache)
@@ -417,11 +417,11 @@ mod tests {
         let mut p = base_problem(rules, unit, &table_tiles, &TileCounts::from_tiles(&rack));
         let values: Vec<u32> = table.iter().map(|s| set_value(s, rules)).collect();
         old_set_readings((&table, &values), &[], unit, &mut p);
-        // (The stuck-tile check and the lay-everything bound from the first state, see
+        // (The stuck-tile check and the relaxation's bound from the first state, see
         // `Cache::stuck_from`.)
         let mut cache = Cache {
             stuck_from: 0,
-            lay_all_from: 0,
+            relaxation_from: 0,
             ..Cache::default()
         };
         (0..orientations(&p).len())

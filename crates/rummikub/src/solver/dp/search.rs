@@ -6,8 +6,8 @@ use super::bounds::{gaps_to_13, group_need, Bounds, GroupNeed};
 use super::context::Ctx;
 use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
-use super::lay_all::LayAll;
 use super::rebuild::rebuild;
+use super::relaxation::Relaxation;
 use super::state::{Arena, Key};
 use super::stuck::Held;
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
@@ -117,11 +117,11 @@ pub(super) struct Search {
     at_least: i32,
     /// See [`Cache::stuck_from`].
     stuck_from: usize,
-    /// The lay-everything bound (see [`super::lay_all`]): `None` until the search has
-    /// stored `lay_all_from` states (see [`Cache::lay_all_from`]; most searches end
-    /// before), then the bound, or `Some(None)` where the problem has none.
-    lay_all: Option<Option<LayAll>>,
-    lay_all_from: usize,
+    /// The relaxation's bound on the rest (see [`super::relaxation`]): `None` until the
+    /// search has stored `relaxation_from` states (see [`Cache::relaxation_from`]; most
+    /// searches end before), then the bound, or `Some(None)` where the problem has none.
+    relaxation: Option<Option<Relaxation>>,
+    relaxation_from: usize,
     numbering: Numbering,
     /// The bucket the search is at, and one past the last ever used.
     current: usize,
@@ -167,8 +167,8 @@ impl Search {
             arena,
             at_least,
             stuck_from: cache.stuck_from,
-            lay_all: None,
-            lay_all_from: cache.lay_all_from,
+            relaxation: None,
+            relaxation_from: cache.relaxation_from,
             numbering: Numbering {
                 sets: sets + 1,
                 top: (bound + 1).div_euclid(PRIMARY),
@@ -285,9 +285,11 @@ impl Search {
                 };
                 let start = buffered.len() as u32;
                 let check_stuck = arena.states.len() >= self.stuck_from;
-                if check_stuck && arena.states.len() >= self.lay_all_from && self.lay_all.is_none()
+                if check_stuck
+                    && arena.states.len() >= self.relaxation_from
+                    && self.relaxation.is_none()
                 {
-                    self.lay_all = Some(LayAll::new(p));
+                    self.relaxation = Some(Relaxation::new(p));
                 }
                 let mut expansion = Expansion {
                     p,
@@ -302,7 +304,7 @@ impl Search {
                     choice: NumberChoice::default(),
                     free: None,
                     check_stuck,
-                    lay_all: self.lay_all.as_mut().and_then(|l| l.as_mut()),
+                    relaxation: self.relaxation.as_mut().and_then(|l| l.as_mut()),
                     steps: 0,
                 };
                 match after {

@@ -52,14 +52,14 @@ const AIM: f64 = 32.0;
 const AIM_END: f64 = 1.0;
 
 /// A search works the bound out once it has stored this many states (see
-/// [`Cache::lay_all_from`](super::Cache::lay_all_from)): its 100 rounds cost some 30 ms
+/// [`Cache::relaxation_from`](super::Cache::relaxation_from)): its 100 rounds cost some 30 ms
 /// under the current rules and 50 to 250 ms (once 1.3 s) under wrap-around runs, whose
 /// parts also carry the parts before 1 still needed, which only the largest searches win
 /// back. Old rules, held-out seed 4,000,001, 10,000 positions: from 20,000 states the
 /// p99 rose from 41 to 56 ms (the max fell from 4.40 to 1.21 s); from 50,000, p99 40 ms
 /// and max 1.43 s. Stopping the rounds at a budget of part states instead left the
 /// prices too poor to gain anything (max 4.42 s).
-pub(super) const LAY_ALL_FROM: usize = 50_000;
+pub(super) const RELAXATION_FROM: usize = 50_000;
 
 /// What a tile laid adds to the score (the tiles objective).
 const TILE: f64 = PRIMARY as f64;
@@ -120,7 +120,7 @@ const INFEASIBLE: Best = Best {
 };
 
 /// The relaxation of one problem, its prices, and the parts' best values read so far.
-pub(super) struct LayAll {
+pub(super) struct Relaxation {
     /// Table tiles (laid whatever happens) and rack tiles (laid or not), by number and
     /// colour.
     table: [[u8; 4]; 14],
@@ -141,14 +141,14 @@ pub(super) struct LayAll {
     memo: [FxHashMap<Part, Best>; 4],
 }
 
-impl LayAll {
+impl Relaxation {
     /// The relaxation of `p` with prices worked out by subgradient rounds; `None` under
     /// the value objective (a joker's worth depends on where it stands, which the parts
     /// do not see; a bound on the tie-break alone made its slowest positions slower: old
     /// rules, seed 1, 907 ms → 1.10 s and 443 → 557 ms), or where an old set of several
     /// colours is read as a run (it belongs to no colour). An initial meld's minimum is
     /// left out (the bound only grows).
-    pub(super) fn new(p: &Problem) -> Option<LayAll> {
+    pub(super) fn new(p: &Problem) -> Option<Relaxation> {
         if p.unit != Unit::Tiles {
             return None;
         }
@@ -177,7 +177,7 @@ impl LayAll {
         let choices = (0..14)
             .map(|m| group_choices(p, &tiles, jokers, m as u8))
             .collect();
-        let mut lay = LayAll {
+        let mut lay = Relaxation {
             table: p.table,
             rack: p.rack,
             jokers,
