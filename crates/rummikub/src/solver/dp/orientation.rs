@@ -336,7 +336,8 @@ mod tests {
                     };
                     let mut ctx = Ctx::take(&mut cache.contexts, oriented.run_rules());
                     let start = start_key(&oriented, &mut ctx);
-                    let mut lay = Relaxation::new(&oriented).expect("the tiles objective");
+                    let mut lay =
+                        Relaxation::new(&oriented, &mut None).expect("the tiles objective");
                     let rest = lay.rest(&ctx, 0, &start).expect("a play exists");
                     let bound = lay.as_potential(rest);
                     let potential = Prepared::new(&oriented, &mut cache)
@@ -492,21 +493,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_race_of_the_ways_finds_a_play_as_good_as_the_first_way_alone() {
-        // `portfolio::Race`: the ways of walking race, the half that comes down the
-        // levels slowest is dropped round by round. Raced from the first state with
-        // rounds of little work, so that small positions drop ways too; whichever way
-        // finishes, the play scores as the first way's alone, and its sets are valid.
+    /// Old-rules random positions raced with `cache` (see below) against their first way
+    /// alone: the same score, valid sets. The ways the races dropped.
+    fn races_against_the_first_way(mut cache: Cache) -> usize {
         let old = RuleSet::old();
         let mut rng = ChaCha8Rng::seed_from_u64(22);
-        let mut cache = Cache {
-            race: super::super::portfolio::RaceSchedule {
-                at: 0,
-                first_round: 4,
-            },
-            ..Cache::default()
-        };
         let mut answered = 0;
         for round in 0..40 {
             let (table, rack) = position(&mut rng, true);
@@ -533,10 +524,39 @@ mod tests {
             answered += usize::from(raced.is_some());
         }
         assert!(answered > 20, "only {answered} positions had a play");
-        assert!(
-            cache.ways_dropped > 100,
-            "the races dropped only {} ways",
-            cache.ways_dropped
-        );
+        cache.ways_dropped
+    }
+
+    /// Races from the first state with rounds of little work, so that small positions
+    /// drop ways too.
+    const RACE_AT_ONCE: super::super::portfolio::RaceSchedule =
+        super::super::portfolio::RaceSchedule {
+            at: 0,
+            first_round: 4,
+        };
+
+    #[test]
+    fn a_race_of_the_ways_finds_a_play_as_good_as_the_first_way_alone() {
+        // `portfolio::Race`: the ways of walking race, the half that comes down the
+        // levels slowest is dropped round by round; whichever way finishes, the play
+        // scores as the first way's alone.
+        let dropped = races_against_the_first_way(Cache {
+            race: RACE_AT_ONCE,
+            ..Cache::default()
+        });
+        assert!(dropped > 100, "the races dropped only {dropped} ways");
+    }
+
+    #[test]
+    fn racing_ways_that_share_the_relaxations_prices_find_the_same_play() {
+        // The relaxation's bound from the first state: the first way of a problem to
+        // need it fits the prices, the other ways take them (`Relaxation::new`).
+        let dropped = races_against_the_first_way(Cache {
+            race: RACE_AT_ONCE,
+            stuck_from: 0,
+            relaxation_from: 0,
+            ..Cache::default()
+        });
+        assert!(dropped > 20, "the races dropped only {dropped} ways");
     }
 }

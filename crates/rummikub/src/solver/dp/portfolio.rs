@@ -17,6 +17,7 @@
 use super::context::Ctx;
 use super::orientation::{self, Orientation};
 use super::rebuild;
+use super::relaxation::Prices;
 use super::search::Search;
 use super::{Answer, Cache, Problem, TooLarge};
 use crate::solver::runs::RunRules;
@@ -201,6 +202,9 @@ struct Portfolio {
     race: Option<Race>,
     /// States stored by the searches dropped from the race.
     dropped: usize,
+    /// The relaxation's prices its first search to need them fitted, for the others (see
+    /// [`super::relaxation`]).
+    prices: Option<Prices>,
 }
 
 /// Past this many states stored by the first ways, a problem under wrap-around runs
@@ -278,6 +282,7 @@ impl Portfolio {
             hopeless: false,
             race: None,
             dropped: 0,
+            prices: None,
         }
     }
 
@@ -415,7 +420,12 @@ impl Portfolio {
         let search = self.searches[rank].as_mut()?;
         let others = others - search.arena.states.len();
         let rules = search.run_rules();
-        let mut answer = search.run(ctx.get(cache, rules), steps, budget.saturating_sub(others));
+        let mut answer = search.run(
+            ctx.get(cache, rules),
+            steps,
+            budget.saturating_sub(others),
+            &mut self.prices,
+        );
         for answer in answer.iter_mut().flatten().flatten() {
             rebuild::in_printed_order(&mut answer.sets, self.ways[rank].down);
         }

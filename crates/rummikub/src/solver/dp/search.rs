@@ -7,7 +7,7 @@ use super::context::Ctx;
 use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
-use super::relaxation::Relaxation;
+use super::relaxation::{Prices, Relaxation};
 use super::state::{Arena, Key};
 use super::stuck::Held;
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
@@ -231,12 +231,15 @@ impl Search {
     }
 
     /// Expands up to `steps` states: the answer if the search ends (the best play, none,
-    /// or more than `budget` states stored), `None` if it is not done yet.
+    /// or more than `budget` states stored), `None` if it is not done yet. `prices`: the
+    /// relaxation's prices another search of the problem fitted, or where this one leaves
+    /// them (see [`super::relaxation`]).
     pub(super) fn run(
         &mut self,
         ctx: &mut Ctx,
         steps: usize,
         budget: usize,
+        prices: &mut Option<Prices>,
     ) -> Option<Result<Option<Answer>, TooLarge>> {
         let (p, prep) = (&self.p, &self.prep);
         let arena = &mut self.arena;
@@ -289,7 +292,7 @@ impl Search {
                     && arena.states.len() >= self.relaxation_from
                     && self.relaxation.is_none()
                 {
-                    self.relaxation = Some(Relaxation::new(p));
+                    self.relaxation = Some(Relaxation::new(p, prices));
                 }
                 let mut expansion = Expansion {
                     p,
