@@ -52,10 +52,11 @@ const AIM: f64 = 32.0;
 const AIM_END: f64 = 1.0;
 
 /// A search works the bound out once it has stored this many states (see
-/// [`Cache::relaxation_from`](super::Cache::relaxation_from)): its 100 rounds cost some 30 ms
-/// under the current rules and 50 to 250 ms (once 1.3 s) under wrap-around runs, whose
-/// parts also carry the parts before 1 still needed, which only the largest searches win
-/// back. Old rules, held-out seed 4,000,001, 10,000 positions: from 20,000 states the
+/// [`Cache::relaxation_from`](super::Cache::relaxation_from)): its 100 rounds cost some
+/// 30 ms under the current rules and 50 to 250 ms (once 1.3 s) under wrap-around runs,
+/// whose parts also carry the parts before 1 still needed, which only the largest
+/// searches win back (a problem's other ways of walking take the prices, see
+/// [`Prices`]). Old rules, held-out seed 4,000,001, 10,000 positions: from 20,000 states the
 /// p99 rose from 41 to 56 ms (the max fell from 4.40 to 1.21 s); from 50,000, p99 40 ms
 /// and max 1.43 s. Stopping the rounds at a budget of part states instead left the
 /// prices too poor to gain anything (max 4.42 s).
