@@ -336,13 +336,12 @@ mod tests {
                     };
                     let mut ctx = Ctx::take(&mut cache.contexts, oriented.run_rules());
                     let start = start_key(&oriented, &mut ctx);
-                    let mut lay =
-                        Relaxation::new(&oriented, &mut None).expect("the tiles objective");
+                    let prep = Prepared::new(&oriented, &mut cache);
+                    let mut lay = Relaxation::new(&oriented, &prep.group_bonus, &mut None)
+                        .expect("the tiles objective");
                     let rest = lay.rest(&ctx, 0, &start).expect("a play exists");
                     let bound = lay.as_potential(rest);
-                    let potential = Prepared::new(&oriented, &mut cache)
-                        .bounds
-                        .potential(&start, 0, 0, 0, 1);
+                    let potential = prep.bounds.potential(&start, 0, 0, 0, 1);
                     ctx.give_back(&mut cache.contexts);
                     assert!(
                         bound >= best.score,

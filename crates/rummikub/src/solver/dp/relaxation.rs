@@ -27,8 +27,10 @@
 use rustc_hash::FxHashMap;
 
 use super::context::Ctx;
+use super::group_bonus::{GroupBonus, X_OF_INDEX};
 use super::state::Key;
 use super::{Problem, Unit, PRIMARY};
+use crate::solver::groups;
 use crate::solver::runs::{kind, len, tail, Tok, HEAD, OBLIGATION};
 
 /// Subgradient rounds when a search starts using the bound (current rules, seed 1, 1,000
@@ -46,7 +48,7 @@ const ROUNDS: usize = 100;
 /// over the best plays in all; 16: 3,226 and 251; 32: 3,237 and 84; 64: 3,366 and 89
 /// (the potential: 14,193 and 9,996). In the search (current rules, 1,000 positions of
 /// seed 1, the bound from the 256th state): 32 all along, states at p99 1,000; 32 down
-/// to 1, 744 (and on those random positions 168 over, old rules 54 with runs over 13
+/// to 1, 744 (and on those random positions 54 over, old rules 53 with runs over 13
 /// walked exactly).
 const AIM: f64 = 32.0;
 const AIM_END: f64 = 1.0;
@@ -158,7 +160,11 @@ impl Relaxation {
     /// rules, seed 1, 907 ms → 1.10 s and 443 → 557 ms), or where an old set of several
     /// colours is read as a run (it belongs to no colour). An initial meld's minimum is
     /// left out (the bound only grows).
-    pub(super) fn new(p: &Problem, shared: &mut Option<Prices>) -> Option<Relaxation> {
+    pub(super) fn new(
+        p: &Problem,
+        group_bonus: &GroupBonus,
+        shared: &mut Option<Prices>,
+    ) -> Option<Relaxation> {
         if p.unit != Unit::Tiles {
             return None;
         }
@@ -177,7 +183,8 @@ impl Relaxation {
                 last: k.last,
                 counts: std::array::from_fn(|m| k.counts[m][c]),
                 jokers: k.jokers,
-                score: TILE * (1..14).map(|m| f64::from(k.counts[m][c])).sum::<f64>() + 1.0,
+                // (Its jokers count where the parts lay them: in the jokers' term.)
+                score: f64::from(k.score - PRIMARY * i32::from(k.jokers)),
             });
             colour_bits[c] |= 1 << b;
         }
@@ -185,7 +192,7 @@ impl Relaxation {
             std::array::from_fn(|m| std::array::from_fn(|c| p.table[m][c] + p.rack[m][c]));
         let jokers = p.table_jokers + p.rack_jokers;
         let choices = (0..14)
-            .map(|m| group_choices(p, &tiles, jokers, m as u8))
+            .map(|m| group_choices(p, group_bonus, &tiles, jokers, m as u8))
             .collect();
         let mut lay = Relaxation {
             table: p.table,
@@ -528,57 +535,32 @@ fn head_splits(heads: u8) -> impl Iterator<Item = (u8, u8, u8)> {
     })
 }
 
-/// Every way to make groups at number m from its tiles (at most one group per colour
-/// set, each 3 or 4 tiles of distinct colours with jokers, the rules' jokers per set),
-/// with the old groups of m each re-forms.
-fn group_choices(p: &Problem, tiles: &[[u8; 4]; 14], jokers: u8, m: u8) -> Vec<GroupChoice> {
+/// Every way to make groups at number m from its tiles: the tiles of each colour and the
+/// jokers, wherever they split into groups (`groups::splits`), with the most old groups
+/// of m a split re-forms (`GroupBonus`, as the search scores them).
+fn group_choices(
+    p: &Problem,
+    group_bonus: &GroupBonus,
+    tiles: &[[u8; 4]; 14],
+    jokers: u8,
+    m: u8,
+) -> Vec<GroupChoice> {
     if m == 0 {
         return Vec::new();
     }
-    let mut kinds = Vec::new();
-    for colours in 1u8..16 {
-        for q in 0..=p.jokers_per_set.min(2) {
-            if (3..=4).contains(&(colours.count_ones() as u8 + q)) {
-                kinds.push((colours, q));
-            }
-        }
-    }
-    let olds: Vec<(u8, u8)> = p
-        .old_groups
-        .iter()
-        .filter(|g| g.0 == m)
-        .map(|g| (g.1, g.2))
-        .collect();
     let top = tiles[usize::from(m)];
     let mut out = Vec::new();
-    let mut take = |chosen: &[(u8, u8)]| {
-        let used: [u8; 4] =
-            std::array::from_fn(|c| chosen.iter().filter(|g| g.0 & (1 << c) != 0).count() as u8);
-        let group_jokers: u8 = chosen.iter().map(|g| g.1).sum();
-        if group_jokers > jokers || used.iter().zip(&top).any(|(u, t)| u > t) {
-            return;
+    for x in X_OF_INDEX {
+        if x.iter().zip(&top).any(|(x, t)| x > t) {
+            continue;
         }
-        let mut left = olds.clone();
-        let mut reformed = 0;
-        for g in chosen {
-            if let Some(i) = left.iter().position(|o| o == g) {
-                left.swap_remove(i);
-                reformed += 1;
-            }
-        }
-        out.push(GroupChoice {
-            tiles: used,
-            jokers: group_jokers,
-            reformed,
-        });
-    };
-    // At most three groups: a number holds at most 8 tiles and 2 jokers.
-    for (a, &first) in kinds.iter().enumerate() {
-        take(&[first]);
-        for (b, &second) in kinds.iter().enumerate().skip(a) {
-            take(&[first, second]);
-            for &third in kinds.iter().skip(b) {
-                take(&[first, second, third]);
+        for gj in 0..=jokers.min(2) {
+            if !groups::splits(x, gj, p.jokers_per_set).is_empty() {
+                out.push(GroupChoice {
+                    tiles: x,
+                    jokers: gj,
+                    reformed: group_bonus.kept(m, x, gj),
+                });
             }
         }
     }

@@ -292,7 +292,7 @@ impl Search {
                     && arena.states.len() >= self.relaxation_from
                     && self.relaxation.is_none()
                 {
-                    self.relaxation = Some(Relaxation::new(p, prices));
+                    self.relaxation = Some(Relaxation::new(p, &prep.group_bonus, prices));
                 }
                 let mut expansion = Expansion {
                     p,
