@@ -114,22 +114,66 @@ struct Part {
     jokers: u8,
 }
 
-/// A part's best value from a state on, and its first step (for the subgradient).
+/// One way on from a colour's part to its part at the next number.
 #[derive(Clone, Copy, Debug)]
-struct Best {
-    value: f64,
-    /// Tiles set aside for groups at the next number, jokers used there, the next part.
-    aside: u8,
+struct Step {
+    /// What its old runs kept score (their tiles and tie-break points).
+    kept: f64,
+    /// The part it leads to: its position in the colour's [`PartGraph`].
+    next: u32,
+    /// Tiles it lays in runs, and jokers (each pays the price `mu`).
+    used: u8,
     jokers: u8,
-    next: Option<Part>,
+    /// Tiles left over: all set aside for groups where a tile set aside is worth more
+    /// than its price (`over`), else the fewest the table's tiles allow (`least`).
+    over: u8,
+    least: u8,
 }
 
-const INFEASIBLE: Best = Best {
-    value: f64::NEG_INFINITY,
-    aside: 0,
-    jokers: 0,
-    next: None,
-};
+impl Step {
+    /// Its value where a tile set aside at its number is worth `aside_worth` (a tile
+    /// less its price) and the part it leads to `rest`; the tiles it sets aside.
+    #[inline]
+    fn value(&self, rest: f64, aside_worth: f64, mu: f64) -> (f64, u8) {
+        let base = rest + self.kept + TILE * f64::from(self.used) - mu * f64::from(self.jokers);
+        let aside = if aside_worth >= 0.0 {
+            self.over
+        } else {
+            self.least
+        };
+        (base + aside_worth * f64::from(aside), aside)
+    }
+}
+
+/// No step: a part at 13, or one from which its colour cannot go on.
+const NO_STEP: u32 = u32::MAX;
+
+/// One colour's parts reached so far with their steps, each stored after every part it
+/// leads to: one pass in order values them all at new prices (a subgradient round),
+/// with no look-up and no step worked out twice. (Walked as a memoized recursion, the
+/// rounds cost 50 to 250 ms a fit under wrap-around runs.)
+#[derive(Default)]
+struct PartGraph {
+    index: FxHashMap<Part, u32>,
+    parts: Vec<Part>,
+    /// Part i's steps are `steps[ends[i - 1]..ends[i]]`.
+    ends: Vec<u32>,
+    steps: Vec<Step>,
+    /// Per part at 13, whether its runs close there (value 0; else none).
+    closes: Vec<bool>,
+    /// Per part its best value from there on at the current prices, and its best step.
+    value: Vec<f64>,
+    best: Vec<u32>,
+    /// How many parts `value` holds (parts added since are valued on demand).
+    valued: usize,
+}
+
+impl PartGraph {
+    fn steps_of(&self, i: usize) -> std::ops::Range<usize> {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        start..self.ends[i] as usize
+    }
+}
 
 /// The relaxation of one problem, its prices, and the parts' best values read so far.
 pub(super) struct Relaxation {
@@ -150,7 +194,7 @@ pub(super) struct Relaxation {
     mu: f64,
     /// `groups_from[m][j]`: the groups' parts at numbers m.. with at most j jokers each.
     groups_from: [[f64; 3]; 15],
-    memo: [FxHashMap<Part, Best>; 4],
+    graphs: [PartGraph; 4],
 }
 
 impl Relaxation {
@@ -207,7 +251,7 @@ impl Relaxation {
             lambda: [[0.0; 4]; 14],
             mu: 0.0,
             groups_from: [[0.0; 3]; 15],
-            memo: Default::default(),
+            graphs: Default::default(),
         };
         match shared {
             // Another search of the problem fitted prices: walked another way it is the
@@ -253,7 +297,6 @@ impl Relaxation {
             let mut gap = [[0.0f64; 14]; 4];
             let mut joker_gap = f64::from(laid);
             for (c, gaps) in gap.iter_mut().enumerate() {
-                self.memo[c].clear();
                 let root = Part {
                     n: 0,
                     runs: [0; 3],
@@ -261,13 +304,18 @@ impl Relaxation {
                     mask: 0,
                     jokers: self.jokers,
                 };
-                let mut at = self.best(c, root);
-                value += at.value;
-                for slot in gaps.iter_mut().skip(1) {
-                    let Some(next) = at.next else { break };
-                    *slot += f64::from(at.aside);
-                    joker_gap -= f64::from(at.jokers);
-                    at = self.memo[c][&next];
+                let mut at = self.node(c, root) as usize;
+                self.value_from(c, 0);
+                let graph = &self.graphs[c];
+                value += graph.value[at];
+                for (m, slot) in gaps.iter_mut().enumerate().skip(1) {
+                    let Some(step) = graph.steps.get(graph.best[at] as usize) else {
+                        break;
+                    };
+                    let (_, aside) = step.value(0.0, TILE - self.lambda[m][c], self.mu);
+                    *slot += f64::from(aside);
+                    joker_gap -= f64::from(step.jokers);
+                    at = step.next as usize;
                 }
             }
             for m in 1..14 {
@@ -302,8 +350,8 @@ impl Relaxation {
             (_, self.lambda, self.mu) = best;
         }
         self.set_groups();
-        for memo in &mut self.memo {
-            memo.clear();
+        for c in 0..4 {
+            self.value_from(c, 0);
         }
     }
 
@@ -390,24 +438,73 @@ impl Relaxation {
                 mask: key.mask & self.colour_bits[c],
                 jokers,
             };
-            value += self.best(c, part).value;
+            let at = self.node(c, part) as usize;
+            let graph = &self.graphs[c];
+            if graph.valued < graph.parts.len() {
+                self.value_from(c, graph.valued);
+            }
+            value += self.graphs[c].value[at];
         }
         // (The prices are fractions: a little slack against rounding.)
         value.is_finite().then(|| (value + 1e-6).floor() as i32)
     }
 
-    /// Colour c's part from `part` on: its old runs kept, minus the prices of the tiles it
-    /// sets aside and the jokers it lays (memoized).
-    fn best(&mut self, c: usize, part: Part) -> Best {
-        if let Some(&b) = self.memo[c].get(&part) {
-            return b;
+    /// Values colour c's parts from position `from` on at the current prices: its old
+    /// runs kept, minus the prices of the tiles it sets aside and the jokers it lays.
+    fn value_from(&mut self, c: usize, from: usize) {
+        let mu = self.mu;
+        let graph = &mut self.graphs[c];
+        let count = graph.parts.len();
+        graph.value.resize(count, f64::NEG_INFINITY);
+        graph.best.resize(count, NO_STEP);
+        for i in from..count {
+            let part = graph.parts[i];
+            let mut best = (f64::NEG_INFINITY, NO_STEP);
+            if part.n == 13 {
+                if graph.closes[i] {
+                    best.0 = 0.0;
+                }
+            } else {
+                let worth = TILE - self.lambda[usize::from(part.n) + 1][c];
+                for k in graph.steps_of(i) {
+                    let step = &graph.steps[k];
+                    let (value, _) = step.value(graph.value[step.next as usize], worth, mu);
+                    if value > best.0 {
+                        best = (value, k as u32);
+                    }
+                }
+            }
+            (graph.value[i], graph.best[i]) = best;
         }
-        let b = self.walk(c, part);
-        self.memo[c].insert(part, b);
-        b
+        graph.valued = count;
     }
 
-    fn walk(&mut self, c: usize, part: Part) -> Best {
+    /// Colour c's part `part` in its graph, added with every part it leads to if new.
+    fn node(&mut self, c: usize, part: Part) -> u32 {
+        if let Some(&at) = self.graphs[c].index.get(&part) {
+            return at;
+        }
+        let (closes, ways) = self.ways_on(c, part);
+        let steps: Vec<Step> = ways
+            .into_iter()
+            .map(|(next, step)| Step {
+                next: self.node(c, next),
+                ..step
+            })
+            .collect();
+        let graph = &mut self.graphs[c];
+        let at = graph.parts.len() as u32;
+        graph.parts.push(part);
+        graph.closes.push(closes);
+        graph.steps.extend(steps);
+        graph.ends.push(graph.steps.len() as u32);
+        graph.index.insert(part, at);
+        at
+    }
+
+    /// Colour c's ways on from `part` (each step with the part it leads to; its `next`
+    /// is filled in by [`Relaxation::node`]), and at 13 whether its runs close.
+    fn ways_on(&self, c: usize, part: Part) -> (bool, Vec<(Part, Step)>) {
         let [one, two, three] = part.runs;
         if part.n == 13 {
             // Runs shorter than three must go on; under wrap-around runs the parts
@@ -415,16 +512,7 @@ impl Relaxation {
             // lengths (one of three or more may also just end).
             let [tail1, tail2, tail3] = part.tails;
             let closes = one == tail1 && two == tail2 && three >= tail3;
-            return if closes {
-                Best {
-                    value: 0.0,
-                    aside: 0,
-                    jokers: 0,
-                    next: None,
-                }
-            } else {
-                INFEASIBLE
-            };
+            return (closes, Vec::new());
         }
         let m = part.n + 1;
         let mi = usize::from(m);
@@ -445,11 +533,9 @@ impl Relaxation {
             }
         }
         let starting = &starting[..starts_here];
-        let price = self.lambda[mi][c];
-        let mu = self.mu;
         let (table, rack) = (self.table[mi][c], self.rack[mi][c]);
         let wrap = self.wrap;
-        let mut best = INFEASIBLE;
+        let mut ways = Vec::new();
         for keep in 0u32..(1 << starting.len()) {
             let mut mask = part.mask;
             let mut kept = 0.0;
@@ -499,30 +585,26 @@ impl Relaxation {
                                 mask,
                                 jokers: jokers_left - jokers,
                             };
-                            let rest = self.best(c, next).value;
-                            let base = rest + kept + TILE * f64::from(used)
-                                - mu * f64::from(keep_jokers + jokers);
                             // The tiles left over are set aside for groups (a tile each, less
                             // the price), or stay on the rack as far as the rack holds them
                             // and the table's are laid: the better of the two ends.
                             let over = free - used;
                             let least = must.saturating_sub(used).max(over.saturating_sub(rack));
-                            let aside = if TILE - price >= 0.0 { over } else { least };
-                            let value = base + (TILE - price) * f64::from(aside);
-                            if value > best.value {
-                                best = Best {
-                                    value,
-                                    aside,
-                                    jokers: keep_jokers + jokers,
-                                    next: Some(next),
-                                };
-                            }
+                            let step = Step {
+                                kept,
+                                next: NO_STEP,
+                                used,
+                                jokers: keep_jokers + jokers,
+                                over,
+                                least,
+                            };
+                            ways.push((next, step));
                         }
                     }
                 }
             }
         }
-        best
+        (false, ways)
     }
 }
 
