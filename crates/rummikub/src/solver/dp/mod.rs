@@ -62,9 +62,10 @@ pub(crate) struct Cache {
     /// From how many states a search looks for stuck tiles ([`expand::STUCK_FROM`];
     /// tests set 0, so that small positions exercise the check too).
     pub(crate) stuck_from: usize,
-    /// From how many states a search bounds its successors by the relaxation of the rest
-    /// ([`relaxation::RELAXATION_FROM`]; tests set 0).
-    pub(crate) relaxation_from: usize,
+    /// From how many states a search bounds its successors by the relaxation of the rest,
+    /// its prices fitted at once (tests set 0); `None`: as the rules' searches gain most
+    /// (see [`relaxation::RELAXATION_FROM`]).
+    pub(crate) relaxation_from: Option<usize>,
     /// Every search walks the numbers this way alone (an index into
     /// [`orientation::orientations`], modulo their count), for benchmarks; `None`: the
     /// portfolio's ways.
@@ -85,7 +86,7 @@ impl Default for Cache {
             states_stored: 0,
             max_states: MAX_STATES,
             stuck_from: expand::STUCK_FROM,
-            relaxation_from: relaxation::RELAXATION_FROM,
+            relaxation_from: None,
             walk_only: None,
             race: portfolio::RaceSchedule::default(),
             ways_dropped: 0,

@@ -250,7 +250,7 @@ mod tests {
             // see `Cache::stuck_from`.)
             let mut cache = Cache {
                 stuck_from: 0,
-                relaxation_from: 0,
+                relaxation_from: Some(0),
                 ..Cache::default()
             };
             let mut answered = 0;
@@ -313,22 +313,29 @@ mod tests {
     #[test]
     fn the_relaxation_bounds_every_play_and_is_tighter_than_the_potential() {
         // `Relaxation` (see `super::super::relaxation`): at the start, its bound on the score is
-        // never below the best play's, whichever way the numbers are walked; summed over
-        // the positions it is closer to the best plays than the potential the search
-        // starts from (every rack tile laid, every old set kept).
+        // never below the best play's, whichever way the numbers are walked and under
+        // either objective; summed over the positions it is closer to the best plays than
+        // the potential the search starts from (every rack tile laid, every old set kept,
+        // every joker at 13 under the value objective).
         use super::super::context::Ctx;
         use super::super::relaxation::Relaxation;
         use super::super::search::{start_key, Prepared};
-        for (rules, seed) in [(RuleSet::old(), 22), (RuleSet::current(), 23)] {
+        let cases = [
+            (RuleSet::old(), Unit::Tiles, 22),
+            (RuleSet::current(), Unit::Tiles, 23),
+            (RuleSet::old(), Unit::Value, 24),
+            (RuleSet::current(), Unit::Value, 25),
+        ];
+        for (rules, unit, seed) in cases {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut cache = Cache::default();
             let (mut over_by_bound, mut over_by_potential, mut plays) = (0, 0, 0);
             for _ in 0..40 {
                 let (table, rack) = position(&mut rng, rules.run_wraps_around);
                 let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
-                let mut p = base_problem(&rules, Unit::Tiles, &table_tiles, &rack);
+                let mut p = base_problem(&rules, unit, &table_tiles, &rack);
                 let values: Vec<u32> = table.iter().map(|s| set_value(s, &rules)).collect();
-                old_set_readings((&table, &values), &[], Unit::Tiles, &mut p);
+                old_set_readings((&table, &values), &[], unit, &mut p);
                 for (way, orientation) in orientations(&p).into_iter().enumerate().take(3) {
                     let oriented = super::oriented(&p, orientation);
                     let Some(best) = walked(&mut cache, &p, way).expect("small position") else {
@@ -337,8 +344,9 @@ mod tests {
                     let mut ctx = Ctx::take(&mut cache.contexts, oriented.run_rules());
                     let start = start_key(&oriented, &mut ctx);
                     let prep = Prepared::new(&oriented, &mut cache);
-                    let mut lay = Relaxation::new(&oriented, &prep.group_bonus, &mut None)
-                        .expect("the tiles objective");
+                    let mut lay =
+                        Relaxation::new(&oriented, &prep.group_bonus).expect("runs of one colour");
+                    lay.price(&mut None);
                     let rest = lay.rest(&ctx, 0, &start).expect("a play exists");
                     let bound = lay.as_potential(rest);
                     let potential = prep.bounds.potential(&start, 0, 0, 0, 1);
@@ -355,9 +363,10 @@ mod tests {
                 }
             }
             assert!(plays > 40, "only {plays} plays");
+            println!("{unit:?}, wrap {}: the relaxation {over_by_bound} over the best plays, the potential {over_by_potential}", rules.run_wraps_around);
             assert!(
                 over_by_bound * 2 < over_by_potential,
-                "the relaxation is {over_by_bound} over the best plays, the potential {over_by_potential}"
+                "{unit:?}: the relaxation is {over_by_bound} over the best plays, the potential {over_by_potential}"
             );
         }
     }
@@ -421,7 +430,7 @@ mod tests {
         // `Cache::stuck_from`.)
         let mut cache = Cache {
             stuck_from: 0,
-            relaxation_from: 0,
+            relaxation_from: Some(0),
             ..Cache::default()
         };
         (0..orientations(&p).len())
@@ -553,9 +562,11 @@ mod tests {
         let dropped = races_against_the_first_way(Cache {
             race: RACE_AT_ONCE,
             stuck_from: 0,
-            relaxation_from: 0,
+            relaxation_from: Some(0),
             ..Cache::default()
         });
-        assert!(dropped > 20, "the races dropped only {dropped} ways");
+        // (With the bound from the first state most of these small searches end before
+        // a race drops a way: some must still have raced.)
+        assert!(dropped > 10, "the races dropped only {dropped} ways");
     }
 }

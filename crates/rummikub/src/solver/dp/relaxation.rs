@@ -1,5 +1,5 @@
 //! A bound on what a state can still score by a Lagrangian relaxation of the rest of the
-//! problem: tiles laid (the tiles objective) and old sets kept whole together.
+//! problem: tiles laid (or their value, the value objective) and old sets kept whole together.
 //!
 //! The fewest-changed-sets search spends most of its states proving that the tie-break
 //! levels above the best play hold no play (see docs/rummikub-solver.md, *Where the time
@@ -33,11 +33,15 @@ use super::{Problem, Unit, PRIMARY};
 use crate::solver::groups;
 use crate::solver::runs::{kind, len, tail, Tok, HEAD, OBLIGATION};
 
-/// Subgradient rounds when a search starts using the bound (current rules, seed 1, 1,000
+/// Subgradient rounds when a search starts using the bound. Current rules, seed 1, 1,000
 /// positions, the bound from a search's 256th state: states at p99 1,203 without it,
-/// 928 after 10 rounds, 844 after 30, 759 after 100; each round walks every colour's
-/// part, some 2,500 part states, about 0.3 ms).
-const ROUNDS: usize = 100;
+/// 928 after 10 rounds, 844 after 30, 759 after 100. Old rules, seed 1, 10,000
+/// positions, the bound from the 256th state (p50 / p99 / max, states at p99): 10
+/// rounds 345 µs / 56.0 ms / 841 ms, 19,414; 20 rounds 380 µs / 50.7 ms / 822 ms,
+/// 15,589; 30 rounds 405 µs / 50.4 ms / 805 ms, 14,749; 100 rounds 578 µs / 51.1 ms /
+/// 828 ms, 13,127. A round is a pass over every colour's [`PartGraph`]: some 800 to
+/// 16,000 steps under wrap-around runs, 5 ns each.
+const ROUNDS: usize = 30;
 
 /// How far below the best bound so far each subgradient step aims (Polyak's step), in
 /// potential units (a tile is 64): from `AIM` in the first round down to `AIM_END` in
@@ -53,16 +57,47 @@ const ROUNDS: usize = 100;
 const AIM: f64 = 32.0;
 const AIM_END: f64 = 1.0;
 
-/// A search works the bound out once it has stored this many states (see
-/// [`Cache::relaxation_from`](super::Cache::relaxation_from)): its 100 rounds cost some
-/// 30 ms under the current rules and 50 to 250 ms (once 1.3 s) under wrap-around runs,
-/// whose parts also carry the parts before 1 still needed, which only the largest
-/// searches win back (a problem's other ways of walking take the prices, see
-/// [`Prices`]). Old rules, held-out seed 4,000,001, 10,000 positions: from 20,000 states the
-/// p99 rose from 41 to 56 ms (the max fell from 4.40 to 1.21 s); from 50,000, p99 40 ms
-/// and max 1.43 s. Stopping the rounds at a budget of part states instead left the
-/// prices too poor to gain anything (max 4.42 s).
+/// Without wrap-around runs (the current rules) a search works the bound out once it
+/// has stored this many states (see
+/// [`Cache::relaxation_from`](super::Cache::relaxation_from)): the suite's searches
+/// end before. A fit there costs some 2 to 3 ms (100 rounds), against 1.5 ms for the
+/// whole search at the suite's p99: from the 256th state its p99 rose from 1.54 to 3.85
+/// ms, from the 600th to 3.48 ms, from the 1,000th to 3.02 ms (seed 1, 1,000 positions).
 pub(super) const RELAXATION_FROM: usize = 50_000;
+
+/// From how many states a search uses the bound: under wrap-around runs (the old rules)
+/// from the first state that looks for stuck tiles
+/// ([`STUCK_FROM`](super::expand::STUCK_FROM), the 256th); else from
+/// [`RELAXATION_FROM`]. Old rules, 10,000 positions, p50 / p99 / max: seed 1, from the
+/// 256th state 375 µs / 42.5 ms / 620 ms; from the 512th 227 µs / 41.0 ms / 661 ms; from
+/// the 1,500th 221 µs / 37.2 ms / 2.00 s (an initial meld with a 25-tile rack, whose
+/// several frozen-set choices each search on without the bound: 296 ms → 2.00 s). Held
+/// out, from the 256th and the 512th: seed 3,000,001 410 µs / 38.2 ms / 254 ms and 231
+/// µs / 41.9 ms / 650 ms; seed 4,000,001 410 µs / 40.5 ms / 1.13 s and 251 µs / 43.3 ms /
+/// 1.18 s. The earlier bound costs the p50 (a fit of 0.1 to 2 ms where a search passes
+/// 256 states) and keeps the max lowest.
+pub(super) fn relaxation_from(wrap: bool) -> usize {
+    if wrap {
+        0
+    } else {
+        RELAXATION_FROM
+    }
+}
+
+/// A colour's part value read for a state, by its runs' configuration (see
+/// [`Relaxation::rest`]).
+#[derive(Clone, Copy, Default)]
+struct Read {
+    /// The configuration, number, jokers left and colour; 0: empty.
+    tag: u64,
+    mask: u64,
+    value: f64,
+}
+
+/// The reads kept (by a hash of the read, the last one in each slot): a state's four
+/// colours are read for every successor, most of them read before, and the look-up of
+/// a part by its runs cost more than the rest of the walk of the successor.
+const READ_CACHE_BITS: u32 = 12;
 
 /// What a tile laid adds to the score (the tiles objective).
 const TILE: f64 = PRIMARY as f64;
@@ -117,12 +152,12 @@ struct Part {
 /// One way on from a colour's part to its part at the next number.
 #[derive(Clone, Copy, Debug)]
 struct Step {
-    /// What its old runs kept score (their tiles and tie-break points).
-    kept: f64,
+    /// What it scores whatever the prices: its old runs kept (their tiles and tie-break
+    /// points), its tiles laid in runs (and under the value objective its jokers).
+    fixed: f64,
     /// The part it leads to: its position in the colour's [`PartGraph`].
     next: u32,
-    /// Tiles it lays in runs, and jokers (each pays the price `mu`).
-    used: u8,
+    /// Jokers it lays (each pays the price `mu`).
     jokers: u8,
     /// Tiles left over: all set aside for groups where a tile set aside is worth more
     /// than its price (`over`), else the fewest the table's tiles allow (`least`).
@@ -131,11 +166,11 @@ struct Step {
 }
 
 impl Step {
-    /// Its value where a tile set aside at its number is worth `aside_worth` (a tile
+    /// Its value where a tile set aside at its number is worth `aside_worth` (the tile
     /// less its price) and the part it leads to `rest`; the tiles it sets aside.
     #[inline]
     fn value(&self, rest: f64, aside_worth: f64, mu: f64) -> (f64, u8) {
-        let base = rest + self.kept + TILE * f64::from(self.used) - mu * f64::from(self.jokers);
+        let base = rest + self.fixed - mu * f64::from(self.jokers);
         let aside = if aside_worth >= 0.0 {
             self.over
         } else {
@@ -192,26 +227,36 @@ pub(super) struct Relaxation {
     choices: Vec<Vec<GroupChoice>>,
     lambda: [[f64; 4]; 14],
     mu: f64,
+    /// What a tile laid at each number scores (the tiles objective: the same
+    /// everywhere; the value objective: its printed number).
+    tile: [f64; 14],
+    /// What a joker a part lays at each number scores there: under the value objective
+    /// the number it stands for; under the tiles objective nothing, a joker laid scoring
+    /// a tile wherever it is, in the jokers' term (see [`Relaxation::joker_term`]).
+    joker_at: [f64; 14],
+    /// What the jokers' term scores for each joker laid besides its price.
+    joker_anywhere: f64,
     /// `groups_from[m][j]`: the groups' parts at numbers m.. with at most j jokers each.
     groups_from: [[f64; 3]; 15],
     graphs: [PartGraph; 4],
+    /// The printed number at each number walked (the prices are shared by it).
+    printed: [u8; 14],
+    /// The reads of part values at the prices (see [`Read`]).
+    read_cache: Vec<Read>,
+    /// The ways on of the parts being added to a graph (see [`Relaxation::node`]).
+    pending: Vec<(Part, Step)>,
 }
 
 impl Relaxation {
-    /// The relaxation of `p` with prices worked out by subgradient rounds; `None` under
-    /// the value objective (a joker's worth depends on where it stands, which the parts
-    /// do not see; a bound on the tie-break alone made its slowest positions slower: old
-    /// rules, seed 1, 907 ms → 1.10 s and 443 → 557 ms), or where an old set of several
-    /// colours is read as a run (it belongs to no colour). An initial meld's minimum is
-    /// left out (the bound only grows).
-    pub(super) fn new(
-        p: &Problem,
-        group_bonus: &GroupBonus,
-        shared: &mut Option<Prices>,
-    ) -> Option<Relaxation> {
-        if p.unit != Unit::Tiles {
-            return None;
-        }
+    /// The relaxation of `p`, its parts walked from the start but not yet priced (see
+    /// [`Relaxation::price`]); `None` where
+    /// an old set of several colours is read as a run (it belongs to no colour). An
+    /// initial meld's minimum is left out (the bound only grows). Under the value
+    /// objective a joker scores the number it stands for, which the part that lays it
+    /// knows: in a run or a group the number it is laid at, in an old set kept what it
+    /// stands for there.
+    pub(super) fn new(p: &Problem, group_bonus: &GroupBonus) -> Option<Relaxation> {
+        let by_tiles = p.unit == Unit::Tiles;
         let mut sets: [Vec<ColourSet>; 4] = Default::default();
         let mut colour_bits = [0u64; 4];
         for (b, k) in p.keepable.iter().enumerate() {
@@ -227,14 +272,23 @@ impl Relaxation {
                 last: k.last,
                 counts: std::array::from_fn(|m| k.counts[m][c]),
                 jokers: k.jokers,
-                // (Its jokers count where the parts lay them: in the jokers' term.)
-                score: f64::from(k.score - PRIMARY * i32::from(k.jokers)),
+                // (Under the tiles objective its jokers count in the jokers' term, as
+                // every joker laid.)
+                score: f64::from(
+                    k.score
+                        - if by_tiles {
+                            PRIMARY * i32::from(k.jokers)
+                        } else {
+                            0
+                        },
+                ),
             });
             colour_bits[c] |= 1 << b;
         }
         let tiles: [[u8; 4]; 14] =
             std::array::from_fn(|m| std::array::from_fn(|c| p.table[m][c] + p.rack[m][c]));
         let jokers = p.table_jokers + p.rack_jokers;
+        let tile: [f64; 14] = std::array::from_fn(|m| f64::from(p.unit_at(m as u8) * PRIMARY));
         let choices = (0..14)
             .map(|m| group_choices(p, group_bonus, &tiles, jokers, m as u8))
             .collect();
@@ -249,10 +303,43 @@ impl Relaxation {
             colour_bits,
             choices,
             lambda: [[0.0; 4]; 14],
-            mu: 0.0,
+            // (Under the value objective a joker first costs what it can score at most,
+            // as the potential counts it: the parts lay one only where it scores that.)
+            mu: if by_tiles {
+                0.0
+            } else {
+                tile.iter().copied().fold(0.0, f64::max)
+            },
+            tile,
+            joker_at: if by_tiles { [0.0; 14] } else { tile },
+            joker_anywhere: if by_tiles { TILE } else { 0.0 },
             groups_from: [[0.0; 3]; 15],
             graphs: Default::default(),
+            printed: p.printed,
+            read_cache: vec![Read::default(); 1 << READ_CACHE_BITS],
+            pending: Vec::new(),
         };
+        for c in 0..4 {
+            lay.node(c, lay.root());
+        }
+        Some(lay)
+    }
+
+    /// The part every colour starts from.
+    fn root(&self) -> Part {
+        Part {
+            n: 0,
+            runs: [0; 3],
+            tails: [0; 3],
+            mask: 0,
+            jokers: self.jokers,
+        }
+    }
+
+    /// Prices the relaxation: those another search of the problem fitted, or fitted
+    /// here by subgradient rounds and left in `shared` for the others.
+    pub(super) fn price(&mut self, shared: &mut Option<Prices>) {
+        self.read_cache.fill(Read::default());
         match shared {
             // Another search of the problem fitted prices: walked another way it is the
             // same relaxation (runs over 13 are walked exactly wherever the cycle is
@@ -261,24 +348,26 @@ impl Relaxation {
             // states.)
             Some(prices) => {
                 for m in 1..14 {
-                    lay.lambda[m] = prices.by_printed[usize::from(p.printed[m])];
+                    self.lambda[m] = prices.by_printed[usize::from(self.printed[m])];
                 }
-                lay.mu = prices.mu;
-                lay.set_groups();
+                self.mu = prices.mu;
+                self.set_groups();
+                for c in 0..4 {
+                    self.value_from(c, 0);
+                }
             }
             None => {
-                lay.fit_prices();
+                self.fit_prices();
                 let mut by_printed = [[0.0; 4]; 14];
                 for m in 1..14 {
-                    by_printed[usize::from(p.printed[m])] = lay.lambda[m];
+                    by_printed[usize::from(self.printed[m])] = self.lambda[m];
                 }
                 *shared = Some(Prices {
                     by_printed,
-                    mu: lay.mu,
+                    mu: self.mu,
                 });
             }
         }
-        Some(lay)
     }
 
     /// Subgradient rounds on the bound at the start: each round moves the prices against
@@ -287,8 +376,10 @@ impl Relaxation {
     /// less than the best bound so far (Polyak). The best prices found are kept.
     fn fit_prices(&mut self) {
         let mut best = (f64::INFINITY, self.lambda, self.mu);
+        // (Aimed in tiles of the highest value under the value objective.)
+        let aim_scale = self.tile.iter().copied().fold(0.0, f64::max) / TILE;
         for round in 0..ROUNDS {
-            let aim = AIM + (AIM_END - AIM) * round as f64 / ROUNDS as f64;
+            let aim = (AIM + (AIM_END - AIM) * round as f64 / ROUNDS as f64) * aim_scale;
             self.set_groups();
             let (term, laid) = self.joker_term(self.table_jokers, self.jokers);
             let mut value = term;
@@ -297,14 +388,7 @@ impl Relaxation {
             let mut gap = [[0.0f64; 14]; 4];
             let mut joker_gap = f64::from(laid);
             for (c, gaps) in gap.iter_mut().enumerate() {
-                let root = Part {
-                    n: 0,
-                    runs: [0; 3],
-                    tails: [0; 3],
-                    mask: 0,
-                    jokers: self.jokers,
-                };
-                let mut at = self.node(c, root) as usize;
+                let mut at = self.node(c, self.root()) as usize;
                 self.value_from(c, 0);
                 let graph = &self.graphs[c];
                 value += graph.value[at];
@@ -312,7 +396,8 @@ impl Relaxation {
                     let Some(step) = graph.steps.get(graph.best[at] as usize) else {
                         break;
                     };
-                    let (_, aside) = step.value(0.0, TILE - self.lambda[m][c], self.mu);
+                    let worth = self.tile[m] - self.lambda[m][c];
+                    let (_, aside) = step.value(0.0, worth, self.mu);
                     *slot += f64::from(aside);
                     joker_gap -= f64::from(step.jokers);
                     at = step.next as usize;
@@ -373,7 +458,8 @@ impl Relaxation {
                 + (0..4)
                     .map(|c| self.lambda[m][c] * f64::from(g.tiles[c]))
                     .sum::<f64>()
-                - self.mu * f64::from(g.jokers);
+                - self.mu * f64::from(g.jokers)
+                + self.joker_at[m] * f64::from(g.jokers);
             if v > best.0 {
                 best = (v, *g);
             }
@@ -397,10 +483,11 @@ impl Relaxation {
         bound - ties + ties.min(self.old_sets)
     }
 
-    /// The jokers' term: each joker laid scores a tile and earns its price `mu` (the parts
-    /// pay it); at least `least` and at most `most` are laid. The term and how many.
+    /// The jokers' term: each joker laid earns its price `mu` (the parts pay it), and
+    /// under the tiles objective scores a tile; at least `least` and at most `most` are
+    /// laid. The term and how many.
     fn joker_term(&self, least: u8, most: u8) -> (f64, u8) {
-        let each = TILE + self.mu;
+        let each = self.joker_anywhere + self.mu;
         let laid = if each >= 0.0 { most } else { least };
         (each * f64::from(laid), laid)
     }
@@ -412,6 +499,20 @@ impl Relaxation {
         let (term, _) = self.joker_term(self.table_jokers.saturating_sub(key.jokers), jokers);
         let mut value = term + self.groups_from[usize::from(n) + 1][usize::from(jokers.min(2))];
         for c in 0..4 {
+            let mask = key.mask & self.colour_bits[c];
+            let tag = u64::from(key.cols[c])
+                | u64::from(n) << 16
+                | u64::from(jokers) << 24
+                | (c as u64) << 32
+                | 1 << 40;
+            let slot = ((tag.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ mask.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+                >> (64 - READ_CACHE_BITS)) as usize;
+            let read = self.read_cache[slot];
+            if read.tag == tag && read.mask == mask {
+                value += read.value;
+                continue;
+            }
             let (mut runs, mut tails) = ([0u8; 3], [0u8; 3]);
             // (The tokens packed in a word, sorted descending: 0 ends them.)
             let packed = ctx.packed[usize::from(key.cols[c])];
@@ -435,7 +536,7 @@ impl Relaxation {
                 n,
                 runs,
                 tails,
-                mask: key.mask & self.colour_bits[c],
+                mask,
                 jokers,
             };
             let at = self.node(c, part) as usize;
@@ -443,7 +544,13 @@ impl Relaxation {
             if graph.valued < graph.parts.len() {
                 self.value_from(c, graph.valued);
             }
-            value += self.graphs[c].value[at];
+            let part_value = self.graphs[c].value[at];
+            self.read_cache[slot] = Read {
+                tag,
+                mask,
+                value: part_value,
+            };
+            value += part_value;
         }
         // (The prices are fractions: a little slack against rounding.)
         value.is_finite().then(|| (value + 1e-6).floor() as i32)
@@ -465,7 +572,8 @@ impl Relaxation {
                     best.0 = 0.0;
                 }
             } else {
-                let worth = TILE - self.lambda[usize::from(part.n) + 1][c];
+                let m = usize::from(part.n) + 1;
+                let worth = self.tile[m] - self.lambda[m][c];
                 for k in graph.steps_of(i) {
                     let step = &graph.steps[k];
                     let (value, _) = step.value(graph.value[step.next as usize], worth, mu);
@@ -484,27 +592,31 @@ impl Relaxation {
         if let Some(&at) = self.graphs[c].index.get(&part) {
             return at;
         }
-        let (closes, ways) = self.ways_on(c, part);
-        let steps: Vec<Step> = ways
-            .into_iter()
-            .map(|(next, step)| Step {
-                next: self.node(c, next),
-                ..step
-            })
-            .collect();
+        // (Its ways on wait on a stack shared by the parts being added, each part's
+        // above those of the part that leads to it.)
+        let start = self.pending.len();
+        let mut pending = std::mem::take(&mut self.pending);
+        let closes = self.ways_on(c, part, &mut pending);
+        self.pending = pending;
+        for k in start..self.pending.len() {
+            let next = self.pending[k].0;
+            self.pending[k].1.next = self.node(c, next);
+        }
         let graph = &mut self.graphs[c];
         let at = graph.parts.len() as u32;
         graph.parts.push(part);
         graph.closes.push(closes);
-        graph.steps.extend(steps);
+        graph
+            .steps
+            .extend(self.pending.drain(start..).map(|(_, step)| step));
         graph.ends.push(graph.steps.len() as u32);
         graph.index.insert(part, at);
         at
     }
 
-    /// Colour c's ways on from `part` (each step with the part it leads to; its `next`
-    /// is filled in by [`Relaxation::node`]), and at 13 whether its runs close.
-    fn ways_on(&self, c: usize, part: Part) -> (bool, Vec<(Part, Step)>) {
+    /// Colour c's ways on from `part` onto `ways` (each step with the part it leads to;
+    /// its `next` is filled in by [`Relaxation::node`]); at 13 whether its runs close.
+    fn ways_on(&self, c: usize, part: Part, ways: &mut Vec<(Part, Step)>) -> bool {
         let [one, two, three] = part.runs;
         if part.n == 13 {
             // Runs shorter than three must go on; under wrap-around runs the parts
@@ -512,7 +624,7 @@ impl Relaxation {
             // lengths (one of three or more may also just end).
             let [tail1, tail2, tail3] = part.tails;
             let closes = one == tail1 && two == tail2 && three >= tail3;
-            return (closes, Vec::new());
+            return closes;
         }
         let m = part.n + 1;
         let mi = usize::from(m);
@@ -535,7 +647,6 @@ impl Relaxation {
         let starting = &starting[..starts_here];
         let (table, rack) = (self.table[mi][c], self.rack[mi][c]);
         let wrap = self.wrap;
-        let mut ways = Vec::new();
         for keep in 0u32..(1 << starting.len()) {
             let mut mask = part.mask;
             let mut kept = 0.0;
@@ -591,9 +702,10 @@ impl Relaxation {
                             let over = free - used;
                             let least = must.saturating_sub(used).max(over.saturating_sub(rack));
                             let step = Step {
-                                kept,
+                                fixed: kept
+                                    + self.joker_at[mi] * f64::from(jokers)
+                                    + self.tile[mi] * f64::from(used),
                                 next: NO_STEP,
-                                used,
                                 jokers: keep_jokers + jokers,
                                 over,
                                 least,
@@ -604,7 +716,7 @@ impl Relaxation {
                 }
             }
         }
-        (false, ways)
+        false
     }
 }
 

@@ -7,7 +7,7 @@ use super::context::Ctx;
 use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
 use super::rebuild::rebuild;
-use super::relaxation::{Prices, Relaxation};
+use super::relaxation::{self, Prices, Relaxation};
 use super::state::{Arena, Key};
 use super::stuck::Held;
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
@@ -118,8 +118,9 @@ pub(super) struct Search {
     /// See [`Cache::stuck_from`].
     stuck_from: usize,
     /// The relaxation's bound on the rest (see [`super::relaxation`]): `None` until the
-    /// search has stored `relaxation_from` states (see [`Cache::relaxation_from`]; most
-    /// searches end before), then the bound, or `Some(None)` where the problem has none.
+    /// search has stored `relaxation_from` states (see [`Cache::relaxation_from`] and
+    /// [`relaxation::relaxation_from`]), then the bound, or `Some(None)` where the
+    /// problem has none.
     relaxation: Option<Option<Relaxation>>,
     relaxation_from: usize,
     numbering: Numbering,
@@ -144,6 +145,9 @@ impl Search {
         at_least: i32,
     ) -> Option<Search> {
         let prep = Prepared::new(&p, cache);
+        let relaxation_from = cache
+            .relaxation_from
+            .unwrap_or_else(|| relaxation::relaxation_from(p.wrap));
         let start = start_key(&p, ctx);
         let bound = prep.bounds.potential(&start, 0, 0, 0, 1);
         if bound < at_least {
@@ -168,7 +172,7 @@ impl Search {
             at_least,
             stuck_from: cache.stuck_from,
             relaxation: None,
-            relaxation_from: cache.relaxation_from,
+            relaxation_from,
             numbering: Numbering {
                 sets: sets + 1,
                 top: (bound + 1).div_euclid(PRIMARY),
@@ -292,7 +296,10 @@ impl Search {
                     && arena.states.len() >= self.relaxation_from
                     && self.relaxation.is_none()
                 {
-                    self.relaxation = Some(Relaxation::new(p, &prep.group_bonus, prices));
+                    self.relaxation = Some(Relaxation::new(p, &prep.group_bonus).map(|mut lay| {
+                        lay.price(prices);
+                        lay
+                    }));
                 }
                 let mut expansion = Expansion {
                     p,
