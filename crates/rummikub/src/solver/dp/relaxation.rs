@@ -16,8 +16,9 @@
 //! shared by all parts). For *any* prices, the sum of the parts' best values plus the
 //! jokers' term bounds the rest from above (weak duality): every play is a choice in each
 //! part whose prices cancel. Rounds of a subgradient method make the prices good; the
-//! bound of a state is then read from each part's best value from that state on
-//! (memoized). Under wrap-around runs a colour's part walks its runs over 13 as the search
+//! bound of a state is then read from each part's best value from that state on (each
+//! colour's parts are a graph valued in one pass, [`PartGraph`]). Under the value
+//! objective a joker scores in the part that lays it. Under wrap-around runs a colour's part walks its runs over 13 as the search
 //! does: a run begun at the walk's first number may be a part after 13, and its part
 //! before 1 (of one, two, or three or more tiles) must then be open at the walk's end.
 //! The parts relax the rules where it makes them simpler (jokers per set, how far a part
