@@ -32,7 +32,7 @@ use super::group_bonus::{GroupBonus, X_OF_INDEX};
 use super::state::Key;
 use super::{Problem, Unit, PRIMARY};
 use crate::solver::groups;
-use crate::solver::runs::{kind, len, tail, Tok, HEAD, OBLIGATION};
+use crate::solver::runs::{kind, len, tail, unpack, HEAD, OBLIGATION};
 
 /// Subgradient rounds when a search starts using the bound. Current rules, seed 1, 1,000
 /// positions, the bound from a search's 256th state: states at p99 1,203 without it,
@@ -515,12 +515,7 @@ impl Relaxation {
                 continue;
             }
             let (mut runs, mut tails) = ([0u8; 3], [0u8; 3]);
-            // (The tokens packed in a word, sorted descending: 0 ends them.)
-            let packed = ctx.packed[usize::from(key.cols[c])];
-            for t in (0..8)
-                .map(|i| (packed >> (8 * i)) as Tok)
-                .take_while(|&t| t != 0)
-            {
+            for t in unpack(ctx.packed[usize::from(key.cols[c])]) {
                 let k = kind(t);
                 if k == HEAD || k == OBLIGATION {
                     tails[usize::from(tail(t).clamp(1, 3)) - 1] += 1;
