@@ -5,14 +5,16 @@
 use rustc_hash::FxHashMap;
 
 use crate::solver::runs::{
-    any_leads_with_joker, close_at_13, dominates, kind, len, must_go_on, tails_needed, unpack,
-    ColOpt, Packed, RunRules, EARLY, OBLIGATION, RUN,
+    any_leads_with_joker, close_at_13, dominance_signature, dominates, kind, len, must_go_on,
+    tails_needed, unpack, ColOpt, Packed, RunRules, EARLY, OBLIGATION, RUN,
 };
 
 /// Interned colour configurations and their cached options.
 pub(super) struct Ctx {
     pub(super) rules: RunRules,
     pub(super) packed: Vec<Packed>,
+    /// Per configuration its [`dominance_signature`].
+    pub(super) signatures: Vec<u16>,
     pub(super) ids: FxHashMap<Packed, u16>,
     pub(super) lists: Vec<OptList>,
     /// Option list per (configuration, number class, tiles, jokers), see
@@ -103,6 +105,7 @@ impl Ctx {
         i.map(|i| kept.swap_remove(i)).unwrap_or_else(|| Ctx {
             rules,
             packed: Vec::new(),
+            signatures: Vec::new(),
             ids: FxHashMap::default(),
             lists: Vec::new(),
             list_ids: Vec::new(),
@@ -157,6 +160,14 @@ impl Ctx {
         d
     }
 
+    /// The four colours' [`dominance_signature`]s of a state, side by side: a state can
+    /// dominate another only if its signature covers the other's.
+    pub(super) fn signature(&self, cols: [u16; 4]) -> u64 {
+        cols.iter().enumerate().fold(0, |sig, (c, &id)| {
+            sig | u64::from(self.signatures[usize::from(id)]) << (16 * c)
+        })
+    }
+
     /// Whether the open runs of configuration `id` can all close at 13 (cached).
     pub(super) fn closes(&mut self, id: u16) -> bool {
         let i = usize::from(id);
@@ -176,6 +187,7 @@ impl Ctx {
         }
         let id = self.packed.len() as u16;
         self.packed.push(packed);
+        self.signatures.push(dominance_signature(packed));
         self.ids.insert(packed, id);
         id
     }
@@ -194,6 +206,10 @@ impl Ctx {
             + usize::from(jokers.min(2))
     }
 
+    /// The option list of (configuration, number, tiles, jokers): looked up for every
+    /// colour of every walk, built the first time (out of line, so that the look-up
+    /// inlines into the walk).
+    #[inline]
     pub(super) fn list(&mut self, config: u16, n: u8, tiles: u8, jokers: u8) -> u32 {
         let slot = self.list_slot(config, n, tiles, jokers);
         if let Some(&l) = self.list_ids.get(slot) {
@@ -201,6 +217,12 @@ impl Ctx {
                 return l;
             }
         }
+        self.build_list(slot, config, n, tiles, jokers)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn build_list(&mut self, slot: usize, config: u16, n: u8, tiles: u8, jokers: u8) -> u32 {
         let mut full = self.rules.options(
             self.packed[usize::from(config)],
             n,

@@ -120,6 +120,8 @@ impl StateIndex {
 /// What the dominance check reads of a state stored.
 #[derive(Clone, Copy)]
 pub(super) struct Candidate {
+    /// Its colours' dominance signatures (see [`Ctx::signature`]).
+    signature: u64,
     score: i32,
     acc: u8,
     any: bool,
@@ -199,11 +201,13 @@ impl Arena {
             .dom_groups
             .entry(group)
             .or_insert_with(|| spare.pop().unwrap_or_default());
-        if dominated(ctx, candidates, &key, score) {
+        let signature = ctx.signature(key.cols);
+        if dominated(ctx, candidates, &key, score, signature) {
             return None;
         }
         self.dom_at.push(candidates.len() as u32);
         candidates.push(Candidate {
+            signature,
             score,
             acc: key.acc,
             any: key.any,
@@ -225,11 +229,20 @@ impl Arena {
 /// `candidates`, beats `key` (with `score`) whatever comes (best-first search): it
 /// scores at least as much (stored earlier it has at least the same potential, and its
 /// bound on the rest is the same but for a stuck tile's point, see [`super::stuck`], so
-/// the scores are compared), and its runs must do everything these can.
-fn dominated(ctx: &mut Ctx, candidates: &[Candidate], key: &Key, score: i32) -> bool {
+/// the scores are compared), and its runs must do everything these can (only where its
+/// signature, `signature` of `key`'s, covers `key`'s: most candidates are rejected by
+/// that).
+fn dominated(
+    ctx: &mut Ctx,
+    candidates: &[Candidate],
+    key: &Key,
+    score: i32,
+    signature: u64,
+) -> bool {
     // The last stored first.
     candidates.iter().rev().take(DOMINANCE_CHECKS).any(|a| {
-        a.score >= score
+        signature & !a.signature == 0
+            && a.score >= score
             && a.acc >= key.acc
             && a.any >= key.any
             && (0..4).all(|c| ctx.config_dominates(a.cols[c], key.cols[c], key.number))
