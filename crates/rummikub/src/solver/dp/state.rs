@@ -117,29 +117,15 @@ impl StateIndex {
     }
 }
 
-/// What the dominance check reads of a state stored, past its signature.
+/// What the dominance check reads of a state stored.
 #[derive(Clone, Copy)]
 pub(super) struct Candidate {
+    /// Its colours' dominance signatures (see [`Ctx::signature`]).
+    signature: u64,
     score: i32,
     acc: u8,
     any: bool,
     cols: [u16; 4],
-}
-
-/// The dominance candidates of one (number, kept sets, jokers), in the order stored:
-/// their signatures (see [`Ctx::signature`]) apart from the rest, so that the check
-/// scans eight bytes a candidate and reads the rest only where the signature covers.
-#[derive(Default)]
-pub(super) struct Candidates {
-    signatures: Vec<u64>,
-    records: Vec<Candidate>,
-}
-
-impl Candidates {
-    fn clear(&mut self) {
-        self.signatures.clear();
-        self.records.clear();
-    }
 }
 
 /// Every state stored in one vector, with an index to find them by key, and the best-first
@@ -161,13 +147,13 @@ pub(super) struct Arena {
     /// The dominance candidates: per (number, kept sets, jokers) what the check reads of
     /// each state stored, in the order stored (side by side in memory: the check reads
     /// up to [`DOMINANCE_CHECKS`] of them for every state offered).
-    pub(super) dom_groups: FxHashMap<(u8, u64, u8), Candidates>,
+    pub(super) dom_groups: FxHashMap<(u8, u64, u8), Vec<Candidate>>,
     /// Per arena position, where its candidate is in its group (a reopened state's
     /// score is updated there too).
     pub(super) dom_at: Vec<u32>,
     /// Emptied candidate lists of earlier searches, for new groups (most searches are
     /// small, and allocating a list per group cost them 3 % of their instructions).
-    pub(super) spare_groups: Vec<Candidates>,
+    pub(super) spare_groups: Vec<Vec<Candidate>>,
 }
 
 impl Arena {
@@ -202,7 +188,7 @@ impl Arena {
                 self.choices[at] = choice;
                 let group = (key.number, key.mask, key.jokers);
                 if let Some(candidates) = self.dom_groups.get_mut(&group) {
-                    candidates.records[self.dom_at[at] as usize].score = score;
+                    candidates[self.dom_at[at] as usize].score = score;
                 }
                 return Some(at);
             }
@@ -219,9 +205,9 @@ impl Arena {
         if dominated(ctx, candidates, &key, score, signature) {
             return None;
         }
-        self.dom_at.push(candidates.records.len() as u32);
-        candidates.signatures.push(signature);
-        candidates.records.push(Candidate {
+        self.dom_at.push(candidates.len() as u32);
+        candidates.push(Candidate {
+            signature,
             score,
             acc: key.acc,
             any: key.any,
@@ -248,22 +234,14 @@ impl Arena {
 /// that).
 fn dominated(
     ctx: &mut Ctx,
-    candidates: &Candidates,
+    candidates: &[Candidate],
     key: &Key,
     score: i32,
     signature: u64,
 ) -> bool {
     // The last stored first.
-    let from = candidates.signatures.len().saturating_sub(DOMINANCE_CHECKS);
-    let covering = candidates.signatures[from..]
-        .iter()
-        .rposition(|&s| signature & !s == 0);
-    let Some(last) = covering else {
-        return false;
-    };
-    (from..=from + last).rev().any(|i| {
-        let a = &candidates.records[i];
-        signature & !candidates.signatures[i] == 0
+    candidates.iter().rev().take(DOMINANCE_CHECKS).any(|a| {
+        signature & !a.signature == 0
             && a.score >= score
             && a.acc >= key.acc
             && a.any >= key.any
