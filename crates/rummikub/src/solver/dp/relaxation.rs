@@ -249,7 +249,7 @@ pub(super) struct Relaxation {
 }
 
 impl Relaxation {
-    /// The relaxation of `p`, its parts walked from the start but not yet priced (see
+    /// The relaxation of `p`, not yet priced, its graphs empty (see
     /// [`Relaxation::price`]); `None` where
     /// an old set of several colours is read as a run (it belongs to no colour). An
     /// initial meld's minimum is left out (the bound only grows). Under the value
@@ -293,7 +293,7 @@ impl Relaxation {
         let choices = (0..14)
             .map(|m| group_choices(p, group_bonus, &tiles, jokers, m as u8))
             .collect();
-        let mut lay = Relaxation {
+        let lay = Relaxation {
             table: p.table,
             rack: p.rack,
             jokers,
@@ -320,9 +320,8 @@ impl Relaxation {
             read_cache: vec![Read::default(); 1 << READ_CACHE_BITS],
             pending: Vec::new(),
         };
-        for c in 0..4 {
-            lay.node(c, lay.root());
-        }
+        // (The parts are added to the graphs as they are needed: from the start by a
+        // fit, else from the states the search reads.)
         Some(lay)
     }
 
@@ -353,9 +352,9 @@ impl Relaxation {
                 }
                 self.mu = prices.mu;
                 self.set_groups();
-                for c in 0..4 {
-                    self.value_from(c, 0);
-                }
+                // (No graph walked from the start: the searches that take shared prices
+                // are most of those that use the bound, and they read only the parts of
+                // the states they reach, each added then with every part it leads to.)
             }
             None => {
                 self.fit_prices();
