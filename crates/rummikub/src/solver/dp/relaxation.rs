@@ -103,6 +103,11 @@ const READ_CACHE_BITS: u32 = 12;
 /// What a tile laid adds to the score (the tiles objective).
 const TILE: f64 = PRIMARY as f64;
 
+/// The most a tile laid (or a joker) can add to the score at any number.
+fn most_worth(tile: &[f64; 14]) -> f64 {
+    tile.iter().copied().fold(0.0, f64::max)
+}
+
 /// An old run (or a set read either way) of one colour, for that colour's part.
 #[derive(Clone, Debug)]
 struct ColourSet {
@@ -306,18 +311,15 @@ impl Relaxation {
             lambda: [[0.0; 4]; 14],
             // (Under the value objective a joker first costs what it can score at most,
             // as the potential counts it: the parts lay one only where it scores that.)
-            mu: if by_tiles {
-                0.0
-            } else {
-                tile.iter().copied().fold(0.0, f64::max)
-            },
+            mu: if by_tiles { 0.0 } else { most_worth(&tile) },
             tile,
             joker_at: if by_tiles { [0.0; 14] } else { tile },
             joker_anywhere: if by_tiles { TILE } else { 0.0 },
             groups_from: [[0.0; 3]; 15],
             graphs: Default::default(),
             printed: p.printed,
-            read_cache: vec![Read::default(); 1 << READ_CACHE_BITS],
+            // (Sized and emptied by `price`, which always follows.)
+            read_cache: Vec::new(),
             pending: Vec::new(),
         };
         // (The parts are added to the graphs as they are needed: from the start by a
@@ -339,7 +341,9 @@ impl Relaxation {
     /// Prices the relaxation: those another search of the problem fitted, or fitted
     /// here by subgradient rounds and left in `shared` for the others.
     pub(super) fn price(&mut self, shared: &mut Option<Prices>) {
-        self.read_cache.fill(Read::default());
+        self.read_cache.clear();
+        self.read_cache
+            .resize(1 << READ_CACHE_BITS, Read::default());
         match shared {
             // Another search of the problem fitted prices: walked another way it is the
             // same relaxation (runs over 13 are walked exactly wherever the cycle is
@@ -377,7 +381,7 @@ impl Relaxation {
     fn fit_prices(&mut self) {
         let mut best = (f64::INFINITY, self.lambda, self.mu);
         // (Aimed in tiles of the highest value under the value objective.)
-        let aim_scale = self.tile.iter().copied().fold(0.0, f64::max) / TILE;
+        let aim_scale = most_worth(&self.tile) / TILE;
         for round in 0..ROUNDS {
             let aim = (AIM + (AIM_END - AIM) * round as f64 / ROUNDS as f64) * aim_scale;
             self.set_groups();
