@@ -210,37 +210,10 @@ impl Expansion<'_> {
             if leads && gaps + jokers > jokers_left {
                 continue;
             }
-            // (The list holds only options within the tiles there: `tiles <= avail`.)
-            let slots = i32::from(tiles) + i32::from(jokers);
-            let reach = score + slots * unit + ahead + joker_bound[usize::from(jokers)];
-            // Tiles set aside for groups: the table's must all be used, at most two.
-            let fewest = must.saturating_sub(tiles);
-            let most = (avail - tiles).min(2);
-            // The potential falls with every tile not set aside (a tile's unit is more
-            // than the old groups it can cost), so only the most tiles set aside down to
-            // the first below the floor are walked; that one bounds the rest.
-            let potential_with = |x: u8| {
-                let partial =
-                    (usize::from(key.x) | usize::from(x) << (2 * c)) & ((4 << (2 * c)) - 1);
-                // Old groups here that the tiles set aside can no longer re-form.
-                let lost = group_loss.map_or(0, |loss| i32::from(loss[partial]));
-                (reach + i32::from(x) * unit - lost, partial)
-            };
-            let mut least = most + 1;
-            while least > fewest {
-                let (potential, _) = potential_with(least - 1);
-                if !self.worth(potential) {
-                    break;
-                }
-                least -= 1;
-            }
-            if least > most {
-                continue;
-            }
             let jokers_after = key.jokers + jokers;
             let jokers_free = total_jokers - jokers_after;
             // Runs that cannot go on die at the next number: not walked (a third of the
-            // states stored were such).
+            // states stored were such), and not counted where the state waits.
             let mut needed = self
                 .kept
                 .jokers_to_go_on(short, n, c, p.wrap)
@@ -252,12 +225,37 @@ impl Expansion<'_> {
             if needed > jokers_free {
                 continue;
             }
-            for x in least..=most {
-                let (_, partial) = potential_with(x);
-                // The tiles set aside so far must still fit into groups.
+            // (The list holds only options within the tiles there: `tiles <= avail`.)
+            let slots = i32::from(tiles) + i32::from(jokers);
+            let reach = score + slots * unit + ahead + joker_bound[usize::from(jokers)];
+            // Tiles set aside for groups: the table's must all be used, at most two.
+            let fewest = must.saturating_sub(tiles);
+            let most = (avail - tiles).min(2);
+            // The potential falls with every tile not set aside (a tile's unit is more
+            // than the old groups it can cost), so only the most tiles set aside down to
+            // the first below the floor are walked; that one bounds the rest. Counts
+            // whose tiles set aside so far can no longer fit into groups lead nowhere:
+            // skipped, and not counted where the state waits.
+            let partial_with =
+                |x: u8| (usize::from(key.x) | usize::from(x) << (2 * c)) & ((4 << (2 * c)) - 1);
+            let mut walk = [false; 3];
+            for x in (fewest..=most).rev() {
+                let partial = partial_with(x);
                 if need[partial] > jokers_free {
                     continue;
                 }
+                // Old groups here that the tiles set aside can no longer re-form.
+                let lost = group_loss.map_or(0, |loss| i32::from(loss[partial]));
+                if !self.worth(reach + i32::from(x) * unit - lost) {
+                    break;
+                }
+                walk[usize::from(x)] = true;
+            }
+            for x in fewest..=most {
+                if !walk[usize::from(x)] {
+                    continue;
+                }
+                let partial = partial_with(x);
                 let mut next = key;
                 next.cols[c] = cols;
                 next.jokers = jokers_after;
