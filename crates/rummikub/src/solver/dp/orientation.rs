@@ -501,14 +501,13 @@ mod tests {
         }
     }
 
-    /// Old-rules random positions raced with `cache` (see below) against their first way
-    /// alone: the same score, valid sets. The ways the races dropped.
-    fn races_against_the_first_way(mut cache: Cache) -> usize {
-        let old = RuleSet::old();
+    /// Random positions under `rules` raced with `cache` (see below) against their first
+    /// way alone: the same score, valid sets. The ways the races dropped.
+    fn races_against_the_first_way(mut cache: Cache, old: RuleSet) -> usize {
         let mut rng = ChaCha8Rng::seed_from_u64(22);
         let mut answered = 0;
         for round in 0..40 {
-            let (table, rack) = position(&mut rng, true);
+            let (table, rack) = position(&mut rng, old.run_wraps_around);
             let unit = if round % 2 == 0 {
                 Unit::Tiles
             } else {
@@ -541,6 +540,7 @@ mod tests {
         super::super::portfolio::RaceSchedule {
             at: 0,
             first_round: 4,
+            line_at: 0,
         };
 
     #[test]
@@ -548,23 +548,45 @@ mod tests {
         // `portfolio::Race`: the ways of walking race, the half that comes down the
         // levels slowest is dropped round by round; whichever way finishes, the play
         // scores as the first way's alone.
-        let dropped = races_against_the_first_way(Cache {
-            race: RACE_AT_ONCE,
-            ..Cache::default()
-        });
+        let dropped = races_against_the_first_way(
+            Cache {
+                race: RACE_AT_ONCE,
+                ..Cache::default()
+            },
+            RuleSet::old(),
+        );
         assert!(dropped > 100, "the races dropped only {dropped} ways");
+    }
+
+    #[test]
+    fn a_race_of_the_two_ways_under_the_current_rules_finds_a_play_as_good_as_the_first_way_alone()
+    {
+        // Without wrap-around runs the two ways (up and down) race once: the second
+        // does the work the first has done, the one further down the levels goes on
+        // alone. Whichever it is, the play scores as the first way's alone.
+        let dropped = races_against_the_first_way(
+            Cache {
+                race: RACE_AT_ONCE,
+                ..Cache::default()
+            },
+            RuleSet::current(),
+        );
+        assert!(dropped > 10, "the races dropped only {dropped} ways");
     }
 
     #[test]
     fn racing_ways_that_share_the_relaxations_prices_find_the_same_play() {
         // The relaxation's bound from the first state: the first way of a problem to
         // need it fits the prices, the other ways take them (`Relaxation::new`).
-        let dropped = races_against_the_first_way(Cache {
-            race: RACE_AT_ONCE,
-            stuck_from: 0,
-            relaxation_from: Some(0),
-            ..Cache::default()
-        });
+        let dropped = races_against_the_first_way(
+            Cache {
+                race: RACE_AT_ONCE,
+                stuck_from: 0,
+                relaxation_from: Some(0),
+                ..Cache::default()
+            },
+            RuleSet::old(),
+        );
         // (With the bound from the first state most of these small searches end before
         // a race drops a way: some must still have raced.)
         assert!(dropped > 10, "the races dropped only {dropped} ways");

@@ -5,8 +5,9 @@
 //! and down, and under wrap-around runs cut at several places. Each search is exact,
 //! and how many states one needs differs by orders of magnitude from way to way in a
 //! way no cheap count foresees, so they take turns (the way ranked first gets the most)
-//! and the first to finish answers; under wrap-around runs a problem that grows large
-//! races its ways and keeps those that come down the levels fastest ([`Race`]).
+//! and the first to finish answers; a problem that grows large races its ways and
+//! keeps those that come down the levels fastest ([`Race`]; without wrap-around runs,
+//! the two ways walked up and down, one round).
 //! Several problems of which the best play is wanted
 //! are searched together, best first: the problem whose searches can still reach the
 //! most goes next, so none is searched below the best play of all (searching them one
@@ -30,26 +31,13 @@ const WAYS: usize = 3;
 /// How many turns of [`TURN`] expansions the search at each rank gets per round: the
 /// way ranked first gets the most.
 const TURNS: [usize; WAYS] = [2, 1, 1];
-/// Expansions the way ranked first makes alone before the others start: most
-/// positions are done within them, and the way ranked first is usually the cheaper
-/// (see [`orientation::orientations`]), but not always, so past them the ways go on in
-/// turns. Without wrap-around runs (two ways) the first way goes on alone longer: a
-/// turn to the second way costs its states and saves only where the first is the dearer
-/// way by far (current rules, 1,000 self-play positions, states stored at p99 / max,
-/// seeds 1, 1,000,001 and 2,000,001 held out: 1,024 alone, 1,631 / 2,829, 1,380 /
-/// 2,859, 1,788 / 3,895; 4,096 alone, 1,324 / 2,736, 1,224 / 2,172, 1,502 / 3,059; the
-/// first way alone to the end, 1,324 / 2,736, 1,224 / 2,301, 1,514 / 2,763). Again
-/// after the deepest states went first at a new level (2026-12-04), p99 on the three
-/// seeds: 1,024 alone, 1,340, 1,154, 1,604; 2,048, 1,284, 1,050, 1,329; 4,096, 1,232,
-/// 1,010, 1,330; to the end, 1,232, 1,010, 1,330. Under wrap-around runs 512, 1,024 and
-/// 2,048 store the same within 2 % (seeds 1 and 1,000,001).
-fn head_start(wrap: bool) -> usize {
-    if wrap {
-        1024
-    } else {
-        4096
-    }
-}
+/// Expansions the way ranked first makes alone before the others start, under
+/// wrap-around runs: most positions are done within them, and the way ranked first is
+/// usually the cheaper (see [`orientation::orientations`]), but not always, so past them
+/// the ways go on in turns (512, 1,024 and 2,048 store the same within 2 %, seeds 1 and
+/// 1,000,001). Without wrap-around runs the first way goes on alone until the two ways
+/// race ([`LINE_RACE_AT`]).
+const HEAD_START: usize = 1024;
 /// Expansions in one turn of a search.
 const TURN: usize = 64;
 
@@ -185,8 +173,8 @@ impl Contexts {
 
 /// One problem's searches, one per way of walking the numbers tried, taking turns. A
 /// search starts at its first turn: most problems are done within the first way's.
-/// Under wrap-around runs a problem whose first searches grow past [`RACE_AT`] states
-/// goes on as a [`Race`] of its ways.
+/// A problem whose first searches grow past [`RACE_AT`] states (under wrap-around runs)
+/// or [`LINE_RACE_AT`] (without) goes on as a [`Race`] of its ways.
 struct Portfolio {
     p: Problem,
     /// The ways worth trying, best ranked first: the first [`WAYS`] take turns until the
@@ -243,13 +231,30 @@ struct Race {
 /// The work every way does in a race's first round (the ways already past it wait).
 const RACE_FIRST_ROUND: usize = 128;
 
+/// Past this many states stored by the first way, a problem without wrap-around runs
+/// races its two ways (walked up and down): the second does the work the first has
+/// done, and the one further down the levels with it goes on alone ([`Race`], one
+/// round). The way ranked first is the cheaper on most positions, but among the largest
+/// it is wrong on about half (current rules, seed 1, the 25 that stored the most: the
+/// other way 1.2 to 11 times cheaper on 15), and a turn to the second way with no
+/// choice after it cost more than it saved. Current rules, 1,000 self-play positions,
+/// states stored at p99 against the first way alone for 4,096 expansions: race at
+/// 100 states, 1,246 and 907 (seeds 1 and 1,000,001) against 1,203 and 909; 150, 1,116
+/// and 856; 200, 1,131 and 986; 300, 1,231 and 993; held out, see
+/// `docs/rummikub-solver.md`.
+const LINE_RACE_AT: usize = 150;
+
 /// When a problem's ways race, and how long their first round is (see [`Race`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RaceSchedule {
-    /// States the first ways store before the race starts.
+    /// States the first ways store before the race starts, under wrap-around runs.
     pub(crate) at: usize,
-    /// The work every way does in the first round ([`Search::work`]).
+    /// The work every way does in the first round ([`Search::work`]), under
+    /// wrap-around runs.
     pub(crate) first_round: usize,
+    /// States the first way stores before the two ways race, without wrap-around runs
+    /// (see [`LINE_RACE_AT`]).
+    pub(crate) line_at: usize,
 }
 
 impl Default for RaceSchedule {
@@ -257,6 +262,7 @@ impl Default for RaceSchedule {
         RaceSchedule {
             at: RACE_AT,
             first_round: RACE_FIRST_ROUND,
+            line_at: LINE_RACE_AT,
         }
     }
 }
@@ -347,8 +353,12 @@ impl Portfolio {
             let started = self.searches.iter().filter(|s| s.is_some()).count();
             let steps = if first_ways == 1 {
                 usize::MAX
+            } else if !self.p.wrap {
+                // (Until the race: see `LINE_RACE_AT`.)
+                self.rank = 0;
+                return (0, TURN);
             } else if rank == 0 && started <= 1 {
-                head_start(self.p.wrap)
+                HEAD_START
             } else {
                 TURNS[rank] * TURN
             };
@@ -404,11 +414,23 @@ impl Portfolio {
         budget: usize,
     ) -> Option<Result<Option<Answer>, TooLarge>> {
         let schedule = cache.race;
-        if self.race.is_none() && self.p.wrap && self.ways.len() > 1 && self.states() >= schedule.at
-        {
+        let race_at = if self.p.wrap {
+            schedule.at
+        } else {
+            schedule.line_at
+        };
+        if self.race.is_none() && self.ways.len() > 1 && self.states() >= race_at {
+            // Without wrap-around runs the second way's first round is the work the
+            // first has done: then both have done the same, and the one further down
+            // the levels goes on alone.
+            let first = self.searches[0].as_ref().map_or(0, Search::work);
             self.race = Some(Race {
                 running: (0..self.ways.len()).collect(),
-                work: schedule.first_round,
+                work: if self.p.wrap {
+                    schedule.first_round
+                } else {
+                    first.max(1)
+                },
             });
             self.rank = 0;
         }
