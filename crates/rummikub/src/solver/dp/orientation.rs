@@ -503,19 +503,19 @@ mod tests {
 
     /// Random positions under `rules` raced with `cache` (see below) against their first
     /// way alone: the same score, valid sets. The ways the races dropped.
-    fn races_against_the_first_way(mut cache: Cache, old: RuleSet) -> usize {
+    fn races_against_the_first_way(mut cache: Cache, rules: RuleSet) -> usize {
         let mut rng = ChaCha8Rng::seed_from_u64(22);
         let mut answered = 0;
         for round in 0..40 {
-            let (table, rack) = position(&mut rng, old.run_wraps_around);
+            let (table, rack) = position(&mut rng, rules.run_wraps_around);
             let unit = if round % 2 == 0 {
                 Unit::Tiles
             } else {
                 Unit::Value
             };
             let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
-            let mut p = base_problem(&old, unit, &table_tiles, &rack);
-            let values: Vec<u32> = table.iter().map(|s| set_value(s, &old)).collect();
+            let mut p = base_problem(&rules, unit, &table_tiles, &rack);
+            let values: Vec<u32> = table.iter().map(|s| set_value(s, &rules)).collect();
             old_set_readings((&table, &values), &[], unit, &mut p);
             let alone = walked(&mut cache, &p, 0).expect("small position");
             let raced = super::super::solve(&mut cache, p.clone()).expect("small position");
@@ -526,7 +526,7 @@ mod tests {
                 rack.tiles()
             );
             for set in raced.iter().flat_map(|a| &a.sets) {
-                check_tiles(set, &old).expect("a valid set");
+                check_tiles(set, &rules).expect("a valid set");
             }
             answered += usize::from(raced.is_some());
         }
