@@ -73,8 +73,11 @@ pub(crate) struct Cache {
     /// When a problem under wrap-around runs races its ways of walking (tests race small
     /// positions from the start).
     pub(crate) race: portfolio::RaceSchedule,
-    /// Ways of walking that races dropped (tests check that their races drop some).
+    /// Ways of walking that races put out (tests check that their races drop some).
     pub(crate) ways_dropped: usize,
+    /// Ways out of a race that came back into it (see `portfolio::OUT_SHARE_SHIFT`;
+    /// tests check that some do).
+    pub(crate) ways_back: usize,
 }
 
 impl Default for Cache {
@@ -90,6 +93,7 @@ impl Default for Cache {
             walk_only: None,
             race: portfolio::RaceSchedule::default(),
             ways_dropped: 0,
+            ways_back: 0,
         }
     }
 }

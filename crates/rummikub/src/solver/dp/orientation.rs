@@ -502,8 +502,9 @@ mod tests {
     }
 
     /// Random positions under `rules` raced with `cache` (see below) against their first
-    /// way alone: the same score, valid sets. The ways the races dropped.
-    fn races_against_the_first_way(mut cache: Cache, rules: RuleSet) -> usize {
+    /// way alone: the same score, valid sets. The ways the races put out, and how many
+    /// of those came back.
+    fn races_against_the_first_way(mut cache: Cache, rules: RuleSet) -> (usize, usize) {
         let mut rng = ChaCha8Rng::seed_from_u64(22);
         let mut answered = 0;
         for round in 0..40 {
@@ -531,7 +532,7 @@ mod tests {
             answered += usize::from(raced.is_some());
         }
         assert!(answered > 20, "only {answered} positions had a play");
-        cache.ways_dropped
+        (cache.ways_dropped, cache.ways_back)
     }
 
     /// Races from the first state with rounds of little work, so that small positions
@@ -546,9 +547,10 @@ mod tests {
     #[test]
     fn a_race_of_the_ways_finds_a_play_as_good_as_the_first_way_alone() {
         // `portfolio::Race`: the ways of walking race, the half that comes down the
-        // levels slowest is dropped round by round; whichever way finishes, the play
-        // scores as the first way's alone.
-        let dropped = races_against_the_first_way(
+        // levels slowest is put out round by round, keeping a share of each round, and
+        // a way out that gets further down than those in comes back; whichever way
+        // finishes, the play scores as the first way's alone.
+        let (dropped, back) = races_against_the_first_way(
             Cache {
                 race: RACE_AT_ONCE,
                 ..Cache::default()
@@ -556,6 +558,7 @@ mod tests {
             RuleSet::old(),
         );
         assert!(dropped > 100, "the races dropped only {dropped} ways");
+        assert!(back > 0, "no way out of a race came back");
     }
 
     #[test]
@@ -564,7 +567,7 @@ mod tests {
         // Without wrap-around runs the two ways (up and down) race once: the second
         // does the work the first has done, the one further down the levels goes on
         // alone. Whichever it is, the play scores as the first way's alone.
-        let dropped = races_against_the_first_way(
+        let (dropped, _) = races_against_the_first_way(
             Cache {
                 race: RACE_AT_ONCE,
                 ..Cache::default()
@@ -578,7 +581,7 @@ mod tests {
     fn racing_ways_that_share_the_relaxations_prices_find_the_same_play() {
         // The relaxation's bound from the first state: the first way of a problem to
         // need it fits the prices, the other ways take them (`Relaxation::new`).
-        let dropped = races_against_the_first_way(
+        let (dropped, _) = races_against_the_first_way(
             Cache {
                 race: RACE_AT_ONCE,
                 stuck_from: 0,
