@@ -401,10 +401,9 @@ impl Portfolio {
             }
             // Then the ways out of the race, each to its share of the round.
             let share = |i: usize| race.work >> (OUT_SHARE_SHIFT + i).min(63);
-            if let Some(&w) = (race.out.iter().enumerate())
-                .find(|&(i, &w)| work(&self.searches[w]) < share(i))
-                .map(|(_, w)| w)
-            {
+            let short = (race.out.iter().enumerate())
+                .find_map(|(i, &w)| (work(&self.searches[w]) < share(i)).then_some(w));
+            if let Some(w) = short {
                 return (w, TURN);
             }
             // The round is over. A way out of the race that is further down than the
