@@ -535,14 +535,18 @@ mod tests {
         (cache.ways_dropped, cache.ways_back)
     }
 
-    /// Races from the first state with rounds of little work, so that small positions
-    /// drop ways too.
-    const RACE_AT_ONCE: super::super::portfolio::RaceSchedule =
-        super::super::portfolio::RaceSchedule {
-            at: 0,
-            first_round: 4,
-            line_at: 0,
-        };
+    /// A cache whose searches race from the first state with rounds of little work, so
+    /// that small positions drop ways too.
+    fn racing_at_once() -> Cache {
+        Cache {
+            race: super::super::portfolio::RaceSchedule {
+                at: 0,
+                first_round: 4,
+                line_at: 0,
+            },
+            ..Cache::default()
+        }
+    }
 
     #[test]
     fn a_race_of_the_ways_finds_a_play_as_good_as_the_first_way_alone() {
@@ -550,13 +554,7 @@ mod tests {
         // levels slowest is put out round by round, keeping a share of each round, and
         // a way out that gets further down than those in comes back; whichever way
         // finishes, the play scores as the first way's alone.
-        let (dropped, back) = races_against_the_first_way(
-            Cache {
-                race: RACE_AT_ONCE,
-                ..Cache::default()
-            },
-            RuleSet::old(),
-        );
+        let (dropped, back) = races_against_the_first_way(racing_at_once(), RuleSet::old());
         assert!(dropped > 100, "the races dropped only {dropped} ways");
         assert!(back > 0, "no way out of a race came back");
     }
@@ -567,13 +565,7 @@ mod tests {
         // Without wrap-around runs the two ways (up and down) race once: the second
         // does the work the first has done, the one further down the levels goes on
         // alone. Whichever it is, the play scores as the first way's alone.
-        let (dropped, _) = races_against_the_first_way(
-            Cache {
-                race: RACE_AT_ONCE,
-                ..Cache::default()
-            },
-            RuleSet::current(),
-        );
+        let (dropped, _) = races_against_the_first_way(racing_at_once(), RuleSet::current());
         assert!(dropped > 10, "the races dropped only {dropped} ways");
     }
 
@@ -583,10 +575,9 @@ mod tests {
         // need it fits the prices, the other ways take them (`Relaxation::new`).
         let (dropped, _) = races_against_the_first_way(
             Cache {
-                race: RACE_AT_ONCE,
                 stuck_from: 0,
                 relaxation_from: Some(0),
-                ..Cache::default()
+                ..racing_at_once()
             },
             RuleSet::old(),
         );
