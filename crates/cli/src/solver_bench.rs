@@ -319,6 +319,20 @@ fn compare_ways(
         "  in all: the solver {solver_total} states, the best way of each {best_total} ({:.1}x fewer)",
         solver_total as f64 / best_total.max(1) as f64
     );
+    // With every position listed (`--ways` at least `--positions`), what a perfect choice
+    // of the way would store at p99, against the solver's choice and the first way.
+    let at_p99 = |mut states: Vec<usize>| {
+        states.sort_unstable();
+        percentile(&states, 0.99)
+    };
+    let column = |pick: &dyn Fn(&[usize]) -> usize| rows.iter().map(|(_, w)| pick(w)).collect();
+    println!(
+        "  states at p99 of these {} positions: the solver {}, the best way of each {}, the first way {}",
+        rows.len(),
+        at_p99(rows.iter().map(|(i, _)| states[*i]).collect()),
+        at_p99(column(&|w| w.iter().copied().min().unwrap_or(0))),
+        at_p99(column(&|w| w.first().copied().unwrap_or(0))),
+    );
     Ok(())
 }
 

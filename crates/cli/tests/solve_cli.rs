@@ -213,6 +213,26 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
         assert!(digits.contains('0'), "the best way is one of them: {row}");
     }
     assert!(out.contains("  in all: the solver "), "{out}");
+    // Every position listed: the states a perfect choice of the way would store at p99
+    // (the best way of each), at most the first way's.
+    let (out, err, code) = rumi_status(
+        &["bench", "solver", "--positions", "12", "--no-ilp", "--ways", "12"],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("  states at p99 of these 12 positions: the solver "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let figures: Vec<usize> = line
+        .split([' ', ','])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let &[_, solver, best, first] = figures.as_slice() else {
+        panic!("{line}");
+    };
+    assert!(best <= first, "{line}");
+    assert!(solver > 0 && best > 0, "{line}");
     // A rule preset that does not exist is a usage error.
     let (_, err, code) = rumi_status(&["bench", "solver", "--rules", "bogus"], "");
     assert_eq!(code, Some(2));
