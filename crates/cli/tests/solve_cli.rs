@@ -216,7 +216,15 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
     // Every position listed: the states a perfect choice of the way would store at p99
     // (the best way of each), at most the first way's.
     let (out, err, code) = rumi_status(
-        &["bench", "solver", "--positions", "12", "--no-ilp", "--ways", "12"],
+        &[
+            "bench",
+            "solver",
+            "--positions",
+            "12",
+            "--no-ilp",
+            "--ways",
+            "12",
+        ],
         "",
     );
     assert_eq!(code, Some(0), "{err}");
