@@ -145,6 +145,11 @@ impl Search {
         at_least: i32,
     ) -> Option<Search> {
         let prep = Prepared::new(&p, cache);
+        let stuck_from = if widest_keep_choice(&prep) >= WIDE_KEEP_CHOICE {
+            0
+        } else {
+            cache.stuck_from
+        };
         let relaxation_from = cache
             .relaxation_from
             .unwrap_or_else(|| relaxation::relaxation_from(p.wrap));
@@ -170,7 +175,7 @@ impl Search {
             prep,
             arena,
             at_least,
-            stuck_from: cache.stuck_from,
+            stuck_from,
             relaxation: None,
             relaxation_from,
             numbering: Numbering {
@@ -380,6 +385,21 @@ impl Search {
         answer
     }
 }
+
+/// The most old sets that start at one number of `p`'s walk: its keep choices there
+/// are 2 to that power.
+fn widest_keep_choice(prep: &Prepared) -> usize {
+    prep.starting.iter().map(Vec::len).max().unwrap_or(0)
+}
+
+/// Where this many old sets start at one number, a search looks for stuck tiles (and
+/// under wrap-around runs reads the relaxation) from its first state, not from its
+/// [`STUCK_FROM`](super::expand::STUCK_FROM)th: one walk there offers every keep choice
+/// times the colours' options at its own level before the gate would open (the bench's
+/// *full table, old rules*, eight runs of 1 to 11: the first state's walk offered
+/// 709,173 successors, the search stored 709,235 states; with the checks from the first
+/// state 682).
+const WIDE_KEEP_CHOICE: usize = 6;
 
 /// Colour steps and options tried per unit of [`Search::work`] (about one to five
 /// states' worth).
