@@ -230,7 +230,7 @@ fn time_ilp(
     let theirs = ilp::solve_position(p, goal);
     let took = start.elapsed();
     t.ilp.push(took);
-    let same = match (ours, theirs) {
+    let same = match (ours, &theirs) {
         (None, None) => true,
         (Some(s), Some(i)) => {
             let primary = match objective {
@@ -246,6 +246,19 @@ fn time_ilp(
         }
         _ => false,
     };
+    if !same {
+        // (Enough to solve it again: `rumi solve rummikub --table … --rack …`.)
+        let table: Vec<String> = p.table.iter().map(|s| format!("{s:?}")).collect();
+        let rack: Vec<String> = p.rack.iter().map(|t| t.to_string()).collect();
+        eprintln!(
+            "disagreement ({objective:?}, melded {}): table {} rack {}: the solver {:?}, the integer program {:?}",
+            p.melded,
+            table.join(" "),
+            rack.join(" "),
+            ours.as_ref().map(|s| (s.tiles, s.value, s.changed_sets)),
+            theirs.map(|i| (i.tiles, i.value, i.changed)),
+        );
+    }
     t.disagreements += usize::from(!same);
     took
 }

@@ -249,6 +249,28 @@ fn old_rules_tables_that_the_cut_between_13_and_1_could_not_search_are_answered(
     }
 }
 
+/// Held-out seed 10,000,001 of `rumi bench solver` (1,000 positions): the value
+/// objective's best play keeps `[k11 k12 J]` (its joker at 13) while its other joker
+/// joins k13 and o13; walked down, the bound lost that joker's 13 and the solver
+/// answered a play changing one old set more (see `solver/dp/bounds.rs`, `joker_from`).
+#[test]
+fn a_kept_run_with_its_joker_at_13_is_found_walking_down() {
+    let table = rummikub::notation::parse_table(
+        "[r5 b5 k5 o5] [o1 o2 o3 o4 o5 o6 o7 o8 o9 o10 o11 o12 o13] [b1 b2 b3 b4 b5 b6 b7 b8] \
+         [b7 b8 b9 b10 b11 b12 b13] [r3 b3 k3 o3] [k1 k2 k3 k4 k5 k6 k7 k8] [r10 b10 k10 o10] \
+         [r13 b13 k13 o13] [r9 b9 k9 o9] [k6 k7 k8 k9 J k11 k12 k13] [r6 b6 o6] \
+         [r1 b1 k1 o1] [r4 b4 k4 o4] [r1 r2 r3 r4 r5 r6 r7 r8 r9 r10] [r2 b2 k2] [k11 k12 J]",
+    )
+    .expect("table");
+    let p = SuitePosition {
+        rules: RuleSet::current(),
+        table,
+        rack: rummikub::notation::parse_tiles("r12 b11").expect("rack"),
+        melded: true,
+    };
+    assert!(agree(&p, Objective::Value));
+}
+
 /// A full table of long runs (both copies of 1 to 11 in every colour, eight old runs
 /// starting at one number) and a rack of the 12s, 13s and both jokers: one walk of the
 /// first state offered every keep choice of the eight runs times the colours' options,

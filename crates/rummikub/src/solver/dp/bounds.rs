@@ -117,6 +117,18 @@ impl Bounds {
                 let mut best = 0;
                 for g in (1..14).rev() {
                     best = best.max(p.unit.of(p.printed[g]) * PRIMARY);
+                    // A kept old run's jokers are laid with it at its first number, but
+                    // stand where its reading puts them, which may be a number the walk
+                    // has passed: walking down, [k11 k12 J] is kept at 12, its joker at
+                    // 13 (without this the bound lost the joker's 13 there and the search
+                    // missed a play keeping one more set).
+                    for k in p.keepable.iter().filter(|k| usize::from(k.first) == g) {
+                        if k.jokers > 0 {
+                            // (Each of two jokers stands for at least 1.)
+                            let one = k.joker_value.saturating_sub(u32::from(k.jokers) - 1);
+                            best = best.max(p.unit.of(one.min(13) as u8) * PRIMARY);
+                        }
+                    }
                     from[g] = best;
                 }
                 from[0] = best;

@@ -442,6 +442,25 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_run_whose_joker_stands_behind_the_walk_keeps_its_value_in_the_bound() {
+        // Value objective: the best play lays r12 and b11 in groups with the o-run's
+        // o11 and o12 and the long k-run's k11 and k12, the k-run's k13 with o13 and its
+        // joker (a group of 13s), and keeps [k11 k12 J] whole, its joker at 13: the table
+        // worth 174, one old set kept. Walked down, that run is kept at 12 with its joker
+        // standing at 13, a number the walk has passed; the bound counted the joker at
+        // 12 at most there and the search settled for a play keeping nothing (held-out
+        // seed 10,000,001 of `rumi bench solver`, where the integer program found it).
+        let current = RuleSet::current();
+        let scores = scores_every_way(
+            &current,
+            "[o11 o12 o13] [k6 k7 k8 k9 J k11 k12 k13] [k11 k12 J]",
+            "r12 b11",
+            Unit::Value,
+        );
+        assert_eq!(scores, vec![Some(174 * super::super::PRIMARY + 1); 2]);
+    }
+
+    #[test]
     fn a_tile_with_nowhere_to_go_costs_the_bound_a_point_and_never_a_play() {
         // `stuck`: a tile that no run or group of free tiles can take lowers the
         // potential by a tie-break point; the search must still find the best play
