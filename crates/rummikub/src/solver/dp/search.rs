@@ -386,8 +386,8 @@ impl Search {
     }
 }
 
-/// The most old sets that start at one number of `p`'s walk: its keep choices there
-/// are 2 to that power.
+/// The most old sets that start at one number of the walk `prep` was made for: the
+/// keep choices there are 2 to that power.
 fn widest_keep_choice(prep: &Prepared) -> usize {
     prep.starting.iter().map(Vec::len).max().unwrap_or(0)
 }
