@@ -56,6 +56,15 @@ pub struct SolverBenchArgs {
     /// many).
     #[arg(long, default_value_t = 1_000_000)]
     pub ways_limit: usize,
+    /// Also time the N positions that stored the most states again, `--loops` times each
+    /// (the fastest kept): the cost of a state where the tail is. Run under callgrind
+    /// (see docs/rummikub-solver.md), its instruction count does not depend on the
+    /// machine's day.
+    #[arg(long, default_value_t = 0)]
+    pub heaviest: usize,
+    /// Solves of each position under `--heaviest`.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub loops: u32,
 }
 
 fn parse_rules(text: &str) -> Result<RuleSet, String> {
@@ -354,6 +363,60 @@ fn compare_ways(
     Ok(())
 }
 
+/// The `--heaviest` positions that stored the most states, solved `--loops` times each:
+/// their states, and the fastest time of each.
+fn heaviest(
+    cache: &mut SolverCache,
+    positions: &[SuitePosition],
+    states: &[usize],
+    args: &SolverBenchArgs,
+) -> Result<()> {
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(states[i]));
+    order.truncate(args.heaviest);
+    let fastest = time_heaviest(cache, positions, &order, args)?;
+    let stored: usize = order.iter().map(|&i| states[i]).sum();
+    let total: Duration = fastest.iter().sum();
+    let mut sorted = fastest.clone();
+    sorted.sort();
+    println!(
+        "(d) the {} positions that stored the most states (at least {}), each solved {} times: {stored} states, {} in all (the fastest of each), median {}, {:.3} µs a state",
+        order.len(),
+        order.last().map_or(0, |&i| states[i]),
+        args.loops,
+        show(total),
+        show(percentile(&sorted, 0.5)),
+        total.as_secs_f64() * 1e6 / stored.max(1) as f64,
+    );
+    Ok(())
+}
+
+/// The solves of [`heaviest`], in a function of their own so that a profiler can count
+/// them alone (callgrind's `--toggle-collect='*time_heaviest*'`).
+#[inline(never)]
+fn time_heaviest(
+    cache: &mut SolverCache,
+    positions: &[SuitePosition],
+    order: &[usize],
+    args: &SolverBenchArgs,
+) -> Result<Vec<Duration>> {
+    let tie_break = args.tie_break.tie_break();
+    let mut fastest = vec![Duration::MAX; order.len()];
+    for _ in 0..args.loops {
+        for (k, &i) in order.iter().enumerate() {
+            let p = &positions[i];
+            let position = TableAndRack::with_sets(p.table.clone(), p.rack.clone(), p.melded);
+            let start = Instant::now();
+            match cache.solve_with(&p.rules, &position, alternating(i), tie_break) {
+                Ok(_) | Err(SolveError::TooLarge(_)) => {}
+                Err(e) => bail!("position {i}: {e}"),
+            }
+            fastest[k] = fastest[k].min(start.elapsed());
+        }
+    }
+    Ok(fastest)
+}
+
 /// The suite's objective at position i: tiles and value in turn.
 fn alternating(i: usize) -> Objective {
     if i.is_multiple_of(2) {
@@ -562,6 +625,9 @@ pub fn bench(args: SolverBenchArgs) -> Result<()> {
     }
     if args.ways > 0 {
         compare_ways(&positions, &states_by_position, &args)?;
+    }
+    if args.heaviest > 0 {
+        heaviest(&mut cache, &positions, &states_by_position, &args)?;
     }
     println!("(b) constructed worst cases:");
     for (name, p) in worst_cases() {

@@ -213,6 +213,45 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
         assert!(digits.contains('0'), "the best way is one of them: {row}");
     }
     assert!(out.contains("  in all: the solver "), "{out}");
+    // The heaviest positions solved again: their states (the largest of the suite's)
+    // and the time a state costs there.
+    let (out, err, code) = rumi_status(
+        &[
+            "bench",
+            "solver",
+            "--positions",
+            "12",
+            "--no-ilp",
+            "--heaviest",
+            "3",
+            "--loops",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("(d) the 3 positions that stored the most states (at least "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains(", each solved 2 times: "), "{line}");
+    let stored: usize = line
+        .split(" times: ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    let suite_max: usize = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("states  p50"))
+        .and_then(|l| l.split_whitespace().last())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        stored >= suite_max,
+        "the heaviest three hold the suite's max: {line}"
+    );
+    assert!(line.ends_with(" µs a state"), "{line}");
     // Every position listed: the states a perfect choice of the way would store at p99
     // (the best way of each), at most the first way's.
     let (out, err, code) = rumi_status(
