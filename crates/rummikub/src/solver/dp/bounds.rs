@@ -342,8 +342,12 @@ impl KeptAt {
         if n >= 13 || one > 0 && n >= 12 {
             return if one + two > 0 { u8::MAX } else { 0 };
         }
-        (one + two).saturating_sub(self.free_after[0][c])
-            + one.saturating_sub(self.free_after[1][c])
+        jokers_to_go_on_before_12((one, two), self.free_at(c))
+    }
+
+    /// Colour c's free tiles at n + 1 and n + 2.
+    pub(super) fn free_at(&self, c: usize) -> [u8; 2] {
+        [self.free_after[0][c], self.free_after[1][c]]
     }
 
     /// The fewest jokers colour c's parts after 13 (`tails`, see
@@ -358,6 +362,15 @@ impl KeptAt {
             .map(|i| tails[usize::from(i)].saturating_sub(self.free_at_end[usize::from(i)][c]))
             .sum()
     }
+}
+
+/// [`KeptAt::jokers_to_go_on`] after a number n before 12, whatever the rules: a run of
+/// one or two tiles needs a tile or a joker at n + 1, one of one tile at n + 2 as well
+/// (`free`: the colour's free tiles there). The walk calls it for every option, with
+/// `free` read once per colour step.
+#[inline]
+pub(super) fn jokers_to_go_on_before_12((one, two): (u8, u8), [next, after]: [u8; 2]) -> u8 {
+    (one + two).saturating_sub(next) + one.saturating_sub(after)
 }
 
 /// `group_need[n][c][x]`: the fewest jokers with which the tiles `x` set aside for groups
