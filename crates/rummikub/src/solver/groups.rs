@@ -22,6 +22,24 @@ pub(crate) fn splits(x: [u8; 4], jokers: u8, jokers_per_set: u8) -> &'static [Ve
     table[index(x, jokers)].as_slice()
 }
 
+/// Per tiles set aside (2 bits a colour, as the DP packs them), a bit for each count of
+/// jokers (0 to 2) with which [`splits`] has a split: the walk asks this for every
+/// leaf, and a bit is cheaper than the split lists.
+pub(crate) fn split_jokers(jokers_per_set: u8) -> &'static [u8; 256] {
+    static TABLES: OnceLock<[[u8; 256]; 3]> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        std::array::from_fn(|per_set| {
+            std::array::from_fn(|packed| {
+                let x = std::array::from_fn(|c| (packed >> (2 * c)) as u8 & 3);
+                (0..3u8)
+                    .filter(|&j| !splits(x, j, per_set as u8).is_empty())
+                    .fold(0, |bits, j| bits | 1 << j)
+            })
+        })
+    });
+    &tables[usize::from(jokers_per_set.min(2))]
+}
+
 fn index(x: [u8; 4], jokers: u8) -> usize {
     let mut i = 0usize;
     for c in x {
@@ -96,5 +114,25 @@ mod tests {
         assert!(split([1, 0, 0, 0], 2, 1).is_none());
         assert!(split([1, 1, 0, 0], 2, 1).is_none());
         assert!(split([1, 1, 1, 1], 1, 0).is_none());
+    }
+
+    /// The walk's bits say the same as the split lists: [r5 b5] makes a group with one
+    /// joker or two (if a set may hold two), [r5 r5 b5] with none of them.
+    #[test]
+    fn split_jokers_has_a_bit_where_a_split_exists() {
+        let packed = |x: [u8; 4]| x.iter().rev().fold(0usize, |p, &c| p << 2 | usize::from(c));
+        assert_eq!(split_jokers(2)[packed([1, 1, 0, 0])], 0b110);
+        assert_eq!(split_jokers(1)[packed([1, 1, 0, 0])], 0b010);
+        assert_eq!(split_jokers(2)[packed([2, 1, 0, 0])], 0);
+        assert_eq!(split_jokers(2)[packed([0, 0, 0, 0])], 0b001);
+        for per_set in 0..3 {
+            for (p, &bits) in split_jokers(per_set).iter().enumerate() {
+                let x = std::array::from_fn(|c| (p >> (2 * c)) as u8 & 3);
+                for j in 0..3u8 {
+                    let exists = !splits(x, j, per_set).is_empty();
+                    assert_eq!(bits & 1 << j != 0, exists, "{x:?} with {j} jokers");
+                }
+            }
+        }
     }
 }

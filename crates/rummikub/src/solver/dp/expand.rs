@@ -9,7 +9,6 @@ use super::search::Prepared;
 use super::state::Key;
 use super::stuck::{stuck, Free, OpenRuns};
 use super::{Problem, PRIMARY};
-use crate::solver::groups;
 
 /// One number's decisions in the best-first search: the old runs kept (bits in the
 /// order of [`Prepared::starting`](super::search::Prepared::starting)), each colour's option (list, position), the tiles
@@ -295,8 +294,9 @@ impl Expansion<'_> {
         let x = unpack_x(key.x);
         let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
         choice.x = key.x;
+        let splits = self.prep.split_jokers[usize::from(key.x)];
         for gj in 0..=jokers_left.min(2) {
-            if needed > jokers_left - gj || groups::splits(x, gj, p.jokers_per_set).is_empty() {
+            if needed > jokers_left - gj || splits & 1 << gj == 0 {
                 continue;
             }
             let mut next = key;

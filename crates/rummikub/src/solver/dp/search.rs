@@ -11,12 +11,16 @@ use super::relaxation::{self, Prices, Relaxation};
 use super::state::{Arena, Key};
 use super::stuck::Held;
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
+use crate::solver::groups;
 use crate::solver::runs::RunRules;
 
 /// What the search of one problem needs, computed once.
 pub(super) struct Prepared {
     pub(super) bounds: Bounds,
     pub(super) group_need: [&'static GroupNeed; 14],
+    /// Per tiles set aside for groups (packed), the jokers with which they make groups
+    /// ([`groups::split_jokers`]).
+    pub(super) split_jokers: &'static [u8; 256],
     /// `gaps_to_13[n][c]`: numbers after n up to 13 without a tile of colour c (table
     /// or rack); a run that began with a joker and is open at n needs that many jokers.
     pub(super) gaps_to_13: [[u8; 4]; 14],
@@ -40,6 +44,7 @@ impl Prepared {
             joker_bounds: bounds.colour_step_jokers(),
             bounds,
             group_need: group_need(p),
+            split_jokers: groups::split_jokers(p.jokers_per_set),
             gaps_to_13: gaps_to_13(p),
             group_bonus: GroupBonus::new(p, &mut cache.groups_at),
             starting: (0..14u8)
