@@ -272,6 +272,15 @@ fn time_ilp(
     took
 }
 
+/// The `count` positions that stored the most states (`states`, by position), most
+/// first.
+fn most_states(states: &[usize], count: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..states.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(states[i]));
+    order.truncate(count);
+    order
+}
+
 /// `--ways`: the positions that stored the most states, each searched one way of
 /// walking the numbers at a time ([`SolverCache::solve_walked`]), against the solver's
 /// own choice of ways.
@@ -280,9 +289,7 @@ fn compare_ways(
     states: &[usize],
     args: &SolverBenchArgs,
 ) -> Result<()> {
-    let mut order: Vec<usize> = (0..positions.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(states[i]));
-    order.truncate(args.ways);
+    let order = most_states(states, args.ways);
     let ways = SolverCache::ways_of_walking(&args.rules);
     let bar = ProgressBar::new((order.len() * ways) as u64).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} solves one way alone, about {eta} left")
@@ -371,9 +378,7 @@ fn heaviest(
     states: &[usize],
     args: &SolverBenchArgs,
 ) -> Result<()> {
-    let mut order: Vec<usize> = (0..positions.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(states[i]));
-    order.truncate(args.heaviest);
+    let order = most_states(states, args.heaviest);
     let fastest = time_heaviest(cache, positions, &order, args)?;
     let stored: usize = order.iter().map(|&i| states[i]).sum();
     let total: Duration = fastest.iter().sum();
