@@ -11,6 +11,22 @@ fn solve(args: &[&str]) -> (String, String, Option<i32>) {
     rumi_status(&all, "")
 }
 
+/// `rumi bench solver` on 12 self-play positions without the integer program, with
+/// `extra` options: its output, and the line that starts with `prefix` (there must be
+/// one, and the command must succeed).
+fn bench_solver_line(extra: &[&str], prefix: &str) -> (String, String) {
+    let mut all = vec!["bench", "solver", "--positions", "12", "--no-ilp"];
+    all.extend_from_slice(extra);
+    let (out, err, code) = rumi_status(&all, "");
+    assert_eq!(code, Some(0), "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{out}"))
+        .to_string();
+    (out, line)
+}
+
 #[test]
 fn the_issue_example_lays_the_four_and_the_joker() {
     let (out, _, code) = solve(&[
@@ -215,25 +231,10 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
     assert!(out.contains("  in all: the solver "), "{out}");
     // The heaviest positions solved again: their states (the largest of the suite's)
     // and the time a state costs there.
-    let (out, err, code) = rumi_status(
-        &[
-            "bench",
-            "solver",
-            "--positions",
-            "12",
-            "--no-ilp",
-            "--heaviest",
-            "3",
-            "--loops",
-            "2",
-        ],
-        "",
+    let (out, line) = bench_solver_line(
+        &["--heaviest", "3", "--loops", "2"],
+        "(d) the 3 positions that stored the most states (at least ",
     );
-    assert_eq!(code, Some(0), "{err}");
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("(d) the 3 positions that stored the most states (at least "))
-        .unwrap_or_else(|| panic!("{out}"));
     assert!(line.contains(", each solved 2 times: "), "{line}");
     let stored: usize = line
         .split(" times: ")
@@ -254,23 +255,10 @@ fn the_solver_bench_agrees_with_the_integer_program_and_draws_the_table_sizes() 
     assert!(line.ends_with(" µs a state"), "{line}");
     // Every position listed: the states a perfect choice of the way would store at p99
     // (the best way of each), at most the first way's.
-    let (out, err, code) = rumi_status(
-        &[
-            "bench",
-            "solver",
-            "--positions",
-            "12",
-            "--no-ilp",
-            "--ways",
-            "12",
-        ],
-        "",
+    let (_, line) = bench_solver_line(
+        &["--ways", "12"],
+        "  states at p99 of these 12 positions: the solver ",
     );
-    assert_eq!(code, Some(0), "{err}");
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("  states at p99 of these 12 positions: the solver "))
-        .unwrap_or_else(|| panic!("{out}"));
     let figures: Vec<usize> = line
         .split([' ', ','])
         .filter_map(|w| w.parse().ok())
