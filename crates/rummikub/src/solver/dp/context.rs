@@ -25,6 +25,10 @@ pub(super) struct Ctx {
     pub(super) dominance: [Vec<Vec<u8>>; 2],
     /// Per configuration: 1 if its runs can all close at 13, 0 if not, or [`UNKNOWN`].
     pub(super) closes: Vec<u8>,
+    /// The options keep choices leave open, as ranges of `viable`, in a table by what
+    /// decides them (see [`ViableKey::slot`]; a slot holds the last key put there).
+    pub(super) viable_slots: Vec<(ViableKey, u32, u32)>,
+    pub(super) viable: Vec<Viable>,
 }
 
 pub(super) const UNKNOWN: u8 = 2;
@@ -58,6 +62,71 @@ pub(super) struct HotOpt {
     /// for its part before is not open).
     pub(super) longest: u8,
 }
+
+/// An option of a colour that the keep choice leaves open: what the walk reads of it,
+/// with the jokers its runs need to go on worked out once per keep choice.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Viable {
+    /// Its position in the colour's list (what the choice records).
+    pub(super) o: u16,
+    pub(super) next: u16,
+    pub(super) tiles: u8,
+    pub(super) jokers: u8,
+    pub(super) leads: bool,
+    /// The fewest jokers its short runs (and under wrap-around runs its parts after 13)
+    /// need to go on after n.
+    pub(super) to_go_on: u8,
+}
+
+/// What decides which options of a list a keep choice leaves open (see
+/// [`Expansion::colours_at`](super::expand::Expansion)): the list, the number (from 12
+/// on, or under wrap-around runs), the colour's free tiles at n + 1 and n + 2 and at the
+/// walk's last three numbers (under wrap-around runs), its numbers up to 13 without a
+/// tile, and the jokers unused.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(super) struct ViableKey {
+    pub(super) list: u32,
+    pub(super) n: u8,
+    pub(super) free: [u8; 2],
+    pub(super) end: [u8; 3],
+    pub(super) gaps: u8,
+    pub(super) jokers_left: u8,
+}
+
+impl ViableKey {
+    /// No key (an empty slot).
+    const NONE: ViableKey = ViableKey {
+        list: u32::MAX,
+        n: 0,
+        free: [0; 2],
+        end: [0; 3],
+        gaps: 0,
+        jokers_left: 0,
+    };
+
+    /// Its slot in the table (a multiplicative hash of its fields; one look-up per colour
+    /// of every keep choice, so cheaper than a general map's).
+    pub(super) fn slot(&self) -> usize {
+        let small = u64::from(self.n)
+            | u64::from(self.free[0]) << 8
+            | u64::from(self.free[1]) << 16
+            | u64::from(self.end[0]) << 24
+            | u64::from(self.end[1]) << 32
+            | u64::from(self.end[2]) << 40
+            | u64::from(self.gaps) << 48
+            | u64::from(self.jokers_left) << 56;
+        let h = (u64::from(self.list) ^ small.rotate_left(21)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ small.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (h >> (64 - VIABLE_SLOTS.trailing_zeros())) as usize
+    }
+}
+
+/// Slots of the table of options kept open.
+const VIABLE_SLOTS: usize = 1 << 12;
+
+/// Past this many options kept open the lists of them are dropped and made again as
+/// asked (memory bound; a search's walks ask for a few thousand).
+pub(super) const MAX_VIABLE: usize = 1 << 18;
 
 /// The open runs that must go on: how many need a tile (or a joker) at each of the next
 /// two numbers (runs of one tile) and how many at the next one only (runs of two tiles;
@@ -111,6 +180,8 @@ impl Ctx {
             list_ids: Vec::new(),
             dominance: [Vec::new(), Vec::new()],
             closes: Vec::new(),
+            viable_slots: Vec::new(),
+            viable: Vec::new(),
         })
     }
 
@@ -166,6 +237,24 @@ impl Ctx {
         cols.iter().enumerate().fold(0, |sig, (c, &id)| {
             sig | u64::from(self.signatures[usize::from(id)]) << (16 * c)
         })
+    }
+
+    /// Drops the options kept open once there are more than [`MAX_VIABLE`] (called
+    /// between keep choices, whose walks read them).
+    pub(super) fn bound_viable(&mut self) {
+        if self.viable.len() > MAX_VIABLE || self.viable_slots.is_empty() {
+            self.viable.clear();
+            self.viable_slots.clear();
+            self.viable_slots
+                .resize(VIABLE_SLOTS, (ViableKey::NONE, 0, 0));
+        }
+    }
+
+    /// The options kept open under `key`, if they are in the table.
+    #[inline]
+    pub(super) fn viable_at(&self, key: &ViableKey) -> Option<(u32, u32)> {
+        let (k, start, end) = &self.viable_slots[key.slot()];
+        (k == key).then_some((*start, *end))
     }
 
     /// Whether the open runs of configuration `id` can all close at 13 (cached).

@@ -2,7 +2,7 @@
 //! walked depth first (keep choices, colour by colour, groups).
 
 use super::bounds::{jokers_to_go_on_before_12, KeptAt};
-use super::context::{Ctx, HotOpt};
+use super::context::{Ctx, Viable, ViableKey};
 use super::rebuild::unpack_x;
 use super::relaxation::Relaxation;
 use super::search::Prepared;
@@ -29,6 +29,18 @@ pub(super) struct Buffered {
     pub(super) score: i32,
     pub(super) reach: i32,
     pub(super) choice: NumberChoice,
+}
+
+/// One colour's part of the keep choice being walked: its option list at n, the
+/// table tiles it must lay, the tiles there, and its options that some path of the
+/// walk may take (`Ctx::viable[start..end]`, see [`Expansion::colours_at`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ColourAt {
+    list: u32,
+    must: u8,
+    avail: u8,
+    start: u32,
+    end: u32,
 }
 
 /// How far below the level a state's second and later walks go (in potential units:
@@ -95,6 +107,8 @@ pub(super) struct Expansion<'a> {
     /// Colour steps walked and options tried in them (the work of the walk, see
     /// [`super::search::Search::work`]).
     pub(super) steps: u32,
+    /// Per colour, its part of the keep choice being walked.
+    pub(super) colours: [ColourAt; 4],
 }
 
 /// The stuck-tile check (see [`super::stuck`]) starts once a search has stored this many
@@ -145,10 +159,108 @@ impl Expansion<'_> {
                 continue;
             }
             self.kept = KeptAt::new(p, prep, next.mask, n);
+            if !self.colours_at(ctx, n, &next) {
+                continue;
+            }
             self.free = None;
             self.choice.keep = keep;
             self.colour::<0>(ctx, n, next, score, 0);
         }
+    }
+
+    /// Each colour's part of a keep choice (`key`: the state with the kept sets at n
+    /// reserved): its option list, and the options some path of the walk may take (see
+    /// [`Expansion::viable`]); `false` when a colour has no option left (or the kept
+    /// sets hold more of its tiles than the table has): no successor. Worked out once
+    /// per keep choice, not once per colour step (a colour's step is walked once for
+    /// every path through the colours before it), and the options left open are read
+    /// from the context, where they are kept by what decides them.
+    fn colours_at(&mut self, ctx: &mut Ctx, n: u8, key: &Key) -> bool {
+        let p = self.p;
+        let ni = usize::from(n);
+        let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
+        ctx.bound_viable();
+        for c in 0..4 {
+            let Some(must) = p.table[ni][c].checked_sub(self.kept.reserved[c]) else {
+                return false;
+            };
+            let avail = must + p.rack[ni][c];
+            let list = ctx.list(key.cols[c], n, avail, jokers_left);
+            let wanted = ViableKey {
+                list,
+                // (What a run needs to go on depends on the number only from 12 on, or
+                // under wrap-around runs where the parts after 13 need their tails.)
+                n: if p.wrap || n >= 12 { n } else { 0 },
+                free: self.kept.free_at(c),
+                end: std::array::from_fn(|i| self.kept.free_at_end[i][c]),
+                gaps: self.prep.gaps_to_13[ni][c],
+                jokers_left,
+            };
+            let (start, end) = match ctx.viable_at(&wanted) {
+                Some(range) => range,
+                None => self.viable(ctx, c, n, wanted),
+            };
+            if start == end {
+                return false;
+            }
+            self.colours[c] = ColourAt {
+                list,
+                must,
+                avail,
+                start,
+                end,
+            };
+        }
+        true
+    }
+
+    /// The options of colour c's list at n that some path of the walk may take, put in
+    /// the context under `wanted`: an option is left out when its runs cannot go on
+    /// after n with every joker still unused, or it leads a run with a joker and the
+    /// jokers cannot fill its gaps up to 13 (the colours before take jokers, never give
+    /// them).
+    #[cold]
+    fn viable(&self, ctx: &mut Ctx, c: usize, n: u8, wanted: ViableKey) -> (u32, u32) {
+        let p = self.p;
+        let ViableKey {
+            list,
+            free,
+            gaps,
+            jokers_left,
+            ..
+        } = wanted;
+        let start = ctx.viable.len() as u32;
+        let options = &ctx.lists[list as usize];
+        for (o, opt) in options.hot.iter().enumerate() {
+            if opt.leads && gaps + opt.jokers > jokers_left {
+                continue;
+            }
+            // Runs that cannot go on die at the next number: not walked (a third of
+            // the states stored were such), and not counted where the state waits.
+            let mut to_go_on = if n < 12 {
+                jokers_to_go_on_before_12(opt.short, free)
+            } else {
+                self.kept.jokers_to_go_on(opt.short, n, c, p.wrap)
+            };
+            if p.wrap {
+                let tails = options.tails[o];
+                to_go_on = to_go_on.saturating_add(self.kept.jokers_for_tails(tails, n, c));
+            }
+            if to_go_on.saturating_add(opt.jokers) > jokers_left {
+                continue;
+            }
+            ctx.viable.push(Viable {
+                o: o as u16,
+                next: opt.next,
+                tiles: opt.tiles,
+                jokers: opt.jokers,
+                leads: opt.leads,
+                to_go_on,
+            });
+        }
+        let end = ctx.viable.len() as u32;
+        ctx.viable_slots[wanted.slot()] = (wanted, start, end);
+        (start, end)
     }
 
     /// Colour `C` at number n: how its open runs go on (a tile, a joker, end, new runs)
@@ -173,36 +285,35 @@ impl Expansion<'_> {
         let unit = p.unit_at(n) * PRIMARY;
         let total_jokers = p.table_jokers + p.rack_jokers;
         let cap = p.threshold.unwrap_or(0).min(255);
-        let Some(must) = p.table[ni][c].checked_sub(self.kept.reserved[c]) else {
-            return;
-        };
-        let avail = must + p.rack[ni][c];
+        let ColourAt {
+            list,
+            must,
+            avail,
+            start,
+            end,
+        } = self.colours[c];
         let jokers_left = total_jokers - key.jokers;
-        let list = ctx.list(key.cols[c], n, avail, jokers_left);
         let need = &prep.group_need[ni][c];
         let group_loss = prep.group_bonus.loss(n).map(|loss| &loss[c]);
         let gaps = prep.gaps_to_13[ni][c];
         // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.
         let joker_bound = prep.joker_bounds[usize::from(jokers_left)][ni];
-        let options = ctx.lists[list as usize].hot.len();
         // The most an option taking j jokers can reach: every tile there laid, none of
         // the old groups lost. It falls with j, and the options come by jokers.
         let most_with_jokers =
             |j: u8| score + i32::from(avail + j) * unit + ahead + joker_bound[usize::from(j)];
-        // (Read once for all the options: 3 % fewer instructions.)
-        let free = self.kept.free_at(c);
-        // (By index: the walk on builds option lists of other colours.)
-        for o in 0..options {
-            let HotOpt {
+        for i in start..end {
+            let Viable {
+                o,
                 next: cols,
                 tiles,
                 jokers,
                 leads,
-                short,
-                ..
-            } = ctx.lists[list as usize].hot[o];
+                to_go_on,
+            } = ctx.viable[i as usize];
             self.steps += 1;
-            if jokers > 0 && !self.worth(most_with_jokers(jokers)) {
+            // (The options come by jokers: the colours before took the others.)
+            if jokers > jokers_left || jokers > 0 && !self.worth(most_with_jokers(jokers)) {
                 break;
             }
             // A run that began with a joker must reach 13 (canonical form, see
@@ -212,18 +323,7 @@ impl Expansion<'_> {
             }
             let jokers_after = key.jokers + jokers;
             let jokers_free = total_jokers - jokers_after;
-            // Runs that cannot go on die at the next number: not walked (a third of the
-            // states stored were such), and not counted where the state waits.
-            let to_go_on = if n < 12 {
-                jokers_to_go_on_before_12(short, free)
-            } else {
-                self.kept.jokers_to_go_on(short, n, c, p.wrap)
-            };
-            let mut needed = to_go_on.saturating_add(jokers_needed);
-            if p.wrap {
-                let tails = ctx.lists[list as usize].tails[o];
-                needed = needed.saturating_add(self.kept.jokers_for_tails(tails, n, c));
-            }
+            let needed = to_go_on.saturating_add(jokers_needed);
             if needed > jokers_free {
                 continue;
             }
@@ -259,7 +359,7 @@ impl Expansion<'_> {
                     + u32::from(p.printed[ni]) * (u32::from(from_rack) + u32::from(jokers));
                 next.acc = acc.min(cap) as u8;
                 next.any |= from_rack > 0;
-                self.choice.colours[c] = (list, o as u16);
+                self.choice.colours[c] = (list, o);
                 let score = score + (slots + i32::from(x)) * unit;
                 self.next_colour::<C>(ctx, n, next, score, needed);
             }

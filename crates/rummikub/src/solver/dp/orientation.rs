@@ -563,7 +563,7 @@ mod tests {
         Cache {
             race: super::super::portfolio::RaceSchedule {
                 at: 0,
-                first_round: 4,
+                first_round: 2,
                 line_at: 0,
             },
             ..Cache::default()

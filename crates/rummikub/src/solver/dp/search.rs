@@ -326,6 +326,7 @@ impl Search {
                     check_stuck,
                     relaxation: self.relaxation.as_mut().and_then(|l| l.as_mut()),
                     steps: 0,
+                    colours: Default::default(),
                 };
                 match after {
                     FINAL_NUMBER => {
