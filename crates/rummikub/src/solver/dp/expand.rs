@@ -109,7 +109,34 @@ pub(super) struct Expansion<'a> {
     pub(super) steps: u32,
     /// Per colour, its part of the keep choice being walked.
     pub(super) colours: [ColourAt; 4],
+    /// The search's table of [`KeptAt`]s.
+    pub(super) kept_table: &'a mut KeptTable,
 }
+
+/// A search's [`KeptAt`]s by (mask, number), in [`KEPT_TABLE`] slots (see
+/// [`Expansion::kept_at`]). The arena keeps it from one search to the next: a slot
+/// stamped by an earlier search is empty.
+#[derive(Default)]
+pub(super) struct KeptTable {
+    slots: Vec<(u64, u8, u32, KeptAt)>,
+    stamp: u32,
+}
+
+impl KeptTable {
+    /// Empties the table for a new search (its slots written only the first time, or
+    /// when the stamps run out).
+    pub(super) fn next_search(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.slots.is_empty() || self.stamp == 0 {
+            self.slots.clear();
+            self.slots.resize(KEPT_TABLE, (0, 0, 0, KeptAt::default()));
+            self.stamp = 1;
+        }
+    }
+}
+
+/// Slots of a search's table of [`KeptAt`]s.
+const KEPT_TABLE: usize = 1 << 10;
 
 /// The stuck-tile check (see [`super::stuck`]) starts once a search has stored this many
 /// states: most searches end before, where it costs more than it saves (current rules,
@@ -158,13 +185,30 @@ impl Expansion<'_> {
             if !self.worth(prep.bounds.potential(&next, score, from, n, n)) {
                 continue;
             }
-            self.kept = KeptAt::new(p, prep, next.mask, n);
+            self.kept = self.kept_at(next.mask, n);
             if !self.colours_at(ctx, n, &next) {
                 continue;
             }
             self.free = None;
             self.choice.keep = keep;
             self.colour::<0>(ctx, n, next, score, 0);
+        }
+    }
+
+    /// [`KeptAt::new`] for the sets kept `mask` at n, read from the search's table of
+    /// them where it is there (keep choices recur from one state to the next).
+    fn kept_at(&mut self, mask: u64, n: u8) -> KeptAt {
+        let table = &mut *self.kept_table;
+        let slot = ((mask ^ u64::from(n) << 58).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> (64 - KEPT_TABLE.trailing_zeros())) as usize;
+        let stamp = table.stamp;
+        match &table.slots[slot] {
+            &(m, at, s, kept) if m == mask && at == n && s == stamp => kept,
+            _ => {
+                let kept = KeptAt::new(self.p, self.prep, mask, n);
+                table.slots[slot] = (mask, n, stamp, kept);
+                kept
+            }
         }
     }
 
@@ -395,6 +439,11 @@ impl Expansion<'_> {
         let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
         choice.x = key.x;
         let splits = self.prep.split_jokers[usize::from(key.x)];
+        let stuck_ceiling = if self.floor == self.level {
+            self.level
+        } else {
+            self.level + 1
+        };
         for gj in 0..=jokers_left.min(2) {
             if needed > jokers_left - gj || splits & 1 << gj == 0 {
                 continue;
@@ -411,8 +460,12 @@ impl Expansion<'_> {
             // (`Bounds::potential`, the kept sets' part worked out once per keep choice.)
             let jokers = self.prep.bounds.jokers(jokers_left - gj, n, n + 1);
             let mut potential = score + self.kept.after_groups + jokers;
-            // A tile that only an old set still to come could take costs a point.
-            if self.check_stuck && potential >= self.floor && {
+            // A tile that only an old set still to come could take costs a point. (Not
+            // looked for where the point changes nothing: above the level on a state's
+            // first walk, whose successors are capped at the level, and more than a
+            // point above it on a later walk, whose successors there were offered
+            // before; the relaxation's bound below is applied either way.)
+            if self.check_stuck && potential >= self.floor && potential <= stuck_ceiling && {
                 let held = &self.prep.held;
                 let free = self
                     .free

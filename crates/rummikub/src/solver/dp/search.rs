@@ -170,6 +170,7 @@ impl Search {
         arena.clear_dominance();
         arena.buffered.clear();
         arena.walks.clear();
+        arena.kept_table.next_search();
         // Bucket b holds the states waiting with one potential, as a stack (see
         // `Numbering`). (The bound's own tie-break part can be below a play's: under the
         // value objective it leaves out old sets whose jokers stand for less than 13,
@@ -261,6 +262,7 @@ impl Search {
         let mut offered = std::mem::take(&mut arena.offered);
         let mut buffered = std::mem::take(&mut arena.buffered);
         let mut walks = std::mem::take(&mut arena.walks);
+        let mut kept_table = std::mem::take(&mut arena.kept_table);
         let (numbering, at_least) = (self.numbering, self.at_least);
         let mut used = self.used;
         let mut current = self.current;
@@ -327,6 +329,7 @@ impl Search {
                     relaxation: self.relaxation.as_mut().and_then(|l| l.as_mut()),
                     steps: 0,
                     colours: Default::default(),
+                    kept_table: &mut kept_table,
                 };
                 match after {
                     FINAL_NUMBER => {
@@ -388,6 +391,7 @@ impl Search {
         arena.offered = offered;
         arena.buffered = buffered;
         arena.walks = walks;
+        arena.kept_table = kept_table;
         answer
     }
 }

@@ -4,6 +4,7 @@
 use rustc_hash::FxHashMap;
 
 use super::context::{Ctx, DOMINANCE_CHECKS};
+use super::expand::KeptTable;
 use super::expand::{Buffered, NumberChoice, Walked};
 
 /// A state: per colour the id of its open runs, the kept sets still running, jokers
@@ -144,6 +145,9 @@ pub(super) struct Arena {
     pub(super) buffered: Vec<Buffered>,
     /// Per arena position, what the state's last walk found.
     pub(super) walks: Vec<Walked>,
+    /// What the kept sets mean at a number, by (mask, number), for the search's problem
+    /// (see [`Expansion::kept_at`](super::expand::Expansion)).
+    pub(super) kept_table: KeptTable,
     /// The dominance candidates: per (number, kept sets, jokers) what the check reads of
     /// each state stored, in the order stored (side by side in memory: the check reads
     /// up to [`DOMINANCE_CHECKS`] of them for every state offered).
