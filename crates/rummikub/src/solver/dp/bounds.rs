@@ -255,6 +255,9 @@ pub(super) struct KeptAt {
     /// The bound on the rest after the group step of n, but for the jokers (see
     /// [`Bounds::tiles_ahead`]; the kept sets ending at n are done).
     pub(super) after_groups: i32,
+    /// The bound on the rest from n's first colour on, but for the jokers (the tiles
+    /// part of the keep choice's [`Bounds::potential`]).
+    pub(super) before_colours: i32,
 }
 
 impl KeptAt {
@@ -265,6 +268,7 @@ impl KeptAt {
         let mut reserved = [[0u8; 4]; 3];
         let mut reserved_at_end = [[0u8; 4]; 3];
         let mut reserved_rest = [0i32; 4];
+        let mut reserved_from_n = 0;
         let mut bits = mask;
         while bits != 0 {
             let bit = bits.trailing_zeros() as usize;
@@ -285,6 +289,7 @@ impl KeptAt {
                 }
             }
             let rest = &prep.bounds.kept_rest[bit];
+            reserved_from_n += rest[(ni - 1) * 4];
             for (c, slot) in reserved_rest.iter_mut().enumerate() {
                 *slot += rest[(ni - 1) * 4 + c + 1];
             }
@@ -298,6 +303,7 @@ impl KeptAt {
             }
         };
         KeptAt {
+            before_colours: prep.bounds.ahead((ni - 1) * 4, reserved_from_n, n, n),
             after_groups: prep
                 .bounds
                 .tiles_ahead(mask & !prep.ending[ni], ni * 4, n, n + 1),

@@ -79,45 +79,46 @@ pub(super) struct Viable {
 }
 
 /// What decides which options of a list a keep choice leaves open (see
-/// [`Expansion::colours_at`](super::expand::Expansion)): the list, the number (from 12
-/// on, or under wrap-around runs), the colour's free tiles at n + 1 and n + 2 and at the
-/// walk's last three numbers (under wrap-around runs), its numbers up to 13 without a
-/// tile, and the jokers unused.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(super) struct ViableKey {
-    pub(super) list: u32,
-    pub(super) n: u8,
-    pub(super) free: [u8; 2],
-    pub(super) end: [u8; 3],
-    pub(super) gaps: u8,
-    pub(super) jokers_left: u8,
-}
+/// [`Expansion::colours_at`](super::expand::Expansion)), packed into one word: the list,
+/// the number (from 12 on, or under wrap-around runs), the colour's free tiles at n + 1
+/// and n + 2 and at the walk's last three numbers (under wrap-around runs), its numbers
+/// up to 13 without a tile, and the jokers unused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct ViableKey(u64);
 
 impl ViableKey {
-    /// No key (an empty slot).
-    const NONE: ViableKey = ViableKey {
-        list: u32::MAX,
-        n: 0,
-        free: [0; 2],
-        end: [0; 3],
-        gaps: 0,
-        jokers_left: 0,
-    };
+    /// No key (an empty slot; no list has that number).
+    const NONE: ViableKey = ViableKey(u64::MAX);
 
-    /// Its slot in the table (a multiplicative hash of its fields; one look-up per colour
-    /// of every keep choice, so cheaper than a general map's).
-    pub(super) fn slot(&self) -> usize {
-        let small = u64::from(self.n)
-            | u64::from(self.free[0]) << 8
-            | u64::from(self.free[1]) << 16
-            | u64::from(self.end[0]) << 24
-            | u64::from(self.end[1]) << 32
-            | u64::from(self.end[2]) << 40
-            | u64::from(self.gaps) << 48
-            | u64::from(self.jokers_left) << 56;
-        let h = (u64::from(self.list) ^ small.rotate_left(21)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ small.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        (h >> (64 - VIABLE_SLOTS.trailing_zeros())) as usize
+    pub(super) fn new(
+        list: u32,
+        n: u8,
+        free: [u8; 2],
+        end: [u8; 3],
+        gaps: u8,
+        jokers_left: u8,
+    ) -> ViableKey {
+        // (Free tiles counted up to 7: a colour never has that many runs open, so more
+        // change nothing. Two copies of a tile make 2 the most seen.)
+        let free_tiles = |v: u8| u64::from(v.min(7));
+        ViableKey(
+            u64::from(list)
+                | u64::from(n & 15) << 32
+                | free_tiles(free[0]) << 36
+                | free_tiles(free[1]) << 39
+                | free_tiles(end[0]) << 42
+                | free_tiles(end[1]) << 45
+                | free_tiles(end[2]) << 48
+                | u64::from(gaps & 15) << 51
+                | u64::from(jokers_left) << 55,
+        )
+    }
+
+    /// Its slot in the table (a multiplicative hash; one look-up per colour of every
+    /// keep choice, so cheaper than a general map's).
+    pub(super) fn slot(self) -> usize {
+        (self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - VIABLE_SLOTS.trailing_zeros()))
+            as usize
     }
 }
 
@@ -252,9 +253,9 @@ impl Ctx {
 
     /// The options kept open under `key`, if they are in the table.
     #[inline]
-    pub(super) fn viable_at(&self, key: &ViableKey) -> Option<(u32, u32)> {
-        let (k, start, end) = &self.viable_slots[key.slot()];
-        (k == key).then_some((*start, *end))
+    pub(super) fn viable_at(&self, key: ViableKey) -> Option<(u32, u32)> {
+        let (k, start, end) = self.viable_slots[key.slot()];
+        (k == key).then_some((start, end))
     }
 
     /// Whether the open runs of configuration `id` can all close at 13 (cached).

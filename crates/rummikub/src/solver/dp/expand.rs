@@ -164,6 +164,7 @@ impl Expansion<'_> {
         let starting = &prep.starting[usize::from(n)];
         let from = usize::from(n - 1) * 4;
         let cap = p.threshold.unwrap_or(0).min(255);
+        let total_jokers = p.table_jokers + p.rack_jokers;
         for keep in 0u16..(1 << starting.len()) {
             let mut next = key;
             let mut gain = 0;
@@ -177,15 +178,18 @@ impl Expansion<'_> {
                     acc += k.joker_value;
                 }
             }
-            if next.jokers > p.table_jokers + p.rack_jokers {
+            if next.jokers > total_jokers {
                 continue;
             }
             next.acc = acc.min(cap) as u8;
             let score = score + gain;
-            if !self.worth(prep.bounds.potential(&next, score, from, n, n)) {
+            self.kept = self.kept_at(next.mask, n);
+            let jokers = prep.bounds.jokers(total_jokers - next.jokers, n, n);
+            let potential = score + self.kept.before_colours + jokers;
+            debug_assert_eq!(potential, prep.bounds.potential(&next, score, from, n, n));
+            if !self.worth(potential) {
                 continue;
             }
-            self.kept = self.kept_at(next.mask, n);
             if !self.colours_at(ctx, n, &next) {
                 continue;
             }
@@ -230,19 +234,21 @@ impl Expansion<'_> {
             };
             let avail = must + p.rack[ni][c];
             let list = ctx.list(key.cols[c], n, avail, jokers_left);
-            let wanted = ViableKey {
+            let free = self.kept.free_at(c);
+            let gaps = self.prep.gaps_to_13[ni][c];
+            let wanted = ViableKey::new(
                 list,
                 // (What a run needs to go on depends on the number only from 12 on, or
                 // under wrap-around runs where the parts after 13 need their tails.)
-                n: if p.wrap || n >= 12 { n } else { 0 },
-                free: self.kept.free_at(c),
-                end: std::array::from_fn(|i| self.kept.free_at_end[i][c]),
-                gaps: self.prep.gaps_to_13[ni][c],
+                if p.wrap || n >= 12 { n } else { 0 },
+                free,
+                std::array::from_fn(|i| self.kept.free_at_end[i][c]),
+                gaps,
                 jokers_left,
-            };
-            let (start, end) = match ctx.viable_at(&wanted) {
+            );
+            let (start, end) = match ctx.viable_at(wanted) {
                 Some(range) => range,
-                None => self.viable(ctx, c, n, wanted),
+                None => self.viable(ctx, c, n, list, (free, gaps, jokers_left), wanted),
             };
             if start == end {
                 return false;
@@ -264,15 +270,16 @@ impl Expansion<'_> {
     /// jokers cannot fill its gaps up to 13 (the colours before take jokers, never give
     /// them).
     #[cold]
-    fn viable(&self, ctx: &mut Ctx, c: usize, n: u8, wanted: ViableKey) -> (u32, u32) {
+    fn viable(
+        &self,
+        ctx: &mut Ctx,
+        c: usize,
+        n: u8,
+        list: u32,
+        (free, gaps, jokers_left): ([u8; 2], u8, u8),
+        wanted: ViableKey,
+    ) -> (u32, u32) {
         let p = self.p;
-        let ViableKey {
-            list,
-            free,
-            gaps,
-            jokers_left,
-            ..
-        } = wanted;
         let start = ctx.viable.len() as u32;
         let options = &ctx.lists[list as usize];
         for (o, opt) in options.hot.iter().enumerate() {
