@@ -56,6 +56,8 @@ pub(super) struct Walked {
     pub(super) end: u32,
     pub(super) walked: i32,
     pub(super) below: i32,
+    /// Where its keep choices' bests below `walked` are (see [`Expansion::number`]).
+    pub(super) keeps: u32,
 }
 
 /// A state not expanded yet.
@@ -64,6 +66,7 @@ pub(super) const NOT_WALKED: Walked = Walked {
     end: 0,
     walked: i32::MAX,
     below: i32::MIN,
+    keeps: 0,
 };
 
 /// One expansion of the best-first search: the successors, a whole number later, of a
@@ -111,6 +114,12 @@ pub(super) struct Expansion<'a> {
     pub(super) colours: [ColourAt; 4],
     /// The search's table of [`KeptAt`]s.
     pub(super) kept_table: &'a mut KeptTable,
+    /// Each keep choice's best potential below the floor, by walk (this walk's are
+    /// pushed; see [`Expansion::number`]).
+    pub(super) keep_bests: &'a mut Vec<i32>,
+    /// Where the state's last walk put its keep choices' bests (`None` on a first
+    /// walk).
+    pub(super) last_keeps: Option<u32>,
 }
 
 /// A search's [`KeptAt`]s by (mask, number), in [`KEPT_TABLE`] slots (see
@@ -158,45 +167,68 @@ impl Expansion<'_> {
     }
 
     /// Number n: every choice of the old runs starting there to keep whole (their tiles
-    /// reserved, their score and tie-break point at once), then the colours.
+    /// reserved, their score and tie-break point at once), then the colours. Each keep
+    /// choice's best potential below the floor is recorded (`keep_bests`): a later walk
+    /// of the state skips a keep choice whose best is below its own floor, since all it
+    /// holds above that was offered or buffered before (a later walk's floor is below
+    /// the last one's, and the bound only falls as the search turns its checks on).
     pub(super) fn number(&mut self, ctx: &mut Ctx, n: u8, key: Key, score: i32) {
-        let (p, prep) = (self.p, self.prep);
-        let starting = &prep.starting[usize::from(n)];
-        let from = usize::from(n - 1) * 4;
-        let cap = p.threshold.unwrap_or(0).min(255);
-        let total_jokers = p.table_jokers + p.rack_jokers;
-        for keep in 0u16..(1 << starting.len()) {
-            let mut next = key;
-            let mut gain = 0;
-            let mut acc = u32::from(next.acc);
-            for (b, &bit) in starting.iter().enumerate() {
-                if keep & (1 << b) != 0 {
-                    let k = &p.keepable[bit];
-                    next.mask |= 1 << bit;
-                    next.jokers += k.jokers;
-                    gain += k.score;
-                    acc += k.joker_value;
+        let keep_choices = 1u16 << self.prep.starting[usize::from(n)].len();
+        for keep in 0..keep_choices {
+            if let Some(last) = self.last_keeps {
+                let best = self.keep_bests[last as usize + usize::from(keep)];
+                if best < self.floor {
+                    // (Nothing of it in this walk's window: it waits where it did.)
+                    self.next_best = self.next_best.max(best);
+                    self.keep_bests.push(best);
+                    continue;
                 }
             }
-            if next.jokers > total_jokers {
-                continue;
-            }
-            next.acc = acc.min(cap) as u8;
-            let score = score + gain;
-            self.kept = self.kept_at(next.mask, n);
-            let jokers = prep.bounds.jokers(total_jokers - next.jokers, n, n);
-            let potential = score + self.kept.before_colours + jokers;
-            debug_assert_eq!(potential, prep.bounds.potential(&next, score, from, n, n));
-            if !self.worth(potential) {
-                continue;
-            }
-            if !self.colours_at(ctx, n, &next) {
-                continue;
-            }
-            self.free = None;
-            self.choice.keep = keep;
-            self.colour::<0>(ctx, n, next, score, 0);
+            let outer = std::mem::replace(&mut self.next_best, i32::MIN);
+            self.keep_choice(ctx, n, key, score, keep);
+            let best = self.next_best;
+            self.keep_bests.push(best);
+            self.next_best = outer.max(best);
         }
+    }
+
+    /// The keep choice `keep` of number n (see [`Expansion::number`]).
+    fn keep_choice(&mut self, ctx: &mut Ctx, n: u8, key: Key, score: i32, keep: u16) {
+        let (p, prep) = (self.p, self.prep);
+        let starting = &prep.starting[usize::from(n)];
+        let cap = p.threshold.unwrap_or(0).min(255);
+        let total_jokers = p.table_jokers + p.rack_jokers;
+        let mut next = key;
+        let mut gain = 0;
+        let mut acc = u32::from(next.acc);
+        for (b, &bit) in starting.iter().enumerate() {
+            if keep & (1 << b) != 0 {
+                let k = &p.keepable[bit];
+                next.mask |= 1 << bit;
+                next.jokers += k.jokers;
+                gain += k.score;
+                acc += k.joker_value;
+            }
+        }
+        if next.jokers > total_jokers {
+            return;
+        }
+        next.acc = acc.min(cap) as u8;
+        let score = score + gain;
+        self.kept = self.kept_at(next.mask, n);
+        let jokers = prep.bounds.jokers(total_jokers - next.jokers, n, n);
+        let potential = score + self.kept.before_colours + jokers;
+        debug_assert_eq!(
+            potential,
+            prep.bounds
+                .potential(&next, score, usize::from(n - 1) * 4, n, n)
+        );
+        if !self.worth(potential) || !self.colours_at(ctx, n, &next) {
+            return;
+        }
+        self.free = None;
+        self.choice.keep = keep;
+        self.colour::<0>(ctx, n, next, score, 0);
     }
 
     /// [`KeptAt::new`] for the sets kept `mask` at n, read from the search's table of

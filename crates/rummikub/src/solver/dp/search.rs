@@ -169,6 +169,7 @@ impl Search {
         arena.index.reset(256);
         arena.clear_dominance();
         arena.buffered.clear();
+        arena.keep_bests.clear();
         arena.walks.clear();
         arena.kept_table.next_search();
         // Bucket b holds the states waiting with one potential, as a stack (see
@@ -263,6 +264,7 @@ impl Search {
         let mut buffered = std::mem::take(&mut arena.buffered);
         let mut walks = std::mem::take(&mut arena.walks);
         let mut kept_table = std::mem::take(&mut arena.kept_table);
+        let mut keep_bests = std::mem::take(&mut arena.keep_bests);
         let (numbering, at_least) = (self.numbering, self.at_least);
         let mut used = self.used;
         let mut current = self.current;
@@ -303,6 +305,7 @@ impl Search {
                     level - WINDOW
                 };
                 let start = buffered.len() as u32;
+                let keeps = keep_bests.len() as u32;
                 let check_stuck = arena.states.len() >= self.stuck_from;
                 if check_stuck
                     && arena.states.len() >= self.relaxation_from
@@ -330,6 +333,8 @@ impl Search {
                     steps: 0,
                     colours: Default::default(),
                     kept_table: &mut kept_table,
+                    last_keeps: (last.walked != i32::MAX).then_some(last.keeps),
+                    keep_bests: &mut keep_bests,
                 };
                 match after {
                     FINAL_NUMBER => {
@@ -354,6 +359,7 @@ impl Search {
                     end: buffered.len() as u32,
                     walked: floor,
                     below,
+                    keeps,
                 };
             }
             // The state's last walk found every successor down to here (those at the
@@ -392,6 +398,7 @@ impl Search {
         arena.buffered = buffered;
         arena.walks = walks;
         arena.kept_table = kept_table;
+        arena.keep_bests = keep_bests;
         answer
     }
 }

@@ -148,6 +148,9 @@ pub(super) struct Arena {
     /// What the kept sets mean at a number, by (mask, number), for the search's problem
     /// (see [`Expansion::kept_at`](super::expand::Expansion)).
     pub(super) kept_table: KeptTable,
+    /// Each walk's keep choices' best potentials below its floor (see
+    /// [`Expansion::number`](super::expand::Expansion)).
+    pub(super) keep_bests: Vec<i32>,
     /// The dominance candidates: per (number, kept sets, jokers) what the check reads of
     /// each state stored, in the order stored (side by side in memory: the check reads
     /// up to [`DOMINANCE_CHECKS`] of them for every state offered).
