@@ -383,6 +383,15 @@ pub(super) fn jokers_to_go_on_before_12((one, two): (u8, u8), [next, after]: [u8
 /// in colours 0..=c at number n (2 bits each) can still make groups, whatever the other
 /// colours add (within the tiles there are); `u8::MAX` if they cannot.
 pub(super) fn group_need(p: &Problem) -> [&'static GroupNeed; 14] {
+    std::array::from_fn(|n| {
+        let most = std::array::from_fn(|c| p.table[n][c] + p.rack[n][c]);
+        need_table(most, p.jokers_per_set)
+    })
+}
+
+/// The [`group_need`] table where colour c can set aside at most `most[c]` tiles for
+/// groups (2 or more: any), with `jokers_per_set`.
+pub(super) fn need_table(most: [u8; 4], jokers_per_set: u8) -> &'static GroupNeed {
     static TABLES: std::sync::OnceLock<Vec<GroupNeed>> = std::sync::OnceLock::new();
     // Per jokers per set (0..=2) and tiles there (0..=2 per colour, as in `x_index`).
     let tables = TABLES.get_or_init(|| {
@@ -392,13 +401,9 @@ pub(super) fn group_need(p: &Problem) -> [&'static GroupNeed; 14] {
             })
             .collect()
     });
-    std::array::from_fn(|n| {
-        let most = std::array::from_fn(|c| (p.table[n][c] + p.rack[n][c]).min(2));
-        &tables[usize::from(p.jokers_per_set.min(2)) * 81 + x_index(most)]
-    })
+    &tables[usize::from(jokers_per_set.min(2)) * 81 + x_index(most.map(|m| m.min(2)))]
 }
 
-/// [`group_need`] for one number with `most` tiles of each colour there.
 pub(super) fn group_need_for(most: [u8; 4], jokers_per_set: u8) -> GroupNeed {
     let mut table = [[u8::MAX; 256]; 4];
     for x in 0..81usize {

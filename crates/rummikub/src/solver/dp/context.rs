@@ -27,7 +27,7 @@ pub(super) struct Ctx {
     pub(super) closes: Vec<u8>,
     /// The options keep choices leave open, as ranges of `viable`, in a table by what
     /// decides them (see [`ViableKey::slot`]; a slot holds the last key put there).
-    pub(super) viable_slots: Vec<(ViableKey, u32, u32)>,
+    pub(super) viable_slots: Vec<(ViableKey, ViableRange)>,
     pub(super) viable: Vec<Viable>,
 }
 
@@ -120,6 +120,15 @@ impl ViableKey {
         (self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - VIABLE_SLOTS.trailing_zeros()))
             as usize
     }
+}
+
+/// The options a keep choice leaves open in a colour (`Ctx::viable[start..end]`), and the
+/// fewest tiles one of them lays in runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ViableRange {
+    pub(super) start: u32,
+    pub(super) end: u32,
+    pub(super) fewest_tiles: u8,
 }
 
 /// Slots of the table of options kept open.
@@ -247,15 +256,15 @@ impl Ctx {
             self.viable.clear();
             self.viable_slots.clear();
             self.viable_slots
-                .resize(VIABLE_SLOTS, (ViableKey::NONE, 0, 0));
+                .resize(VIABLE_SLOTS, (ViableKey::NONE, ViableRange::default()));
         }
     }
 
     /// The options kept open under `key`, if they are in the table.
     #[inline]
-    pub(super) fn viable_at(&self, key: ViableKey) -> Option<(u32, u32)> {
-        let (k, start, end) = self.viable_slots[key.slot()];
-        (k == key).then_some((start, end))
+    pub(super) fn viable_at(&self, key: ViableKey) -> Option<ViableRange> {
+        let (k, range) = self.viable_slots[key.slot()];
+        (k == key).then_some(range)
     }
 
     /// Whether the open runs of configuration `id` can all close at 13 (cached).

@@ -1,8 +1,8 @@
 //! One expansion of the best-first search: a state's successors a whole number later,
 //! walked depth first (keep choices, colour by colour, groups).
 
-use super::bounds::{jokers_to_go_on_before_12, KeptAt};
-use super::context::{Ctx, Viable, ViableKey};
+use super::bounds::{jokers_to_go_on_before_12, need_table, GroupNeed, KeptAt};
+use super::context::{Ctx, Viable, ViableKey, ViableRange};
 use super::rebuild::unpack_x;
 use super::relaxation::Relaxation;
 use super::search::Prepared;
@@ -112,6 +112,10 @@ pub(super) struct Expansion<'a> {
     pub(super) steps: u32,
     /// Per colour, its part of the keep choice being walked.
     pub(super) colours: [ColourAt; 4],
+    /// The fewest jokers the tiles set aside so far need to make groups, with what the
+    /// colours after can set aside in the keep choice walked (see
+    /// [`group_need`](super::bounds::group_need)).
+    pub(super) need: &'static GroupNeed,
     /// The search's table of [`KeptAt`]s.
     pub(super) kept_table: &'a mut KeptTable,
     /// Each keep choice's best potential below the floor, by walk (this walk's are
@@ -260,6 +264,9 @@ impl Expansion<'_> {
         let ni = usize::from(n);
         let jokers_left = p.table_jokers + p.rack_jokers - key.jokers;
         ctx.bound_viable();
+        // The most tiles each colour can set aside for groups: what its options left
+        // open leave of the tiles there (the kept sets' are reserved).
+        let mut most_aside = [0u8; 4];
         for c in 0..4 {
             let Some(must) = p.table[ni][c].checked_sub(self.kept.reserved[c]) else {
                 return false;
@@ -278,13 +285,18 @@ impl Expansion<'_> {
                 gaps,
                 jokers_left,
             );
-            let (start, end) = match ctx.viable_at(wanted) {
+            let ViableRange {
+                start,
+                end,
+                fewest_tiles,
+            } = match ctx.viable_at(wanted) {
                 Some(range) => range,
                 None => self.viable(ctx, c, n, list, (free, gaps, jokers_left), wanted),
             };
             if start == end {
                 return false;
             }
+            most_aside[c] = avail - fewest_tiles.min(avail);
             self.colours[c] = ColourAt {
                 list,
                 must,
@@ -293,6 +305,9 @@ impl Expansion<'_> {
                 end,
             };
         }
+        // Tiles set aside so far that cannot make groups with what the colours after
+        // can set aside lead nowhere: the look-ahead by what this keep choice leaves.
+        self.need = need_table(most_aside, p.jokers_per_set);
         true
     }
 
@@ -310,8 +325,9 @@ impl Expansion<'_> {
         list: u32,
         (free, gaps, jokers_left): ([u8; 2], u8, u8),
         wanted: ViableKey,
-    ) -> (u32, u32) {
+    ) -> ViableRange {
         let p = self.p;
+        let mut fewest_tiles = u8::MAX;
         let start = ctx.viable.len() as u32;
         let options = &ctx.lists[list as usize];
         for (o, opt) in options.hot.iter().enumerate() {
@@ -332,6 +348,7 @@ impl Expansion<'_> {
             if to_go_on.saturating_add(opt.jokers) > jokers_left {
                 continue;
             }
+            fewest_tiles = fewest_tiles.min(opt.tiles);
             ctx.viable.push(Viable {
                 o: o as u16,
                 next: opt.next,
@@ -341,9 +358,13 @@ impl Expansion<'_> {
                 to_go_on,
             });
         }
-        let end = ctx.viable.len() as u32;
-        ctx.viable_slots[wanted.slot()] = (wanted, start, end);
-        (start, end)
+        let range = ViableRange {
+            start,
+            end: ctx.viable.len() as u32,
+            fewest_tiles,
+        };
+        ctx.viable_slots[wanted.slot()] = (wanted, range);
+        range
     }
 
     /// Colour `C` at number n: how its open runs go on (a tile, a joker, end, new runs)
@@ -376,7 +397,7 @@ impl Expansion<'_> {
             end,
         } = self.colours[c];
         let jokers_left = total_jokers - key.jokers;
-        let need = &prep.group_need[ni][c];
+        let need = &self.need[c];
         let group_loss = prep.group_bonus.loss(n).map(|loss| &loss[c]);
         let gaps = prep.gaps_to_13[ni][c];
         // The jokers' part of the bound after an option that takes 0, 1 or 2 jokers.

@@ -332,6 +332,7 @@ impl Search {
                     relaxation: self.relaxation.as_mut().and_then(|l| l.as_mut()),
                     steps: 0,
                     colours: Default::default(),
+                    need: prep.group_need[0],
                     kept_table: &mut kept_table,
                     last_keeps: (last.walked != i32::MAX).then_some(last.keeps),
                     keep_bests: &mut keep_bests,
