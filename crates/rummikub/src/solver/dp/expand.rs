@@ -267,7 +267,7 @@ impl Expansion<'_> {
         // The most tiles each colour can set aside for groups: what its options left
         // open leave of the tiles there (the kept sets' are reserved).
         let mut most_aside = [0u8; 4];
-        for c in 0..4 {
+        for (c, most) in most_aside.iter_mut().enumerate() {
             let Some(must) = p.table[ni][c].checked_sub(self.kept.reserved[c]) else {
                 return false;
             };
@@ -296,7 +296,7 @@ impl Expansion<'_> {
             if start == end {
                 return false;
             }
-            most_aside[c] = avail - fewest_tiles.min(avail);
+            *most = avail - fewest_tiles.min(avail);
             self.colours[c] = ColourAt {
                 list,
                 must,
