@@ -404,6 +404,7 @@ pub(super) fn need_table(most: [u8; 4], jokers_per_set: u8) -> &'static GroupNee
     &tables[usize::from(jokers_per_set.min(2)) * 81 + x_index(most.map(|m| m.min(2)))]
 }
 
+/// [`group_need`] for one number with `most` tiles of each colour there.
 pub(super) fn group_need_for(most: [u8; 4], jokers_per_set: u8) -> GroupNeed {
     let mut table = [[u8::MAX; 256]; 4];
     for x in 0..81usize {
@@ -439,4 +440,42 @@ pub(super) fn gaps_to_13(p: &Problem) -> [[u8; 4]; 14] {
         }
     }
     gaps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{need_table, x_of_index};
+    use crate::solver::groups;
+
+    /// The walk reads the groups look-ahead for what the colours after can set aside in
+    /// the keep choice walked (`Expansion::colours_at`): with fewer tiles to set aside
+    /// the tiles set aside so far need at least as many jokers, and a full choice of
+    /// tiles set aside needs exactly the fewest jokers with which it splits into groups.
+    #[test]
+    fn the_groups_look_ahead_needs_more_jokers_with_fewer_tiles_to_set_aside() {
+        for jokers_per_set in 0..3u8 {
+            for most in (0..81).map(x_of_index) {
+                let table = need_table(most, jokers_per_set);
+                let all = need_table([2; 4], jokers_per_set);
+                for (c, (row, row_all)) in table.iter().zip(all).enumerate() {
+                    for (partial, (&need, &need_all)) in row.iter().zip(row_all).enumerate() {
+                        assert!(
+                            need >= need_all,
+                            "{most:?}, colour {c}, tiles set aside {partial:#b}: {need} < {need_all}"
+                        );
+                    }
+                }
+                for x in (0..81).map(x_of_index) {
+                    if x.iter().zip(&most).any(|(v, m)| v > m) {
+                        continue;
+                    }
+                    let packed = x.iter().rev().fold(0usize, |p, &v| p << 2 | usize::from(v));
+                    let fewest = (0..=2u8)
+                        .find(|&j| !groups::splits(x, j, jokers_per_set).is_empty())
+                        .unwrap_or(u8::MAX);
+                    assert_eq!(table[3][packed], fewest, "{x:?} within {most:?}");
+                }
+            }
+        }
+    }
 }
