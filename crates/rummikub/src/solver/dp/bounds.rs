@@ -379,18 +379,12 @@ pub(super) fn jokers_to_go_on_before_12((one, two): (u8, u8), [next, after]: [u8
     (one + two).saturating_sub(next) + one.saturating_sub(after)
 }
 
-/// `group_need[n][c][x]`: the fewest jokers with which the tiles `x` set aside for groups
-/// in colours 0..=c at number n (2 bits each) can still make groups, whatever the other
-/// colours add (within the tiles there are); `u8::MAX` if they cannot.
-pub(super) fn group_need(p: &Problem) -> [&'static GroupNeed; 14] {
-    std::array::from_fn(|n| {
-        let most = std::array::from_fn(|c| p.table[n][c] + p.rack[n][c]);
-        need_table(most, p.jokers_per_set)
-    })
-}
-
-/// The [`group_need`] table where colour c can set aside at most `most[c]` tiles for
-/// groups (2 or more: any), with `jokers_per_set`.
+/// The groups look-ahead, `need_table(most, jokers_per_set)[c][x]`: the fewest jokers
+/// with which the tiles `x` set aside for groups in colours 0..=c at a number (2 bits
+/// each) can still make groups, whatever the other colours add when colour c' can set
+/// aside at most `most[c']` tiles (2 or more: any); `u8::MAX` if they cannot. The walk
+/// reads the table for what its keep choice leaves each colour to set aside
+/// (`Expansion::colours_at`).
 pub(super) fn need_table(most: [u8; 4], jokers_per_set: u8) -> &'static GroupNeed {
     static TABLES: std::sync::OnceLock<Vec<GroupNeed>> = std::sync::OnceLock::new();
     // Per jokers per set (0..=2) and tiles there (0..=2 per colour, as in `x_index`).
@@ -404,7 +398,7 @@ pub(super) fn need_table(most: [u8; 4], jokers_per_set: u8) -> &'static GroupNee
     &tables[usize::from(jokers_per_set.min(2)) * 81 + x_index(most.map(|m| m.min(2)))]
 }
 
-/// [`group_need`] for one number with `most` tiles of each colour there.
+/// [`need_table`] for colours that can set aside `most` tiles each.
 pub(super) fn group_need_for(most: [u8; 4], jokers_per_set: u8) -> GroupNeed {
     let mut table = [[u8::MAX; 256]; 4];
     for x in 0..81usize {
@@ -425,7 +419,7 @@ pub(super) fn group_need_for(most: [u8; 4], jokers_per_set: u8) -> GroupNeed {
     table
 }
 
-/// One number's [`group_need`]: by colour, by the tiles set aside so far (2 bits each).
+/// One [`need_table`]: by colour, by the tiles set aside so far (2 bits each).
 pub(super) type GroupNeed = [[u8; 256]; 4];
 
 /// Per number n and colour, how many numbers after n up to 13 have no tile of the

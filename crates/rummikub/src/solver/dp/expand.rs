@@ -114,7 +114,7 @@ pub(super) struct Expansion<'a> {
     pub(super) colours: [ColourAt; 4],
     /// The fewest jokers the tiles set aside so far need to make groups, with what the
     /// colours after can set aside in the keep choice walked (see
-    /// [`group_need`](super::bounds::group_need)).
+    /// [`need_table`](super::bounds::need_table)).
     pub(super) need: &'static GroupNeed,
     /// The search's table of [`KeptAt`]s.
     pub(super) kept_table: &'a mut KeptTable,

@@ -180,7 +180,7 @@ impl GroupsAt {
             }
         }
         // A partial no groups can complete loses nothing here (the walk drops it by
-        // `group_need`).
+        // `need_table`).
         let loss =
             (plain > 0).then(|| most_plain.map(|row| row.map(|m| m.map_or(0, |m| plain - m))));
         GroupsAt { kept, loss }

@@ -2,7 +2,7 @@
 //! [`super::portfolio`] for the entry points).
 
 use super::bounds::KeptAt;
-use super::bounds::{gaps_to_13, group_need, Bounds, GroupNeed};
+use super::bounds::{gaps_to_13, need_table, Bounds};
 use super::context::Ctx;
 use super::expand::{Expansion, NumberChoice, Walked, NOT_WALKED, WINDOW};
 use super::group_bonus::GroupBonus;
@@ -17,7 +17,6 @@ use crate::solver::runs::RunRules;
 /// What the search of one problem needs, computed once.
 pub(super) struct Prepared {
     pub(super) bounds: Bounds,
-    pub(super) group_need: [&'static GroupNeed; 14],
     /// Per tiles set aside for groups (packed), the jokers with which they make groups
     /// ([`groups::split_jokers`]).
     pub(super) split_jokers: &'static [u8; 256],
@@ -43,7 +42,6 @@ impl Prepared {
             held: Held::new(p, &bounds),
             joker_bounds: bounds.colour_step_jokers(),
             bounds,
-            group_need: group_need(p),
             split_jokers: groups::split_jokers(p.jokers_per_set),
             gaps_to_13: gaps_to_13(p),
             group_bonus: GroupBonus::new(p, &mut cache.groups_at),
@@ -269,6 +267,9 @@ impl Search {
         let mut used = self.used;
         let mut current = self.current;
         let mut answer = None;
+        // (An expansion's groups look-ahead is set per keep choice, before its colours
+        // are walked.)
+        let unset_need = need_table([2; 4], p.jokers_per_set);
         for _ in 0..steps {
             while current < buckets.len() && buckets[current].is_empty() {
                 current += 1;
@@ -332,7 +333,7 @@ impl Search {
                     relaxation: self.relaxation.as_mut().and_then(|l| l.as_mut()),
                     steps: 0,
                     colours: Default::default(),
-                    need: prep.group_need[0],
+                    need: unset_need,
                     kept_table: &mut kept_table,
                     last_keeps: (last.walked != i32::MAX).then_some(last.keeps),
                     keep_bests: &mut keep_bests,
