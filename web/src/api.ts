@@ -3,6 +3,7 @@
 import type {
   BotMeta,
   CheckResult,
+  ClaimRequest,
   CreateTableRequest,
   CreateTableResponse,
   GameAction,
@@ -108,6 +109,12 @@ export const api = {
     const body: JoinRequest = seat === undefined ? { name } : { name, seat };
     return call<SeatGrant>("POST", `/api/tables/${enc(id)}/join`, body);
   },
+  /** Takes an invited seat with its invite link's token: answers the seat's own, new
+   * token (the link is spent; a second use says `seat_taken`). */
+  claim: (id: string, invite: string, name?: string) => {
+    const body: ClaimRequest = name === undefined ? {} : { name };
+    return call<SeatGrant>("POST", `/api/tables/${enc(id)}/claim`, body, invite);
+  },
   act: (id: string, token: string | null, version: number, action: GameAction) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/actions`, { version, action }, token),
   check: (id: string, token: string | null, placement: PlacementView) =>
@@ -148,7 +155,8 @@ function storage(): Storage | null {
   }
 }
 
-/** This tab's seat token for a table (from its invite link, creation or joining). */
+/** This tab's seat token for a table (from taking an invited seat, creation, joining,
+ * or a seat's own link). */
 export function storedToken(id: string): string | null {
   return storage()?.getItem(tokenKey(id)) ?? null;
 }
@@ -266,7 +274,8 @@ export function statusOf(v: TableView): TableStatus {
   return v.status;
 }
 
-// ---- your tables: kept in localStorage, so that a closed tab does not lose a seat ----
+// ---- your tables: this tab's seats, kept in sessionStorage like their tokens ----------
+// (localStorage would keep every seat's token for anyone who uses the browser later.)
 
 export interface MyTable {
   id: string;
@@ -281,7 +290,7 @@ const MY_TABLES = "rumi.my-tables";
 
 export function myTables(): MyTable[] {
   try {
-    const list = JSON.parse(localStorage.getItem(MY_TABLES) ?? "[]");
+    const list = JSON.parse(storage()?.getItem(MY_TABLES) ?? "[]");
     return Array.isArray(list) ? list : [];
   } catch {
     return [];
@@ -292,7 +301,7 @@ export function rememberTable(entry: MyTable): void {
   try {
     const list = myTables().filter((m) => m.id !== entry.id);
     list.unshift(entry);
-    localStorage.setItem(MY_TABLES, JSON.stringify(list.slice(0, 30)));
+    storage()?.setItem(MY_TABLES, JSON.stringify(list.slice(0, 30)));
   } catch {
     /* no storage */
   }
@@ -300,7 +309,7 @@ export function rememberTable(entry: MyTable): void {
 
 export function forgetMyTable(id: string): void {
   try {
-    localStorage.setItem(MY_TABLES, JSON.stringify(myTables().filter((m) => m.id !== id)));
+    storage()?.setItem(MY_TABLES, JSON.stringify(myTables().filter((m) => m.id !== id)));
   } catch {
     /* no storage */
   }

@@ -309,7 +309,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   return { root };
 }
 
-/** Tables this browser holds a seat at (localStorage), so a closed tab loses no seat. */
+/** Tables this tab holds a seat at (sessionStorage, like their tokens). */
 function myTablesSection(): HTMLElement | null {
   const list = myTables();
   if (list.length === 0) return null;

@@ -1,16 +1,18 @@
 // The client's router: / lobby, /t/{id} table, /replay/{id} replay, /rules/{game} the
 // rules, anything else a not-found page.
 //
-// A seat link is `/t/{id}#token=…` (the old `/t/{id}?seat=&token=` still works): the
-// token moves into sessionStorage and the address becomes `/t/{id}` before anything is
-// requested, so it never reaches a server log, the history or a shared screen.
+// A seat link is `/t/{id}#token=…`, and a token is read from the fragment only (the old
+// `/t/{id}?seat=&token=` opens the table to watch): the address becomes `/t/{id}`
+// before anything is requested, so the token never reaches a server log, the history
+// or a shared screen. An invite link's token takes the seat (`openLink`), and only the
+// seat's new token is kept, in sessionStorage.
 import "./style.css";
-import { fragmentToken, storeToken, storedToken } from "./api";
+import { fragmentToken, storedToken } from "./api";
 import { h } from "./dom";
 import { lang, setLang, t, type Lang } from "./i18n/i18n";
 import { showLobby } from "./lobby";
 import { showNotFound } from "./notfound";
-import { askName, showTable } from "./table";
+import { openLink, showTable } from "./table";
 import { showReplay } from "./replay";
 
 /** The top bar: the language switch (remembered) and the rules. */
@@ -49,6 +51,12 @@ function topbar(): void {
 }
 
 topbar();
+// Seat tokens were once kept in localStorage ("your tables"): none stays there.
+try {
+  localStorage.removeItem("rumi.my-tables");
+} catch {
+  /* no storage */
+}
 const app = document.getElementById("app")!;
 const path = location.pathname;
 const table = path.match(/^\/t\/([^/]+)\/?$/);
@@ -57,24 +65,20 @@ const rules = path.match(/^\/rules\/(rumis|rummikub)\/?$/);
 if (table) {
   const id = decodeURIComponent(table[1]);
   const query = new URLSearchParams(location.search);
-  const linked = fragmentToken(location.hash) ?? query.get("token");
-  if (linked) storeToken(id, linked);
-  if (linked || query.has("seat") || /token=/.test(location.hash)) {
+  const linked = fragmentToken(location.hash);
+  if (linked || query.has("seat") || query.has("token") || /token=/.test(location.hash)) {
     query.delete("token");
     query.delete("seat");
     const rest = query.toString();
     history.replaceState(null, "", `/t/${encodeURIComponent(id)}${rest ? "?" + rest : ""}`);
   }
-  // A seat link opened in a tab already on this table changes only the fragment.
+  // A seat link opened in a tab already on this table changes only the fragment: open
+  // the page again with it.
   window.addEventListener("hashchange", () => {
-    const token = fragmentToken(location.hash);
-    if (!token) return;
-    storeToken(id, token);
-    history.replaceState(null, "", `/t/${encodeURIComponent(id)}`);
-    location.reload();
+    if (fragmentToken(location.hash)) location.reload();
   });
-  // An invite link opened: the invitee says their name before sitting down.
-  if (linked) askName(app, id, linked);
+  // A link opened: an invite takes its seat (the invitee names themselves first).
+  if (linked) openLink(app, id, linked);
   else showTable(app, id, storedToken(id));
 } else if (replay) {
   showReplay(app, decodeURIComponent(replay[1]));

@@ -9,6 +9,7 @@ import {
   forgetToken,
   statusOf,
   storedInvites,
+  storedToken,
   storeToken,
   TableSocket,
   type Action,
@@ -49,24 +50,30 @@ export async function rumisUI(root: HTMLElement, ctx: GameContext, readOnly = fa
 }
 
 const NAME_KEY = "rumi.name";
+/** Codes of a seat token the server does not take: the page forgets it and watches. */
+const REFUSED_TOKEN = ["bad_token", "seat_taken", "claim_needed"];
 /** The server's name for an invited seat nobody named (`Player 2`). */
 const DEFAULT_NAME = /^Player \d+$/;
 
-/** An invite link just opened: if an invited seat still free is called "Player N",
- * ask the invitee's name before sitting down (fetching the view with the token takes
- * the seat), rename the seat (`POST …/seats/{seat}/name`), then show the table. The
- * seat of the token is the one the server lets it rename. */
-export async function askName(app: HTMLElement, id: string, token: string): Promise<void> {
-  let candidates: number[] = [];
-  // A seat this browser already holds (its own link from "your tables") is no invite.
-  if (myTables().some((m) => m.id === id && m.token === token)) return showTable(app, id, token);
+/** A seat link just opened (`#token=…`). A seat this tab holds: its table. Else the
+ * token is tried as an invite (`POST …/claim`): the invite is spent and only the
+ * seat's new token is kept. If an invited seat still free is called "Player N", the
+ * invitee says their name first and sits down under it. A seat's own link ("my seat
+ * link", `not_an_invite`) is kept as it is; a spent invite opens the table to watch,
+ * saying that the seat is taken. */
+export async function openLink(app: HTMLElement, id: string, token: string): Promise<void> {
+  if (storedToken(id) === token || myTables().some((m) => m.id === id && m.token === token)) return showTable(app, id, token);
+  let unnamed = false;
   try {
     const v = await api.view(id, null);
-    candidates = v.seats.filter((s) => s.kind === "human" && !s.claimed && DEFAULT_NAME.test(s.name)).map((s) => s.seat);
+    unnamed = v.seats.some((s) => s.kind === "human" && !s.claimed && DEFAULT_NAME.test(s.name));
   } catch {
     /* the table page says what is wrong */
   }
-  if (candidates.length === 0) return showTable(app, id, token);
+  if (!unnamed) {
+    await sitDown(app, id, token);
+    return;
+  }
   clear(app);
   const input = h("input", {
     testid: "ask-name-input",
@@ -94,28 +101,50 @@ export async function askName(app: HTMLElement, id: string, token: string): Prom
     if (!name) return;
     sit.disabled = true;
     error.hidden = true;
-    for (const seat of candidates) {
+    const refused = await sitDown(app, id, token, name);
+    if (!refused) {
       try {
-        await api.rename(id, token, seat, name);
-        try {
-          localStorage.setItem(NAME_KEY, name);
-        } catch {
-          /* no storage */
-        }
-        return showTable(app, id, token);
-      } catch (err) {
-        if (err instanceof ApiError && err.code === "not_your_seat") continue;
-        error.hidden = false;
-        error.textContent = err instanceof ApiError ? reason(err.message, err.code, err.why).text : String(err);
-        sit.disabled = false;
-        return;
+        localStorage.setItem(NAME_KEY, name);
+      } catch {
+        /* no storage */
       }
+      return;
     }
-    // None of the free seats is this token's: sit down as named.
-    showTable(app, id, token);
+    error.hidden = false;
+    error.textContent = reason(refused.message, refused.code, refused.why).text;
+    sit.disabled = false;
   });
   app.append(form);
   input.focus();
+}
+
+/** Takes the invited seat of `token` (under `name`, if given) and shows the table; a
+ * refused name is answered (to ask again), every other outcome shows the table. */
+async function sitDown(app: HTMLElement, id: string, token: string, name?: string): Promise<ApiError | null> {
+  try {
+    const grant = await api.claim(id, token, name);
+    storeToken(id, grant.token);
+    showTable(app, id, grant.token);
+  } catch (e) {
+    if (!(e instanceof ApiError)) {
+      showTable(app, id, null, String(e));
+    } else if (name !== undefined && (e.code === "bad_name" || e.code === "name_taken")) {
+      return e;
+    } else if (e.code === "not_an_invite") {
+      storeToken(id, token);
+      showTable(app, id, token);
+    } else if (e.code === "seat_taken") {
+      forgetToken(id);
+      showTable(app, id, null, t("table.seat_taken"));
+    } else if (e.code === "bad_token" || e.code === "token_needed") {
+      forgetToken(id);
+      showTable(app, id, null, t("table.bad_token", { message: reason(e.message, e.code).text }));
+    } else {
+      // No such table, or the server is unreachable: the table page says so.
+      showTable(app, id, null, e.status === 404 ? null : reason(e.message, e.code, e.why).text);
+    }
+  }
+  return null;
 }
 
 /** `/t/ID#token=…` as an absolute link. */
@@ -362,9 +391,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   }
 
   let stopped = false;
-  /** A seat token the server does not know (another table's, or mistyped): forget it and
-   * watch instead, saying why. */
-  function dropToken(message: string): void {
+  /** A seat token the server does not take (another table's, mistyped, or an invite
+   * link's that was used already): forget it and watch instead, saying why. */
+  function dropToken(message: string, code = "bad_token"): void {
     if (stopped) return;
     stopped = true;
     socket.close();
@@ -372,7 +401,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     game?.destroy();
     forgetToken(id);
     forgetMyTable(id);
-    showTable(app, id, null, t("table.bad_token", { message: reason(message, "bad_token").text }));
+    showTable(app, id, null, code === "seat_taken" ? t("table.seat_taken") : t("table.bad_token", { message: reason(message, code).text }));
   }
 
   /** A table the server does not know: say so, stop reconnecting, link to the lobby. */
@@ -391,7 +420,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     try {
       accept(await api.view(id, token), false);
     } catch (e) {
-      if (token && e instanceof ApiError && e.code === "bad_token") return dropToken(e.message);
+      if (token && e instanceof ApiError && e.code && REFUSED_TOKEN.includes(e.code)) return dropToken(e.message, e.code);
       if (e instanceof ApiError && (e.status === 404 || e.code === "no_table")) return gone();
       if (!view) {
         turn.textContent = "";
@@ -689,7 +718,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     id,
     token,
     (v) => accept(v, true),
-    (message, code, why) => (token && code === "bad_token" ? dropToken(message) : code === "no_table" ? gone() : ctx.error(message, code, why)),
+    (message, code, why) => (token && code && REFUSED_TOKEN.includes(code) ? dropToken(message, code) : code === "no_table" ? gone() : ctx.error(message, code, why)),
     (state) => {
       connection.dataset.state = state;
       connection.textContent = state === "open" ? t("table.live") : state === "connecting" ? t("table.connecting") : t("table.reconnecting");

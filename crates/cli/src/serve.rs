@@ -28,6 +28,13 @@ pub struct ServeArgs {
     /// Tables one client address may create per minute (0: no cap).
     #[arg(long, default_value_t = HubOptions::default().tables_per_minute_per_address)]
     tables_per_minute_per_address: u32,
+    /// Open seats (joined from the lobby) one client address may hold at unfinished
+    /// tables (0: no cap).
+    #[arg(long, default_value_t = HubOptions::default().max_open_seats_per_address)]
+    max_open_seats_per_address: u64,
+    /// Open seats one client address may hold at one table (0: no cap).
+    #[arg(long, default_value_t = HubOptions::default().max_open_seats_per_table_per_address)]
+    max_open_seats_per_table_per_address: u64,
     /// Tables kept in memory; idle ones beyond this are dropped and loaded again when
     /// asked for.
     #[arg(long, default_value_t = HubOptions::default().max_loaded_tables)]
@@ -111,6 +118,8 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 max_loaded_tables: args.max_loaded_tables,
                 max_open_tables_per_address: args.max_open_tables_per_address,
                 tables_per_minute_per_address: args.tables_per_minute_per_address,
+                max_open_seats_per_address: args.max_open_seats_per_address,
+                max_open_seats_per_table_per_address: args.max_open_seats_per_table_per_address,
                 chosen_seeds_with_people: args.allow_chosen_seeds,
                 ..HubOptions::default()
             },

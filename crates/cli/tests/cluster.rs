@@ -151,16 +151,24 @@ impl Viewer {
     }
 }
 
-/// Creates a two-person table on `creator` and lets the invitee open the link on
-/// `other`; answers the id and both tokens.
+/// Creates a two-person table on `creator` and lets the invitee take the seat with
+/// the link on `other`; answers the id and both seats' tokens.
 async fn two_people(creator: &str, other: &str, body: Value) -> (String, String, String) {
     let (status, created) = post(creator, "/api/tables", None, body).await;
     assert_eq!(status, 200, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let a = created["you"]["token"].as_str().unwrap().to_string();
     let invite = created["seats"][1]["invite"].as_str().unwrap();
-    let b = invite.split("#token=").nth(1).unwrap().to_string();
-    get(other, &format!("/api/tables/{id}"), Some(&b)).await;
+    let invite = invite.split("#token=").nth(1).unwrap();
+    let (status, claimed) = post(
+        other,
+        &format!("/api/tables/{id}/claim"),
+        Some(invite),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{claimed}");
+    let b = claimed["token"].as_str().unwrap().to_string();
     (id, a, b)
 }
 

@@ -64,6 +64,10 @@ fn serve(dir: &Path) -> (Killed, String) {
             "0",
             "--tables-per-minute-per-address",
             "0",
+            "--max-open-seats-per-address",
+            "0",
+            "--max-open-seats-per-table-per-address",
+            "0",
             "--max-connections-per-ip",
             "10000",
         ])

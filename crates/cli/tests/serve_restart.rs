@@ -26,18 +26,26 @@ fn crash_and_resume(db: &str) {
         .unwrap();
     let bots_id = bots["id"].as_str().unwrap().to_string();
     let people_id = people["id"].as_str().unwrap().to_string();
-    // The creator's seat and the invited friend's, who opens the link: the game starts.
+    // The creator's seat and the invited friend's, who takes it with the link (and
+    // gets the seat's own token): the game starts.
+    let invite = people["seats"][1]["invite"]
+        .as_str()
+        .unwrap()
+        .split("#token=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let claimed = first
+        .post_as(
+            &format!("/api/tables/{people_id}/claim"),
+            Some(&invite),
+            json!({}),
+        )
+        .unwrap();
     let tokens: Vec<String> = vec![
         people["you"]["token"].as_str().unwrap().to_string(),
-        people["seats"][1]["invite"]
-            .as_str()
-            .unwrap()
-            .split("#token=")
-            .nth(1)
-            .unwrap()
-            .to_string(),
+        claimed["token"].as_str().unwrap().to_string(),
     ];
-    first.get_as(&format!("/api/tables/{people_id}"), &tokens[1]);
     // The people draw in turn; every acknowledged draw must survive the crash.
     let mut acknowledged = 0u64;
     for _ in 0..4 {

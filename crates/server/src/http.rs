@@ -37,6 +37,7 @@ use crate::wire::*;
         create_table,
         table_view,
         join,
+        claim,
         act,
         check,
         hint,
@@ -80,6 +81,7 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
         .route("/api/tables", get(open_tables).post(create_table))
         .route("/api/tables/{id}", get(table_view))
         .route("/api/tables/{id}/join", post(join))
+        .route("/api/tables/{id}/claim", post(claim))
         .route("/api/tables/{id}/actions", post(act))
         .route("/api/tables/{id}/check", post(check))
         .route("/api/tables/{id}/hint", get(hint))
@@ -268,6 +270,7 @@ fn token_of(headers: &HeaderMap) -> Option<String> {
         (status = 200, body = TableView),
         (status = 403, body = ErrorBody, description = "A token of no seat"),
         (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "An invite link's token: `claim_needed` before the seat is taken, `seat_taken` after"),
     ))]
 async fn table_view(
     State(hub): State<Arc<Hub>>,
@@ -278,7 +281,7 @@ async fn table_view(
     let mut state = table.state.lock().await;
     let seat = state.seat_of(token_of(&headers).as_deref())?;
     if let Some(seat) = seat {
-        hub.claim(&table, &mut state, seat).await?;
+        state.seen(seat);
     }
     Ok(Json(state.view(&table.id, seat)))
 }
@@ -290,11 +293,12 @@ async fn table_view(
         (status = 200, body = SeatGrant),
         (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "No open seat"),
+        (status = 409, body = ErrorBody, description = "No open seat, a name like another seat's (`name_taken`), or this address holds its open seats already (`already_seated`, `too_many_seats`)"),
     ))]
 async fn join(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
     body: axum::body::Bytes,
 ) -> Result<Json<SeatGrant>, ApiError> {
     let request: JoinRequest = if body.is_empty() {
@@ -304,7 +308,37 @@ async fn join(
     };
     let table = hub.table(&id).await?;
     Ok(Json(
-        hub.join(&table, request.name.as_deref(), request.seat)
+        hub.join(&table, request.name.as_deref(), request.seat, from.ip())
+            .await?,
+    ))
+}
+
+/// Takes an invited seat with its invite link's token (`X-Seat-Token`): answers the
+/// seat's new token; the link is spent.
+#[utoipa::path(post, path = "/api/tables/{id}/claim", request_body = ClaimRequest,
+    params(("id" = String, Path), ("X-Seat-Token" = String, Header, description = "The invite link's token")),
+    responses(
+        (status = 200, body = SeatGrant),
+        (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "No token, a forged one, or a seat's own token"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "`seat_taken`: the link was used already; `name_taken`"),
+    ))]
+async fn claim(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<SeatGrant>, ApiError> {
+    let request: ClaimRequest = if body.is_empty() {
+        ClaimRequest::default()
+    } else {
+        parse_body(&body)?
+    };
+    let table = hub.table(&id).await?;
+    let token = token_of(&headers);
+    Ok(Json(
+        hub.claim_invite(&table, token.as_deref(), request.name.as_deref())
             .await?,
     ))
 }
@@ -507,6 +541,7 @@ async fn hand_to_bot(
         (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "Not your seat"),
         (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "`name_taken`: the name looks like another seat's"),
     ))]
 async fn rename(
     State(hub): State<Arc<Hub>>,

@@ -40,8 +40,8 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// Longest seat name, in characters.
-pub const MAX_NAME_CHARS: usize = 40;
+use crate::names::{check_distinct, distinct_default};
+pub use crate::names::{clean_name, MAX_NAME_CHARS};
 
 /// A seat as the server keeps it.
 #[derive(Clone, Debug)]
@@ -78,6 +78,8 @@ pub struct TableState {
 
 impl TableState {
     /// The seat a token belongs to. No token: a spectator. A token of no seat: refused.
+    /// Only a taken seat has a token; an invite link's token is not one (it only takes
+    /// the seat, [`Hub::claim_invite`]), and once used it says that the seat is taken.
     pub fn seat_of(&self, token: Option<&str>) -> Result<Option<usize>, ApiError> {
         let Some(token) = token.filter(|t| !t.is_empty()) else {
             return Ok(None);
@@ -91,11 +93,37 @@ impl TableState {
         if token.len() != 32 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(forged());
         }
-        self.seats
-            .iter()
-            .position(|s| constant_time_eq(s.stored.token.as_bytes(), token.as_bytes()))
-            .map(Some)
-            .ok_or_else(forged)
+        if let Some(seat) = self.seats.iter().position(|s| {
+            s.stored.claimed && constant_time_eq(s.stored.token.as_bytes(), token.as_bytes())
+        }) {
+            return Ok(Some(seat));
+        }
+        match self.invited_seat(token) {
+            Some(seat) if self.seats[seat].stored.claimed => Err(seat_taken(seat)),
+            Some(seat) => Err(ApiError::conflict(
+                "claim_needed",
+                format!(
+                    "this is the invite link of seat {}: take the seat with it first (POST …/claim), which answers the seat's own token",
+                    seat + 1
+                ),
+            )),
+            None => Err(forged()),
+        }
+    }
+
+    /// The invited seat whose link carries `token`, taken or not.
+    fn invited_seat(&self, token: &str) -> Option<usize> {
+        self.seats.iter().position(|s| {
+            !s.stored.invite.is_empty()
+                && constant_time_eq(s.stored.invite.as_bytes(), token.as_bytes())
+        })
+    }
+
+    /// Notes that the seat's player was just here (a request with their token).
+    pub fn seen(&mut self, seat: usize) {
+        if let Some(s) = self.seats.get_mut(seat) {
+            s.last_seen_ms = now_ms();
+        }
     }
 
     /// Human seats nobody has taken yet.
@@ -124,6 +152,15 @@ impl TableState {
         self.game
             .turn_seconds()
             .map(|s| self.turn_started_ms + i64::from(s) * 1000)
+    }
+
+    /// The names of the seats other than `seat`, which a new name of `seat` must not
+    /// look like.
+    pub fn other_names(&self, seat: usize) -> impl Iterator<Item = (usize, &str)> {
+        self.seats
+            .iter()
+            .filter(move |s| s.stored.seat != seat)
+            .map(|s| (s.stored.seat, s.stored.name.as_str()))
     }
 
     pub fn names(&self) -> Vec<String> {
@@ -275,6 +312,8 @@ fn lobby_line<'a>(
                 seat: s.seat,
                 name: s.name.clone(),
                 kind: seat_kind(s),
+                // Seats never open again once taken: an open seat waits since creation.
+                open_since_ms: (s.open && !s.claimed && s.bot.is_none()).then_some(created_ms),
             })
             .collect(),
     }
@@ -341,6 +380,11 @@ pub struct HubOptions {
     pub max_open_tables_per_address: u64,
     /// Tables one address may create per minute (0: no cap).
     pub tables_per_minute_per_address: u32,
+    /// Open seats (joined from the lobby) one address may hold at unfinished tables
+    /// (0: no cap), so that one client cannot take every open seat.
+    pub max_open_seats_per_address: u64,
+    /// Open seats one address may hold at one table (0: no cap).
+    pub max_open_seats_per_table_per_address: u64,
     /// Lets a creator fix the seed also when other people sit at the table (tests
     /// and private servers; the table still says "practice"). Off on public servers.
     pub chosen_seeds_with_people: bool,
@@ -355,6 +399,8 @@ impl Default for HubOptions {
             idle_after: Duration::from_secs(10),
             max_open_tables_per_address: 20,
             tables_per_minute_per_address: 10,
+            max_open_seats_per_address: 8,
+            max_open_seats_per_table_per_address: 1,
             chosen_seeds_with_people: false,
         }
     }
@@ -793,6 +839,21 @@ impl Hub {
             }
         }
         let seed = request.seed.unwrap_or_else(fairness::secure_seed);
+        // The names asked for must differ; then each default steps aside from them.
+        let mut names: Vec<Option<String>> = Vec::new();
+        for (index, request) in seats.iter().enumerate() {
+            let name = clean_name(request.name.as_deref())?;
+            if let Some(name) = &name {
+                let earlier = names.iter().enumerate();
+                check_distinct(name, earlier.filter_map(|(i, n)| Some((i, n.as_deref()?))))
+                    .map_err(|e| ApiError {
+                        message: format!("seat {}: {}", index + 1, e.message),
+                        ..e
+                    })?;
+            }
+            names.push(name);
+        }
+        let mut taken: Vec<String> = names.iter().flatten().cloned().collect();
         let mut stored_seats = Vec::new();
         for (index, request) in seats.iter().enumerate() {
             let bot = match request.kind {
@@ -809,11 +870,19 @@ impl Hub {
                 }
                 _ => None,
             };
-            let name = match (clean_name(request.name.as_deref())?, &bot) {
+            let name = match (names[index].take(), &bot) {
                 (Some(name), _) => name,
-                (None, Some(bot)) => format!("{bot} bot"),
-                (None, None) => format!("Player {}", index + 1),
+                (None, bot) => {
+                    let base = match bot {
+                        Some(bot) => format!("{bot} bot"),
+                        None => format!("Player {}", index + 1),
+                    };
+                    let name = distinct_default(base, &taken);
+                    taken.push(name.clone());
+                    name
+                }
             };
+            let invited = request.kind == SeatKind::Human && Some(index) != creator_seat;
             stored_seats.push(StoredSeat {
                 seat: index,
                 name,
@@ -821,6 +890,12 @@ impl Hub {
                 token: fairness::new_secret(),
                 claimed: Some(index) == creator_seat,
                 open: request.kind == SeatKind::Open,
+                invite: if invited {
+                    fairness::new_secret()
+                } else {
+                    String::new()
+                },
+                joiner: String::new(),
             });
         }
         let now = now_ms();
@@ -869,8 +944,7 @@ impl Hub {
                     name: s.name.clone(),
                     kind: seat_kind(s),
                     bot: s.bot.clone(),
-                    invite: (s.bot.is_none() && !s.open && Some(s.seat) != creator_seat)
-                        .then(|| link(&s.token)),
+                    invite: (!s.invite.is_empty()).then(|| link(&s.invite)),
                 })
                 .collect(),
             spectator: format!("/t/{id}"),
@@ -1093,6 +1167,7 @@ impl Hub {
                 format!("only the player of seat {} can rename it", seat + 1),
             ));
         }
+        check_distinct(&name, state.other_names(seat))?;
         let mut updated = state.seats[seat].stored.clone();
         updated.name = name;
         self.store.update_seat(&table.id, &updated).await?;
@@ -1144,14 +1219,19 @@ impl Hub {
         Ok(())
     }
 
-    /// Takes an open seat for a person who joins from the lobby, with a fresh token.
+    /// Takes an open seat for a person who joins from the lobby at `from`, with a
+    /// fresh token; one address holds at most
+    /// [`HubOptions::max_open_seats_per_table_per_address`] open seats at a table and
+    /// [`HubOptions::max_open_seats_per_address`] at unfinished tables.
     pub async fn join(
         self: &Arc<Self>,
         table: &Arc<Table>,
         name: Option<&str>,
         wanted: Option<usize>,
+        from: IpAddr,
     ) -> Result<SeatGrant, ApiError> {
         let name = clean_name(name)?;
+        let joiner = client_key(from).to_string();
         let mut state = table.state.lock().await;
         if state.game.is_over() {
             return Err(ApiError::conflict("game_over", "the game is over"));
@@ -1174,10 +1254,37 @@ impl Hub {
                 ApiError::conflict("no_open_seat", "no seat at this table is open to join")
             })?,
         };
+        let per_table = self.options.max_open_seats_per_table_per_address;
+        let here: Vec<usize> = state
+            .seats
+            .iter()
+            .filter(|s| s.stored.joiner == joiner)
+            .map(|s| s.stored.seat + 1)
+            .collect();
+        if per_table > 0 && here.len() as u64 >= per_table {
+            return Err(ApiError::conflict(
+                "already_seated",
+                format!(
+                    "your address already holds seat {} of this table; one address takes at most {per_table} open seat(s) of a table",
+                    here.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        let cap = self.options.max_open_seats_per_address;
+        if cap > 0 && self.store.open_seats_of(&joiner).await? >= cap {
+            return Err(ApiError::conflict(
+                "too_many_seats",
+                format!(
+                    "your address already holds {cap} open seats at unfinished tables; finish a game or hand a seat to a bot first"
+                ),
+            ));
+        }
         let mut updated = state.seats[seat].stored.clone();
         updated.claimed = true;
         updated.token = fairness::new_secret();
+        updated.joiner = joiner;
         if let Some(name) = name {
+            check_distinct(&name, state.other_names(seat))?;
             updated.name = name;
         }
         if !self.store.take_seat(&table.id, &updated).await? {
@@ -1203,31 +1310,69 @@ impl Hub {
         })
     }
 
-    /// The seat of a token, seen now: marks an invited seat taken the first time its
-    /// link is used, and starts the game once every human seat is taken.
-    pub async fn claim(
+    /// Takes an invited seat with its invite link's token: the link is spent, and the
+    /// seat gets a new token that only this answer carries (the creator, who had the
+    /// link, cannot play the seat). Of two uses of one link, also on two nodes, exactly
+    /// one gets the seat; the other hears that the seat is taken. Starts the game once
+    /// every human seat is taken.
+    pub async fn claim_invite(
         self: &Arc<Self>,
         table: &Arc<Table>,
-        state: &mut TableState,
-        seat: usize,
-    ) -> Result<(), ApiError> {
-        state.seats[seat].last_seen_ms = now_ms();
+        invite: Option<&str>,
+        name: Option<&str>,
+    ) -> Result<SeatGrant, ApiError> {
+        let name = clean_name(name)?;
+        let invite = invite.filter(|t| !t.is_empty()).ok_or_else(|| {
+            ApiError::forbidden(
+                "token_needed",
+                "taking an invited seat needs the invite link's token",
+            )
+        })?;
+        let mut state = table.state.lock().await;
+        let Some(seat) = state.invited_seat(invite) else {
+            // A seat's own token is no invite; anything else is forged.
+            state.seat_of(Some(invite))?;
+            return Err(ApiError::forbidden(
+                "not_an_invite",
+                "this token is a seat's own token, not an invite link; open the table with it",
+            ));
+        };
         if state.seats[seat].stored.claimed {
-            return Ok(());
+            return Err(seat_taken(seat));
         }
         let mut updated = state.seats[seat].stored.clone();
         updated.claimed = true;
-        // The invited seat's token does not change: marking it taken twice (from two
-        // nodes) is harmless.
-        self.store.update_seat(&table.id, &updated).await?;
-        state.seats[seat].stored = updated;
-        let started = self.start_if_ready(table, state).await?;
+        updated.token = fairness::new_secret();
+        if let Some(name) = name {
+            check_distinct(&name, state.other_names(seat))?;
+            updated.name = name;
+        }
+        if !self.store.claim_invite(&table.id, &updated).await? {
+            // The link was used a moment ago through another node.
+            if self
+                .catch_up_locked(table, &mut state)
+                .await
+                .unwrap_or(false)
+            {
+                table.changed();
+            }
+            return Err(seat_taken(seat));
+        }
+        state.seats[seat].stored = updated.clone();
+        state.seats[seat].last_seen_ms = now_ms();
+        let started = self.start_if_ready(table, &mut state).await?;
         table.changed();
         self.announce(table, state.version, true).await;
+        drop(state);
         if started {
             self.schedule(table.clone());
         }
-        Ok(())
+        Ok(SeatGrant {
+            seat,
+            name: updated.name,
+            url: format!("/t/{}#token={}", table.id, updated.token),
+            token: updated.token,
+        })
     }
 
     /// Starts a waiting table once no human seat is free; true if it started now.
@@ -1440,6 +1585,17 @@ fn stale(made_on: u64, now: u64) -> ApiError {
     )
 }
 
+/// An invite link used after its seat was taken.
+fn seat_taken(seat: usize) -> ApiError {
+    ApiError::conflict(
+        "seat_taken",
+        format!(
+            "this seat is taken: the invite link of seat {} was used already, and it no longer opens the seat",
+            seat + 1
+        ),
+    )
+}
+
 fn not_started(state: &TableState) -> ApiError {
     let names: Vec<String> = state
         .waiting_for()
@@ -1467,26 +1623,6 @@ fn check_bot(game: GameKind, bot: &str) -> Result<(), ApiError> {
             ),
         ))
     }
-}
-
-/// A seat name as people will see it: trimmed, at most [`MAX_NAME_CHARS`]
-/// characters, no control characters (a NUL byte never reaches the database).
-pub fn clean_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
-    let Some(name) = name else { return Ok(None) };
-    if name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(
-            "bad_name",
-            "a name must not contain control characters",
-        ));
-    }
-    let name = name.trim();
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(ApiError::bad_request(
-            "bad_name",
-            format!("a name has at most {MAX_NAME_CHARS} characters"),
-        ));
-    }
-    Ok((!name.is_empty()).then(|| name.to_string()))
 }
 
 /// Table ids are `t` and 12 hex digits; anything else is not looked up.

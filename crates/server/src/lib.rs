@@ -19,6 +19,7 @@ pub mod http;
 pub mod hub;
 pub mod live;
 pub mod metrics;
+pub mod names;
 pub mod openapi;
 pub mod store;
 pub mod thinking;

@@ -143,7 +143,7 @@ async fn live(hub: Arc<Hub>, table: Arc<Table>, socket: WebSocket, limits: Limit
         refused: 0,
         last_heard: Instant::now(),
     };
-    let seat = match socket.hello(&hub, &table).await {
+    let seat = match socket.hello(&table).await {
         Ok(seat) => seat,
         Err(end) => return socket.end(end).await,
     };
@@ -155,7 +155,7 @@ async fn live(hub: Arc<Hub>, table: Arc<Table>, socket: WebSocket, limits: Limit
 
 impl Socket {
     /// Waits for the hello; answers the seat of its token (`None`: a spectator).
-    async fn hello(&mut self, hub: &Arc<Hub>, table: &Arc<Table>) -> Step<Option<usize>> {
+    async fn hello(&mut self, table: &Arc<Table>) -> Step<Option<usize>> {
         let deadline = Instant::now() + self.limits.ws_hello_timeout;
         loop {
             let text = tokio::select! {
@@ -186,7 +186,7 @@ impl Socket {
                 let mut state = table.state.lock().await;
                 let seat = state.seat_of(token.as_deref())?;
                 if let Some(seat) = seat {
-                    hub.claim(table, &mut state, seat).await?;
+                    state.seen(seat);
                 }
                 Ok::<_, ApiError>(seat)
             }

@@ -45,10 +45,13 @@ pub const RUMMIKUB_PLAYERS: [usize; 3] = [2, 3, 4];
 /// name may not hold at all).
 const SPACE: &str = " \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}";
 
-/// A seat name as `hub::clean_name` takes it: no control characters, and at most
-/// [`MAX_NAME_CHARS`] characters once the white space around it is trimmed.
+/// Characters that hide or reorder text, which `names::clean_name` refuses.
+const HIDDEN: &str = "\u{e0000}-\u{e007f}\u{ad}\u{34f}\u{61c}\u{115f}\u{1160}\u{17b4}\u{17b5}\u{180b}-\u{180f}\u{200b}-\u{200f}\u{202a}-\u{202e}\u{2060}-\u{206f}\u{2800}\u{3164}\u{fe00}-\u{fe0f}\u{feff}\u{ffa0}";
+
+/// A seat name as `names::clean_name` takes it: no control or hidden characters, and
+/// at most [`MAX_NAME_CHARS`] characters once the white space around it is trimmed.
 fn name_pattern() -> String {
-    format!("^[{SPACE}]*[^\\x00-\\x1F\\x7F-\\x9F]{{0,{MAX_NAME_CHARS}}}[{SPACE}]*$")
+    format!("^[{SPACE}]*[^\\x00-\\x1F\\x7F-\\x9F{HIDDEN}]{{0,{MAX_NAME_CHARS}}}[{SPACE}]*$")
 }
 
 /// The variants a scenario can be played in, in the engine's order (standard first),
@@ -121,7 +124,7 @@ fn seat_request(game: GameKind) -> Value {
         "pattern": name_pattern(),
         "description": format!(
             "Up to {MAX_NAME_CHARS} characters (white space around it is trimmed), no control \
-             characters; a default is given when missing."
+             or hidden characters, not like another seat's name; a default is given when missing."
         ),
     });
     let mut bots: Vec<Value> = bot_names(game).into_iter().map(Value::from).collect();
@@ -350,8 +353,9 @@ pub fn refine(doc: &mut Value) {
     // A new name must say something: at least one character that is not white space.
     schemas["NameRequest"]["properties"]["name"] = json!({
         "type": "string",
-        "pattern": format!("^[{SPACE}]*[^\\x00-\\x1F\\x7F-\\x9F{SPACE}][^\\x00-\\x1F\\x7F-\\x9F]{{0,{}}}[{SPACE}]*$", MAX_NAME_CHARS - 1),
+        "pattern": format!("^[{SPACE}]*[^\\x00-\\x1F\\x7F-\\x9F{HIDDEN}{SPACE}][^\\x00-\\x1F\\x7F-\\x9F{HIDDEN}]{{0,{}}}[{SPACE}]*$", MAX_NAME_CHARS - 1),
     });
+    schemas["ClaimRequest"]["properties"]["name"] = name.clone();
     let join = &mut schemas["JoinRequest"]["properties"];
     join["name"] = name;
     join["seat"]["maximum"] = json!(MAX_SEAT);

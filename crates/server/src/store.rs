@@ -43,6 +43,13 @@ pub struct StoredSeat {
     pub claimed: bool,
     /// Open to anyone from the lobby (else invited: only the link's holder).
     pub open: bool,
+    /// An invited seat's link token: it takes the seat once, for a fresh token that
+    /// only the one who took it gets; kept afterwards to tell a spent link ("this seat
+    /// is taken") from a forged one. Empty for other seats.
+    pub invite: String,
+    /// The address (`transport::client_key`) that joined this open seat from the
+    /// lobby, for the per-address seat caps; empty for other seats.
+    pub joiner: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,7 +64,7 @@ pub struct StoredAction {
 }
 
 /// Columns added after the first schema; adding one that exists fails and is ignored.
-const MIGRATIONS: [&str; 8] = [
+const MIGRATIONS: [&str; 11] = [
     // Which node runs a table's bots and clock (several nodes on one database).
     "CREATE TABLE IF NOT EXISTS rumi_leases (
         table_id TEXT PRIMARY KEY,
@@ -72,6 +79,10 @@ const MIGRATIONS: [&str; 8] = [
     "ALTER TABLE rumi_tables ADD COLUMN due_ms BIGINT",
     "ALTER TABLE rumi_seats ADD COLUMN open BIGINT NOT NULL DEFAULT 0",
     "CREATE INDEX IF NOT EXISTS rumi_tables_creator ON rumi_tables (creator, finished)",
+    // A seat's invite link is spent when its seat is taken (a new token replaces it).
+    "ALTER TABLE rumi_seats ADD COLUMN invite TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE rumi_seats ADD COLUMN joiner TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX IF NOT EXISTS rumi_seats_joiner ON rumi_seats (joiner)",
 ];
 
 const SCHEMA: [&str; 4] = [
@@ -156,10 +167,17 @@ impl Store {
                 tokio::time::sleep(Duration::from_millis(100 * tries)).await;
             }
         }
-        let mut added_due = false;
+        let (mut added_due, mut added_invite) = (false, false);
         for statement in MIGRATIONS {
             let added = pool.execute(statement).await.is_ok();
             added_due |= added && statement.contains("due_ms");
+            added_invite |= added && statement.contains("COLUMN invite");
+        }
+        if added_invite {
+            // Seats invited before links were spent: the link's token is the seat's
+            // token until someone takes the seat (and gets a new one).
+            pool.execute("UPDATE rumi_seats SET invite = token WHERE claimed = 0 AND open = 0")
+                .await?;
         }
         if added_due {
             // Tables from before `due_ms`: look at each unfinished one once.
@@ -189,7 +207,7 @@ impl Store {
         .await?;
         for seat in &table.seats {
             sqlx::query(
-                "INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed, open) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed, open, invite, joiner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .bind(&table.id)
             .bind(seat.seat as i64)
@@ -198,6 +216,8 @@ impl Store {
             .bind(&seat.token)
             .bind(i64::from(seat.claimed))
             .bind(i64::from(seat.open))
+            .bind(&seat.invite)
+            .bind(&seat.joiner)
             .execute(&mut *tx)
             .await?;
         }
@@ -288,7 +308,7 @@ impl Store {
     pub async fn lobby(&self, limit: i64) -> anyhow::Result<Vec<StoredTable>> {
         let rows = sqlx::query(
             "SELECT t.id, t.config, t.seed, t.salt, t.practice, t.created_ms, t.started_ms, t.creator, t.finished,
-                    s.seat, s.name, s.bot, s.token, s.claimed, s.open
+                    s.seat, s.name, s.bot, s.token, s.claimed, s.open, s.invite, s.joiner
              FROM (SELECT * FROM rumi_tables t WHERE t.finished = 0 AND EXISTS
                      (SELECT 1 FROM rumi_seats s WHERE s.table_id = t.id AND s.open = 1 AND s.claimed = 0 AND s.bot IS NULL)
                    ORDER BY t.created_ms DESC LIMIT $1) t
@@ -324,17 +344,45 @@ impl Store {
         Ok(())
     }
 
-    /// Takes a seat nobody has taken yet (joining, or an invite link's first use):
-    /// false when someone (on another node) took it first.
+    /// Takes an open seat nobody has taken yet for `seat.joiner`: false when someone
+    /// (on another node) took it first.
     pub async fn take_seat(&self, table_id: &str, seat: &StoredSeat) -> anyhow::Result<bool> {
-        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2 WHERE table_id = $3 AND seat = $4 AND claimed = 0 AND bot IS NULL")
+        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2, joiner = $3 WHERE table_id = $4 AND seat = $5 AND claimed = 0 AND bot IS NULL")
             .bind(&seat.name)
             .bind(&seat.token)
+            .bind(&seat.joiner)
             .bind(table_id)
             .bind(seat.seat as i64)
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Takes an invited seat with its link (`seat.invite`), giving it the new token
+    /// `seat.token`: false when the link was used first (here or on another node), so
+    /// that of two racing uses exactly one gets the seat.
+    pub async fn claim_invite(&self, table_id: &str, seat: &StoredSeat) -> anyhow::Result<bool> {
+        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2 WHERE table_id = $3 AND seat = $4 AND invite = $5 AND invite <> '' AND claimed = 0")
+            .bind(&seat.name)
+            .bind(&seat.token)
+            .bind(table_id)
+            .bind(seat.seat as i64)
+            .bind(&seat.invite)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// How many open seats an address holds (joined from the lobby) at unfinished
+    /// tables.
+    pub async fn open_seats_of(&self, joiner: &str) -> anyhow::Result<u64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM rumi_seats s JOIN rumi_tables t ON t.id = s.table_id WHERE s.joiner = $1 AND t.finished = 0",
+        )
+        .bind(joiner)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? as u64)
     }
 
     /// Ids of the tables whose game is not over: those to resume after a restart.
@@ -388,7 +436,7 @@ impl Store {
 
     async fn seats(&self, id: &str) -> anyhow::Result<Vec<StoredSeat>> {
         Ok(sqlx::query(
-            "SELECT seat, name, bot, token, claimed, open FROM rumi_seats WHERE table_id = $1 ORDER BY seat",
+            "SELECT seat, name, bot, token, claimed, open, invite, joiner FROM rumi_seats WHERE table_id = $1 ORDER BY seat",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -552,6 +600,8 @@ fn seat_of_row(row: &AnyRow) -> Result<StoredSeat, sqlx::Error> {
         token: row.try_get("token")?,
         claimed: row.try_get::<i64, _>("claimed")? != 0,
         open: row.try_get::<i64, _>("open")? != 0,
+        invite: row.try_get("invite")?,
+        joiner: row.try_get("joiner")?,
     })
 }
 

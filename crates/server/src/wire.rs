@@ -217,6 +217,17 @@ pub struct JoinRequest {
     pub seat: Option<usize>,
 }
 
+/// `POST /api/tables/{id}/claim`: takes an invited seat with its invite link's token
+/// (`X-Seat-Token`); the answer carries the seat's new token, the link is spent.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    /// The name to sit under; the seat keeps its name when missing.
+    #[serde(default)]
+    #[ts(optional)]
+    pub name: Option<String>,
+}
+
 /// `POST /api/tables/{id}/actions`: an action made on a version of the table.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 #[serde(deny_unknown_fields)]
@@ -494,6 +505,9 @@ pub struct LobbySeat {
     pub seat: usize,
     pub name: String,
     pub kind: SeatKind,
+    /// For a seat still open to join: since when (Unix ms).
+    #[ts(as = "Option<f64>")]
+    pub open_since_ms: Option<i64>,
 }
 
 /// A table with open seats, for the lobby.

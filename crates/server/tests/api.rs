@@ -436,7 +436,7 @@ async fn every_route_in_the_openapi_document_is_served() {
                 .map(move |method| (method.clone(), path.clone()))
         })
         .collect();
-    assert_eq!(documented.len(), 15, "{documented:?}");
+    assert_eq!(documented.len(), 16, "{documented:?}");
     for (method, path) in documented {
         let path = path.replace("{id}", "t000000000000").replace("{seat}", "0");
         let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();

@@ -26,6 +26,7 @@ fn typescript() -> String {
         CreatedSeat::decl(&cfg),
         CreateTableResponse::decl(&cfg),
         JoinRequest::decl(&cfg),
+        ClaimRequest::decl(&cfg),
         ActionRequest::decl(&cfg),
         GameAction::decl(&cfg),
         RumisAction::decl(&cfg),

@@ -97,7 +97,8 @@ async fn a_stranger_who_joins_never_gets_a_seat_that_is_someone_elses() {
         .unwrap()
         .iter()
         .all(|t| t["id"] != id));
-    // Bo's link still works for Bo.
+    // Bo's link still takes his seat for him.
+    let bo = server.claim(id, &bo).await;
     assert_eq!(server.view(id, Some(&bo)).await["you"], 1);
     // A table of invited seats only is never in the lobby.
     let private = server
@@ -213,6 +214,7 @@ async fn a_table_waits_for_every_person_before_its_clock_and_bots_start() {
     );
     // Bo opens his link: the game starts, with the clock counting from now.
     let bo = token_of_link(created["seats"][2]["invite"].as_str().unwrap());
+    let bo = server.claim(id, &bo).await;
     let started = server.view(id, Some(&bo)).await;
     assert_eq!(started["status"], "playing");
     assert_eq!(started["waiting_for"], json!([]));
@@ -601,4 +603,374 @@ async fn people_deal_the_next_round_themselves() {
         .act(&id, &tokens[0], version + 1, json!({"type": "next_round"}))
         .await;
     assert_eq!(status, 409, "{refused}");
+}
+
+/// The table of issue #45: Ana creates a Rummikub table for herself and Bo and gets
+/// Bo's invite link. Once Bo has taken his seat with it, the link is spent: Ana (who
+/// still has it) can neither read Bo's rack nor play, rename or hand over his seat.
+async fn the_creator_keeps_no_token_of_an_invited_seat(server: &TestServer) {
+    let created = server
+        .create_raw(rummikub(
+            json!([{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]),
+        ))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let invite = token_of_link(created["seats"][1]["invite"].as_str().unwrap());
+    let view_path = format!("/api/tables/{id}");
+    let claim_path = format!("/api/tables/{id}/claim");
+    // Before Bo comes, the link is no seat token either: it only takes the seat.
+    let (status, body) = server.get_as(&view_path, &invite).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("claim_needed")),
+        "{body}"
+    );
+    assert!(
+        body.get("rummikub").is_none(),
+        "no view for an invite: {body}"
+    );
+
+    // Bo opens his link: the client takes the seat and gets the seat's own token.
+    let (status, grant) = server.post_as(&claim_path, &invite, "").await;
+    assert_eq!(status, 200, "{grant}");
+    assert_eq!(grant["seat"], 1);
+    let bo = grant["token"].as_str().unwrap().to_string();
+    assert_ne!(bo, invite);
+    assert!(
+        !created.to_string().contains(&bo),
+        "the creator's answer carries no token that plays Bo's seat"
+    );
+    let mine = server.view(id, Some(&bo)).await;
+    assert_eq!(mine["you"], 1);
+    assert_eq!(mine["status"], "playing");
+    assert_eq!(mine["rummikub"]["rack"].as_array().unwrap().len(), 14);
+
+    // The creator's copy of the link: refused everywhere, saying the seat is taken.
+    let (status, body) = server.get_as(&view_path, &invite).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("seat_taken")),
+        "{body}"
+    );
+    assert!(body.get("rummikub").is_none(), "not Bo's rack: {body}");
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("this seat is taken"));
+    let draw = json!({"version": 0, "action": {"type": "draw"}}).to_string();
+    let refused = [
+        server
+            .post_as(&format!("{view_path}/actions"), &invite, &draw)
+            .await,
+        server
+            .post_as(
+                &format!("{view_path}/seats/1/name"),
+                &invite,
+                r#"{"name": "Bob"}"#,
+            )
+            .await,
+        server
+            .post_as(
+                &format!("{view_path}/seats/1/bot"),
+                &invite,
+                r#"{"bot": "random"}"#,
+            )
+            .await,
+        server.get_as(&format!("{view_path}/hint"), &invite).await,
+    ];
+    for (status, body) in refused {
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (409, Some("seat_taken")),
+            "{body}"
+        );
+    }
+    let mut socket = server.socket(id, Some(&invite)).await;
+    let said: Value = match socket.next().await.unwrap().unwrap() {
+        tokio_tungstenite::tungstenite::Message::Text(text) => serde_json::from_str(&text).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(said["code"], "seat_taken", "{said}");
+    // A second use of the link takes nothing.
+    let (status, body) = server.post_as(&claim_path, &invite, "").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("seat_taken")),
+        "{body}"
+    );
+    // Bo's seat is still his, untouched.
+    let mine = server.view(id, Some(&bo)).await;
+    assert_eq!(
+        (mine["you"].as_u64(), mine["seats"][1]["name"].as_str()),
+        (Some(1), Some("Bo"))
+    );
+    assert_eq!(mine["seats"][1]["kind"], "human");
+}
+
+#[tokio::test]
+async fn the_creator_keeps_no_token_of_an_invited_seat_sqlite() {
+    let server = start(&temp_sqlite("spent-invite"), 0).await;
+    the_creator_keeps_no_token_of_an_invited_seat(&server).await;
+}
+
+#[tokio::test]
+async fn the_creator_keeps_no_token_of_an_invited_seat_postgresql() {
+    let server = start(&temp_postgres("spent_invite").await, 0).await;
+    the_creator_keeps_no_token_of_an_invited_seat(&server).await;
+}
+
+/// Two servers on one database, each with the table loaded, both given the same invite
+/// link at once: exactly one takes the seat, the other says it is taken.
+async fn one_invite_link_takes_one_seat_across_nodes(db: &str) {
+    let a = start(db, 0).await;
+    let b = start(db, 0).await;
+    let created = a
+        .create_raw(rumis(json!([{"kind": "human"}, {"kind": "human"}])))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let invite = token_of_link(created["seats"][1]["invite"].as_str().unwrap());
+    assert_eq!(b.view(id, None).await["seats"][1]["claimed"], false);
+    let path = format!("/api/tables/{id}/claim");
+    let (first, second) =
+        tokio::join!(a.post_as(&path, &invite, ""), b.post_as(&path, &invite, ""));
+    let mut answers = [first, second];
+    answers.sort_by_key(|(status, _)| *status);
+    assert_eq!(answers[0].0, 200, "{answers:?}");
+    assert_eq!(
+        (answers[1].0, answers[1].1["code"].as_str()),
+        (409, Some("seat_taken")),
+        "{answers:?}"
+    );
+    let token = answers[0].1["token"].as_str().unwrap();
+    // The winner's token is the seat's on both servers (each reads the database).
+    let fresh = start(db, 0).await;
+    assert_eq!(fresh.view(id, Some(token)).await["you"], 1);
+}
+
+#[tokio::test]
+async fn one_invite_link_takes_one_seat_across_nodes_sqlite() {
+    one_invite_link_takes_one_seat_across_nodes(&temp_sqlite("invite-race")).await;
+}
+
+#[tokio::test]
+async fn one_invite_link_takes_one_seat_across_nodes_postgresql() {
+    one_invite_link_takes_one_seat_across_nodes(&temp_postgres("invite_race").await).await;
+}
+
+#[tokio::test]
+async fn one_address_takes_one_open_seat_per_table_and_a_few_in_all() {
+    let db = temp_sqlite("seat-caps");
+    let options = HubOptions {
+        max_open_seats_per_address: 2,
+        max_open_seats_per_table_per_address: 1,
+        max_open_tables_per_address: 0,
+        tables_per_minute_per_address: 0,
+        ..public(Duration::from_secs(60))
+    };
+    let server = start_with(&db, options.clone()).await;
+    let open = || {
+        rummikub(json!([{"kind": "human"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]))
+    };
+    let with_bot = rumis(json!([{"kind": "open"}, {"kind": "bot", "bot": "greedy"}]));
+    let mut ids = Vec::new();
+    for body in [open(), with_bot, open()] {
+        ids.push(
+            server.create_raw(body).await["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let join = |id: &str| {
+        let path = format!("/api/tables/{id}/join");
+        let server = &server;
+        async move { server.post(&path, "{}").await }
+    };
+    // The lobby says how long each seat has been open.
+    let (_, lobby) = server.get("/api/tables").await;
+    let line = lobby["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == ids[0])
+        .unwrap()
+        .clone();
+    assert_eq!(
+        line["seats"][1]["open_since_ms"], line["created_ms"],
+        "{line}"
+    );
+    assert!(
+        line["seats"][0]["open_since_ms"].is_null(),
+        "the creator's seat is not open"
+    );
+
+    // One address, one open seat at a table: the attack took all of them.
+    let (status, first) = join(&ids[0]).await;
+    assert_eq!(status, 200, "{first}");
+    let (status, body) = join(&ids[0]).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("already_seated")),
+        "{body}"
+    );
+    let (_, lobby) = server.get("/api/tables").await;
+    let line = lobby["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == ids[0])
+        .unwrap()
+        .clone();
+    assert_eq!(
+        line["open_seats"],
+        json!([2, 3]),
+        "two seats stay open for others"
+    );
+    assert!(
+        line["seats"][1]["open_since_ms"].is_null(),
+        "a taken seat is open no more"
+    );
+    // And at most two across unfinished tables.
+    let (status, second) = join(&ids[1]).await;
+    assert_eq!(status, 200, "{second}");
+    let (status, body) = join(&ids[2]).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("too_many_seats")),
+        "{body}"
+    );
+
+    // The caps hold across a restart (the joining address is stored).
+    drop(server);
+    let server = start_with(&db, options).await;
+    let (status, body) = server
+        .post(&format!("/api/tables/{}/join", ids[0]), "{}")
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("already_seated")),
+        "{body}"
+    );
+    let (status, body) = server
+        .post(&format!("/api/tables/{}/join", ids[2]), "{}")
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("too_many_seats")),
+        "{body}"
+    );
+    // A seat at a finished table no longer counts: the second table's seat goes to a
+    // bot, the bots finish the game, and the address may join again.
+    let path = format!("/api/tables/{}/seats/0/bot", ids[1]);
+    let token = second["token"].as_str().unwrap();
+    let (status, body) = server.post_as(&path, token, r#"{"bot": "greedy"}"#).await;
+    assert_eq!(status, 200, "{body}");
+    server.wait_for(&ids[1], None, |v| v["over"] == true).await;
+    let (status, body) = server
+        .post(&format!("/api/tables/{}/join", ids[2]), "{}")
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+#[tokio::test]
+async fn no_name_hides_text_or_passes_for_another_seats() {
+    let server = start(&temp_sqlite("look-alikes"), 0).await;
+    let create = |seats: Value| {
+        let server = &server;
+        async move { server.post("/api/tables", &rumis(seats).to_string()).await }
+    };
+    // Characters that reorder or hide text, each refused with its reason.
+    for (name, why) in [
+        ("Ana\u{202E}oB", "name_bidi"),
+        ("\u{2066}Ana", "name_bidi"),
+        ("A\u{200B}na", "name_invisible"),
+        ("Ana\u{FEFF}", "name_invisible"),
+        ("Ana\u{E0041}", "name_tag"),
+    ] {
+        let (status, body) =
+            create(json!([{"kind": "human", "name": name}, {"kind": "human"}])).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("bad_name")),
+            "{name:?}: {body}"
+        );
+        assert_eq!(body["why"]["code"], why, "{name:?}: {body}");
+    }
+    // Two seats that look alike (case, Cyrillic letters, full-width forms).
+    for other in ["ana", "Аna", "Ａｎａ", "ANA"] {
+        let (status, body) =
+            create(json!([{"kind": "human", "name": "Ana"}, {"kind": "human", "name": other}]))
+                .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (409, Some("name_taken")),
+            "{other}: {body}"
+        );
+    }
+    // Default names step aside: two random bots, and a "Player 2" the creator chose.
+    let (status, created) = create(json!([
+        {"kind": "human", "name": "player 2"}, {"kind": "open"}
+    ]))
+    .await;
+    assert_eq!(status, 200, "{created}");
+    assert_eq!(created["seats"][1]["name"], "Player 2 2");
+    let bots = server
+        .create_raw(rummikub(
+            json!([{"kind": "human", "name": "Ana"}, {"kind": "bot"}, {"kind": "bot"}]),
+        ))
+        .await;
+    assert_eq!(bots["seats"][1]["name"], "random bot");
+    assert_eq!(bots["seats"][2]["name"], "random bot 2");
+
+    // Joining and renaming keep to the same rules.
+    let id = created["id"].as_str().unwrap();
+    let join = format!("/api/tables/{id}/join");
+    let (status, body) = server
+        .post(&join, &json!({"name": "PLAYER 2"}).to_string())
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("name_taken")),
+        "{body}"
+    );
+    let (status, body) = server
+        .post(&join, &json!({"name": "Bo\u{200D}"}).to_string())
+        .await;
+    assert_eq!(
+        (status, body["why"]["code"].as_str()),
+        (400, Some("name_invisible")),
+        "{body}"
+    );
+    let (status, bo) = server.post(&join, &json!({"name": "Bo"}).to_string()).await;
+    assert_eq!(status, 200, "{bo}");
+    let ana = created["you"]["token"].as_str().unwrap();
+    let rename = format!("/api/tables/{id}/seats/0/name");
+    let (status, body) = server.post_as(&rename, ana, r#"{"name": "B0"}"#).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("name_taken")),
+        "{body}"
+    );
+    let (status, body) = server
+        .post_as(&rename, ana, &json!({"name": "An\u{202E}a"}).to_string())
+        .await;
+    assert_eq!(
+        (status, body["why"]["code"].as_str()),
+        (400, Some("name_bidi")),
+        "{body}"
+    );
+    let view = server.view(id, None).await;
+    assert_eq!(
+        (
+            view["seats"][0]["name"].as_str(),
+            view["seats"][1]["name"].as_str()
+        ),
+        (Some("player 2"), Some("Bo")),
+        "refusals change nothing"
+    );
+    // A new name may differ from one's own old name only in case.
+    let (status, body) = server
+        .post_as(&rename, ana, r#"{"name": "Player 2"}"#)
+        .await;
+    assert_eq!(status, 200, "{body}");
 }

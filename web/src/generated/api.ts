@@ -91,6 +91,12 @@ export type JoinRequest = { name?: string,
  */
 seat?: number, };
 
+export type ClaimRequest = { 
+/**
+ * The name to sit under; the seat keeps its name when missing.
+ */
+name?: string, };
+
 export type ActionRequest = { version: number, 
 /**
  * Read by the table's game, which says exactly what is wrong with it.
@@ -245,7 +251,11 @@ last: string | null,
  */
 last_event: Reason | null, };
 
-export type LobbySeat = { seat: number, name: string, kind: SeatKind, };
+export type LobbySeat = { seat: number, name: string, kind: SeatKind, 
+/**
+ * For a seat still open to join: since when (Unix ms).
+ */
+open_since_ms: number | null, };
 
 export type LobbyTable = { id: string, game: GameKind, 
 /**

@@ -55,6 +55,8 @@ pub async fn start(db: &str, bot_delay_ms: u64) -> TestServer {
             bot_delay: Duration::from_millis(bot_delay_ms),
             max_open_tables_per_address: 0,
             tables_per_minute_per_address: 0,
+            max_open_seats_per_address: 0,
+            max_open_seats_per_table_per_address: 0,
             chosen_seeds_with_people: true,
             ..HubOptions::default()
         },
@@ -155,28 +157,32 @@ impl TestServer {
         created
     }
 
-    /// Creates a table and lets every invited person open their link, so that the
-    /// game starts; answers its id and each seat's token (`None` for bots and open
-    /// seats).
+    /// Creates a table and lets every invited person take their seat with their
+    /// link, so that the game starts; answers its id and each seat's token (`None` for
+    /// bots and open seats).
     pub async fn create(&self, body: Value) -> (String, Vec<Option<String>>) {
         let created = self.create_raw(body).await;
         let id = created["id"].as_str().unwrap().to_string();
-        let tokens: Vec<Option<String>> = created["seats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| {
-                if created["you"]["seat"] == s["seat"] {
-                    created["you"]["token"].as_str().map(str::to_string)
-                } else {
-                    s["invite"].as_str().map(token_of_link)
-                }
-            })
-            .collect();
-        for token in tokens.iter().flatten() {
-            self.view(&id, Some(token)).await;
+        let mut tokens = Vec::new();
+        for s in created["seats"].as_array().unwrap() {
+            tokens.push(if created["you"]["seat"] == s["seat"] {
+                created["you"]["token"].as_str().map(str::to_string)
+            } else if let Some(invite) = s["invite"].as_str() {
+                Some(self.claim(&id, &token_of_link(invite)).await)
+            } else {
+                None
+            });
         }
         (id, tokens)
+    }
+
+    /// Takes an invited seat with its link's token; answers the seat's own token.
+    pub async fn claim(&self, id: &str, invite: &str) -> String {
+        let (status, grant) = self
+            .post_as(&format!("/api/tables/{id}/claim"), invite, "")
+            .await;
+        assert_eq!(status, 200, "claim: {grant}");
+        grant["token"].as_str().unwrap().to_string()
     }
 
     pub async fn view(&self, id: &str, token: Option<&str>) -> Value {
