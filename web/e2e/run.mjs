@@ -38,7 +38,7 @@ function check(condition, message) {
 async function startServer(tmp, addr = "127.0.0.1:0") {
   check(fs.existsSync(bin), `RUMI_BIN ${bin} does not exist (build it: cargo build --release -p rumi)`);
   check(fs.existsSync(path.join(webDist, "index.html")), `${webDist}/index.html is missing (build the client: cd web && npm ci && npm run build)`);
-  const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(tmp, "e2e.db")}`, "--web-dir", webDist, "--bot-delay-ms", "60", "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0"];
+  const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(tmp, "e2e.db")}`, "--web-dir", webDist, "--bot-delay-ms", "60", "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0"];
   const child = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => {
@@ -703,6 +703,11 @@ async function seatsScenario(browser, base, problems) {
   await lobbyAgain.locator(tid(`join-${a.id}`)).waitFor({ timeout: 10_000 });
   const left = await lobbyAgain.locator(tid(`open-table-${a.id}`)).getAttribute("data-open-seats");
   check(left === String(2 - vb.you), `after Bo took seat ${vb.you + 1} the lobby offers ${left}`);
+  // The lobby says how long the seat has been open.
+  const since = Number(await lobbyAgain.locator(tid(`open-table-${a.id}`)).getAttribute("data-open-since"));
+  check(since > 0 && since <= Date.now(), `the lobby line has no time the seat opened: ${since}`);
+  const lineText = await lobbyAgain.locator(tid(`open-table-${a.id}`)).textContent();
+  check(/open seat \(open for (less than a minute|\d+ min)\)/.test(lineText), `the lobby line does not say how long the seat is open: ${lineText}`);
 
   // Cy opens the table's address and takes the last open seat from the table page.
   const C = await page("C");
@@ -787,7 +792,13 @@ async function waitingScenario(browser, base, problems) {
   await waitText(B, "seat-1", (t) => t.includes("Bo"), 10_000, "(the invitee's own name)");
   log("the invitee named themselves Bo before sitting down");
   check(B.url() === `${base}/t/${a.id}`, `after opening the invite the address is ${B.url()}`);
-  check((await sessionToken(B, a.id)) === token, "the invite's token is not in sessionStorage");
+  // Taking the seat spent the invite: the tab keeps the seat's new token, which the
+  // creator never saw; the creator's copy of the link no longer opens the seat.
+  const bToken = await sessionToken(B, a.id);
+  check(bToken && bToken !== token, `the invitee's tab keeps ${bToken}, not a new token of its own`);
+  const spent = await fetch(`${base}/api/tables/${a.id}`, { headers: { "X-Seat-Token": token } });
+  const spentBody = await spent.json().catch(() => null);
+  check(spent.status === 409 && spentBody?.code === "seat_taken" && !spentBody.rummikub, `the spent invite still reads: ${spent.status} ${JSON.stringify(spentBody)}`);
   check(!(await B.evaluate(() => location.href + document.referrer)).includes(token), "the token is still in the page's address");
   await waitAttr(B, "turn-status", "data-status", (x) => x === "playing", 10_000, "(playing once the invitee came)");
   check((await B.locator(tid("table-title")).textContent()).includes("seat 2"), "the invitee is not on seat 2");
@@ -811,14 +822,22 @@ async function waitingScenario(browser, base, problems) {
   log(`invite: ${sent.length} requests, none with the token; the clock started at ${seconds} s`);
   await shot(A, "rummikub-started.png");
 
-  // The old link form (?seat=&token=) still works and is cleaned up too.
+  // The old link form (?seat=&token=) gives no seat (a token is read from the fragment
+  // only) and leaves the address.
   const ctxD = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const D = await ctxD.newPage();
   watchPage(D, "D", problems);
-  await D.goto(`${base}/t/${a.id}?seat=1&token=${token}`);
+  await D.goto(`${base}/t/${a.id}?seat=1&token=${bToken}`);
   await waitAttr(D, "turn-status", "data-version", (x) => x !== null);
   check(D.url() === `${base}/t/${a.id}`, `the old link form left ${D.url()}`);
-  check((await D.locator(tid("table-title")).textContent()).includes("seat 2"), "the old link form did not give seat 2");
+  await waitText(D, "table-title", (t) => t.includes("(spectator)"), 10_000, "(the old link form only watches)");
+  check((await sessionToken(D, a.id)) === null, "the old link form's token was kept");
+  // The spent invite link, opened again: the page says the seat is taken, and watches.
+  await D.goto(`${base}/t/${a.id}#token=${token}`);
+  await D.waitForURL(`${base}/t/${a.id}`);
+  await waitText(D, "table-title", (t) => t.includes("(spectator)"), 10_000, "(watching after a spent invite)");
+  check(/this seat is taken/i.test((await errorText(D)) ?? ""), `no word about the taken seat: ${await errorText(D)}`);
+  check((await sessionToken(D, a.id)) === null, "the spent invite stayed in sessionStorage");
   // A token the server does not know: dropped, and the page watches, saying why.
   await D.goto(`${base}/t/${a.id}#token=${"0".repeat(32)}`);
   await D.waitForURL(`${base}/t/${a.id}`);
@@ -943,6 +962,7 @@ async function langScenario(browser, base, problems) {
   await page.click(tid("refresh-tables"));
   const line = await waitText(page, `open-table-${open.id}`, (t) => t.includes("Spieler"), 10_000, "(the open table in German)");
   check(/Tambo, 2 Spieler, Ruinas: zuerst gemeinsam/.test(line), `the lobby line says ${line}`);
+  check(/freier Platz \(frei seit (weniger als einer Minute|\d+ Min\.)\)/.test(line), `the lobby line does not say since when the seat is open: ${line}`);
   // The line is built from the table's settings, not from the English detail.
   const rk = await practiceTable(base, { game: "rummikub", rummikub: { rules: "old", rounds: 2 }, seats: [{ kind: "human", name: "Zed" }, { kind: "open" }] });
   await page.click(tid("refresh-tables"));
@@ -1061,16 +1081,24 @@ async function langScenario(browser, base, problems) {
     log(`suggested move ${hint} shown and placed`);
   }
 
-  // "Your tables": a new tab (no sessionStorage) finds the seat in the lobby and takes it up.
+  // "Your tables": back in the lobby, the tab finds its seat and takes it up. Seats and
+  // their tokens stay in this tab (sessionStorage): none in localStorage, none in a new tab.
   {
+    const tableUrl = page.url();
+    await page.goto(base + "/");
+    await page.locator(tid(`my-table-${t1.id}`)).waitFor({ timeout: 10_000 });
+    await shot(page, "lobby-your-tables-de.png");
+    const kept = await page.evaluate(() => JSON.stringify(localStorage));
+    check(!/[0-9a-f]{32}/.test(kept), `localStorage holds a seat token: ${kept}`);
+    await page.click(tid(`my-table-link-${t1.id}`));
+    await waitText(page, "table-title", (t) => / — Platz 1$/.test(t), 10_000, "(back on my seat from the lobby)");
+    check(page.url() === tableUrl, `back from the lobby on ${page.url()}, not ${tableUrl}`);
     const tab = await ctx.newPage();
     watchPage(tab, "new tab", problems);
     await tab.goto(base + "/");
-    await tab.locator(tid(`my-table-${t1.id}`)).waitFor({ timeout: 10_000 });
-    await shot(tab, "lobby-your-tables-de.png");
-    await tab.click(tid(`my-table-link-${t1.id}`));
-    await waitText(tab, "table-title", (t) => / — Platz 1$/.test(t), 10_000, "(back on my seat from the lobby)");
-    log("your tables: a new tab took up the seat from the lobby");
+    await tab.locator(tid("create")).waitFor({ timeout: 10_000 });
+    check((await tab.locator(tid(`my-table-${t1.id}`)).count()) === 0, "a new tab lists another tab's seat");
+    log("your tables: the tab took up its seat from the lobby; a new tab holds none");
     await tab.close();
   }
   // Not found: an unknown path, and an unknown table that stops reconnecting.

@@ -338,6 +338,14 @@ function myTablesSection(): HTMLElement | null {
   return h("section", { className: "lobby" }, h("h2", {}, t("lobby.your_tables")), ul);
 }
 
+/** How long a seat has been open to join ("open for 3 min"). */
+function openFor(since: number | null | undefined): string {
+  if (typeof since !== "number") return t("lobby.open_for", { time: "?" });
+  const minutes = Math.floor(Math.max(0, Date.now() - since) / 60_000);
+  const time = minutes < 1 ? t("lobby.just_now") : minutes < 120 ? t("lobby.minutes", { n: minutes }) : t("lobby.hours", { n: Math.floor(minutes / 60) });
+  return t("lobby.open_for", { time });
+}
+
 /** A lobby line ("Chullpa, 2 players, Ruins") from the table's settings, in the player's language. */
 function lobbyDetail(tb: LobbyTable, meta: Meta): string {
   const st = tb.settings;
@@ -365,12 +373,15 @@ function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
       for (const tb of tables) {
         const open = tb.open_seats;
         const seats = tb.seats
-          .map((s) => (s.kind === "bot" ? `${s.name} (${t("seat.bot")})` : open.includes(s.seat) ? t("lobby.open_seat") : seatName(s)))
+          .map((s) =>
+            s.kind === "bot" ? `${s.name} (${t("seat.bot")})` : open.includes(s.seat) ? `${t("lobby.open_seat")} (${openFor(s.open_since_ms)})` : seatName(s),
+          )
           .join(", ");
+        const since = tb.seats.map((s) => s.open_since_ms).filter((x): x is number => typeof x === "number");
         list.append(
           h(
             "div",
-            { className: "open-table", testid: `open-table-${tb.id}`, "data-open-seats": open.join(",") },
+            { className: "open-table", testid: `open-table-${tb.id}`, "data-open-seats": open.join(","), "data-open-since": since.length ? String(Math.min(...since)) : "" },
             h("span", { className: "game" }, tb.game === "rumis" ? "Rumis" : tb.game === "rummikub" ? "Rummikub" : tb.game),
             h("span", { "data-detail": tb.detail }, ` ${lobbyDetail(tb, meta)}`),
             h("span", { className: "muted" }, ` ${tb.id} — ${seats}`),
