@@ -224,6 +224,7 @@ async fn open_tables(State(hub): State<Arc<Hub>>) -> Result<Json<LobbyTables>, A
 #[utoipa::path(post, path = "/api/tables", request_body = CreateTableRequest, responses(
     (status = 200, body = CreateTableResponse),
     (status = 400, body = ErrorBody, description = "Bad settings or seats"),
+    (status = 409, body = ErrorBody, description = "`name_taken`: two seats' names look alike"),
     (status = 429, body = ErrorBody, description = "Too many tables from this address"),
 ))]
 async fn create_table(

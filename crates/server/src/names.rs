@@ -26,7 +26,7 @@ fn refused(c: char) -> Option<(&'static str, &'static str)> {
         Some(("name_bidi", "a bidirectional control character"))
     } else if (0xE0000..=0xE007F).contains(&u) {
         Some(("name_tag", "a tag character"))
-    } else if c.is_control() || matches!(u, 0x2028 | 0x2029) {
+    } else if c.is_control() {
         Some(("name_control", "a control character"))
     } else if c.identifier_type() == Some(IdentifierType::Default_Ignorable)
         // Blank-looking characters that Unicode does not count as ignorable.
