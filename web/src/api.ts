@@ -132,6 +132,19 @@ export const api = {
   replay: (id: string) => call<ReplayAnswer>("GET", `/api/tables/${enc(id)}/replay`),
 };
 
+/** Joins an open seat under the typed name, or with none as `guest` ("Guest"), and if a
+ * guest sits there already, under the server's own default name (names at a table
+ * must differ). */
+export async function joinAs(id: string, typed: string, guest: string): Promise<SeatGrant> {
+  if (typed) return api.join(id, typed);
+  try {
+    return await api.join(id, guest);
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "name_taken") return call<SeatGrant>("POST", `/api/tables/${enc(id)}/join`, {});
+    throw e;
+  }
+}
+
 /** The bots a game offers (names for seat requests, with level and description): the
  * server's registry from `/api/meta`, none until it has arrived. */
 export function botsOf(meta: Meta | null, game: string): BotMeta[] {

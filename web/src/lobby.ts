@@ -1,7 +1,7 @@
 // The lobby: create a table (game, options, seats: invited, open or bot, and which one is
-// yours) and go straight to your seat; your tables (kept in this browser); the tables
+// yours) and go straight to your seat; your tables (kept in this tab); the tables
 // with open seats to join.
-import { api, ApiError, botsOf, forgetMyTable, myTables, rememberTable, storeInvites, storeToken, type BotMeta, type CreateRequest, type LobbyTable, type Meta, type SeatRequest } from "./api";
+import { api, ApiError, botsOf, forgetMyTable, joinAs, myTables, rememberTable, storeInvites, storeToken, type BotMeta, type CreateRequest, type LobbyTable, type Meta, type SeatRequest } from "./api";
 import { clear, h, seatName } from "./dom";
 import { t, tr, type MessageKey } from "./i18n/i18n";
 import { reason } from "./i18n/server";
@@ -392,9 +392,9 @@ function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
                 testid: `join-${tb.id}`,
                 onclick: async () => {
                   try {
-                    const name = joinName.value.trim() || t("lobby.guest");
-                    localStorage.setItem(NAME_KEY, name);
-                    const seat = await api.join(tb.id, name);
+                    const typed = joinName.value.trim();
+                    if (typed) localStorage.setItem(NAME_KEY, typed);
+                    const seat = await joinAs(tb.id, typed, t("lobby.guest"));
                     storeToken(tb.id, seat.token);
                     rememberTable({ id: tb.id, game: tb.game, seat: seat.seat, token: seat.token, name: seat.name, at: Date.now() });
                     location.href = `/t/${encodeURIComponent(tb.id)}`;

@@ -7,6 +7,7 @@ import {
   ApiError,
   botsOf,
   forgetToken,
+  joinAs,
   statusOf,
   storedInvites,
   storedToken,
@@ -627,7 +628,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
             testid: "join-table",
             onclick: async () => {
               try {
-                const seat = await api.join(id, name.value.trim() || t("lobby.guest"));
+                const seat = await joinAs(id, name.value.trim(), t("lobby.guest"));
                 storeToken(id, seat.token);
                 rememberTable({ id, game: view?.game ?? "", seat: seat.seat, token: seat.token, name: seat.name, at: Date.now() });
                 location.reload();
