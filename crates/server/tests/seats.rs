@@ -974,3 +974,45 @@ async fn no_name_hides_text_or_passes_for_another_seats() {
         .await;
     assert_eq!(status, 200, "{body}");
 }
+
+/// A table invited before links were spent (its link's token was the seat's token):
+/// after the upgrade the old link still takes the seat, once, for a new token.
+#[tokio::test]
+async fn an_invite_sent_before_the_upgrade_still_takes_its_seat_once() {
+    use sqlx::Executor;
+    let db = temp_sqlite("old-invite");
+    let (id, link) = {
+        let server = start(&db, 0).await;
+        let created = server
+            .create_raw(rumis(json!([{"kind": "human"}, {"kind": "human"}])))
+            .await;
+        let link = token_of_link(created["seats"][1]["invite"].as_str().unwrap());
+        (created["id"].as_str().unwrap().to_string(), link)
+    };
+    // The database as the server before this change left it.
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&db).await.unwrap();
+    for statement in [
+        "UPDATE rumi_seats SET token = invite WHERE invite <> ''",
+        "DROP INDEX rumi_seats_joiner",
+        "ALTER TABLE rumi_seats DROP COLUMN invite",
+        "ALTER TABLE rumi_seats DROP COLUMN joiner",
+    ] {
+        pool.execute(statement).await.unwrap();
+    }
+    pool.close().await;
+
+    let server = start(&db, 0).await;
+    let path = format!("/api/tables/{id}/claim");
+    let (status, grant) = server.post_as(&path, &link, "").await;
+    assert_eq!(status, 200, "{grant}");
+    let token = grant["token"].as_str().unwrap();
+    assert_ne!(token, link);
+    assert_eq!(server.view(&id, Some(token)).await["status"], "playing");
+    let (status, body) = server.get_as(&format!("/api/tables/{id}"), &link).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("seat_taken")),
+        "{body}"
+    );
+}
