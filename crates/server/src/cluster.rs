@@ -37,6 +37,9 @@ pub struct TableNews {
     /// Who sits where changed (else: a new action).
     #[serde(default)]
     pub seats: bool,
+    /// Only who is present changed (a player connected, left, or was seen).
+    #[serde(default)]
+    pub presence: bool,
     pub node: String,
     /// When it was sent (Unix ms), for the NATS lag metric.
     pub sent_ms: i64,
@@ -106,12 +109,37 @@ impl Cluster {
     /// Tells the other nodes that a table changed. A failure is only logged: the
     /// others look again by themselves.
     pub async fn publish(&self, table_id: &str, version: u64, seats: bool) {
-        let news = TableNews {
-            version,
-            seats,
-            node: self.node.clone(),
-            sent_ms: now_ms(),
-        };
+        self.send(
+            table_id,
+            TableNews {
+                version,
+                seats,
+                presence: false,
+                node: self.node.clone(),
+                sent_ms: now_ms(),
+            },
+        )
+        .await
+    }
+
+    /// Tells the other nodes that this node's sighting of a player at the table
+    /// changed (in `rumi_presence`), so that their views show it.
+    pub async fn publish_presence(&self, table_id: &str, version: u64) {
+        self.send(
+            table_id,
+            TableNews {
+                version,
+                seats: false,
+                presence: true,
+                node: self.node.clone(),
+                sent_ms: now_ms(),
+            },
+        )
+        .await
+    }
+
+    async fn send(&self, table_id: &str, news: TableNews) {
+        let version = news.version;
         let payload = serde_json::to_vec(&news).unwrap_or_default();
         if let Err(e) = self
             .nats
@@ -164,7 +192,13 @@ pub async fn run(
             // of the others (a table's lock keeps its own catch-ups in order).
             let hub = news_hub.clone();
             let id = id.to_string();
-            tokio::spawn(async move { hub.news(&id, item.version, item.seats).await });
+            tokio::spawn(async move {
+                if item.presence {
+                    hub.presence_news(&id).await
+                } else {
+                    hub.news(&id, item.version, item.seats).await
+                }
+            });
         }
     });
     // Reconnected: look at every table again (messages may have been missed).
@@ -184,8 +218,21 @@ pub async fn run(
             }
         }
     });
-    // Leases: renew ours a few times per lifetime; take over what nobody drives.
+    // Presence: while a player's connection is open here, other nodes see them as
+    // present; a sighting without a heartbeat for a lease's lifetime is a dead node's.
+    // On its own task, so that a long take-over does not delay it.
     let period = cluster.lease_ttl / 3;
+    let beat_hub = hub.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(period).await;
+            if beat_hub.is_draining() {
+                return;
+            }
+            beat_hub.presence_heartbeat(now_ms()).await;
+        }
+    });
+    // Leases: renew ours a few times per lifetime; take over what nobody drives.
     let mut sweep = 0u32;
     loop {
         tokio::time::sleep(period).await;
@@ -198,10 +245,14 @@ pub async fn run(
             tracing::warn!("leases not renewed: {e:#}");
             continue;
         }
-        match hub.store.due_without_lease(now, now + ttl).await {
+        let until = now + ttl.max(hub.ahead_ms());
+        match hub.store.due_without_lease(&cluster.node, now, until).await {
             Ok(ids) => {
-                for id in ids {
-                    hub.take_over(&id).await;
+                for (id, ours) in ids {
+                    // Ours and in memory: its driver is on it.
+                    if !(ours && hub.is_loaded(&id)) {
+                        hub.take_over(&id).await;
+                    }
                 }
             }
             Err(e) => tracing::warn!("cannot look for tables to take over: {e:#}"),
@@ -211,6 +262,10 @@ pub async fn run(
         sweep += 1;
         if sweep.is_multiple_of(6) {
             hub.catch_up_watched().await;
+        }
+        // Now and then, forget sightings too old to matter.
+        if sweep.is_multiple_of(600) {
+            hub.forget_old_presence().await;
         }
     }
 }

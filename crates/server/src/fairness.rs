@@ -36,6 +36,15 @@ pub fn verify(commitment_hex: &str, seed: u64, salt: &str) -> bool {
     commitment(seed, salt).eq_ignore_ascii_case(commitment_hex.trim())
 }
 
+/// The randomness of a table's bots for the move after `version`: from the table's
+/// secret salt, never from the deal's seed (a practice seed is chosen and shown, and
+/// every seed is revealed at the end), so that nobody can predict a bot from what the
+/// table shows during play. Stored with the table, it is the same after a restart.
+pub fn bot_seed(salt: &str, version: u64) -> u64 {
+    let digest = Sha256::digest(format!("rumi-bot:{salt}:{version}").as_bytes());
+    u64::from_le_bytes(digest[..8].try_into().expect("a SHA-256 digest has 32 bytes"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

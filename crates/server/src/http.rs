@@ -116,22 +116,24 @@ async fn openapi_json() -> impl IntoResponse {
     )
 }
 
-/// Whether this node is ready (database and NATS reachable) or draining; 503 unless
-/// ready, so that a load balancer stops sending new clients.
+/// Whether this node serves: 200 when ready, or degraded (NATS unreachable: moves
+/// still work through the database); 503 only when it cannot serve (the database is
+/// unreachable, or it is draining), so that a load balancer stops sending clients.
 #[utoipa::path(get, path = "/api/health", responses(
-    (status = 200, body = Health, description = "Ready"),
-    (status = 503, body = Health, description = "Draining, or the database or NATS is unreachable"),
+    (status = 200, body = Health, description = "Ready, or degraded (NATS unreachable)"),
+    (status = 503, body = Health, description = "Draining, or the database is unreachable"),
 ))]
 async fn health(State(hub): State<Arc<Hub>>) -> (StatusCode, Json<Health>) {
     let database = hub.store.ping().await;
     let nats = hub.cluster().map(|c| c.is_connected());
     let status = if hub.is_draining() {
         NodeStatus::Draining
+    } else if nats == Some(false) {
+        NodeStatus::Degraded
     } else {
         NodeStatus::Ready
     };
-    let ok = status == NodeStatus::Ready && database && nats != Some(false);
-    let code = if ok {
+    let code = if status != NodeStatus::Draining && database {
         StatusCode::OK
     } else {
         StatusCode::SERVICE_UNAVAILABLE
@@ -282,7 +284,7 @@ async fn table_view(
     let mut state = table.state.lock().await;
     let seat = state.seat_of(token_of(&headers).as_deref())?;
     if let Some(seat) = seat {
-        state.seen(seat);
+        hub.seen_player(&table.id, &mut state, seat).await;
     }
     Ok(Json(state.view(&table.id, seat)))
 }

@@ -12,7 +12,7 @@
 //! more than [`HubOptions::max_loaded_tables`] are loaded, and after a restart only the
 //! tables whose bot or clock is due are loaded, in the background.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
@@ -53,6 +53,33 @@ pub struct Seat {
     /// end of their last connection); for a seat nobody took yet, when the table was
     /// loaded.
     pub last_seen_ms: i64,
+    /// Several nodes: what the others last said of this player (`rumi_presence`).
+    pub elsewhere: Elsewhere,
+    /// Several nodes: what this node last wrote of this player (when it saw them,
+    /// and whether it held a connection), so that it writes only what changed.
+    written: Option<(i64, bool)>,
+}
+
+/// What the other nodes saw of a seat's player.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Elsewhere {
+    /// Connections they hold for the player (only those of live nodes).
+    pub connections: u64,
+    /// The last time one of them saw the player (Unix ms).
+    pub seen_ms: Option<i64>,
+}
+
+impl Seat {
+    fn connected(&self) -> bool {
+        self.connections > 0 || self.elsewhere.connections > 0
+    }
+
+    /// The last time any node saw the player.
+    fn last_seen_anywhere(&self) -> i64 {
+        self.elsewhere
+            .seen_ms
+            .map_or(self.last_seen_ms, |s| s.max(self.last_seen_ms))
+    }
 }
 
 /// Everything about one table, behind the table's lock.
@@ -74,6 +101,9 @@ pub struct TableState {
     /// counts from here, also after a restart.
     pub turn_started_ms: i64,
     handover_after_ms: i64,
+    /// How late another node's sighting may be written ([`presence_every_ms`]): a
+    /// hand-over waits this much longer after it, to be sure.
+    presence_slack_ms: i64,
 }
 
 impl TableState {
@@ -195,22 +225,60 @@ impl TableState {
         })
     }
 
+    /// When the others may hand a seat to a bot: the hand-over time after any node
+    /// last saw its player (another node's sighting may be written late by up to the
+    /// slack).
+    fn handover_at(&self, seat: &Seat) -> i64 {
+        let elsewhere = seat
+            .elsewhere
+            .seen_ms
+            .map_or(i64::MIN, |s| s + self.presence_slack_ms);
+        seat.last_seen_ms.max(elsewhere) + self.handover_after_ms
+    }
+
+    /// Why another player may not hand `seat` to a bot now, if they may not: its
+    /// player is connected (to any node), or was seen within the hand-over time.
+    fn handover_refusal(&self, seat: usize, now: i64) -> Option<ApiError> {
+        let target = &self.seats[seat];
+        if target.connected() {
+            return Some(ApiError::conflict(
+                "player_present",
+                format!(
+                    "{} (seat {}) is connected; only they can hand their seat to a bot",
+                    target.stored.name,
+                    seat + 1
+                ),
+            ));
+        }
+        let allowed_ms = self.handover_at(target);
+        (now < allowed_ms).then(|| {
+            ApiError::conflict(
+                "player_not_away_long_enough",
+                format!(
+                    "{} (seat {}) has been away for {} s; you may hand their seat to a bot in {} s",
+                    target.stored.name,
+                    seat + 1,
+                    (now - target.last_seen_anywhere()).max(0) / 1000,
+                    (allowed_ms - now + 999) / 1000
+                ),
+            )
+        })
+    }
+
     fn seat_view(&self, seat: &Seat, now: i64) -> SeatView {
         let stored = &seat.stored;
-        let away = stored.bot.is_none()
-            && seat.connections == 0
-            && !self.game.is_over()
-            && now - seat.last_seen_ms > 5_000;
+        let last_seen = seat.last_seen_anywhere();
+        let absent = stored.bot.is_none() && !seat.connected() && !self.game.is_over();
+        let away = absent && now - last_seen > 5_000;
         SeatView {
             seat: stored.seat,
             name: stored.name.clone(),
             kind: seat_kind(stored),
             bot: stored.bot.clone(),
             claimed: stored.claimed,
-            connected: seat.connections > 0,
-            away_since_ms: away.then_some(seat.last_seen_ms),
-            handover_ms: (stored.bot.is_none() && seat.connections == 0 && !self.game.is_over())
-                .then_some(seat.last_seen_ms + self.handover_after_ms),
+            connected: seat.connected(),
+            away_since_ms: away.then_some(last_seen),
+            handover_ms: absent.then(|| self.handover_at(seat)),
         }
     }
 
@@ -376,6 +444,10 @@ pub struct HubOptions {
     pub max_loaded_tables: usize,
     /// How long a table must go unused before it counts as idle.
     pub idle_after: Duration,
+    /// A turn clock further away than this does not keep its table in memory: the
+    /// table may be dropped when idle, and is loaded again this long before the clock
+    /// runs out (from its stored `due_ms`).
+    pub keep_loaded_ahead: Duration,
     /// Unfinished tables one address may have created (0: no cap).
     pub max_open_tables_per_address: u64,
     /// Tables one address may create per minute (0: no cap).
@@ -397,6 +469,7 @@ impl Default for HubOptions {
             handover_after: Duration::from_secs(60),
             max_loaded_tables: 2000,
             idle_after: Duration::from_secs(10),
+            keep_loaded_ahead: Duration::from_secs(5),
             max_open_tables_per_address: 20,
             tables_per_minute_per_address: 10,
             max_open_seats_per_address: 8,
@@ -419,6 +492,9 @@ pub struct Hub {
     metrics: Metrics,
     /// Stopping: no more drivers, leases handed over.
     draining: AtomicBool,
+    /// Several nodes: sightings the database did not take, written again with the
+    /// next heartbeat.
+    presence_retry: StdMutex<HashSet<(String, usize)>>,
 }
 
 impl Hub {
@@ -447,12 +523,19 @@ impl Hub {
             metrics: Metrics::new(node),
             cluster,
             draining: AtomicBool::new(false),
+            presence_retry: StdMutex::new(HashSet::new()),
         });
-        // With several nodes, the lease loop takes up due tables (cluster::run).
+        if let Some(cluster) = &hub.cluster {
+            // Connections an earlier run of this node held are gone.
+            hub.store.presence_closed(&cluster.node, None).await?;
+        }
+        // With several nodes, the lease loop takes up due tables (cluster::run); alone,
+        // the tables due soon now, the others when their time comes ([`wake_due`]).
         let due = if hub.cluster.is_some() {
             Vec::new()
         } else {
-            hub.store.due_tables().await?
+            tokio::spawn(wake_due(Arc::downgrade(&hub)));
+            hub.store.due_before(now_ms() + hub.ahead_ms()).await?
         };
         if !due.is_empty() {
             tracing::info!("resuming {} tables whose bot or clock is due", due.len());
@@ -471,6 +554,25 @@ impl Hub {
 
     pub fn options(&self) -> &HubOptions {
         &self.options
+    }
+
+    /// [`HubOptions::keep_loaded_ahead`] in ms.
+    pub fn ahead_ms(&self) -> i64 {
+        self.options.keep_loaded_ahead.as_millis() as i64
+    }
+
+    /// Whether the table with this id is in memory now.
+    pub fn is_loaded(&self, id: &str) -> bool {
+        self.tables.lock().expect("table map lock").contains_key(id)
+    }
+
+    /// Whether `table` is still this node's copy (not dropped or replaced meanwhile).
+    fn holds(&self, table: &Arc<Table>) -> bool {
+        self.tables
+            .lock()
+            .expect("table map lock")
+            .get(&table.id)
+            .is_some_and(|t| Arc::ptr_eq(t, table))
     }
 
     pub fn cluster(&self) -> Option<&Arc<Cluster>> {
@@ -500,6 +602,10 @@ impl Hub {
                 Ok(n) => tracing::info!("draining: handed over {n} leases"),
                 Err(e) => tracing::warn!("draining: leases not released: {e:#}"),
             }
+            // Its players were here until now; they reconnect to another node.
+            if let Err(e) = self.store.presence_closed(&cluster.node, Some(now_ms())).await {
+                tracing::warn!("draining: connections not closed: {e:#}");
+            }
             cluster.close().await;
         }
     }
@@ -520,6 +626,146 @@ impl Hub {
             if seats || table.state.lock().await.version < version {
                 self.catch_up_with(&table, seats).await;
             }
+        }
+    }
+
+    /// Another node saw a player of a table come, go, or act: if this node holds the
+    /// table, it reads who is present and shows it.
+    pub async fn presence_news(self: &Arc<Self>, id: &str) {
+        let loaded = self.tables.lock().expect("table map lock").get(id).cloned();
+        if let Some(table) = loaded {
+            let mut state = table.state.lock().await;
+            match self.refresh_presence(&table.id, &mut state).await {
+                Ok(true) => table.changed(),
+                Ok(false) => {}
+                Err(e) => tracing::warn!("table {id}: presence not read: {e:#}"),
+            }
+        }
+    }
+
+    /// Reads what the other nodes saw of a table's players (no-op on a single node);
+    /// true if that changed.
+    async fn refresh_presence(&self, id: &str, state: &mut TableState) -> anyhow::Result<bool> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(false);
+        };
+        // What views show: connected, else since when away (a heartbeat of an open
+        // connection changes nothing to show).
+        let shown = |e: &Elsewhere| (e.connections > 0, e.seen_ms.filter(|_| e.connections == 0));
+        let before: Vec<_> = state.seats.iter().map(|s| shown(&s.elsewhere)).collect();
+        let sightings = self.store.presence_of(id, &cluster.node).await?;
+        // A connection whose node stopped beating is a dead node's.
+        let live_after = now_ms() - cluster.lease_ttl.as_millis() as i64;
+        for seat in &mut state.seats {
+            seat.elsewhere = Elsewhere::default();
+        }
+        for sighting in sightings {
+            if let Some(seat) = state.seats.get_mut(sighting.seat) {
+                if sighting.connections > 0 && sighting.seen_ms > live_after {
+                    seat.elsewhere.connections += sighting.connections;
+                }
+                seat.elsewhere.seen_ms = Some(
+                    seat.elsewhere
+                        .seen_ms
+                        .map_or(sighting.seen_ms, |s| s.max(sighting.seen_ms)),
+                );
+            }
+        }
+        Ok(state
+            .seats
+            .iter()
+            .zip(before)
+            .any(|(seat, before)| shown(&seat.elsewhere) != before))
+    }
+
+    /// The seat's player was seen now (a request with their token, a connection
+    /// opening or closing). With several nodes the others learn it through the
+    /// database: at once when a connection opens or the last one closes, otherwise
+    /// at most every [`presence_every_ms`].
+    pub async fn seen_player(&self, id: &str, state: &mut TableState, seat: usize) {
+        state.seen(seat);
+        self.write_presence(id, state, seat).await;
+    }
+
+    /// Writes this node's sighting of a seat's player if the others' picture of it
+    /// is out of date (several nodes only).
+    async fn write_presence(&self, id: &str, state: &mut TableState, seat: usize) {
+        let Some(cluster) = &self.cluster else {
+            return;
+        };
+        let Some(s) = state.seats.get_mut(seat) else {
+            return;
+        };
+        let now = s.last_seen_ms;
+        let live = s.connections > 0;
+        let stale = match s.written {
+            None => true,
+            Some((written_ms, written_live)) => {
+                written_live != live
+                    || (!live && now - written_ms >= presence_every_ms(&self.options))
+            }
+        };
+        if !stale {
+            return;
+        }
+        match self
+            .store
+            .set_presence(id, seat, &cluster.node, s.connections, now)
+            .await
+        {
+            Ok(()) => {
+                s.written = Some((now, live));
+                cluster.publish_presence(id, state.version).await;
+            }
+            Err(e) => {
+                tracing::warn!("table {id}: presence of seat {} not stored: {e:#}", seat + 1);
+                s.written = None;
+                self.presence_retry
+                    .lock()
+                    .expect("presence retry lock")
+                    .insert((id.to_string(), seat));
+            }
+        }
+    }
+
+    /// The heartbeat (several nodes): the players connected here are still here;
+    /// sightings the database refused before are written again.
+    pub async fn presence_heartbeat(&self, now: i64) {
+        let Some(cluster) = &self.cluster else { return };
+        if let Err(e) = self.store.presence_heartbeat(&cluster.node, now).await {
+            tracing::warn!("presence heartbeat not stored: {e:#}");
+        }
+        let failed = std::mem::take(&mut *self.presence_retry.lock().expect("presence retry lock"));
+        for (id, seat) in failed {
+            let loaded = self.tables.lock().expect("table map lock").get(&id).cloned();
+            match loaded {
+                Some(table) => {
+                    let mut state = table.state.lock().await;
+                    self.write_presence(&id, &mut state, seat).await;
+                }
+                // Dropped from memory: nobody is connected to it here any more.
+                None => {
+                    if self
+                        .store
+                        .set_presence(&id, seat, &cluster.node, 0, now)
+                        .await
+                        .is_err()
+                    {
+                        self.presence_retry
+                            .lock()
+                            .expect("presence retry lock")
+                            .insert((id, seat));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Forgets sightings too old to stop any hand-over.
+    pub async fn forget_old_presence(&self) {
+        let keep_ms = self.options.handover_after.as_millis() as i64 + 3_600_000;
+        if let Err(e) = self.store.forget_presence(now_ms() - keep_ms).await {
+            tracing::warn!("old presence not forgotten: {e:#}");
         }
     }
 
@@ -632,6 +878,13 @@ impl Hub {
             .collect();
         for table in tables {
             self.catch_up(&table).await;
+            // And who is present elsewhere (a node that died sent no news of it).
+            let mut state = table.state.lock().await;
+            match self.refresh_presence(&table.id, &mut state).await {
+                Ok(true) => table.changed(),
+                Ok(false) => {}
+                Err(e) => tracing::warn!("table {}: presence not read: {e:#}", table.id),
+            }
         }
     }
 
@@ -710,10 +963,12 @@ impl Hub {
             return Ok(None);
         };
         let loaded_ms = now_ms();
-        let table = Arc::new(rebuild(&stored, loaded_ms, &self.options).map_err(|e| {
+        let mut table = rebuild(&stored, loaded_ms, &self.options).map_err(|e| {
             tracing::error!("{e:#}");
             ApiError::internal(format!("table {id} cannot be rebuilt"))
-        })?);
+        })?;
+        self.refresh_presence(id, table.state.get_mut()).await?;
+        let table = Arc::new(table);
         let (table, fresh) = {
             let mut tables = self.tables.lock().expect("table map lock");
             let fresh = !tables.contains_key(id);
@@ -999,9 +1254,7 @@ impl Hub {
         if state.started_ms.is_none() {
             return Err(not_started(&state));
         }
-        if let Some(s) = state.seats.get_mut(seat) {
-            s.last_seen_ms = now_ms();
-        }
+        self.seen_player(&table.id, &mut state, seat).await;
         if let Some(bot) = state.seats.get(seat).and_then(|s| s.stored.bot.clone()) {
             return Err(ApiError::conflict(
                 "seat_is_bot",
@@ -1096,8 +1349,7 @@ impl Hub {
         if state.game.is_over() {
             return Err(ApiError::conflict("game_over", "the game is over"));
         }
-        let now = now_ms();
-        state.seats[caller].last_seen_ms = now;
+        self.seen_player(&table.id, &mut state, caller).await;
         let target = state.seats.get(seat).ok_or_else(|| {
             ApiError::not_found("no_seat", format!("there is no seat {}", seat + 1))
         })?;
@@ -1108,33 +1360,50 @@ impl Hub {
             ));
         }
         if caller != seat {
-            if target.connections > 0 {
-                return Err(ApiError::conflict(
-                    "player_present",
-                    format!(
-                        "{} (seat {}) is connected; only they can hand their seat to a bot",
-                        target.stored.name,
-                        seat + 1
-                    ),
-                ));
-            }
-            let allowed_ms = target.last_seen_ms + state.handover_after_ms;
-            if now < allowed_ms {
-                return Err(ApiError::conflict(
-                    "player_not_away_long_enough",
-                    format!(
-                        "{} (seat {}) has been away for {} s; you may hand their seat to a bot in {} s",
-                        target.stored.name,
-                        seat + 1,
-                        (now - target.last_seen_ms).max(0) / 1000,
-                        (allowed_ms - now + 999) / 1000
-                    ),
-                ));
+            // Another node may see the player: ask the database what they all saw.
+            self.refresh_presence(&table.id, &mut state).await?;
+            if let Some(refusal) = state.handover_refusal(seat, now_ms()) {
+                return Err(refusal);
             }
         }
         let mut updated = state.seats[seat].stored.clone();
         updated.bot = Some(bot.to_string());
-        self.store.update_seat(&table.id, &updated).await?;
+        match &self.cluster {
+            Some(cluster) if caller != seat => {
+                // Checked again in the same statement as the change: a player who
+                // came back on another node meanwhile keeps their seat.
+                let now = now_ms();
+                let seen_after = now - state.handover_after_ms - state.presence_slack_ms;
+                let live_after = now - cluster.lease_ttl.as_millis() as i64;
+                if !self
+                    .store
+                    .hand_seat_to_bot(&table.id, seat, bot, seen_after, live_after)
+                    .await?
+                {
+                    self.refresh_presence(&table.id, &mut state).await?;
+                    let _ = self.catch_up_locked(table, &mut state).await;
+                    table.changed();
+                    return Err(state
+                        .handover_refusal(seat, now_ms())
+                        .or_else(|| {
+                            let s = &state.seats[seat];
+                            s.stored.bot.as_ref().map(|current| {
+                                ApiError::conflict(
+                                    "seat_is_bot",
+                                    format!("seat {} is already played by the {current} bot", seat + 1),
+                                )
+                            })
+                        })
+                        .unwrap_or_else(|| {
+                            ApiError::conflict(
+                                "player_not_away_long_enough",
+                                format!("seat {} was just seen on another server; try again later", seat + 1),
+                            )
+                        }));
+                }
+            }
+            _ => self.store.update_seat(&table.id, &updated).await?,
+        }
         state.seats[seat].stored = updated;
         state.seat_epoch += 1;
         if !self.start_if_ready(table, &mut state).await? {
@@ -1172,7 +1441,7 @@ impl Hub {
         updated.name = name;
         self.store.update_seat(&table.id, &updated).await?;
         state.seats[seat].stored = updated;
-        state.seats[seat].last_seen_ms = now_ms();
+        self.seen_player(&table.id, &mut state, seat).await;
         table.changed();
         self.announce(table, state.version, true).await;
         Ok(())
@@ -1207,7 +1476,7 @@ impl Hub {
         updated.claimed = true;
         self.store.update_seat(&table.id, &updated).await?;
         state.seats[seat].stored = updated;
-        state.seats[seat].last_seen_ms = now_ms();
+        self.seen_player(&table.id, &mut state, seat).await;
         state.seat_epoch += 1;
         self.store
             .set_due(&table.id, due_ms(&state, &self.options))
@@ -1296,7 +1565,7 @@ impl Hub {
             ));
         }
         state.seats[seat].stored = updated.clone();
-        state.seats[seat].last_seen_ms = now_ms();
+        self.seen_player(&table.id, &mut state, seat).await;
         self.start_if_ready(table, &mut state).await?;
         table.changed();
         self.announce(table, state.version, true).await;
@@ -1359,7 +1628,7 @@ impl Hub {
             return Err(seat_taken(seat));
         }
         state.seats[seat].stored = updated.clone();
-        state.seats[seat].last_seen_ms = now_ms();
+        self.seen_player(&table.id, &mut state, seat).await;
         let started = self.start_if_ready(table, &mut state).await?;
         table.changed();
         self.announce(table, state.version, true).await;
@@ -1401,7 +1670,7 @@ impl Hub {
         let hub = self.clone();
         let count = DriverCount::new(table.clone());
         tokio::spawn(async move {
-            let _count = count;
+            let mut count = Some(count);
             let (version, epoch, plan, priority) = {
                 let state = table.state.lock().await;
                 let priority = if state.people_play() {
@@ -1425,7 +1694,7 @@ impl Hub {
                         if !current(&state) {
                             return;
                         }
-                        let seed = state.seed ^ version.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        let seed = fairness::bot_seed(&state.salt, version);
                         (state.game.clone(), seed)
                     };
                     let bot_name = bot.clone();
@@ -1464,8 +1733,22 @@ impl Hub {
                     .await;
                 }
                 Plan::Clock { deadline_ms } => {
+                    let far = deadline_ms - hub.ahead_ms() - now_ms();
+                    if far > 0 {
+                        // Far away: the table may leave memory meanwhile (then this
+                        // driver stops, and the copy loaded again in time drives it).
+                        drop(count.take());
+                        tokio::time::sleep(Duration::from_millis(far as u64)).await;
+                        if !hub.holds(&table) {
+                            return;
+                        }
+                        count = Some(DriverCount::new(table.clone()));
+                    }
                     let wait = (deadline_ms - now_ms()).max(0) as u64;
                     tokio::time::sleep(Duration::from_millis(wait)).await;
+                    if !hub.holds(&table) {
+                        return;
+                    }
                     hub.drive(&table, |state| {
                         if !current(state) {
                             return None;
@@ -1476,6 +1759,7 @@ impl Hub {
                     .await;
                 }
             }
+            drop(count);
         });
     }
 
@@ -1507,10 +1791,47 @@ impl Hub {
             let mut state = table.state.lock().await;
             if let Some(s) = state.seats.get_mut(seat) {
                 s.connections = s.connections.saturating_add_signed(delta);
-                s.last_seen_ms = now_ms();
             }
+            self.seen_player(&table.id, &mut state, seat).await;
             table.changed();
         }
+    }
+}
+
+/// Alone on its database, a node loads the tables whose clock comes within
+/// [`HubOptions::keep_loaded_ahead`] (dropped from memory while it was far away) so
+/// that it runs out on time. Ends with the hub.
+async fn wake_due(hub: std::sync::Weak<Hub>) {
+    let period = {
+        let Some(hub) = hub.upgrade() else { return };
+        (hub.options.keep_loaded_ahead / 2).clamp(Duration::from_millis(50), Duration::from_secs(1))
+    };
+    // The due time each table was last woken for: a table whose driver did not act
+    // (and so kept its due time) is not loaded again and again.
+    let mut woken: HashMap<String, i64> = HashMap::new();
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(hub) = hub.upgrade() else { return };
+        if hub.is_draining() {
+            continue;
+        }
+        let due = match hub.store.due_before(now_ms() + hub.ahead_ms()).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::warn!("cannot look for due tables: {e:#}");
+                continue;
+            }
+        };
+        let mut now_woken = HashMap::with_capacity(due.len());
+        for (id, due_ms) in due {
+            if woken.get(&id) != Some(&due_ms) && !hub.is_loaded(&id) {
+                if let Err(e) = hub.table(&id).await {
+                    tracing::warn!("table {id} does not wake: {e}");
+                }
+            }
+            now_woken.insert(id, due_ms);
+        }
+        woken = now_woken;
     }
 }
 
@@ -1551,6 +1872,13 @@ fn due_ms(state: &TableState, options: &HubOptions) -> Option<i64> {
         Plan::Bot { .. } | Plan::NextRound => Some(now_ms() + options.bot_delay.as_millis() as i64),
         Plan::Clock { deadline_ms } => Some(deadline_ms),
     }
+}
+
+/// Several nodes: how often at most a node writes that it saw a seat's player
+/// (requests without a connection; a connection opening or closing is written at
+/// once, and an open one is kept fresh by the heartbeat).
+fn presence_every_ms(options: &HubOptions) -> i64 {
+    (options.handover_after.as_millis() as i64 / 4).clamp(0, 3_000)
 }
 
 /// Drops idle tables (no viewer, no driver, unused lately), least recently used
@@ -1666,6 +1994,8 @@ fn rebuild(stored: &StoredTable, loaded_ms: i64, options: &HubOptions) -> anyhow
                 stored: s.clone(),
                 connections: 0,
                 last_seen_ms: loaded_ms,
+                elsewhere: Elsewhere::default(),
+                written: None,
             })
             .collect(),
         game,
@@ -1673,6 +2003,7 @@ fn rebuild(stored: &StoredTable, loaded_ms: i64, options: &HubOptions) -> anyhow
         seat_epoch: 0,
         turn_started_ms,
         handover_after_ms: options.handover_after.as_millis() as i64,
+        presence_slack_ms: presence_every_ms(options),
     };
     Ok(Table {
         id: stored.id.clone(),

@@ -52,6 +52,17 @@ pub struct StoredSeat {
     pub joiner: String,
 }
 
+/// What one node saw of a seat's player (several nodes on one database).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatPresence {
+    pub seat: usize,
+    /// Connections the node holds for the seat (its heartbeat refreshes `seen_ms`
+    /// while there are any).
+    pub connections: u64,
+    /// The last time the node saw the player (Unix ms).
+    pub seen_ms: i64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredAction {
     /// 1 for the first action.
@@ -64,7 +75,7 @@ pub struct StoredAction {
 }
 
 /// Columns added after the first schema; adding one that exists fails and is ignored.
-const MIGRATIONS: [&str; 11] = [
+const MIGRATIONS: [&str; 15] = [
     // Which node runs a table's bots and clock (several nodes on one database).
     "CREATE TABLE IF NOT EXISTS rumi_leases (
         table_id TEXT PRIMARY KEY,
@@ -83,6 +94,19 @@ const MIGRATIONS: [&str; 11] = [
     "ALTER TABLE rumi_seats ADD COLUMN invite TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE rumi_seats ADD COLUMN joiner TEXT NOT NULL DEFAULT ''",
     "CREATE INDEX IF NOT EXISTS rumi_seats_joiner ON rumi_seats (joiner)",
+    // The tables whose clock comes soon (loaded again after a drop from memory).
+    "CREATE INDEX IF NOT EXISTS rumi_tables_due ON rumi_tables (due_ms)",
+    // Several nodes: when each node last saw a seat's player, and the connections it
+    // holds for them (`seen_ms` refreshed while any is open), so that a seat is
+    // handed to a bot only when no node has seen its player for the hand-over time.
+    "CREATE TABLE IF NOT EXISTS rumi_presence (
+        table_id TEXT NOT NULL,
+        seat BIGINT NOT NULL,
+        node TEXT NOT NULL,
+        connections BIGINT NOT NULL,
+        seen_ms BIGINT NOT NULL,
+        PRIMARY KEY (table_id, seat, node))",
+    "CREATE INDEX IF NOT EXISTS rumi_presence_node ON rumi_presence (node, connections)",
 ];
 
 const SCHEMA: [&str; 4] = [
@@ -280,6 +304,24 @@ impl Store {
         let rows = sqlx::query(
             "SELECT id, due_ms FROM rumi_tables WHERE finished = 0 AND due_ms IS NOT NULL ORDER BY due_ms",
         )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get::<String, _>("id")?,
+                    r.try_get::<i64, _>("due_ms")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Unfinished tables whose server-side action is due by `until_ms`, soonest first.
+    pub async fn due_before(&self, until_ms: i64) -> anyhow::Result<Vec<(String, i64)>> {
+        let rows = sqlx::query(
+            "SELECT id, due_ms FROM rumi_tables WHERE finished = 0 AND due_ms IS NOT NULL AND due_ms <= $1 ORDER BY due_ms LIMIT 5000",
+        )
+        .bind(until_ms)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
@@ -536,25 +578,148 @@ impl Store {
     }
 
     /// Unfinished tables whose bot or clock is due by `until_ms` and whose lease is
-    /// free or ran out before `now_ms`: the tables no live node drives.
+    /// free or ran out before `now_ms` (the tables no live node drives), or is held by
+    /// `node` (which may have dropped the table from memory while its clock was far
+    /// away). Each with whether `node` holds its lease.
     pub async fn due_without_lease(
         &self,
+        node: &str,
         now_ms: i64,
         until_ms: i64,
-    ) -> anyhow::Result<Vec<String>> {
+    ) -> anyhow::Result<Vec<(String, bool)>> {
         let rows = sqlx::query(
-            "SELECT t.id FROM rumi_tables t LEFT JOIN rumi_leases l ON l.table_id = t.id
+            "SELECT t.id, l.node FROM rumi_tables t LEFT JOIN rumi_leases l ON l.table_id = t.id
              WHERE t.finished = 0 AND t.due_ms IS NOT NULL AND t.due_ms <= $1
-               AND (l.table_id IS NULL OR l.expires_ms < $2)
+               AND (l.table_id IS NULL OR l.expires_ms < $2 OR l.node = $3)
              ORDER BY t.due_ms LIMIT 500",
         )
         .bind(until_ms)
         .bind(now_ms)
+        .bind(node)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| Ok(r.try_get::<String, _>("id")?))
+            .map(|r| {
+                let holder: Option<String> = r.try_get("node")?;
+                Ok((r.try_get::<String, _>("id")?, holder.as_deref() == Some(node)))
+            })
             .collect()
+    }
+
+    /// Records what `node` saw of a seat's player: its connections and when it last
+    /// saw them.
+    pub async fn set_presence(
+        &self,
+        table_id: &str,
+        seat: usize,
+        node: &str,
+        connections: usize,
+        seen_ms: i64,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO rumi_presence (table_id, seat, node, connections, seen_ms) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (table_id, seat, node) DO UPDATE SET connections = excluded.connections, seen_ms = excluded.seen_ms",
+        )
+        .bind(table_id)
+        .bind(seat as i64)
+        .bind(node)
+        .bind(connections as i64)
+        .bind(seen_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The heartbeat: `node` still sees every player it holds a connection for.
+    pub async fn presence_heartbeat(&self, node: &str, now_ms: i64) -> anyhow::Result<u64> {
+        Ok(sqlx::query(
+            "UPDATE rumi_presence SET seen_ms = $1 WHERE node = $2 AND connections > 0",
+        )
+        .bind(now_ms)
+        .bind(node)
+        .execute(&self.pool)
+        .await?
+        .rows_affected())
+    }
+
+    /// `node` holds no connection any more (it starts, or stops): its players were
+    /// last seen at `seen_ms`, or at its last heartbeat (`None`).
+    pub async fn presence_closed(&self, node: &str, seen_ms: Option<i64>) -> anyhow::Result<u64> {
+        let query = match seen_ms {
+            Some(seen_ms) => sqlx::query(
+                "UPDATE rumi_presence SET connections = 0, seen_ms = $1 WHERE node = $2 AND connections > 0",
+            )
+            .bind(seen_ms),
+            None => sqlx::query(
+                "UPDATE rumi_presence SET connections = 0 WHERE node = $1 AND connections > 0",
+            ),
+        };
+        Ok(query
+            .bind(node)
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
+    /// What the nodes other than `except_node` saw of a table's players.
+    pub async fn presence_of(
+        &self,
+        table_id: &str,
+        except_node: &str,
+    ) -> anyhow::Result<Vec<SeatPresence>> {
+        let rows = sqlx::query(
+            "SELECT seat, connections, seen_ms FROM rumi_presence WHERE table_id = $1 AND node <> $2",
+        )
+        .bind(table_id)
+        .bind(except_node)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SeatPresence {
+                    seat: r.try_get::<i64, _>("seat")? as usize,
+                    connections: r.try_get::<i64, _>("connections")?.max(0) as u64,
+                    seen_ms: r.try_get("seen_ms")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Forgets sightings older than `before_ms` (they no longer stop a hand-over).
+    pub async fn forget_presence(&self, before_ms: i64) -> anyhow::Result<u64> {
+        Ok(sqlx::query("DELETE FROM rumi_presence WHERE seen_ms < $1")
+            .bind(before_ms)
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
+    /// Hands a person's seat to `bot` unless it is a bot's already or some node saw
+    /// its player after `seen_after_ms`, or holds a connection for them and beat after
+    /// `live_after_ms`: checked in the same statement as the change, so that a player
+    /// who is present on another node keeps their seat.
+    pub async fn hand_seat_to_bot(
+        &self,
+        table_id: &str,
+        seat: usize,
+        bot: &str,
+        seen_after_ms: i64,
+        live_after_ms: i64,
+    ) -> anyhow::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE rumi_seats SET bot = $1 WHERE table_id = $2 AND seat = $3 AND bot IS NULL
+               AND NOT EXISTS (SELECT 1 FROM rumi_presence p
+                 WHERE p.table_id = rumi_seats.table_id AND p.seat = rumi_seats.seat
+                   AND (p.seen_ms > $4 OR (p.connections > 0 AND p.seen_ms > $5)))",
+        )
+        .bind(bot)
+        .bind(table_id)
+        .bind(seat as i64)
+        .bind(seen_after_ms)
+        .bind(live_after_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Whether the database answers.

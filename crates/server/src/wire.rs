@@ -716,6 +716,9 @@ pub enum ServerMessage {
 #[serde(rename_all = "lowercase")]
 pub enum NodeStatus {
     Ready,
+    /// Serving (the database answers) but cut off from NATS: moves still work, other
+    /// nodes' news comes late. Still 200, so that a balancer keeps the node.
+    Degraded,
     /// Stopping: it hands its tables over and takes no new connections.
     Draining,
 }
