@@ -17,23 +17,27 @@ type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 fn node(db: &str, nats: &Nats, name: &str) -> Served {
-    serve_with(
-        db,
-        &[
-            "--nats",
-            &nats.url(),
-            "--node-id",
-            name,
-            "--lease-seconds",
-            "2",
-            "--bot-delay-ms",
-            "100",
-            "--max-open-tables-per-address",
-            "0",
-            "--tables-per-minute-per-address",
-            "0",
-        ],
-    )
+    node_with(db, nats, name, &[])
+}
+
+fn node_with(db: &str, nats: &Nats, name: &str, more: &[&str]) -> Served {
+    let url = nats.url();
+    let mut flags = vec![
+        "--nats",
+        &url,
+        "--node-id",
+        name,
+        "--lease-seconds",
+        "2",
+        "--bot-delay-ms",
+        "100",
+        "--max-open-tables-per-address",
+        "0",
+        "--tables-per-minute-per-address",
+        "0",
+    ];
+    flags.extend_from_slice(more);
+    serve_with(db, &flags)
 }
 
 async fn post(base: &str, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
@@ -45,6 +49,12 @@ async fn post(base: &str, path: &str, token: Option<&str>, body: Value) -> (u16,
         request = request.header("x-seat-token", token);
     }
     let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn get_status(base: &str, path: &str) -> (u16, Value) {
+    let response = reqwest::get(format!("{base}{path}")).await.unwrap();
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
 }
@@ -573,4 +583,122 @@ async fn a_node_reports_its_health_and_metrics_and_hands_its_tables_over_on_sigt
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     println!("after SIGTERM the bots moved on in {:?}", since.elapsed());
+}
+
+/// Polls `GET path` on `base` until `done`; the view that satisfied it.
+async fn poll(base: &str, path: &str, token: Option<&str>, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let view = get(base, path, token).await;
+        if done(&view) {
+            return view;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never reached: {view}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_another() {
+    let db = temp_postgres("cluster_presence");
+    let nats = Nats::start();
+    let handover = ["--handover-after-seconds", "1"];
+    let nodes = [
+        node_with(&db, &nats, "p1", &handover),
+        node_with(&db, &nats, "p2", &handover),
+    ];
+    let (id, ana, bo) = two_people(
+        &nodes[0].base,
+        &nodes[1].base,
+        json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+               "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]}),
+    )
+    .await;
+    let table = format!("/api/tables/{id}");
+    let hand_over = format!("/api/tables/{id}/seats/0/bot");
+    // Ana holds a WebSocket on node 1; Bo, on node 2, sees her there.
+    let ana_socket = Viewer::open(&nodes[0].base, &id, Some(&ana)).await;
+    let view = poll(&nodes[1].base, &table, Some(&bo), |v| {
+        v["seats"][0]["connected"] == true
+    })
+    .await;
+    assert!(view["seats"][0]["handover_ms"].is_null(), "{view}");
+    // Past the hand-over time, and past a lease's lifetime (her node's heartbeat keeps
+    // her present): Bo may not hand her seat to a bot through node 2.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (status, answer) = post(&nodes[1].base, &hand_over, Some(&bo), json!({"bot": "greedy"})).await;
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (409, Some("player_present")),
+        "{answer}"
+    );
+    assert!(answer["error"].as_str().unwrap().contains("Ana (seat 1)"), "{answer}");
+    // She leaves: node 2 learns it; once she has been away the hand-over time, Bo may.
+    drop(ana_socket);
+    let view = poll(&nodes[1].base, &table, Some(&bo), |v| {
+        v["seats"][0]["connected"] == false
+    })
+    .await;
+    assert!(view["seats"][0]["handover_ms"].is_i64(), "{view}");
+    let start = Instant::now();
+    loop {
+        let (status, answer) =
+            post(&nodes[1].base, &hand_over, Some(&bo), json!({"bot": "greedy"})).await;
+        if status == 200 {
+            assert_eq!(answer["seats"][0]["kind"], "bot", "{answer}");
+            break;
+        }
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (409, Some("player_not_away_long_enough")),
+            "{answer}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(30), "never handed over");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Node 1 shows the bot in her seat too.
+    poll(&nodes[0].base, &table, None, |v| v["seats"][0]["kind"] == "bot").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_nats_says_degraded_and_still_serves() {
+    let db = temp_postgres("cluster_degraded");
+    let nats = Nats::start();
+    let node = node(&db, &nats, "d1");
+    let (status, health) = get_status(&node.base, "/api/health").await;
+    assert_eq!((status, health["status"].as_str()), (200, Some("ready")), "{health}");
+    nats.stop();
+    let start = Instant::now();
+    let (status, health) = loop {
+        let (status, health) = get_status(&node.base, "/api/health").await;
+        if health["nats"] == false {
+            break (status, health);
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{health}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    // Still 200 (a balancer keeps it): moves go on through the database.
+    assert_eq!(status, 200, "{health}");
+    assert_eq!(health["status"], "degraded", "{health}");
+    assert_eq!(health["database"], true, "{health}");
+    let (id, ana, bo) = two_people(
+        &node.base,
+        &node.base,
+        json!({"game": "rummikub", "rummikub": {"turn_seconds": null},
+               "seats": [{"kind": "human"}, {"kind": "human"}]}),
+    )
+    .await;
+    let view = get(&node.base, &format!("/api/tables/{id}"), None).await;
+    let token = if view["to_move"] == 0 { &ana } else { &bo };
+    let (status, answer) = post(
+        &node.base,
+        &format!("/api/tables/{id}/actions"),
+        Some(token),
+        json!({"version": 0, "action": {"type": "draw"}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
 }
