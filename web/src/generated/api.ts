@@ -348,7 +348,7 @@ export type ClientMessage = { "type": "hello", token?: string, } | { "type": "ac
 
 export type ServerMessage = { "type": "state", view: TableView, } | { "type": "error", message: string, code: string, why?: Reason, };
 
-export type NodeStatus = "ready" | "draining";
+export type NodeStatus = "ready" | "degraded" | "draining";
 
 export type Health = { status: NodeStatus, 
 /**
