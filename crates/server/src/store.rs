@@ -194,7 +194,7 @@ impl Store {
         let (mut added_due, mut added_invite) = (false, false);
         for statement in MIGRATIONS {
             let added = pool.execute(statement).await.is_ok();
-            added_due |= added && statement.contains("due_ms");
+            added_due |= added && statement.contains("ADD COLUMN due_ms");
             added_invite |= added && statement.contains("COLUMN invite");
         }
         if added_invite {
