@@ -35,8 +35,8 @@ pub struct ServeArgs {
     /// Open seats one client address may hold at one table (0: no cap).
     #[arg(long, default_value_t = HubOptions::default().max_open_seats_per_table_per_address)]
     max_open_seats_per_table_per_address: u64,
-    /// Tables kept in memory; idle ones beyond this are dropped and loaded again when
-    /// asked for.
+    /// Tables kept in memory; idle ones beyond this (also those waiting on a far turn
+    /// clock) are dropped and loaded again when asked for or when their clock comes.
     #[arg(long, default_value_t = HubOptions::default().max_loaded_tables)]
     max_loaded_tables: usize,
     /// Seconds a player must be away before the others may hand their seat to a bot.

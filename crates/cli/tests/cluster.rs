@@ -629,13 +629,22 @@ async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_
     // Past the hand-over time, and past a lease's lifetime (her node's heartbeat keeps
     // her present): Bo may not hand her seat to a bot through node 2.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let (status, answer) = post(&nodes[1].base, &hand_over, Some(&bo), json!({"bot": "greedy"})).await;
+    let (status, answer) = post(
+        &nodes[1].base,
+        &hand_over,
+        Some(&bo),
+        json!({"bot": "greedy"}),
+    )
+    .await;
     assert_eq!(
         (status, answer["code"].as_str()),
         (409, Some("player_present")),
         "{answer}"
     );
-    assert!(answer["error"].as_str().unwrap().contains("Ana (seat 1)"), "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("Ana (seat 1)"),
+        "{answer}"
+    );
     // She leaves: node 2 learns it; once she has been away the hand-over time, Bo may.
     drop(ana_socket);
     let view = poll(&nodes[1].base, &table, Some(&bo), |v| {
@@ -645,8 +654,13 @@ async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_
     assert!(view["seats"][0]["handover_ms"].is_i64(), "{view}");
     let start = Instant::now();
     loop {
-        let (status, answer) =
-            post(&nodes[1].base, &hand_over, Some(&bo), json!({"bot": "greedy"})).await;
+        let (status, answer) = post(
+            &nodes[1].base,
+            &hand_over,
+            Some(&bo),
+            json!({"bot": "greedy"}),
+        )
+        .await;
         if status == 200 {
             assert_eq!(answer["seats"][0]["kind"], "bot", "{answer}");
             break;
@@ -656,11 +670,17 @@ async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_
             (409, Some("player_not_away_long_enough")),
             "{answer}"
         );
-        assert!(start.elapsed() < Duration::from_secs(30), "never handed over");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never handed over"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Node 1 shows the bot in her seat too.
-    poll(&nodes[0].base, &table, None, |v| v["seats"][0]["kind"] == "bot").await;
+    poll(&nodes[0].base, &table, None, |v| {
+        v["seats"][0]["kind"] == "bot"
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -669,7 +689,11 @@ async fn a_node_cut_off_from_nats_says_degraded_and_still_serves() {
     let nats = Nats::start();
     let node = node(&db, &nats, "d1");
     let (status, health) = get_status(&node.base, "/api/health").await;
-    assert_eq!((status, health["status"].as_str()), (200, Some("ready")), "{health}");
+    assert_eq!(
+        (status, health["status"].as_str()),
+        (200, Some("ready")),
+        "{health}"
+    );
     nats.stop();
     let start = Instant::now();
     let (status, health) = loop {

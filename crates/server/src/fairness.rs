@@ -42,7 +42,11 @@ pub fn verify(commitment_hex: &str, seed: u64, salt: &str) -> bool {
 /// table shows during play. Stored with the table, it is the same after a restart.
 pub fn bot_seed(salt: &str, version: u64) -> u64 {
     let digest = Sha256::digest(format!("rumi-bot:{salt}:{version}").as_bytes());
-    u64::from_le_bytes(digest[..8].try_into().expect("a SHA-256 digest has 32 bytes"))
+    u64::from_le_bytes(
+        digest[..8]
+            .try_into()
+            .expect("a SHA-256 digest has 32 bytes"),
+    )
 }
 
 #[cfg(test)]

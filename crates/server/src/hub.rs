@@ -8,9 +8,17 @@
 //! not take, changes nothing.
 //!
 //! Tables live in memory only while they are used: a table is loaded from the database
-//! on its first request, idle tables (no viewer, no driver waiting) are dropped when
-//! more than [`HubOptions::max_loaded_tables`] are loaded, and after a restart only the
-//! tables whose bot or clock is due are loaded, in the background.
+//! on its first request, idle tables (no viewer, no driver about to act; a turn clock
+//! further away than [`HubOptions::keep_loaded_ahead`] does not count) are dropped when
+//! more than [`HubOptions::max_loaded_tables`] are loaded, and tables whose bot or
+//! clock comes due are loaded again in the background (at a restart, and by
+//! [`wake_due`]; with several nodes, by the lease loop).
+//!
+//! Presence: a node knows the connections and requests it sees. With several nodes
+//! each also writes what it saw of a seat's player to `rumi_presence` (at once when a
+//! connection opens or the last one closes, otherwise throttled; a heartbeat keeps
+//! open connections fresh), and a seat is handed to a bot only if no node has seen its
+//! player for the hand-over time, checked in the same statement as the change.
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -440,7 +448,7 @@ pub struct HubOptions {
     /// How long a player must be away before others may hand their seat to a bot.
     pub handover_after: Duration,
     /// Tables kept in memory before idle ones are dropped (a soft cap: tables with
-    /// viewers or a waiting driver stay).
+    /// viewers or a driver about to act stay).
     pub max_loaded_tables: usize,
     /// How long a table must go unused before it counts as idle.
     pub idle_after: Duration,
@@ -603,7 +611,11 @@ impl Hub {
                 Err(e) => tracing::warn!("draining: leases not released: {e:#}"),
             }
             // Its players were here until now; they reconnect to another node.
-            if let Err(e) = self.store.presence_closed(&cluster.node, Some(now_ms())).await {
+            if let Err(e) = self
+                .store
+                .presence_closed(&cluster.node, Some(now_ms()))
+                .await
+            {
                 tracing::warn!("draining: connections not closed: {e:#}");
             }
             cluster.close().await;
@@ -718,7 +730,10 @@ impl Hub {
                 cluster.publish_presence(id, state.version).await;
             }
             Err(e) => {
-                tracing::warn!("table {id}: presence of seat {} not stored: {e:#}", seat + 1);
+                tracing::warn!(
+                    "table {id}: presence of seat {} not stored: {e:#}",
+                    seat + 1
+                );
                 s.written = None;
                 self.presence_retry
                     .lock()
@@ -737,7 +752,12 @@ impl Hub {
         }
         let failed = std::mem::take(&mut *self.presence_retry.lock().expect("presence retry lock"));
         for (id, seat) in failed {
-            let loaded = self.tables.lock().expect("table map lock").get(&id).cloned();
+            let loaded = self
+                .tables
+                .lock()
+                .expect("table map lock")
+                .get(&id)
+                .cloned();
             match loaded {
                 Some(table) => {
                     let mut state = table.state.lock().await;
@@ -1390,14 +1410,20 @@ impl Hub {
                             s.stored.bot.as_ref().map(|current| {
                                 ApiError::conflict(
                                     "seat_is_bot",
-                                    format!("seat {} is already played by the {current} bot", seat + 1),
+                                    format!(
+                                        "seat {} is already played by the {current} bot",
+                                        seat + 1
+                                    ),
                                 )
                             })
                         })
                         .unwrap_or_else(|| {
                             ApiError::conflict(
                                 "player_not_away_long_enough",
-                                format!("seat {} was just seen on another server; try again later", seat + 1),
+                                format!(
+                                    "seat {} was just seen on another server; try again later",
+                                    seat + 1
+                                ),
                             )
                         }));
                 }

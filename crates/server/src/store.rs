@@ -601,7 +601,10 @@ impl Store {
         rows.iter()
             .map(|r| {
                 let holder: Option<String> = r.try_get("node")?;
-                Ok((r.try_get::<String, _>("id")?, holder.as_deref() == Some(node)))
+                Ok((
+                    r.try_get::<String, _>("id")?,
+                    holder.as_deref() == Some(node),
+                ))
             })
             .collect()
     }
@@ -632,14 +635,16 @@ impl Store {
 
     /// The heartbeat: `node` still sees every player it holds a connection for.
     pub async fn presence_heartbeat(&self, node: &str, now_ms: i64) -> anyhow::Result<u64> {
-        Ok(sqlx::query(
-            "UPDATE rumi_presence SET seen_ms = $1 WHERE node = $2 AND connections > 0",
+        Ok(
+            sqlx::query(
+                "UPDATE rumi_presence SET seen_ms = $1 WHERE node = $2 AND connections > 0",
+            )
+            .bind(now_ms)
+            .bind(node)
+            .execute(&self.pool)
+            .await?
+            .rows_affected(),
         )
-        .bind(now_ms)
-        .bind(node)
-        .execute(&self.pool)
-        .await?
-        .rows_affected())
     }
 
     /// `node` holds no connection any more (it starts, or stops): its players were
@@ -654,11 +659,7 @@ impl Store {
                 "UPDATE rumi_presence SET connections = 0 WHERE node = $1 AND connections > 0",
             ),
         };
-        Ok(query
-            .bind(node)
-            .execute(&self.pool)
-            .await?
-            .rows_affected())
+        Ok(query.bind(node).execute(&self.pool).await?.rows_affected())
     }
 
     /// What the nodes other than `except_node` saw of a table's players.

@@ -24,8 +24,10 @@ fn options() -> HubOptions {
 /// invitee opened their link); answers its id.
 async fn clocked_table(server: &TestServer, seconds: u32) -> String {
     let created = server
-        .create_raw(json!({"game": "rummikub", "rummikub": {"turn_seconds": seconds},
-            "seats": [{"kind": "human"}, {"kind": "human"}]}))
+        .create_raw(
+            json!({"game": "rummikub", "rummikub": {"turn_seconds": seconds},
+            "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     let invitee = token_of_link(created["seats"][1]["invite"].as_str().unwrap());
@@ -108,9 +110,11 @@ async fn bots_do_not_play_by_the_deal_seed_and_replay_the_same_after_a_restart()
     let mut games = Vec::new();
     for _ in 0..3 {
         let created = server
-            .create_raw(json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+            .create_raw(
+                json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
                 "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
-                "seed": 7}))
+                "seed": 7}),
+            )
             .await;
         assert_eq!(created["practice_seed"], 7);
         let id = created["id"].as_str().unwrap().to_string();
@@ -134,8 +138,10 @@ async fn bots_do_not_play_by_the_deal_seed_and_replay_the_same_after_a_restart()
     )
     .await;
     let created = waiting
-        .create_raw(json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "seed": 7}))
+        .create_raw(
+            json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "seed": 7}),
+        )
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     let token = created["you"]["token"].as_str().unwrap().to_string();
@@ -159,10 +165,16 @@ async fn bots_do_not_play_by_the_deal_seed_and_replay_the_same_after_a_restart()
             }
         }
         let _ = std::fs::remove_file(dir.join("rumi.db-shm"));
-        let restarted =
-            start_with(&format!("sqlite://{}", dir.join("rumi.db").display()), options()).await;
+        let restarted = start_with(
+            &format!("sqlite://{}", dir.join("rumi.db").display()),
+            options(),
+        )
+        .await;
         answers.push(first_moves(&restarted, &id, 2).await);
     }
     assert_eq!(answers[0].len(), 2, "the bot answered: {answers:?}");
-    assert_eq!(answers[0], answers[1], "the bot answers the same after a restart");
+    assert_eq!(
+        answers[0], answers[1],
+        "the bot answers the same after a restart"
+    );
 }
