@@ -1760,16 +1760,23 @@ impl Hub {
                 }
                 Plan::Clock { deadline_ms } => {
                     let far = deadline_ms - hub.ahead_ms() - now_ms();
-                    if far > 0 {
+                    let table = if far > 0 {
                         // Far away: the table may leave memory meanwhile (then this
-                        // driver stops, and the copy loaded again in time drives it).
+                        // driver stops, and the copy loaded again in time drives it);
+                        // meanwhile the driver does not hold it there.
+                        let weak = Arc::downgrade(&table);
                         drop(count.take());
+                        drop(table);
                         tokio::time::sleep(Duration::from_millis(far as u64)).await;
+                        let Some(table) = weak.upgrade() else { return };
                         if !hub.holds(&table) {
                             return;
                         }
                         count = Some(DriverCount::new(table.clone()));
-                    }
+                        table
+                    } else {
+                        table
+                    };
                     let wait = (deadline_ms - now_ms()).max(0) as u64;
                     tokio::time::sleep(Duration::from_millis(wait)).await;
                     if !hub.holds(&table) {
