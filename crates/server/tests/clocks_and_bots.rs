@@ -21,8 +21,8 @@ fn options() -> HubOptions {
 }
 
 /// A Rummikub table of two people with a turn clock of `seconds`, started (the
-/// invitee opened their link); answers its id.
-async fn clocked_table(server: &TestServer, seconds: u32) -> String {
+/// invitee opened their link); answers its id and the seat to move first.
+async fn clocked_table(server: &TestServer, seconds: u32) -> (String, u64) {
     let created = server
         .create_raw(
             json!({"game": "rummikub", "rummikub": {"turn_seconds": seconds},
@@ -34,7 +34,7 @@ async fn clocked_table(server: &TestServer, seconds: u32) -> String {
     let view = server.view(&id, Some(&invitee)).await;
     assert_eq!(view["status"], "playing", "{view}");
     assert!(view["deadline_ms"].is_i64(), "the clock runs: {view}");
-    id
+    (id, view["to_move"].as_u64().unwrap())
 }
 
 async fn loaded_tables(server: &TestServer) -> u64 {
@@ -59,13 +59,13 @@ async fn tables_waiting_on_a_far_clock_leave_memory_and_their_clock_still_runs_o
     // Twice the cap of tables whose clock runs out in an hour: the cap holds.
     let mut far = Vec::new();
     for _ in 0..2 * CAP {
-        far.push(clocked_table(&server, 3600).await);
+        far.push(clocked_table(&server, 3600).await.0);
         let loaded = loaded_tables(&server).await;
         assert!(loaded <= CAP, "{loaded} tables loaded, the cap is {CAP}");
     }
     // A table whose clock runs out in 3 s, then other tables asked for: it leaves
     // memory while its clock is still far away.
-    let soon = clocked_table(&server, 3).await;
+    let (soon, first) = clocked_table(&server, 3).await;
     let hub = &server.running.hub;
     for id in &far {
         if !hub.is_loaded(&soon) {
@@ -86,7 +86,15 @@ async fn tables_waiting_on_a_far_clock_leave_memory_and_their_clock_still_runs_o
     }
     let view = server.view(&soon, None).await;
     assert_eq!(view["version"], 1, "{view}");
-    assert_eq!(view["to_move"], 1, "the clock passed the turn: {view}");
+    assert_eq!(
+        view["to_move"],
+        1 - first,
+        "the clock passed the turn: {view}"
+    );
+    assert_eq!(
+        view["rummikub"]["last_event"]["code"], "penalty",
+        "a time-out penalty: {view}"
+    );
     assert!(loaded_tables(&server).await <= CAP);
 }
 
