@@ -2,7 +2,9 @@
 //! players on different nodes play whole games and every viewer gets every state in
 //! order and only their own rack; two nodes racing for one version store one action;
 //! a node killed with SIGKILL hands its tables' bots and clocks to another within 5 s;
-//! a node cut off from NATS catches up when it comes back.
+//! a node cut off from NATS catches up when it comes back, and says `degraded` (200)
+//! meanwhile; a player connected to (or polling) one node keeps their seat against a
+//! hand-over through another.
 
 mod common;
 
@@ -725,4 +727,63 @@ async fn a_node_cut_off_from_nats_says_degraded_and_still_serves() {
     )
     .await;
     assert_eq!(status, 200, "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_only_polls_one_node_is_not_away_on_another() {
+    let db = temp_postgres("cluster_polling");
+    let nats = Nats::start();
+    let handover = ["--handover-after-seconds", "1"];
+    let nodes = [
+        node_with(&db, &nats, "q1", &handover),
+        node_with(&db, &nats, "q2", &handover),
+    ];
+    let (id, ana, bo) = two_people(
+        &nodes[0].base,
+        &nodes[1].base,
+        json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+               "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]}),
+    )
+    .await;
+    let table = format!("/api/tables/{id}");
+    let hand_over = format!("/api/tables/{id}/seats/0/bot");
+    // Ana reads her view on node 1 (no WebSocket) for three hand-over times; Bo, on
+    // node 2, tries to hand her seat to a bot after each of her requests: refused.
+    let end = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < end {
+        get(&nodes[0].base, &table, Some(&ana)).await;
+        let (status, answer) = post(
+            &nodes[1].base,
+            &hand_over,
+            Some(&bo),
+            json!({"bot": "greedy"}),
+        )
+        .await;
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (409, Some("player_not_away_long_enough")),
+            "{answer}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // She stops: once she has been away the hand-over time, Bo may.
+    let start = Instant::now();
+    loop {
+        let (status, answer) = post(
+            &nodes[1].base,
+            &hand_over,
+            Some(&bo),
+            json!({"bot": "greedy"}),
+        )
+        .await;
+        if status == 200 {
+            break;
+        }
+        assert_eq!(answer["code"], "player_not_away_long_enough", "{answer}");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "never handed over"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
