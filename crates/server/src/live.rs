@@ -186,7 +186,7 @@ impl Socket {
                 let mut state = table.state.lock().await;
                 let seat = state.seat_of(token.as_deref())?;
                 if let Some(seat) = seat {
-                    hub.seen_player(&table.id, &mut state, seat).await;
+                    state.seen(seat);
                 }
                 Ok::<_, ApiError>(seat)
             }

@@ -75,7 +75,7 @@ pub struct StoredAction {
 }
 
 /// Columns added after the first schema; adding one that exists fails and is ignored.
-const MIGRATIONS: [&str; 15] = [
+const MIGRATIONS: [&str; 14] = [
     // Which node runs a table's bots and clock (several nodes on one database).
     "CREATE TABLE IF NOT EXISTS rumi_leases (
         table_id TEXT PRIMARY KEY,

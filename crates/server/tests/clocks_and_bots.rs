@@ -21,7 +21,7 @@ fn options() -> HubOptions {
 }
 
 /// A Rummikub table of two people with a turn clock of `seconds`, started (the
-/// invitee opened their link); answers its id and the seat to move first.
+/// invitee took their seat with the link); answers its id and the seat to move first.
 async fn clocked_table(server: &TestServer, seconds: u32) -> (String, u64) {
     let created = server
         .create_raw(
@@ -30,7 +30,8 @@ async fn clocked_table(server: &TestServer, seconds: u32) -> (String, u64) {
         )
         .await;
     let id = created["id"].as_str().unwrap().to_string();
-    let invitee = token_of_link(created["seats"][1]["invite"].as_str().unwrap());
+    let invite = token_of_link(created["seats"][1]["invite"].as_str().unwrap());
+    let invitee = server.claim(&id, &invite).await;
     let view = server.view(&id, Some(&invitee)).await;
     assert_eq!(view["status"], "playing", "{view}");
     assert!(view["deadline_ms"].is_i64(), "the clock runs: {view}");
