@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Every client text in German and English (run by `npm run build`):
 // - each key of src/i18n/messages.json has an `en` and a `de` text naming the same
-//   {parameters};
+//   {parameters} (a text may be plural forms, `{one, other}`: see src/plural.ts);
 // - every key the code uses (`t("…")`, and the families read at run time: `code.*`,
 //   `reason.*`, `event.*`, …) exists;
 // - every error code the server can answer (`ApiError::…("code"`, and the codes of the
@@ -16,14 +16,30 @@ const messages = JSON.parse(fs.readFileSync(path.join(web, "src/i18n/messages.js
 const problems = [];
 const params = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(",");
 
+// A text is a string, or its plural forms `{one, other}` (Intl.PluralRules categories,
+// `other` required), counted by the parameter `by` names (else n, else count).
+const CATEGORIES = ["zero", "one", "two", "few", "many", "other"];
+const forms = (text) => (typeof text === "string" ? [text] : text && typeof text === "object" ? Object.values(text) : []);
+const allParams = (text) => [...new Set(forms(text).flatMap((f) => params(f).split(",").filter(Boolean)))].sort().join(",");
 for (const [key, entry] of Object.entries(messages)) {
   for (const l of ["en", "de"]) {
-    if (typeof entry[l] !== "string") problems.push(`${key}: no ${l} text`);
-    else if (entry[l] === "" && !key.startsWith("variant_note.standard")) problems.push(`${key}: empty ${l} text`);
+    const text = entry[l];
+    if (text && typeof text === "object") {
+      const bad = Object.keys(text).filter((c) => !CATEGORIES.includes(c));
+      if (bad.length) problems.push(`${key}: ${l} has plural forms ${bad.join(", ")}, which are no plural categories`);
+      if (typeof text.other !== "string") problems.push(`${key}: ${l} has plural forms but no "other"`);
+      const needed = new Intl.PluralRules(l).resolvedOptions().pluralCategories;
+      const missing = needed.filter((c) => c !== "other" && typeof text[c] !== "string");
+      if (missing.length) problems.push(`${key}: ${l} lacks the plural forms ${missing.join(", ")}`);
+      for (const f of Object.values(text)) if (params(f) !== params(text.other)) problems.push(`${key}: ${l}'s plural forms name different parameters`);
+      const by = entry.by ?? (params(text.other).split(",").includes("n") ? "n" : "count");
+      if (!params(text.other).split(",").includes(by)) problems.push(`${key}: ${l} has plural forms but no {${by}} to count by`);
+    } else if (typeof text !== "string") problems.push(`${key}: no ${l} text`);
+    else if (text === "" && !key.startsWith("variant_note.standard")) problems.push(`${key}: empty ${l} text`);
   }
-  if (typeof entry.en === "string" && typeof entry.de === "string" && params(entry.en) !== params(entry.de))
-    problems.push(`${key}: en names {${params(entry.en)}}, de names {${params(entry.de)}}`);
-  const extra = Object.keys(entry).filter((k) => k !== "en" && k !== "de");
+  if (allParams(entry.en) !== allParams(entry.de))
+    problems.push(`${key}: en names {${allParams(entry.en)}}, de names {${allParams(entry.de)}}`);
+  const extra = Object.keys(entry).filter((k) => k !== "en" && k !== "de" && k !== "by");
   if (extra.length) problems.push(`${key}: unknown languages ${extra.join(", ")}`);
 }
 

@@ -50,7 +50,9 @@ const textParams = (key) => {
   const e = messages[key];
   if (!e) return null;
   const names = new Set();
-  for (const l of ["en", "de"]) for (const x of (e[l] ?? "").matchAll(/\{(\w+)\}/g)) names.add(x[1]);
+  // (a text is a string or its plural forms)
+  for (const l of ["en", "de"])
+    for (const f of typeof e[l] === "object" && e[l] ? Object.values(e[l]) : [e[l] ?? ""]) for (const x of f.matchAll(/\{(\w+)\}/g)) names.add(x[1]);
   return [...names].sort();
 };
 const same = (a, b) => a.join(",") === [...b].sort().join(",");

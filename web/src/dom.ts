@@ -1,5 +1,6 @@
 // Tiny DOM helpers: no framework, just elements with attributes and children.
 import { t } from "./i18n/i18n";
+import { botLevel, localName } from "./names";
 
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
@@ -36,9 +37,9 @@ export function clear(el: Element): void {
   while (el.firstChild) el.removeChild(el.firstChild);
 }
 
-/** The name to show for a seat. */
+/** The name to show for a seat (the server's default names in the player's language). */
 export function seatName(seat: { seat: number; name?: string | null; kind?: string; bot?: string | null }): string {
-  if (seat.name) return seat.name;
-  if (seat.kind === "bot") return `${seat.bot ?? t("seat.bot")} (${t("seat.bot")})`;
+  if (seat.name) return localName(seat.name, seat.kind === "bot" ? (seat.bot ?? null) : seat.kind ? false : undefined);
+  if (seat.kind === "bot") return t("name.bot", { level: botLevel(seat.bot) ?? seat.bot ?? t("seat.bot") });
   return t("seat.n", { n: seat.seat + 1 });
 }

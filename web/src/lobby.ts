@@ -1,10 +1,11 @@
 // The lobby: create a table (game, options, seats: invited, open or bot, and which one is
 // yours) and go straight to your seat; your tables (kept in this tab); the tables
 // with open seats to join.
-import { api, ApiError, botsOf, forgetMyTable, joinAs, myTables, rememberTable, storeInvites, storeToken, type BotMeta, type CreateRequest, type LobbyTable, type Meta, type SeatRequest } from "./api";
+import { api, ApiError, botsOf, forgetMyTable, joinAs, myTables, rememberTable, storeInvites, storeToken, type CreateRequest, type LobbyTable, type Meta, type SeatRequest } from "./api";
 import { clear, h, seatName } from "./dom";
-import { t, tr, type MessageKey } from "./i18n/i18n";
+import { t, tr } from "./i18n/i18n";
 import { reason } from "./i18n/server";
+import { botLabel, localName, setBots } from "./names";
 
 const NAME_KEY = "rumi.name";
 
@@ -20,6 +21,7 @@ export async function showLobby(app: HTMLElement): Promise<void> {
   let meta: Meta;
   try {
     meta = await api.meta();
+    setBots(meta);
   } catch (e) {
     status.textContent = "";
     showError(error, e);
@@ -57,16 +59,7 @@ export function variantLabel(v: string): string {
   return tr(`variant.${v.replace(/_/g, "-")}`, undefined, v);
 }
 
-const LEVELS: MessageKey[] = ["level.1", "level.2", "level.3", "level.4", "level.5"];
-
-/** A bot named by its level ("Expert"), the engine in the tooltip. */
-export function botLabel(bots: BotMeta[], name: string | null): { label: string; title: string } {
-  const b = bots.find((x) => x.name === name);
-  if (!b) return { label: name ?? t("seat.bot"), title: name ?? "" };
-  const same = bots.filter((x) => x.level === b.level);
-  const n = same.length > 1 ? ` ${same.indexOf(b) + 1}` : "";
-  return { label: t(LEVELS[Math.min(5, Math.max(1, b.level)) - 1]) + n, title: `${b.name}: ${b.description}` };
-}
+export { botLabel };
 
 function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   const game = select("game-select", [
@@ -329,7 +322,7 @@ function myTablesSection(): HTMLElement | null {
           `${m.game === "rumis" ? "Rumis" : "Rummikub"} ${m.id}`,
         ),
         " ",
-        h("span", { className: "muted" }, t("lobby.my_seat", { n: m.seat + 1, name: m.name ?? "" }), " · ", new Date(m.at).toLocaleString(document.documentElement.lang)),
+        h("span", { className: "muted" }, t("lobby.my_seat", { n: m.seat + 1, name: m.name ? localName(m.name, false) : "" }), " · ", new Date(m.at).toLocaleString(document.documentElement.lang)),
         " ",
         h("button", { className: "small", testid: `forget-${m.id}`, onclick: () => (forgetMyTable(m.id), location.reload()) }, t("lobby.forget")),
       ),
@@ -374,7 +367,7 @@ function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
         const open = tb.open_seats;
         const seats = tb.seats
           .map((s) =>
-            s.kind === "bot" ? `${s.name} (${t("seat.bot")})` : open.includes(s.seat) ? `${t("lobby.open_seat")} (${openFor(s.open_since_ms)})` : seatName(s),
+            s.kind === "bot" ? seatName(s) : open.includes(s.seat) ? `${t("lobby.open_seat")} (${openFor(s.open_since_ms)})` : seatName(s),
           )
           .join(", ");
         const since = tb.seats.map((s) => s.open_since_ms).filter((x): x is number => typeof x === "number");

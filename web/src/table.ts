@@ -27,6 +27,8 @@ import { showNotFound } from "./notfound";
 import { botLabel } from "./lobby";
 import { rememberTable, forgetMyTable, myTables } from "./api";
 import { RummikubUI } from "./rummikub/ui";
+import { botLevel, localName, setBots } from "./names";
+import { TurnSignal } from "./turn";
 
 export interface GameContext {
   id: string;
@@ -189,12 +191,12 @@ function shortHex(hex: string): string {
 
 /** A player's name for a sentence: "Ana" or "seat 2". */
 function who(seat: Seat | undefined, index: number): string {
-  return seat?.name ?? t("seat.n", { n: index + 1 });
+  return seat ? seatName(seat) : t("seat.n", { n: index + 1 });
 }
 
 /** "Ana's seat", or "seat 2" while nobody has taken it. */
 function seatPhrase(s: Seat): string {
-  return s.claimed ? t("table.seat_of", { name: s.name }) : t("seat.n", { n: s.seat + 1 });
+  return s.claimed ? t("table.seat_of", { name: seatName(s) }) : t("seat.n", { n: s.seat + 1 });
 }
 
 /** "Ana wins", "Ana and Bo win" in the player's language (the server's text is English). */
@@ -307,8 +309,11 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const myLink = h("div", { className: "my-link" });
   const gameBox = h("div", { className: "game-box", testid: "game-box" });
   const title = h("h2", { className: "table-title", testid: "table-title" }, t("table.title_plain", { id }));
+  // Your turn in the tab's title and favicon, and (if asked for) by sound and notification.
+  const signal = new TurnSignal();
+  signal.controls.hidden = true;
   app.append(
-    h("div", { className: "table-head" }, title, connection, turn),
+    h("div", { className: "table-head" }, title, connection, turn, signal.controls),
     h("div", { className: "table-side" }, seats, renameBox, waitingBox, takeBackBox, result, joinBox),
     fairness,
     errorBox,
@@ -328,7 +333,15 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       .meta()
       .then((m) => {
         meta = m;
-        if (view) renderSeats(view);
+        setBots(m);
+        // The bots' levels name their seats now; the game's own view (which may be in
+        // the middle of a drag) takes the names with the next view.
+        if (view) {
+          setSeatNames(view.seats.map(seatName));
+          renderTurn(view);
+          renderSeats(view);
+          renderTakeBack(view);
+        }
       })
       .catch(() => {
         if (!stopped && attempt < 5) window.setTimeout(() => loadMeta(attempt + 1), 1000 * 2 ** attempt);
@@ -400,6 +413,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     socket.close();
     window.clearInterval(ticker);
     game?.destroy();
+    signal.destroy();
     forgetToken(id);
     forgetMyTable(id);
     showTable(app, id, null, code === "seat_taken" ? t("table.seat_taken") : t("table.bad_token", { message: reason(message, code).text }));
@@ -412,6 +426,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     socket.close();
     window.clearInterval(ticker);
     game?.destroy();
+    signal.destroy();
     forgetMyTable(id);
     showNotFound(app, "table", id);
   }
@@ -492,6 +507,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     const status = statusOf(v);
     const myTurn = status === "playing" && v.you !== null && v.to_move === v.you;
     turn.dataset.myTurn = String(myTurn);
+    signal.controls.hidden = v.you === null || status === "over";
+    signal.update(myTurn);
     turn.dataset.version = String(v.version);
     turn.dataset.over = String(v.over);
     turn.dataset.status = status;
@@ -541,7 +558,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
                   "aria-label": t("table.rename"),
                   onclick: () => {
                     renameBox.hidden = false;
-                    renameInput.value = s.name;
+                    // (the server's default name is no name the player chose: an empty field)
+                    renameInput.value = localName(s.name, false) === s.name ? s.name : "";
                     renameInput.focus();
                   },
                 },
@@ -594,7 +612,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     if (!show || v.you === null) return;
     const seat = v.you;
     takeBackBox.append(
-      h("span", {}, t("table.bot_plays", { bot: mine?.bot ?? t("seat.bot") }), " "),
+      h("span", {}, t("table.bot_plays", { bot: botLevel(mine?.bot) ?? mine?.bot ?? t("seat.bot") }), " "),
       h(
         "button",
         {
@@ -670,7 +688,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   function render(): void {
     if (!view) return;
     const v = view;
-    document.title = `rumi — ${v.game === "rumis" ? "Rumis" : "Rummikub"} ${id}`;
+    signal.setTitle(`rumi — ${v.game === "rumis" ? "Rumis" : "Rummikub"} ${id}`);
     title.textContent = `${v.game === "rumis" ? "Rumis" : "Rummikub"} — ${t("table.table", { id })}${v.you === null ? (token ? ` ${t("table.link_refused")}` : ` (${t("table.spectator")})`) : ` — ${t("seat.n_lower", { n: v.you + 1 })}`}`;
     if (v.you !== null && token) rememberTable({ id, game: v.game, seat: v.you, token, name: v.seats[v.you]?.name ?? null, at: Date.now() });
     renderTurn(v);

@@ -5,6 +5,7 @@
 // when the two texts name different parameters, when the code uses a key that does not
 // exist, or when the server can answer an error code that has no text.
 import messages from "./messages.json";
+import { countParam, pluralForm, type Forms } from "../plural";
 
 export type Lang = "de" | "en";
 export type MessageKey = keyof typeof messages;
@@ -44,6 +45,9 @@ export function setLang(l: Lang): void {
   document.documentElement.lang = l;
 }
 
+/** A message: a text per language, or its plural forms (see plural.ts). */
+type Entry = { en: string | Forms; de: string | Forms; by?: string };
+
 function fill(text: string, params?: Params): string {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
@@ -51,9 +55,10 @@ function fill(text: string, params?: Params): string {
 
 /** The text of a key in the current language, with `{name}` parameters filled in. */
 export function t(key: MessageKey, params?: Params): string {
-  const entry = (messages as Record<string, { en: string; de: string }>)[key];
+  const entry = (messages as unknown as Record<string, Entry>)[key];
   if (!entry) return key;
-  return fill(entry[current] ?? entry.en, params);
+  const text = entry[current] ?? entry.en;
+  return fill(typeof text === "string" ? text : pluralForm(current, text, countParam(entry.by, params)), params);
 }
 
 /** Whether a key exists (for keys built at run time, such as server codes). */

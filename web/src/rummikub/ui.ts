@@ -7,6 +7,7 @@
 import { api, ApiError, statusOf, type HintPlay, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
 import { t } from "../i18n/i18n";
+import { ClockWarning } from "../turn";
 import { lastEvent, lastTiles, reason } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
 import { byColour, byNumber, parseTile, readingOrder, setProblem, setValue, tileColourName } from "./sets";
@@ -51,6 +52,8 @@ export class RummikubUI implements GameUI {
 
   private info = h("div", { className: "rk-info", testid: "rk-info" });
   private countdown = h("span", { className: "countdown", testid: "countdown", role: "timer" });
+  /** The last 10 s: the clock turns red and says so once to screen readers. */
+  private clockWarning = new ClockWarning();
   private players = h("div", { className: "rk-players", testid: "rk-players" });
   private tableBox = h("div", { className: "rk-table", testid: "table", role: "group", "aria-label": t("rk.table") });
   private rackBox = h("div", { className: "rk-rack", testid: "rack", role: "group", "aria-label": t("rk.your_rack") });
@@ -66,7 +69,7 @@ export class RummikubUI implements GameUI {
     private ctx: GameContext,
   ) {
     root.append(
-      h("div", { className: "rk-top" }, this.info, this.countdown),
+      h("div", { className: "rk-top" }, this.info, this.countdown, this.clockWarning.live),
       this.players,
       this.last,
       this.roundBox,
@@ -192,12 +195,13 @@ export class RummikubUI implements GameUI {
       const clock = v.rummikub?.rules.turn_seconds;
       this.countdown.textContent = clock === null ? t("rk.no_clock") : statusOf(v) === "waiting" && clock ? t("rk.clock_waiting", { secs: clock }) : "";
       this.countdown.dataset.seconds = "";
+      this.clockWarning.update(this.countdown, null, null, false);
       return;
     }
     const left = Math.max(0, Math.ceil((v.deadline_ms - Date.now()) / 1000));
     this.countdown.dataset.seconds = String(left);
     this.countdown.textContent = t("rk.time_left", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
-    this.countdown.classList.toggle("urgent", left <= 10);
+    this.clockWarning.update(this.countdown, left, v.deadline_ms, v.you !== null && v.to_move === v.you);
   }
 
   // ---- moving tiles -------------------------------------------------------------
