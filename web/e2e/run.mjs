@@ -14,6 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { newcomerScenarios } from "./newcomer.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -1271,7 +1272,7 @@ async function keyboardScenario(browser, base, problems) {
         // A one-tile set: its problem is spelled out in full.
         const problem = await page.locator(tid("set-problem-0")).textContent();
         const clipped = await page.locator(tid("set-problem-0")).evaluate((e) => e.scrollWidth > e.clientWidth + 1);
-        check(/a set needs at least 3/.test(problem) && !clipped, `the problem text is ${JSON.stringify(problem)} (clipped: ${clipped})`);
+        check(/has only 1 tile; a set needs at least 3/.test(problem) && !clipped, `the problem text is ${JSON.stringify(problem)} (clipped: ${clipped})`);
       }
     }
     check((await page.locator(tid(`set-${i}`)).getAttribute("data-valid")) === "true", `set ${i} is not valid after the keyboard moves`);
@@ -1298,10 +1299,12 @@ async function keyboardScenario(browser, base, problems) {
       const changed = await page.locator(`${tid("table")} [data-changed="true"]`).count();
       const laid = await page.locator(`${tid("table")} .tile.laid`).count();
       check(changed > 0 && laid > 0, `the bot's turn (${raw}) shows ${changed} changed sets and ${laid} laid tiles`);
-      // Said from `last_event` with the bot's seat name.
+      // Said from `last_event` with the bot's seat name as the seat list shows it (the
+      // server's default "greedy bot" is said by its level).
       const event = await page.locator(tid("last")).getAttribute("data-event");
       const said = await page.locator(tid("last")).textContent();
-      const botName = (await api(base, "GET", `/api/tables/${table.id}`, undefined, table.token)).seats[1].name;
+      const botName = await page.locator(`${tid("seat-1")} .name`).textContent();
+      check(/^(Beginner|Casual|Intermediate|Advanced|Expert)( \d)? bot$/.test(botName), `the bot's seat is called ${botName}`);
       check(["played", "melded"].includes(event) && said.startsWith(`${botName} `) && said.includes(raw.split(/ (?:played|melded) /)[1]), `the bot's turn (${event}) is said as "${said}" (seat name ${botName})`);
       log(`the bot's turn highlighted: ${changed} sets, ${laid} tiles (${raw})`);
       await shot(page, "rummikub-bot-turn.png");
@@ -1491,7 +1494,7 @@ function checkMessage(text, seat, who) {
 
 // ---- main ---------------------------------------------------------------------
 
-const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario, lang: langScenario, phone: phoneScenario, keyboard: keyboardScenario, rounds: roundsScenario, dismantle: dismantleScenario };
+const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario, lang: langScenario, phone: phoneScenario, keyboard: keyboardScenario, rounds: roundsScenario, dismantle: dismantleScenario, ...newcomerScenarios({ check, log, tid, api, waitAttr, waitText, shot, watchPage, axeCheck, practiceTable, openSeat, dragTile }) };
 
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
