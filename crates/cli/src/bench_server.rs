@@ -597,7 +597,7 @@ async fn spectator(
 }
 
 /// The resident memory of a process, in KB (Linux: `VmRSS` of /proc/PID/status).
-fn vm_rss_kb(pid: u32) -> anyhow::Result<u64> {
+pub(crate) fn vm_rss_kb(pid: u32) -> anyhow::Result<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
         .with_context(|| format!("cannot read /proc/{pid}/status (Linux only)"))?;
     let line = status

@@ -45,8 +45,8 @@ pub struct ClusterArgs {
     /// Seconds a node's lease on a table's bots and clock lasts without renewal.
     #[arg(long, default_value_t = 3)]
     lease_seconds: u64,
-    /// Open connections one client address may hold on a node. Every client reaches
-    /// the nodes through the balancer, from 127.0.0.1, so this is high.
+    /// Open connections one client address (and network) may hold on a node. Every
+    /// client reaches the nodes through the balancer, from 127.0.0.1, so this is high.
     #[arg(long, default_value_t = 100_000)]
     max_connections_per_ip: usize,
     /// Unfinished tables one client address may have created (0: no cap). Behind the
@@ -276,6 +276,8 @@ fn serve_args(args: &ClusterArgs) -> Vec<String> {
         "--bot-delay-ms".into(),
         args.bot_delay_ms.to_string(),
         "--max-connections-per-ip".into(),
+        args.max_connections_per_ip.to_string(),
+        "--max-connections-per-network".into(),
         args.max_connections_per_ip.to_string(),
         "--max-open-tables-per-address".into(),
         args.max_open_tables_per_address.to_string(),

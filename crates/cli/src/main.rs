@@ -4,6 +4,7 @@
 
 mod bench_cluster;
 mod bench_server;
+mod bench_sockets;
 mod cluster_cli;
 mod match_cli;
 mod puzzle_cli;
@@ -112,6 +113,9 @@ enum BenchGame {
     /// resource figures: --memory (RSS per table), --restart (first answers after a
     /// restart with 10,000 tables), --fairness (bot replies while bot tables run).
     Server(bench_server::ServerBenchArgs),
+    /// Idle WebSockets against `rumi serve`: RSS per socket, and whether a new client
+    /// gets in while 64 addresses hold the server full (`--baseline` another binary).
+    Sockets(bench_sockets::SocketsBenchArgs),
     /// The Rummikub solver against the integer program on a seeded suite: p50/p99/max.
     Solver(solver_bench::SolverBenchArgs),
 }
@@ -157,6 +161,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench { game } => match game {
             BenchGame::Rumis(args) => rumis_cli::bench(args),
             BenchGame::Server(args) => bench_server::bench(args),
+            BenchGame::Sockets(args) => bench_sockets::bench(args),
             BenchGame::Solver(args) => solver_bench::bench(args),
         },
     }

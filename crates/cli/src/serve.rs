@@ -61,9 +61,17 @@ pub struct ServeArgs {
     /// /64). Behind a reverse proxy every client has the proxy's address: raise it.
     #[arg(long, default_value_t = Limits::default().max_connections_per_ip)]
     max_connections_per_ip: usize,
-    /// Open connections allowed in all.
+    /// Open connections allowed from one network (an IPv4 /24, an IPv6 /48). Behind a
+    /// reverse proxy: raise it with --max-connections-per-ip.
+    #[arg(long, default_value_t = Limits::default().max_connections_per_network)]
+    max_connections_per_network: usize,
+    /// Open connections allowed in all. When full, the least recently active WebSocket
+    /// of the network holding the most is closed (1013) so that a new client gets in.
     #[arg(long, default_value_t = Limits::default().max_connections)]
     max_connections: usize,
+    /// Seconds requests in flight may take to finish when the server stops (SIGTERM).
+    #[arg(long, default_value_t = Limits::default().drain_timeout.as_secs())]
+    drain_timeout_secs: u64,
     /// Seconds a client has to send a request's headers before it is disconnected.
     #[arg(long, default_value_t = Limits::default().header_read_timeout.as_secs())]
     header_timeout_secs: u64,
@@ -125,7 +133,9 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
             },
             limits: Limits {
                 max_connections_per_ip: args.max_connections_per_ip,
+                max_connections_per_network: args.max_connections_per_network,
                 max_connections: args.max_connections,
+                drain_timeout: Duration::from_secs(args.drain_timeout_secs),
                 header_read_timeout: Duration::from_secs(args.header_timeout_secs),
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
                 ..Limits::default()
@@ -147,17 +157,20 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let mut terminate =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
                 .context("cannot listen for SIGTERM")?;
-        let mut task = running.task;
+        let mut running = running;
         tokio::select! {
-            result = &mut task => { result??; }
-            _ = tokio::signal::ctrl_c() => { eprintln!("stopped"); }
-            _ = terminate.recv() => {
-                // Stop taking connections, hand the tables over, then leave.
-                task.abort();
-                running.hub.drain().await;
-                eprintln!("stopped: leases handed over");
-            }
+            result = &mut running.task => { result??; return Ok(()); }
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
         }
+        // Stop taking connections, let requests in flight finish and WebSockets close
+        // (1001), hand the tables over, then leave.
+        running.shutdown();
+        if let Ok(Err(e)) = (&mut running.task).await {
+            eprintln!("while stopping: {e}");
+        }
+        running.hub.drain().await;
+        eprintln!("stopped: connections drained, leases handed over");
         Ok(())
     })
 }

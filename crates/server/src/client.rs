@@ -40,8 +40,35 @@ pub fn router(web_dir: Option<PathBuf>) -> Router {
         .nest_service("/assets", assets)
         .layer(immutable)
         .fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)))
+        .layer(axum::middleware::from_fn(no_overlong_names))
         .layer(no_cache_unless_set())
         .layer(CompressionLayer::new())
+}
+
+/// The longest file name file systems take (`NAME_MAX`).
+const MAX_FILE_NAME: usize = 255;
+
+/// A path with a segment longer than any file name names no file: 404 at once, where
+/// the file system's refusal (`ENAMETOOLONG`) would be a 500 and an error in the log.
+async fn no_overlong_names(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    // A `%XX` escape is one byte of the name.
+    let overlong = request.uri().path().split('/').any(|segment| {
+        segment
+            .len()
+            .saturating_sub(2 * segment.matches('%').count())
+            > MAX_FILE_NAME
+    });
+    if overlong {
+        return crate::transport::json_error(
+            axum::http::StatusCode::NOT_FOUND,
+            "not_found",
+            "there is no such file",
+        );
+    }
+    next.run(request).await
 }
 
 /// `no-cache` on what has no Cache-Control yet (the pages, not the assets).

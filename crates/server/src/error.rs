@@ -29,6 +29,9 @@ pub struct ApiError {
     pub message: String,
     /// The engine's reason for a refused move, as a key with parameters.
     pub why: Option<crate::wire::Reason>,
+    /// For a refusal that time lifts (429): how long until the client may try again
+    /// (the `Retry-After` header).
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl ApiError {
@@ -38,6 +41,7 @@ impl ApiError {
             code,
             message: message.into(),
             why: None,
+            retry_after: None,
         }
     }
 
@@ -59,6 +63,18 @@ impl ApiError {
 
     pub fn too_many(code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::TooMany, code, message)
+    }
+
+    /// A 429 that may be tried again after `wait`.
+    pub fn too_many_for(
+        code: &'static str,
+        message: impl Into<String>,
+        wait: std::time::Duration,
+    ) -> ApiError {
+        ApiError {
+            retry_after: Some(wait),
+            ..ApiError::too_many(code, message)
+        }
     }
 
     pub fn internal(message: impl Into<String>) -> ApiError {

@@ -61,12 +61,24 @@ impl IntoResponse for ApiError {
             ErrorKind::TooMany => StatusCode::TOO_MANY_REQUESTS,
             ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         };
+        // Every 429 says when to try again.
+        let retry_after = self.retry_after.or_else(|| {
+            (self.kind == ErrorKind::TooMany).then_some(std::time::Duration::from_secs(1))
+        });
         let body = ErrorBody {
             error: self.message,
             code: self.code.to_string(),
             why: self.why,
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let Some(wait) = retry_after {
+            // Whole seconds, rounded up: never earlier than the wait.
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.max(1).into());
+        }
+        response
     }
 }
 

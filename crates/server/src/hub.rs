@@ -51,6 +51,9 @@ pub fn now_ms() -> i64 {
 use crate::names::{check_distinct, distinct_default};
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 
+/// `Retry-After` for a client at its cap of unfinished tables.
+const OPEN_TABLES_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A seat as the server keeps it.
 #[derive(Clone, Debug)]
 pub struct Seat {
@@ -1034,7 +1037,8 @@ impl Hub {
         self.thinking.run(Priority::People, work).await
     }
 
-    /// Creates a table for the client at `from`.
+    /// Creates a table for the client at `from`. Refusals for too many tables say when
+    /// to try again (`Retry-After`).
     pub async fn create(
         self: &Arc<Self>,
         request: CreateTableRequest,
@@ -1042,22 +1046,25 @@ impl Hub {
     ) -> Result<CreateTableResponse, ApiError> {
         let from = client_key(from);
         if let Some(limiter) = &self.creations {
-            if limiter.check(from).is_err() {
-                return Err(ApiError::too_many(
+            if let Err(wait) = limiter.check(from) {
+                return Err(ApiError::too_many_for(
                     "too_many_tables_per_minute",
                     format!(
                         "you have created {} tables in the last minute; wait a moment",
                         self.options.tables_per_minute_per_address
                     ),
+                    wait,
                 ));
             }
         }
         let creator = from.to_string();
         let cap = self.options.max_open_tables_per_address;
         if cap > 0 && self.store.open_tables_of(&creator).await? >= cap {
-            return Err(ApiError::too_many(
+            // Tables end as games finish or are abandoned; no clock says when.
+            return Err(ApiError::too_many_for(
                 "too_many_open_tables",
                 format!("you already have {cap} unfinished tables; finish or leave one first"),
+                OPEN_TABLES_RETRY_AFTER,
             ));
         }
         let seats = &request.seats;

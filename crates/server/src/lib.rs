@@ -55,7 +55,18 @@ pub struct ServerConfig {
 pub struct Running {
     pub addr: SocketAddr,
     pub hub: Arc<Hub>,
+    /// Ends when the server has stopped (after [`Running::shutdown`]).
     pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+    stop: tokio::sync::watch::Sender<bool>,
+}
+
+impl Running {
+    /// Asks the server to stop: it takes no new connections, lets requests in flight
+    /// finish (within `Limits::drain_timeout`), closes WebSockets with 1001 "going
+    /// away", then `task` ends.
+    pub fn shutdown(&self) {
+        self.stop.send_replace(true);
+    }
 }
 
 /// Opens the database, resumes unfinished tables and starts listening. Returns once
@@ -87,6 +98,17 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
         http::router(hub.clone(), config.web_dir.clone()),
         &config.limits,
     );
-    let task = tokio::spawn(transport::serve(listener, app, config.limits.clone()));
-    Ok(Running { addr, hub, task })
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let task = tokio::spawn(transport::serve(
+        listener,
+        app,
+        config.limits.clone(),
+        stopped,
+    ));
+    Ok(Running {
+        addr,
+        hub,
+        task,
+        stop,
+    })
 }

@@ -22,12 +22,18 @@ use tokio::time::{sleep_until, Instant};
 
 use crate::error::ApiError;
 use crate::hub::{Hub, Table};
-use crate::transport::{json_error, ConnectionSlot, Limits, TokenBucket};
+use crate::transport::{json_error, ConnectionSlot, Ending, Limits, LiveSocket, TokenBucket};
 
-/// Close codes (RFC 6455 §7.4.1).
+/// Close codes (RFC 6455 §7.4.1; 1013 from the IANA registry).
 const GOING_AWAY: u16 = 1001;
 const POLICY: u16 = 1008;
 const TOO_BIG: u16 = 1009;
+const TRY_AGAIN_LATER: u16 = 1013;
+
+/// The socket's read buffer. The library's default (128 KiB, zeroed, so resident) made
+/// an idle socket cost about 144 KB; client messages are small, and a larger frame
+/// grows the buffer for as long as it needs (up to `Limits::ws_max_message`).
+const READ_BUFFER: usize = 4 * 1024;
 
 #[derive(Deserialize)]
 pub struct WsQuery {
@@ -78,10 +84,15 @@ pub async fn websocket(
     upgrade
         .max_message_size(limits.ws_max_message)
         .max_frame_size(limits.ws_max_message)
+        .read_buffer_size(READ_BUFFER)
+        // Every message is flushed as it is sent: nothing to gather.
+        .write_buffer_size(0)
         .on_upgrade(move |socket| async move {
-            // The connection keeps its place in the connection count while it lives.
-            let _slot = slot;
-            live(hub, table, socket, limits).await;
+            // The connection keeps its place in the connection count while it lives,
+            // and is one the server may close to make room or when it stops.
+            let entry = slot.as_ref().map(|Extension(slot)| slot.live_socket());
+            live(hub, table, socket, limits, entry).await;
+            drop(slot);
         })
 }
 
@@ -129,11 +140,19 @@ struct Socket {
     /// Messages refused in a row for the rate; too many and the socket is closed.
     refused: u32,
     last_heard: Instant,
+    /// The socket's entry among the connections (none when served without them).
+    entry: Option<LiveSocket>,
 }
 
 type Step<T> = Result<T, Option<Close>>;
 
-async fn live(hub: Arc<Hub>, table: Arc<Table>, socket: WebSocket, limits: Limits) {
+async fn live(
+    hub: Arc<Hub>,
+    table: Arc<Table>,
+    socket: WebSocket,
+    limits: Limits,
+    entry: Option<LiveSocket>,
+) {
     let (sender, receiver) = socket.split();
     let mut socket = Socket {
         sender,
@@ -142,6 +161,7 @@ async fn live(hub: Arc<Hub>, table: Arc<Table>, socket: WebSocket, limits: Limit
         limits,
         refused: 0,
         last_heard: Instant::now(),
+        entry,
     };
     let seat = match socket.hello(&table).await {
         Ok(seat) => seat,
@@ -165,6 +185,7 @@ impl Socket {
                         self.limits.ws_hello_timeout.as_secs_f64()
                     ))));
                 }
+                ending = ending(&mut self.entry) => return Err(Some(ending)),
                 incoming = self.receiver.next() => match self.receive(incoming).await? {
                     Some(text) => text,
                     None => continue,
@@ -228,6 +249,7 @@ impl Socket {
                         break;
                     }
                     _ = ping.tick() => self.write(Message::Ping(Default::default())).await?,
+                    ending = ending(&mut self.entry) => return Err(Some(ending)),
                     _ = sleep_until(idle_until) => {
                         return Err(Some(Close::new(GOING_AWAY, format!(
                             "no answer to pings for {} s",
@@ -286,6 +308,9 @@ impl Socket {
             return Ok(None);
         }
         self.refused = 0;
+        if let (Some(entry), Message::Text(_) | Message::Binary(_)) = (&self.entry, &message) {
+            entry.touch();
+        }
         match message {
             Message::Text(text) => Ok(Some(text)),
             Message::Binary(_) => {
@@ -343,6 +368,17 @@ impl Socket {
             }
         })
         .await;
+    }
+}
+
+/// Waits until the server wants the socket closed; answers the close to send.
+async fn ending(entry: &mut Option<LiveSocket>) -> Close {
+    let Some(entry) = entry else {
+        return std::future::pending().await;
+    };
+    match entry.ending().await {
+        Ending::Evicted => Close::new(TRY_AGAIN_LATER, "the server is full; try again later"),
+        Ending::ShuttingDown => Close::new(GOING_AWAY, "the server is going away"),
     }
 }
 

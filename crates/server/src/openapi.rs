@@ -10,7 +10,7 @@
 //!   seats, each game takes only its own settings;
 //! - formats: table ids, seat tokens, names (the server trims them and refuses control
 //!   characters), the WebSocket upgrade's headers;
-//! - the answers every route may give (408, 413, 429, 500, 503), all `ErrorBody`.
+//! - the answers every route may give (408, 413, 415, 429, 500, 503), all `ErrorBody`.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -485,6 +485,12 @@ fn refine_operation(path: &str, method: &str, operation: &mut Value) {
         add(
             "413",
             "The body is over the server's limit (64 KiB by default)",
+        );
+    }
+    if has_body || method == "post" {
+        add(
+            "415",
+            "Not sent as JSON: a POST (and any body) needs Content-Type: application/json",
         );
     }
     add("408", "The request was not completed in time");

@@ -5,7 +5,10 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{ready, Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -17,7 +20,9 @@ use axum::{Extension, Router};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use serde_json::json;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, Notify};
 use tower::{Layer, Service};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -35,8 +40,15 @@ pub struct Limits {
     /// Open connections (WebSockets included) from one client address; IPv6
     /// addresses count per /64, the block one subscriber usually gets.
     pub max_connections_per_ip: usize,
-    /// Open connections in all.
+    /// Open connections from one network: an IPv4 /24 or an IPv6 /48, what one holder
+    /// of many addresses usually has.
+    pub max_connections_per_network: usize,
+    /// Open connections in all. When they are reached, the least recently active
+    /// WebSocket of the network holding the most is closed (1013) to let a new
+    /// client in.
     pub max_connections: usize,
+    /// On shutdown, how long requests in flight may take to finish.
+    pub drain_timeout: Duration,
     /// Largest HTTP request body (413 above).
     pub max_body: usize,
     /// Largest WebSocket message and frame (close 1009 above).
@@ -57,7 +69,9 @@ impl Default for Limits {
             header_read_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             max_connections_per_ip: 64,
+            max_connections_per_network: 256,
             max_connections: 4096,
+            drain_timeout: Duration::from_secs(10),
             max_body: 64 * 1024,
             ws_max_message: 64 * 1024,
             ws_hello_timeout: Duration::from_secs(10),
@@ -191,6 +205,17 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The network a client is counted in as well: an IPv4 /24, an IPv6 /48.
+pub fn network_key(ip: IpAddr) -> IpAddr {
+    match client_key(ip) {
+        IpAddr::V4(v4) => IpAddr::V4((u32::from(v4) & 0xffff_ff00).into()),
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], 0, 0, 0, 0, 0))
+        }
+    }
+}
+
 /// A 429 answer with `Retry-After`.
 pub fn too_many_requests(retry_after: Duration) -> axum::response::Response {
     let seconds = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
@@ -241,7 +266,9 @@ fn status_code_key(status: StatusCode) -> &'static str {
 /// The Content-Security-Policy: no inline scripts. Styles allow `'unsafe-inline'` only
 /// because the client sets `style` attributes (the Rumis colour swatches use
 /// `setAttribute("style", …)`); scripts never run inline.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+/// `connect-src 'self'` covers the page's own WebSocket (`ws:`/`wss:` to the same host)
+/// in current browsers, and nothing else.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /// Wraps the routes in the request-level protections: security headers on every
 /// answer, JSON for every error, a panic answers 500, the whole-request timeout and
@@ -255,6 +282,7 @@ pub fn protect(routes: Router, limits: &Limits) -> Router {
     };
     // Innermost first.
     routes
+        .layer(axum::middleware::from_fn(json_writes_only))
         .layer(Extension(limits.clone()))
         .layer(DefaultBodyLimit::max(max_body))
         .layer(RequestBodyLimitLayer::new(max_body))
@@ -279,6 +307,55 @@ pub fn protect(routes: Router, limits: &Limits) -> Router {
         .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(header::REFERRER_POLICY, "no-referrer"))
         .layer(header(header::X_FRAME_OPTIONS, "DENY"))
+}
+
+/// Refuses a write that is not JSON (415) before any route sees it, so that a hostile
+/// page cannot write through a visitor's browser: a browser sends a cross-site form or
+/// a `fetch` without asking the server first only with a form or text type, or none,
+/// and never as `application/json`. A POST must say JSON even without a body (a
+/// bodiless cross-site POST needs no permission); PUT, PATCH and DELETE cannot be sent
+/// cross-site without permission, so they need it only when they carry a body.
+async fn json_writes_only(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let method = request.method();
+    let headers = request.headers();
+    let content_type = headers.get(header::CONTENT_TYPE);
+    let has_body = headers.contains_key(header::TRANSFER_ENCODING)
+        || headers
+            .get(header::CONTENT_LENGTH)
+            .is_some_and(|length| length.as_bytes() != b"0");
+    let must_be_json = if method == axum::http::Method::POST {
+        true
+    } else if [
+        axum::http::Method::PUT,
+        axum::http::Method::PATCH,
+        axum::http::Method::DELETE,
+    ]
+    .contains(method)
+    {
+        has_body || content_type.is_some()
+    } else {
+        false
+    };
+    if must_be_json && !content_type.is_some_and(is_json) {
+        return json_error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "a write must be sent as JSON, with Content-Type: application/json",
+        );
+    }
+    next.run(request).await
+}
+
+/// Whether a Content-Type is `application/json` (parameters such as a charset allowed).
+fn is_json(value: &HeaderValue) -> bool {
+    let Ok(value) = value.to_str() else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case("application/json")
 }
 
 /// Turns an error answer that is not JSON (extractor rejections, 405, the body limit,
@@ -326,77 +403,277 @@ async fn json_errors(
     Response::from_parts(parts, Body::from(body))
 }
 
-/// Counts open connections, per client and in all.
-#[derive(Default)]
+/// Seconds a refused client is told to wait (`Retry-After`): places free up as other
+/// connections close, which no clock predicts.
+const CONNECTION_RETRY_AFTER_SECS: u64 = 5;
+
+/// Hyper's read buffer, which bounds a request head (431 well above it).
+const MAX_HEAD: usize = 64 * 1024;
+
+/// Open connections, counted per address, per network and in all, and the live
+/// WebSockets among them: those can make room for a new client when the server is full.
 struct Connections {
-    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+    open: Mutex<Open>,
+    /// Woken when the last connection closes: the drain waits for it.
+    emptied: Notify,
+    /// Turns true when the server stops: connections finish and sockets close.
+    closing: watch::Sender<bool>,
 }
 
-/// One open connection's place in the count, given back when the last clone is
-/// dropped. Requests carry a clone (an extension), so that a WebSocket keeps its
-/// connection's place after the HTTP connection has handed it over.
-#[derive(Clone)]
-pub struct ConnectionSlot(#[allow(dead_code)] Arc<SlotInner>);
-
-struct SlotInner {
-    connections: Arc<Connections>,
-    key: IpAddr,
+#[derive(Default)]
+struct Open {
+    total: usize,
+    per_address: HashMap<IpAddr, usize>,
+    per_network: HashMap<IpAddr, usize>,
+    /// The live WebSockets by id.
+    sockets: HashMap<u64, SocketEntry>,
+    next_socket: u64,
 }
 
-impl Drop for SlotInner {
-    fn drop(&mut self) {
-        let mut open = self
-            .connections
-            .open
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        open.0 -= 1;
-        if let Some(n) = open.1.get_mut(&self.key) {
-            *n -= 1;
-            if *n == 0 {
-                open.1.remove(&self.key);
-            }
+struct SocketEntry {
+    address: IpAddr,
+    network: IpAddr,
+    /// When the client last sent a message (or opened the socket).
+    active: Instant,
+    /// The connection's place in the counts (shared with its slot).
+    counted: Arc<AtomicBool>,
+    evicted: Arc<Notify>,
+}
+
+fn decrement(counts: &mut HashMap<IpAddr, usize>, key: IpAddr) {
+    if let Some(n) = counts.get_mut(&key) {
+        *n -= 1;
+        if *n == 0 {
+            counts.remove(&key);
         }
     }
 }
 
+impl Open {
+    fn count(&mut self, address: IpAddr, network: IpAddr) {
+        self.total += 1;
+        *self.per_address.entry(address).or_insert(0) += 1;
+        *self.per_network.entry(network).or_insert(0) += 1;
+    }
+
+    fn forget(&mut self, address: IpAddr, network: IpAddr) {
+        self.total -= 1;
+        decrement(&mut self.per_address, address);
+        decrement(&mut self.per_network, network);
+    }
+
+    /// Makes room for one connection: the least recently active WebSocket of the
+    /// network holding the most connections (then of its address holding the most) is
+    /// told to close, and its place is given up at once. False when no WebSocket is
+    /// open (plain HTTP connections are short: the timeouts end them).
+    fn evict(&mut self) -> bool {
+        let victim = self
+            .sockets
+            .iter()
+            .max_by_key(|(_, s)| {
+                (
+                    self.per_network.get(&s.network).copied().unwrap_or(0),
+                    self.per_address.get(&s.address).copied().unwrap_or(0),
+                    std::cmp::Reverse(s.active),
+                )
+            })
+            .map(|(id, _)| *id);
+        let Some(socket) = victim.and_then(|id| self.sockets.remove(&id)) else {
+            return false;
+        };
+        if socket.counted.swap(false, Ordering::SeqCst) {
+            self.forget(socket.address, socket.network);
+        }
+        socket.evicted.notify_one();
+        true
+    }
+}
+
 impl Connections {
+    fn new() -> Arc<Connections> {
+        Arc::new(Connections {
+            open: Mutex::default(),
+            emptied: Notify::new(),
+            closing: watch::Sender::new(false),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Open> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// A place for a connection from `ip`, or the answer when a cap is reached.
     fn open(self: &Arc<Self>, ip: IpAddr, limits: &Limits) -> Result<ConnectionSlot, Refusal> {
-        let key = client_key(ip);
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if open.1.get(&key).copied().unwrap_or(0) >= limits.max_connections_per_ip {
-            return Err(Refusal::Client);
+        let address = client_key(ip);
+        let network = network_key(ip);
+        let mut open = self.lock();
+        if open.per_address.get(&address).copied().unwrap_or(0) >= limits.max_connections_per_ip
+        {
+            return Err(Refusal::Address);
         }
-        if open.0 >= limits.max_connections {
+        if open.per_network.get(&network).copied().unwrap_or(0)
+            >= limits.max_connections_per_network
+        {
+            return Err(Refusal::Network);
+        }
+        if open.total >= limits.max_connections && !open.evict() {
             return Err(Refusal::Server);
         }
-        open.0 += 1;
-        *open.1.entry(key).or_insert(0) += 1;
+        open.count(address, network);
         Ok(ConnectionSlot(Arc::new(SlotInner {
             connections: self.clone(),
-            key,
+            address,
+            network,
+            counted: Arc::new(AtomicBool::new(true)),
         })))
+    }
+
+    /// Waits until no connection is open.
+    async fn emptied(&self) {
+        loop {
+            let emptied = self.emptied.notified();
+            tokio::pin!(emptied);
+            emptied.as_mut().enable();
+            if self.lock().total == 0 {
+                return;
+            }
+            emptied.await;
+        }
+    }
+}
+
+/// One open connection's place in the counts, given back when the last clone is
+/// dropped. Requests carry a clone (an extension), so that a WebSocket keeps its
+/// connection's place after the HTTP connection has handed it over.
+#[derive(Clone)]
+pub struct ConnectionSlot(Arc<SlotInner>);
+
+struct SlotInner {
+    connections: Arc<Connections>,
+    address: IpAddr,
+    network: IpAddr,
+    /// False once the place is given up (the connection was evicted).
+    counted: Arc<AtomicBool>,
+}
+
+impl Drop for SlotInner {
+    fn drop(&mut self) {
+        let mut open = self.connections.lock();
+        if self.counted.swap(false, Ordering::SeqCst) {
+            open.forget(self.address, self.network);
+        }
+        if open.total == 0 {
+            self.connections.emptied.notify_waiters();
+        }
+    }
+}
+
+impl ConnectionSlot {
+    /// Enters this connection as a live WebSocket: one the server may close to make
+    /// room for a new client, and closes when it stops.
+    pub fn live_socket(&self) -> LiveSocket {
+        let inner = &self.0;
+        let evicted = Arc::new(Notify::new());
+        let mut open = inner.connections.lock();
+        let id = open.next_socket;
+        open.next_socket += 1;
+        open.sockets.insert(
+            id,
+            SocketEntry {
+                address: inner.address,
+                network: inner.network,
+                active: Instant::now(),
+                counted: inner.counted.clone(),
+                evicted: evicted.clone(),
+            },
+        );
+        LiveSocket {
+            connections: inner.connections.clone(),
+            id,
+            evicted,
+            closing: inner.connections.closing.subscribe(),
+        }
+    }
+}
+
+/// A live WebSocket's entry among the connections (see [`ConnectionSlot::live_socket`]).
+pub struct LiveSocket {
+    connections: Arc<Connections>,
+    id: u64,
+    evicted: Arc<Notify>,
+    closing: watch::Receiver<bool>,
+}
+
+/// Why the server ends a live WebSocket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The server is full and this was the least recently active socket of the
+    /// network holding the most.
+    Evicted,
+    /// The server is stopping.
+    ShuttingDown,
+}
+
+impl LiveSocket {
+    /// The client sent a message: the socket is in use, the last to be evicted.
+    pub fn touch(&self) {
+        if let Some(entry) = self.connections.lock().sockets.get_mut(&self.id) {
+            entry.active = Instant::now();
+        }
+    }
+
+    /// Waits until the server wants this socket closed.
+    pub async fn ending(&mut self) -> Ending {
+        tokio::select! {
+            _ = self.evicted.notified() => Ending::Evicted,
+            _ = turned_true(&mut self.closing) => Ending::ShuttingDown,
+        }
+    }
+}
+
+impl Drop for LiveSocket {
+    fn drop(&mut self) {
+        self.connections.lock().sockets.remove(&self.id);
+    }
+}
+
+/// Waits until `flag` turns true; for ever once nobody can set it.
+async fn turned_true(flag: &mut watch::Receiver<bool>) {
+    if flag.wait_for(|set| *set).await.is_err() {
+        std::future::pending::<()>().await;
     }
 }
 
 /// Which cap a connection is over.
 enum Refusal {
-    Client,
+    Address,
+    Network,
     Server,
 }
 
-/// Serves `app` on `listener` with the connection limits: caps per client and in all,
-/// the header read timeout, and the client's address for `ConnectInfo<SocketAddr>`.
-pub async fn serve(listener: TcpListener, app: Router, limits: Limits) -> std::io::Result<()> {
-    let connections = Arc::new(Connections::default());
+/// Serves `app` on `listener` with the connection limits (caps per address, per
+/// network and in all, the header read timeout) and the client's address for
+/// `ConnectInfo<SocketAddr>`, until `stop` turns true. Then it stops accepting, lets
+/// requests in flight finish (within `limits.drain_timeout`), has WebSockets close
+/// with 1001 and returns.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: Limits,
+    mut stop: watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    let connections = Connections::new();
     let mut make_service = app.into_make_service_with_connect_info::<SocketAddr>();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
-        .max_buf_size(64 * 1024);
+        .max_buf_size(MAX_HEAD);
     loop {
-        let (stream, peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = turned_true(&mut stop) => break,
+        };
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors and the like: wait instead of spinning.
@@ -417,24 +694,52 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) -> std::i
         let Ok(service) = service;
         let service = TowerToHyperService::new(Extension(slot.clone()).layer(service));
         let connection = http
-            .serve_connection(TokioIo::new(stream), service)
+            .serve_connection(TokioIo::new(JsonHttpErrors::new(stream)), service)
             .with_upgrades();
+        let mut closing = connections.closing.subscribe();
         tokio::spawn(async move {
             let _slot = slot;
-            if let Err(e) = connection.await {
+            let mut connection = std::pin::pin!(connection);
+            let result = tokio::select! {
+                result = connection.as_mut() => result,
+                _ = turned_true(&mut closing) => {
+                    // Finish the request in flight, if any, then close.
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(e) = result {
                 tracing::debug!("connection from {peer}: {e}");
             }
         });
     }
+    drop(listener);
+    connections.closing.send_replace(true);
+    if tokio::time::timeout(limits.drain_timeout, connections.emptied())
+        .await
+        .is_err()
+    {
+        let open = connections.lock().total;
+        tracing::warn!(
+            "{open} connections still open after {} s; leaving them",
+            limits.drain_timeout.as_secs_f64()
+        );
+    }
+    Ok(())
 }
 
-/// Answers 429 (503 when the whole server is full) if the socket takes it at once,
-/// and closes the connection: a refused client costs no task and no waiting.
+/// Answers 429 (503 when the whole server is full and no WebSocket can make room) if
+/// the socket takes it at once, and closes the connection: a refused client costs no
+/// task and no waiting.
 fn refuse(stream: TcpStream, refusal: Refusal) {
     let (status, body) = match refusal {
-        Refusal::Client => (
+        Refusal::Address => (
             "429 Too Many Requests",
             r#"{"error":"too many open connections from your address","code":"too_many_connections"}"#,
+        ),
+        Refusal::Network => (
+            "429 Too Many Requests",
+            r#"{"error":"too many open connections from your network","code":"too_many_connections_from_network"}"#,
         ),
         Refusal::Server => (
             "503 Service Unavailable",
@@ -442,10 +747,131 @@ fn refuse(stream: TcpStream, refusal: Refusal) {
         ),
     };
     let response = format!(
-        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\nretry-after: {CONNECTION_RETRY_AFTER_SECS}\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     );
     let _ = stream.try_write(response.as_bytes());
+}
+
+/// The socket as hyper sees it. Hyper answers a request it cannot read (a malformed
+/// request line or header, a head over the limit) itself, with an empty body, and
+/// closes; this writes those answers as JSON like every other error instead.
+struct JsonHttpErrors {
+    stream: TcpStream,
+    /// A JSON answer being written in place of hyper's, and how much of it is out.
+    pending: Vec<u8>,
+    written: usize,
+}
+
+impl JsonHttpErrors {
+    fn new(stream: TcpStream) -> JsonHttpErrors {
+        JsonHttpErrors {
+            stream,
+            pending: Vec::new(),
+            written: 0,
+        }
+    }
+
+    fn poll_pending(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        while self.written < self.pending.len() {
+            let n = ready!(Pin::new(&mut self.stream).poll_write(cx, &self.pending[self.written..]))?;
+            if n == 0 {
+                return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()));
+            }
+            self.written += n;
+        }
+        if !self.pending.is_empty() {
+            self.pending = Vec::new();
+            self.written = 0;
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// The JSON answer for hyper's own answer to an unreadable request, if `head` is one:
+/// a lone response head of 400, 414 or 431 with an empty body and no content type
+/// (every answer of the routes has one).
+fn json_for_hyper_error(head: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(head).ok()?;
+    let rest = text.strip_prefix("HTTP/1.1 ")?;
+    if !rest.ends_with("\r\n\r\n") || rest.matches("\r\n\r\n").count() != 1 {
+        return None;
+    }
+    let lower = rest.to_ascii_lowercase();
+    if !lower.contains("\r\ncontent-length: 0\r\n") || lower.contains("\r\ncontent-type:") {
+        return None;
+    }
+    let (status, code, message) = match rest.get(..4)? {
+        "400 " => (
+            "400 Bad Request",
+            "bad_request",
+            "the request cannot be read: its request line or a header is malformed",
+        ),
+        "414 " => (
+            "414 URI Too Long",
+            "uri_too_long",
+            "the request's address is too long",
+        ),
+        "431 " => (
+            "431 Request Header Fields Too Large",
+            "headers_too_large",
+            "the request's headers are too large, or too many",
+        ),
+        _ => return None,
+    };
+    let body = json!({ "error": message, "code": code }).to_string();
+    Some(
+        format!(
+            "HTTP/1.1 {status}\r\ncontent-type: application/json\r\nx-content-type-options: nosniff\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes(),
+    )
+}
+
+impl AsyncRead for JsonHttpErrors {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for JsonHttpErrors {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        ready!(self.poll_pending(cx))?;
+        // Cheap first: only a write that starts like an error head is looked at.
+        if buf.starts_with(b"HTTP/1.1 4") {
+            if let Some(answer) = json_for_hyper_error(buf) {
+                self.pending = answer;
+                return match self.poll_pending(cx) {
+                    Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+                    // The rest goes out on the next write, flush or shutdown.
+                    _ => Poll::Ready(Ok(buf.len())),
+                };
+            }
+        }
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        ready!(self.poll_pending(cx))?;
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        ready!(self.poll_pending(cx))?;
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
 }
 
 /// A database address fit for logs: `postgres://user:***@host/db`.
