@@ -123,6 +123,57 @@ async fn an_oversized_websocket_message_is_closed_with_1009_and_never_buffered()
     );
 }
 
+#[tokio::test]
+async fn an_idle_websocket_costs_the_server_little_memory() {
+    let _alone = MEMORY.write().await;
+    let limits = Limits {
+        max_connections_per_ip: 1000,
+        max_connections_per_network: 1000,
+        ..Limits::default()
+    };
+    let server = start_full(&temp_sqlite("limits-socket-memory"), quick(), None, limits).await;
+    let id = table(&server).await;
+    // The client's side in this process is kept small too (its read buffer), so that
+    // the growth is mostly the server's.
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(1024)
+        .write_buffer_size(0);
+    let open = |n: usize| {
+        let url = ws_url(&server, &id);
+        async move {
+            let mut sockets = Vec::new();
+            for _ in 0..n {
+                let (mut socket, _) =
+                    tokio_tungstenite::connect_async_with_config(url.clone(), Some(config), false)
+                        .await
+                        .unwrap();
+                let hello = json!({"type": "hello", "token": null}).to_string();
+                socket.send(Message::Text(hello.into())).await.unwrap();
+                assert!(matches!(
+                    next(&mut socket, Duration::from_secs(5)).await,
+                    Message::Text(_)
+                ));
+                sockets.push(socket);
+            }
+            sockets
+        }
+    };
+    // What all sockets share (pools, buffers of the runtime) comes with the first.
+    let warm = open(20).await;
+    let before = resident_kib();
+    let n = 300;
+    let sockets = open(n).await;
+    let after = resident_kib();
+    let per_socket = after.saturating_sub(before) as f64 / n as f64;
+    eprintln!("resident memory: {before} KiB before, {after} KiB with {n} more idle WebSockets: {per_socket:.1} KiB per socket, both ends");
+    // The library's default read buffer alone was 128 KiB per socket, all resident.
+    assert!(
+        per_socket <= 48.0,
+        "{per_socket:.1} KiB per idle WebSocket (server and client)"
+    );
+    drop((warm, sockets));
+}
+
 fn short_socket_limits() -> Limits {
     Limits {
         ws_ping_interval: Duration::from_millis(150),
@@ -323,6 +374,7 @@ async fn one_connection_over_the_cap_per_address_is_refused_until_others_close()
         answer.contains("\"code\":\"too_many_connections\""),
         "{answer}"
     );
+    assert!(answer.contains("\r\nretry-after: "), "{answer}");
 
     drop(idle);
     let mut served = false;
@@ -402,7 +454,9 @@ async fn large_and_malformed_bodies_and_bad_routes_get_json_errors_with_codes() 
         ("GET", "/api/nothing/here".to_string(), "", 404, "no_route"),
         ("GET", "/api/tables/nope".to_string(), "", 404, "no_table"),
     ] {
-        let request = client.request(method.parse().unwrap(), url(&path));
+        let request = client
+            .request(method.parse().unwrap(), url(&path))
+            .header("content-type", "application/json");
         let response = request.body(body).send().await.unwrap();
         let (got, answer) = json_answer(response).await;
         assert_eq!(
