@@ -245,8 +245,12 @@ async fn open_many(
     n: usize,
     networks: usize,
     message: &'static str,
-) -> anyhow::Result<Vec<(tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<Option<u16>>)>>
-{
+) -> anyhow::Result<
+    Vec<(
+        tokio::sync::oneshot::Sender<()>,
+        tokio::task::JoinHandle<Option<u16>>,
+    )>,
+> {
     let bar = progress(n as u64, message);
     let opened: Vec<anyhow::Result<Socket>> = futures_util::stream::iter(0..n)
         .map(|i| {

@@ -29,9 +29,9 @@ pub struct ApiError {
     pub message: String,
     /// The engine's reason for a refused move, as a key with parameters.
     pub why: Option<crate::wire::Reason>,
-    /// For a refusal that time lifts (429): how long until the client may try again
-    /// (the `Retry-After` header).
-    pub retry_after: Option<std::time::Duration>,
+    /// For a refusal that time lifts (429): whole seconds until the client may try
+    /// again (the `Retry-After` header). Not a `Duration`: an error stays small.
+    pub retry_after_secs: Option<std::num::NonZeroU32>,
 }
 
 impl ApiError {
@@ -41,7 +41,7 @@ impl ApiError {
             code,
             message: message.into(),
             why: None,
-            retry_after: None,
+            retry_after_secs: None,
         }
     }
 
@@ -71,8 +71,12 @@ impl ApiError {
         message: impl Into<String>,
         wait: std::time::Duration,
     ) -> ApiError {
+        // Whole seconds, rounded up: never earlier than the wait.
+        let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
         ApiError {
-            retry_after: Some(wait),
+            retry_after_secs: std::num::NonZeroU32::new(
+                seconds.clamp(1, u64::from(u32::MAX)) as u32
+            ),
             ..ApiError::too_many(code, message)
         }
     }

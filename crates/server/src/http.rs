@@ -62,21 +62,20 @@ impl IntoResponse for ApiError {
             ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         };
         // Every 429 says when to try again.
-        let retry_after = self.retry_after.or_else(|| {
-            (self.kind == ErrorKind::TooMany).then_some(std::time::Duration::from_secs(1))
-        });
+        let retry_after = self
+            .retry_after_secs
+            .map(u32::from)
+            .or((self.kind == ErrorKind::TooMany).then_some(1));
         let body = ErrorBody {
             error: self.message,
             code: self.code.to_string(),
             why: self.why,
         };
         let mut response = (status, Json(body)).into_response();
-        if let Some(wait) = retry_after {
-            // Whole seconds, rounded up: never earlier than the wait.
-            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        if let Some(seconds) = retry_after {
             response
                 .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, seconds.max(1).into());
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
         }
         response
     }

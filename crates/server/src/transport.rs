@@ -507,8 +507,7 @@ impl Connections {
         let address = client_key(ip);
         let network = network_key(ip);
         let mut open = self.lock();
-        if open.per_address.get(&address).copied().unwrap_or(0) >= limits.max_connections_per_ip
-        {
+        if open.per_address.get(&address).copied().unwrap_or(0) >= limits.max_connections_per_ip {
             return Err(Refusal::Address);
         }
         if open.per_network.get(&network).copied().unwrap_or(0)
@@ -774,7 +773,8 @@ impl JsonHttpErrors {
 
     fn poll_pending(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         while self.written < self.pending.len() {
-            let n = ready!(Pin::new(&mut self.stream).poll_write(cx, &self.pending[self.written..]))?;
+            let n =
+                ready!(Pin::new(&mut self.stream).poll_write(cx, &self.pending[self.written..]))?;
             if n == 0 {
                 return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()));
             }
@@ -865,10 +865,7 @@ impl AsyncWrite for JsonHttpErrors {
         Pin::new(&mut self.stream).poll_flush(cx)
     }
 
-    fn poll_shutdown(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<std::io::Result<()>> {
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         ready!(self.poll_pending(cx))?;
         Pin::new(&mut self.stream).poll_shutdown(cx)
     }

@@ -155,7 +155,10 @@ async fn connections_are_capped_per_network_and_refusals_say_when_to_retry() {
     let mut over = connect_from(&server, "127.0.5.1").await;
     let answer = raw(&mut over, b"GET /api/meta HTTP/1.1\r\nhost: rumi\r\n\r\n").await;
     let (status, head, body) = parse_answer(&answer);
-    assert_eq!((status, body["code"].as_str()), (429, Some("too_many_connections")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("too_many_connections"))
+    );
     assert!(head.contains("\r\nretry-after: "), "{answer}");
     // Another network is served.
     let mut other = connect_from(&server, "127.0.6.1").await;
@@ -393,14 +396,30 @@ async fn unreadable_requests_get_json_answers_from_the_http_layer() {
     for (request, status, code) in [
         (huge.as_str(), 431, "headers_too_large"),
         (many.as_str(), 431, "headers_too_large"),
-        ("G@T /api/meta HTTP/1.1\r\nhost: rumi\r\n\r\n", 400, "bad_request"),
-        ("GET /api/meta HTTP/9.9\r\nhost: rumi\r\n\r\n", 400, "bad_request"),
-        ("GET /api/meta HTTP/1.1\r\nbad header\r\n\r\n", 400, "bad_request"),
+        (
+            "G@T /api/meta HTTP/1.1\r\nhost: rumi\r\n\r\n",
+            400,
+            "bad_request",
+        ),
+        (
+            "GET /api/meta HTTP/9.9\r\nhost: rumi\r\n\r\n",
+            400,
+            "bad_request",
+        ),
+        (
+            "GET /api/meta HTTP/1.1\r\nbad header\r\n\r\n",
+            400,
+            "bad_request",
+        ),
     ] {
         let mut stream = TcpStream::connect(server.running.addr).await.unwrap();
         let answer = raw(&mut stream, request.as_bytes()).await;
         let (got, head, body) = parse_answer(&answer);
-        assert_eq!((got, body["code"].as_str()), (status, Some(code)), "{answer}");
+        assert_eq!(
+            (got, body["code"].as_str()),
+            (status, Some(code)),
+            "{answer}"
+        );
         assert!(head.contains("content-type: application/json"), "{answer}");
         assert!(!body["error"].as_str().unwrap().is_empty());
     }
