@@ -82,12 +82,14 @@ pub struct ServerBenchArgs {
 
 /// The server's limits per client address, raised: the bench creates every table and
 /// opens every connection from one address.
-const NO_ADDRESS_LIMITS: [&str; 8] = [
+const NO_ADDRESS_LIMITS: [&str; 10] = [
     "--max-open-tables-per-address",
     "0",
     "--tables-per-minute-per-address",
     "0",
     "--max-connections-per-ip",
+    "100000",
+    "--max-connections-per-network",
     "100000",
     "--max-connections",
     "100000",

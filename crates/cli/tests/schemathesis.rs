@@ -70,6 +70,8 @@ fn serve(dir: &Path) -> (Killed, String) {
             "0",
             "--max-connections-per-ip",
             "10000",
+            "--max-connections-per-network",
+            "10000",
         ])
         .stdout(Stdio::piped())
         .stderr(log)
