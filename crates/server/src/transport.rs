@@ -957,6 +957,16 @@ mod tests {
     }
 
     #[test]
+    fn networks_are_ipv4_slash_24_and_ipv6_slash_48() {
+        let key = |ip: &str| network_key(ip.parse().unwrap());
+        assert_eq!(key("192.0.2.77"), key("192.0.2.1"));
+        assert_ne!(key("192.0.2.77"), key("192.0.3.77"));
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:ffff::9"));
+        assert_ne!(key("2001:db8:1::1"), key("2001:db8:2::1"));
+        assert_eq!(key("::ffff:192.0.2.9"), key("192.0.2.1"));
+    }
+
+    #[test]
     fn an_ipv4_mapped_address_counts_as_ipv4() {
         let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
         assert_eq!(client_key(mapped), "192.0.2.1".parse::<IpAddr>().unwrap());
