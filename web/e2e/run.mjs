@@ -389,12 +389,13 @@ async function rumisGame(browser, base, problems) {
   const ok = await waitAttr(page, "fairness-check", "data-ok", (x) => x !== null, 5_000, "(the browser's check of the commitment)");
   check(ok === "true", "the revealed seed and salt do not match the commitment");
   log("fairness: seed 7 revealed, SHA-256 matches the commitment");
-  // What the page tells people to do: `rumi verify` on the downloaded replay.
+  // What the page tells people to do: `rumi verify --commitment` on the downloaded replay.
   {
     const href = await page.locator(tid("replay-download")).getAttribute("href");
     const file = path.join(os.tmpdir(), `rumi-e2e-replay-${id}.json`);
     fs.writeFileSync(file, await (await fetch(base + href)).text());
-    const verified = spawnSync(bin, ["verify", file], { encoding: "utf8" });
+    const seen = await page.locator(tid("verify-command")).getAttribute("data-commitment");
+    const verified = spawnSync(bin, ["verify", "--commitment", seen, file], { encoding: "utf8" });
     fs.rmSync(file, { force: true });
     check(verified.status === 0, `rumi verify on the downloaded replay failed: ${verified.stdout}${verified.stderr}`);
     log(`rumi verify: ${verified.stdout.trim().split("\n")[0]}`);

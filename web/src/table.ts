@@ -217,9 +217,27 @@ async function sha256Hex(text: string): Promise<string | null> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * The commitment this browser first saw for a table (kept in localStorage), which
+ * `rumi verify --commitment` checks the replay against: a server that changed the
+ * deal afterwards would have to change the commitment too.
+ */
+function seenCommitment(id: string, commitment: string): string {
+  const key = `rumi.commitment.${id}`;
+  try {
+    const seen = localStorage.getItem(key);
+    if (seen) return seen;
+    localStorage.setItem(key, commitment);
+  } catch {
+    // Storage refused (private mode): the commitment shown now.
+  }
+  return commitment;
+}
+
 /** The fairness box: the commitment, the practice seed, and once over the seed and salt. */
 export function fairnessBox(id: string, f: Fairness | undefined, over: boolean): HTMLElement | null {
   if (!f) return null;
+  const seen = seenCommitment(id, f.commitment);
   const box = h(
     "div",
     { className: "fairness", testid: "fairness" },
@@ -249,7 +267,7 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
         t("fair.how1"), " ",
         h("code", {}, `rumi-seed:${f.seed}:<salt>`),
         " ", t("fair.how2"), " ",
-        h("code", {}, `rumi verify ${replayFile(id)}`),
+        h("code", { testid: "verify-command", "data-commitment": seen }, `rumi verify --commitment ${seen} ${replayFile(id)}`),
         " ", t("fair.how3"), " ",
         h("a", { href: `/api/tables/${encodeURIComponent(id)}/replay`, download: replayFile(id), testid: "replay-download" }, t("fair.how_replay")),
         " ", t("fair.how4"),

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
+use server::hints::HintLimits;
+use server::replays::ReplayLimits;
 use server::{HubOptions, Limits, ServerConfig};
 
 #[derive(clap::Args)]
@@ -78,6 +80,21 @@ pub struct ServeArgs {
     /// Seconds within which a whole HTTP request must be answered (else 408).
     #[arg(long, default_value_t = Limits::default().request_timeout.as_secs())]
     request_timeout_secs: u64,
+    /// Hints one seat may ask for per minute (0: no cap).
+    #[arg(long, default_value_t = HintLimits::default().per_minute_per_seat)]
+    hints_per_minute_per_seat: u32,
+    /// Hints one client address may ask for per minute (0: no cap).
+    #[arg(long, default_value_t = HintLimits::default().per_minute_per_address)]
+    hints_per_minute_per_address: u32,
+    /// Hints waiting or being computed at once; more are refused (429).
+    #[arg(long, default_value_t = HintLimits::default().max_queued)]
+    max_queued_hints: usize,
+    /// Replays one client address may fetch per minute (0: no cap).
+    #[arg(long, default_value_t = ReplayLimits::default().per_minute_per_address)]
+    replays_per_minute_per_address: u32,
+    /// MiB of built, compressed replays kept in memory.
+    #[arg(long, default_value_t = ReplayLimits::default().cache_bytes >> 20)]
+    replay_cache_mib: usize,
 }
 
 /// Where the browser client was built: `web/dist` in the working directory, else in
@@ -93,8 +110,19 @@ fn default_web_dir() -> Option<PathBuf> {
 }
 
 pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    // Secrets of the addresses never reach the logs, the libraries' lines included,
+    // nor the error printed at exit.
+    server::redact::register_secrets_of(&args.db);
+    if let Some(nats) = &args.nats {
+        server::redact::register_secrets_of(nats);
+    }
+    serve_logged(args)
+        .map_err(|e| anyhow::anyhow!(server::redact::redact_text(&format!("{e:#}"))))
+}
+
+fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
     tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        .with_writer(server::redact::LogWriter)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,sqlx=warn,tower_http=warn".into()),
@@ -129,6 +157,16 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
                 max_open_seats_per_address: args.max_open_seats_per_address,
                 max_open_seats_per_table_per_address: args.max_open_seats_per_table_per_address,
                 chosen_seeds_with_people: args.allow_chosen_seeds,
+                hints: HintLimits {
+                    per_minute_per_seat: args.hints_per_minute_per_seat,
+                    per_minute_per_address: args.hints_per_minute_per_address,
+                    max_queued: args.max_queued_hints,
+                    ..HintLimits::default()
+                },
+                replays: ReplayLimits {
+                    per_minute_per_address: args.replays_per_minute_per_address,
+                    cache_bytes: args.replay_cache_mib << 20,
+                },
                 ..HubOptions::default()
             },
             limits: Limits {
@@ -151,7 +189,11 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
             server::redact_url(&args.db),
             cluster
                 .as_ref()
-                .map(|c| format!(", node {} on NATS {}", c.node_id, c.nats_url))
+                .map(|c| format!(
+                    ", node {} on NATS {}",
+                    c.node_id,
+                    server::redact_url(&c.nats_url)
+                ))
                 .unwrap_or_default()
         );
         let mut terminate =

@@ -83,7 +83,13 @@ impl Cluster {
             })
             .connect(options.nats_url.as_str())
             .await
-            .map_err(|e| anyhow::anyhow!("cannot connect to NATS at {}: {e}", options.nats_url))?;
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot connect to NATS at {}: {}",
+                    crate::redact_url(&options.nats_url),
+                    crate::redact::redact_text(&e.to_string())
+                )
+            })?;
         // `retry_on_initial_connect` returns before the first connection: wait for it
         // (briefly) so that a node starts connected when NATS is there.
         for _ in 0..50 {

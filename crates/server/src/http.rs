@@ -17,9 +17,7 @@ use utoipa::OpenApi;
 
 use crate::error::{ApiError, ErrorKind};
 use crate::games::bots;
-use crate::games::rummikub_table::{best_play, RummikubTable};
-use crate::games::{suggestions, RumisTable};
-use crate::hub::{replay_steps, Hub, MAX_NAME_CHARS};
+use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
 /// The OpenAPI document, generated from the wire types and the handlers below.
@@ -451,7 +449,9 @@ struct HintQuery {
     objective: Option<String>,
 }
 
-/// Rummikub: the exact solver's best play for the token's own rack.
+/// Rummikub: the exact solver's best play for the token's own rack. Rumis: the
+/// strongest bot's best three moves for the seat to move. Limited per seat and per
+/// address, and queued below people's bots (see `hints`).
 #[utoipa::path(get, path = "/api/tables/{id}/hint",
     params(("id" = String, Path), ("X-Seat-Token" = String, Header), HintQuery),
     responses(
@@ -459,10 +459,12 @@ struct HintQuery {
         (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "Not a Rummikub table, or the round is over"),
+        (status = 409, body = ErrorBody, description = "Not started, over, not your turn (Rumis), or the round is over"),
+        (status = 429, body = ErrorBody, description = "Too many hints from this seat or address, or too many hints queued (Retry-After)"),
     ))]
 async fn hint(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     Query(goal): Query<HintQuery>,
     headers: HeaderMap,
@@ -479,38 +481,8 @@ async fn hint(
     };
     let table = hub.table(&id).await?;
     let seat = seat_of_request(&table, &headers, "a hint").await?;
-    let (rummikub, rumis) = {
-        let state = table.state.lock().await;
-        let any = state.game.as_any();
-        if let Some(game) = any.downcast_ref::<RummikubTable>() {
-            (Some(game.hint_position(seat)?), None)
-        } else if let Some(game) = any.downcast_ref::<RumisTable>() {
-            (None, Some(game.hint_position(seat)?))
-        } else {
-            return Err(ApiError::conflict(
-                "not_for_this_game",
-                "this table's game has no hints",
-            ));
-        }
-    };
-    if let Some((rules, position)) = rummikub {
-        let play = hub
-            .think(move || best_play(&rules, &position, objective))
-            .await??;
-        return Ok(Json(HintAnswer {
-            play,
-            moves: Vec::new(),
-        }));
-    }
-    let position = rumis.expect("a Rumis position");
-    let moves = hub
-        .think(move || suggestions(&position, RUMIS_HINT_MILLIS, 3))
-        .await?;
-    Ok(Json(HintAnswer { play: None, moves }))
+    Ok(Json(hub.hint(&table, seat, objective, from.ip()).await?))
 }
-
-/// How long the strongest bot searches for a Rumis hint.
-const RUMIS_HINT_MILLIS: u64 = 1200;
 
 /// Hands a seat to a bot: your own, or another player's once they have been away.
 #[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/bot", request_body = BotRequest,
@@ -593,49 +565,23 @@ async fn take_back(
     Ok(Json(state.view(&table.id, Some(seat))))
 }
 
-/// A finished game: every step, the record, and the revealed seed and salt.
+/// A finished game: every step, the record, and the revealed seed and salt. Built
+/// once and kept; served gzip or brotli by `Accept-Encoding`, with an `ETag`
+/// (`If-None-Match` answers 304); limited per address.
 #[utoipa::path(get, path = "/api/tables/{id}/replay",
     params(("id" = String, Path)),
     responses(
         (status = 200, body = ReplayAnswer),
+        (status = 304, description = "Not modified (If-None-Match)"),
         (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "Still being played"),
+        (status = 429, body = ErrorBody, description = "Too many replays from this address (Retry-After)"),
     ))]
 async fn replay(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
-) -> Result<Json<ReplayAnswer>, ApiError> {
-    let table = hub.table(&id).await?;
-    let stored = hub
-        .store
-        .load(&id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("no_table", "there is no such table"))?;
-    if !stored.finished {
-        return Err(ApiError::conflict(
-            "not_over",
-            "the game is still being played; its replay opens when it is over",
-        ));
-    }
-    let steps = replay_steps(&stored).map_err(|e| ApiError::internal(e.to_string()))?;
-    let state = table.state.lock().await;
-    let last = state.view(&id, None);
-    Ok(Json(ReplayAnswer {
-        id,
-        settings: state.settings.clone(),
-        fairness: last.fairness,
-        actions: stored
-            .actions
-            .iter()
-            .map(|a| LoggedAction {
-                version: a.version,
-                actor: a.actor,
-                action: serde_json::from_str(&a.action).unwrap_or_default(),
-                at_ms: a.at_ms,
-            })
-            .collect(),
-        steps,
-        record: state.game.record(),
-        result: last.result,
-    }))
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(hub.replay(&id, from.ip()).await?.respond(&headers))
 }

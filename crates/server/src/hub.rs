@@ -33,13 +33,16 @@ use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::fairness;
 use crate::games::{self, ActionError, GameView, TableGame};
+use crate::hints::{HintLimits, Hints};
 use crate::metrics::Metrics;
+use crate::replays::{Replay, ReplayLimits, Replays};
 use crate::store::{Store, StoredAction, StoredSeat, StoredTable};
 use crate::thinking::{Priority, Thinking};
 use crate::transport::{client_key, Rate, RateLimiter};
 use crate::wire::{
-    CreateTableRequest, CreateTableResponse, CreatedSeat, Fairness, GameKind, LobbySeat,
-    LobbyTable, ResultView, SeatGrant, SeatKind, SeatView, TableSettings, TableStatus, TableView,
+    CreateTableRequest, CreateTableResponse, CreatedSeat, Fairness, GameKind, HintAnswer,
+    LobbySeat, LobbyTable, LoggedAction, ReplayAnswer, ResultView, SeatGrant, SeatKind, SeatView,
+    TableSettings, TableStatus, TableView,
 };
 
 pub fn now_ms() -> i64 {
@@ -471,6 +474,10 @@ pub struct HubOptions {
     /// Lets a creator fix the seed also when other people sit at the table (tests
     /// and private servers; the table still says "practice"). Off on public servers.
     pub chosen_seeds_with_people: bool,
+    /// Hints: rates per seat and per address, the queue, the Rumis search time.
+    pub hints: HintLimits,
+    /// Replays: rate per address, the cache's bytes.
+    pub replays: ReplayLimits,
 }
 
 impl Default for HubOptions {
@@ -486,6 +493,8 @@ impl Default for HubOptions {
             max_open_seats_per_address: 8,
             max_open_seats_per_table_per_address: 1,
             chosen_seeds_with_people: false,
+            hints: HintLimits::default(),
+            replays: ReplayLimits::default(),
         }
     }
 }
@@ -501,6 +510,8 @@ pub struct Hub {
     /// Set when several nodes share the database (leases, NATS news).
     cluster: Option<Arc<Cluster>>,
     metrics: Metrics,
+    hints: Hints,
+    replays: Replays,
     /// Stopping: no more drivers, leases handed over.
     draining: AtomicBool,
     /// Several nodes: sightings the database did not take, written again with the
@@ -528,6 +539,8 @@ impl Hub {
         let hub = Arc::new(Hub {
             store,
             tables: StdMutex::new(HashMap::new()),
+            hints: Hints::new(options.hints.clone()),
+            replays: Replays::new(options.replays.clone()),
             options,
             thinking: Thinking::new(cores),
             creations,
@@ -597,6 +610,7 @@ impl Hub {
     /// The metrics as text, with the gauges read now.
     pub fn render_metrics(&self) -> String {
         self.metrics.loaded_tables.set(self.loaded_tables() as i64);
+        self.metrics.hints_queued.set(self.hints.queued() as i64);
         self.metrics.render()
     }
 
@@ -636,6 +650,9 @@ impl Hub {
     /// News from another node: if this node holds the table and is behind, it
     /// catches up.
     pub async fn news(self: &Arc<Self>, id: &str, version: u64, seats: bool) {
+        if seats {
+            self.replays.forget(id);
+        }
         let loaded = self.tables.lock().expect("table map lock").get(id).cloned();
         if let Some(table) = loaded {
             if seats || table.state.lock().await.version < version {
@@ -1029,12 +1046,40 @@ impl Hub {
         Ok(table)
     }
 
-    /// Runs CPU-heavy work for a person (a hint's solver) within the fair share.
-    pub async fn think<T: Send + 'static>(
+    /// The hint for `seat` (the requester's own) asked from `from` (see `hints`).
+    pub async fn hint(
         &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
-        self.thinking.run(Priority::People, work).await
+        table: &Arc<Table>,
+        seat: usize,
+        objective: rummikub::solver::Objective,
+        from: IpAddr,
+    ) -> Result<HintAnswer, ApiError> {
+        self.hints
+            .hint(&self.thinking, &self.metrics, table, seat, objective, from)
+            .await
+    }
+
+    /// A finished game's replay, built once and kept (see `replays`).
+    pub async fn replay(&self, id: &str, from: IpAddr) -> Result<Arc<Replay>, ApiError> {
+        self.replays.admit(from)?;
+        let unknown = || ApiError::not_found("no_table", "there is no such table");
+        if !valid_table_id(id) {
+            return Err(unknown());
+        }
+        if let Some(replay) = self.replays.cached(id) {
+            self.metrics.replays_cached.inc();
+            return Ok(replay);
+        }
+        let stored = self.store.load(id).await?.ok_or_else(unknown)?;
+        if !stored.finished {
+            return Err(ApiError::conflict(
+                "not_over",
+                "the game is still being played; its replay opens when it is over",
+            ));
+        }
+        self.replays
+            .build(&self.thinking, &self.metrics, stored)
+            .await
     }
 
     /// Creates a table for the client at `from`. Refusals for too many tables say when
@@ -1475,6 +1520,8 @@ impl Hub {
         self.store.update_seat(&table.id, &updated).await?;
         state.seats[seat].stored = updated;
         self.seen_player(&table.id, &mut state, seat).await;
+        // The names show in every step of the replay.
+        self.replays.forget(&table.id);
         table.changed();
         self.announce(table, state.version, true).await;
         Ok(())
@@ -2071,24 +2118,108 @@ fn read_settings(config: &str, seats: usize) -> anyhow::Result<TableSettings> {
     Ok(settings)
 }
 
-/// Replays a stored table action by action: the spectator view after each step, for
-/// the replay page.
-pub fn replay_steps(stored: &StoredTable) -> anyhow::Result<Vec<TableView>> {
+/// A stored table's replay: its settings, fairness, actions, the spectator's view
+/// before the first action and after each, the record and the result. The views
+/// leave out who is connected or away (the moment's state, not the game's), so that
+/// the document depends on the stored table alone: `rumi verify` builds it again from
+/// a downloaded replay and compares.
+pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
     let mut partial = stored.clone();
     partial.actions.clear();
-    let table = rebuild(&partial, now_ms(), &HubOptions::default())?;
+    let table = rebuild(&partial, 0, &HubOptions::default())?;
     let mut state = table.state.into_inner();
-    let mut steps = vec![state.view(&stored.id, None)];
+    let step = |state: &TableState| {
+        let mut view = state.view(&stored.id, None);
+        for seat in &mut view.seats {
+            seat.connected = false;
+            seat.away_since_ms = None;
+            seat.handover_ms = None;
+        }
+        view
+    };
+    let mut steps = vec![step(&state)];
     for action in &stored.actions {
         let value: Value = serde_json::from_str(&action.action)?;
         games::replay_action(state.game.as_mut(), action.actor, &value).map_err(|e| {
-            anyhow::anyhow!("stored action {} no longer replays: {e}", action.version)
+            anyhow::anyhow!("action {} does not replay: {e}", action.version)
         })?;
         state.version = action.version;
         state.turn_started_ms = action.at_ms;
-        steps.push(state.view(&stored.id, None));
+        steps.push(step(&state));
     }
-    Ok(steps)
+    let last = steps.last().expect("the first step").clone();
+    Ok(ReplayAnswer {
+        id: stored.id.clone(),
+        settings: state.settings.clone(),
+        fairness: last.fairness,
+        actions: stored
+            .actions
+            .iter()
+            .map(|a| LoggedAction {
+                version: a.version,
+                actor: a.actor,
+                action: serde_json::from_str(&a.action).unwrap_or_default(),
+                at_ms: a.at_ms,
+            })
+            .collect(),
+        steps,
+        record: state.game.record(),
+        result: last.result,
+    })
+}
+
+/// The replay document a replay's own settings, revealed seed and salt, seats and
+/// actions give, for `rumi verify` to compare with the document it was given. The
+/// seats (names, bots) come from the replay's first step, and the start from its
+/// first deadline (or its first action): they are not part of the deal.
+pub fn rebuild_replay(replay: &ReplayAnswer) -> anyhow::Result<ReplayAnswer> {
+    let fairness = &replay.fairness;
+    let (Some(seed), Some(salt)) = (fairness.seed, fairness.salt.clone()) else {
+        anyhow::bail!("the replay reveals no seed and salt");
+    };
+    let first = replay
+        .steps
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("the replay has no steps"))?;
+    let game = games::new_game(&replay.settings, seed).map_err(anyhow::Error::msg)?;
+    let started_ms = match (first.deadline_ms, game.turn_seconds()) {
+        (Some(deadline), Some(seconds)) => deadline - i64::from(seconds) * 1000,
+        _ => replay.actions.first().map_or(0, |a| a.at_ms),
+    };
+    let stored = StoredTable {
+        id: replay.id.clone(),
+        config: serde_json::to_string(&replay.settings)?,
+        seed,
+        salt,
+        practice: fairness.practice_seed.is_some(),
+        created_ms: started_ms,
+        started_ms: Some(started_ms),
+        creator: String::new(),
+        finished: true,
+        seats: first
+            .seats
+            .iter()
+            .map(|s| StoredSeat {
+                seat: s.seat,
+                name: s.name.clone(),
+                bot: s.bot.clone(),
+                token: String::new(),
+                claimed: s.claimed,
+                open: s.kind == SeatKind::Open,
+            })
+            .collect(),
+        actions: replay
+            .actions
+            .iter()
+            .map(|a| StoredAction {
+                version: a.version,
+                actor: a.actor,
+                action: a.action.to_string(),
+                at_ms: a.at_ms,
+            })
+            .collect(),
+    };
+    replay_document(&stored)
 }
 
 /// Rebuilds a finished game from its settings, seed and actions, as `rumi verify`

@@ -15,12 +15,15 @@ pub mod error;
 pub mod fairness;
 pub mod forms;
 pub mod games;
+pub mod hints;
 pub mod http;
 pub mod hub;
 pub mod live;
 pub mod metrics;
 pub mod names;
 pub mod openapi;
+pub mod redact;
+pub mod replays;
 pub mod store;
 pub mod thinking;
 pub mod transport;
@@ -72,6 +75,10 @@ impl Running {
 /// Opens the database, resumes unfinished tables and starts listening. Returns once
 /// the socket is bound (its address: port 0 picks a free one).
 pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
+    redact::register_secrets_of(&config.db);
+    if let Some(cluster) = &config.cluster {
+        redact::register_secrets_of(&cluster.nats_url);
+    }
     let store = Store::connect(&config.db).await?;
     let (cluster, events) = match &config.cluster {
         Some(options) => {

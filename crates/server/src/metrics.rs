@@ -18,6 +18,18 @@ pub struct Metrics {
     pub lease_takeovers: IntCounter,
     /// From another node's publish to this node's receipt.
     pub nats_lag: Histogram,
+    /// Hints computed, answered from the cache (or joined to one being computed),
+    /// and refused for a limit or a full queue.
+    pub hints_computed: IntCounter,
+    pub hints_cached: IntCounter,
+    pub hints_refused: IntCounter,
+    /// Hints waiting for a core or being computed.
+    pub hints_queued: IntGauge,
+    /// Replays built, and served from the cache.
+    pub replays_built: IntCounter,
+    pub replays_cached: IntCounter,
+    /// Bytes of built replays kept.
+    pub replay_cache_bytes: IntGauge,
 }
 
 impl Metrics {
@@ -56,6 +68,22 @@ impl Metrics {
             .buckets(buckets),
         )
         .expect("metric");
+        let counter = |name: &str, help: &str| IntCounter::new(name, help).expect("metric");
+        let hints_computed = counter("hints_computed_total", "Hints computed");
+        let hints_cached = counter(
+            "hints_cached_total",
+            "Hints answered from the cache or joined to one being computed",
+        );
+        let hints_refused = counter(
+            "hints_refused_total",
+            "Hints refused for a rate limit or a full queue",
+        );
+        let hints_queued =
+            IntGauge::new("hints_queued", "Hints waiting or being computed").expect("metric");
+        let replays_built = counter("replays_built_total", "Replays built");
+        let replays_cached = counter("replays_cached_total", "Replays served from the cache");
+        let replay_cache_bytes =
+            IntGauge::new("replay_cache_bytes", "Bytes of built replays kept").expect("metric");
         for metric in [
             Box::new(actions.clone()) as Box<dyn prometheus::core::Collector>,
             Box::new(action_latency.clone()),
@@ -63,6 +91,13 @@ impl Metrics {
             Box::new(websockets.clone()),
             Box::new(lease_takeovers.clone()),
             Box::new(nats_lag.clone()),
+            Box::new(hints_computed.clone()),
+            Box::new(hints_cached.clone()),
+            Box::new(hints_refused.clone()),
+            Box::new(hints_queued.clone()),
+            Box::new(replays_built.clone()),
+            Box::new(replays_cached.clone()),
+            Box::new(replay_cache_bytes.clone()),
         ] {
             registry.register(metric).expect("metric registered once");
         }
@@ -74,6 +109,13 @@ impl Metrics {
             websockets,
             lease_takeovers,
             nats_lag,
+            hints_computed,
+            hints_cached,
+            hints_refused,
+            hints_queued,
+            replays_built,
+            replays_cached,
+            replay_cache_bytes,
         }
     }
 

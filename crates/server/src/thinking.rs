@@ -1,39 +1,148 @@
-//! CPU-heavy work (bots, hints) on the blocking pool, shared fairly between tables.
+//! CPU-heavy work (bots, hints, replays) on the blocking pool, shared fairly between
+//! tables.
 //!
 //! One permit per core bounds the work at once (a strong bot's search or the solver on
 //! a full table takes seconds and memory; more at once would only share the cores).
-//! Tables where a person waits come first: tables of bots only may hold at most all
-//! permits but one, so at least one core is always free for the tables of people,
-//! and among themselves the bot tables take turns (the semaphores are first come,
-//! first served, and each move queues again).
+//! When a core frees, the waiting work of the highest priority gets it, first come
+//! first served within a priority: the bots of people's tables, then hints and
+//! replays, then tables of bots only. Everything below people's bots may hold at most
+//! all permits but one, so one core is always free for the bots that people wait on;
+//! a hint (1.2 s of search) or a replay being built never takes the last one.
+//!
+//! Hints sit below people's bots because a person at another table waits on every one
+//! of their bot's replies, while a hint is asked for at will (and by anyone with a
+//! seat, an attacker included). They sit above tables of bots only, which nobody waits
+//! on: a person who asked for a hint is waiting for it. Hints are further bounded by
+//! their own rate limits and queue (`hints`).
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
-use tokio::sync::Semaphore;
+use tokio::sync::oneshot;
 
 use crate::error::ApiError;
 
-/// Who is waiting for the work.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Who is waiting for the work, highest priority first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Priority {
-    /// A table where a person plays (their bot opponents, their hints).
-    People,
+    /// A bot's move at a table where a person plays.
+    People = 0,
+    /// A hint a person asked for, or a finished game's replay being built.
+    Hint = 1,
     /// A table of bots only: lowest priority.
-    BotsOnly,
+    BotsOnly = 2,
+}
+
+impl Priority {
+    fn background(self) -> bool {
+        self != Priority::People
+    }
+}
+
+struct Pool {
+    cores: usize,
+    /// Permits held, in all and by background work (below people's bots).
+    busy: usize,
+    background: usize,
+    /// Waiters per priority; each gets its permit through its channel.
+    waiting: [VecDeque<oneshot::Sender<Permit>>; 3],
+}
+
+/// A held core; dropping it hands the core to the next waiter.
+pub struct Permit {
+    pool: Arc<Mutex<Pool>>,
+    priority: Priority,
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        pool.busy -= 1;
+        if self.priority.background() {
+            pool.background -= 1;
+        }
+        grant(&self.pool, &mut pool);
+    }
+}
+
+impl Pool {
+    fn may_take(&self, priority: Priority) -> bool {
+        self.busy < self.cores
+            && (!priority.background() || self.background < self.cores.saturating_sub(1).max(1))
+    }
+
+    fn take(&mut self, shared: &Arc<Mutex<Pool>>, priority: Priority) -> Permit {
+        self.busy += 1;
+        if priority.background() {
+            self.background += 1;
+        }
+        Permit {
+            pool: shared.clone(),
+            priority,
+        }
+    }
+}
+
+/// Hands free cores to waiters, highest priority first; waiters that gave up are
+/// skipped.
+fn grant(shared: &Arc<Mutex<Pool>>, pool: &mut Pool) {
+    for priority in [Priority::People, Priority::Hint, Priority::BotsOnly] {
+        while pool.may_take(priority) {
+            let Some(waiter) = pool.waiting[priority as usize].pop_front() else {
+                break;
+            };
+            let permit = pool.take(shared, priority);
+            if let Err(permit) = waiter.send(permit) {
+                // The waiter is gone: take the permit back without re-entering the lock.
+                pool.busy -= 1;
+                if priority.background() {
+                    pool.background -= 1;
+                }
+                std::mem::forget(permit);
+            }
+        }
+    }
 }
 
 pub struct Thinking {
-    all: Arc<Semaphore>,
-    bots_only: Arc<Semaphore>,
+    pool: Arc<Mutex<Pool>>,
 }
 
 impl Thinking {
     pub fn new(cores: usize) -> Thinking {
-        let cores = cores.max(1);
         Thinking {
-            all: Arc::new(Semaphore::new(cores)),
-            bots_only: Arc::new(Semaphore::new(cores.saturating_sub(1).max(1))),
+            pool: Arc::new(Mutex::new(Pool {
+                cores: cores.max(1),
+                busy: 0,
+                background: 0,
+                waiting: Default::default(),
+            })),
         }
+    }
+
+    /// Work waiting for a core.
+    pub fn queued(&self) -> usize {
+        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        pool.waiting.iter().map(VecDeque::len).sum()
+    }
+
+    /// A core for `priority`, once one is free for it.
+    async fn acquire(&self, priority: Priority) -> Result<Permit, ApiError> {
+        let receiver = {
+            let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+            let queued_before = pool.waiting[..=priority as usize]
+                .iter()
+                .any(|q| !q.is_empty());
+            if !queued_before && pool.may_take(priority) {
+                return Ok(pool.take(&self.pool, priority));
+            }
+            let (send, receive) = oneshot::channel();
+            pool.waiting[priority as usize].push_back(send);
+            receive
+        };
+        receiver
+            .await
+            .map_err(|_| ApiError::internal("the server is shutting down"))
     }
 
     /// Runs `work` on the blocking pool once a core is free for `priority`.
@@ -42,20 +151,9 @@ impl Thinking {
         priority: Priority,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
-        let stopping = |_| ApiError::internal("the server is shutting down");
-        let gate = match priority {
-            Priority::People => None,
-            Priority::BotsOnly => Some(
-                self.bots_only
-                    .clone()
-                    .acquire_owned()
-                    .await
-                    .map_err(stopping)?,
-            ),
-        };
-        let permit = self.all.clone().acquire_owned().await.map_err(stopping)?;
+        let permit = self.acquire(priority).await?;
         tokio::task::spawn_blocking(move || {
-            let _held = (permit, gate);
+            let _held = permit;
             work()
         })
         .await
@@ -115,5 +213,36 @@ mod tests {
         for job in jobs {
             job.await.unwrap().unwrap();
         }
+    }
+
+    #[tokio::test]
+    async fn a_freed_core_goes_to_the_highest_priority_waiting() {
+        let thinking = Arc::new(Thinking::new(1));
+        let held = thinking.acquire(Priority::People).await.unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut jobs = Vec::new();
+        // Queued lowest first: the order they run in is the priorities' alone.
+        for (n, priority) in [Priority::BotsOnly, Priority::Hint, Priority::People]
+            .into_iter()
+            .enumerate()
+        {
+            let (t, o) = (thinking.clone(), order.clone());
+            jobs.push(tokio::spawn(async move {
+                let permit = t.acquire(priority).await.unwrap();
+                o.lock().unwrap().push(priority);
+                drop(permit);
+            }));
+            while thinking.queued() <= n {
+                tokio::task::yield_now().await;
+            }
+        }
+        drop(held);
+        for job in jobs {
+            job.await.unwrap();
+        }
+        assert_eq!(
+            *order.lock().unwrap(),
+            vec![Priority::People, Priority::Hint, Priority::BotsOnly]
+        );
     }
 }

@@ -133,21 +133,29 @@ impl TokenBucket {
     }
 }
 
-/// A token bucket per client address (IPv6 per /64), for requests that cost the server
-/// something (creating tables). Memory is bounded: full buckets are forgotten, and past
-/// `max_clients` the least recently seen half goes.
-pub struct RateLimiter {
+/// A token bucket per key: per client address (IPv6 per /64) by default, for
+/// requests that cost the server something (creating tables, hints, replays), or per
+/// seat. Memory is bounded: full buckets are forgotten, and past `max_clients` the
+/// least recently seen half goes.
+pub struct RateLimiter<K = IpAddr> {
     rate: Rate,
     max_clients: usize,
-    buckets: Mutex<HashMap<IpAddr, TokenBucket>>,
+    buckets: Mutex<HashMap<K, TokenBucket>>,
 }
 
-impl RateLimiter {
-    pub fn new(rate: Rate) -> RateLimiter {
+impl RateLimiter<IpAddr> {
+    /// Takes a token of `ip`'s bucket, or says how long until there is one.
+    pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
+        self.check_key(client_key(ip))
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone> RateLimiter<K> {
+    pub fn new(rate: Rate) -> RateLimiter<K> {
         RateLimiter::with_capacity(rate, 100_000)
     }
 
-    pub fn with_capacity(rate: Rate, max_clients: usize) -> RateLimiter {
+    pub fn with_capacity(rate: Rate, max_clients: usize) -> RateLimiter<K> {
         RateLimiter {
             rate,
             max_clients: max_clients.max(2),
@@ -155,9 +163,19 @@ impl RateLimiter {
         }
     }
 
-    /// Takes a token of `ip`'s bucket, or says how long until there is one.
-    pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
-        let key = client_key(ip);
+    /// A limiter of `per_minute` with a minute's worth at once; `None` for 0 (no cap).
+    pub fn per_minute(per_minute: u32) -> Option<RateLimiter<K>> {
+        let per_minute = f64::from(per_minute);
+        (per_minute > 0.0).then(|| {
+            RateLimiter::new(Rate {
+                per_second: per_minute / 60.0,
+                burst: per_minute,
+            })
+        })
+    }
+
+    /// Takes a token of `key`'s bucket, or says how long until there is one.
+    pub fn check_key(&self, key: K) -> Result<(), Duration> {
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         if buckets.len() >= self.max_clients && !buckets.contains_key(&key) {
             self.prune(&mut buckets);
@@ -168,7 +186,7 @@ impl RateLimiter {
             .take(self.rate)
     }
 
-    /// How many addresses are remembered.
+    /// How many keys are remembered.
     pub fn len(&self) -> usize {
         self.buckets.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
@@ -177,7 +195,7 @@ impl RateLimiter {
         self.len() == 0
     }
 
-    fn prune(&self, buckets: &mut HashMap<IpAddr, TokenBucket>) {
+    fn prune(&self, buckets: &mut HashMap<K, TokenBucket>) {
         let now = Instant::now();
         buckets.retain(|_, b| !b.is_full(self.rate, now));
         if buckets.len() >= self.max_clients / 2 {
@@ -871,44 +889,7 @@ impl AsyncWrite for JsonHttpErrors {
     }
 }
 
-/// A database address fit for logs: `postgres://user:***@host/db`.
-pub fn redact_url(url: &str) -> String {
-    let Some(start) = url.find("://").map(|i| i + 3) else {
-        return url.to_string();
-    };
-    let (head, rest) = url.split_at(start);
-    let query_at = rest.find('?').unwrap_or(rest.len());
-    let (authority_and_path, query) = rest.split_at(query_at);
-    let mut out = head.to_string();
-    match authority_and_path.rfind('@') {
-        Some(at) => {
-            let user_info = &authority_and_path[..at];
-            match user_info.find(':') {
-                Some(colon) => {
-                    out.push_str(&user_info[..colon]);
-                    out.push_str(":***");
-                }
-                None => out.push_str(user_info),
-            }
-            out.push_str(&authority_and_path[at..]);
-        }
-        None => out.push_str(authority_and_path),
-    }
-    if let Some(params) = query.strip_prefix('?') {
-        out.push('?');
-        let params: Vec<String> = params
-            .split('&')
-            .map(|p| match p.split_once('=') {
-                Some((key, _)) if key.to_ascii_lowercase().ends_with("password") => {
-                    format!("{key}=***")
-                }
-                _ => p.to_string(),
-            })
-            .collect();
-        out.push_str(&params.join("&"));
-    }
-    out
-}
+pub use crate::redact::redact_url;
 
 #[cfg(test)]
 mod tests {

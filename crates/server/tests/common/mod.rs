@@ -58,6 +58,15 @@ pub async fn start(db: &str, bot_delay_ms: u64) -> TestServer {
             max_open_seats_per_address: 0,
             max_open_seats_per_table_per_address: 0,
             chosen_seeds_with_people: true,
+            hints: server::hints::HintLimits {
+                per_minute_per_seat: 0,
+                per_minute_per_address: 0,
+                ..Default::default()
+            },
+            replays: server::replays::ReplayLimits {
+                per_minute_per_address: 0,
+                ..Default::default()
+            },
             ..HubOptions::default()
         },
     )

@@ -1,0 +1,269 @@
+//! Hints (`GET /api/tables/{id}/hint`): the solver's best play (Rummikub) or the
+//! strongest bot's best moves (Rumis, over a second of search). A hint costs a core
+//! for up to seconds, so it is the most guarded request of the server:
+//! - only while the game runs (not before the table starts, not after it ends);
+//! - rate-limited per seat and per client address (429 with `Retry-After`);
+//! - run on the thinking pool below people's bots (`thinking`), with a bounded queue:
+//!   when as many hints wait or run as the queue holds, the next one is refused (429);
+//! - a repeated hint for the same position (table, version, seat, objective) is
+//!   answered from a small cache, or joins the one being computed: it costs nothing
+//!   and counts against no limit.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rummikub::solver::Objective;
+use tokio::sync::OnceCell;
+
+use crate::error::ApiError;
+use crate::games::rummikub_table::{best_play, RummikubTable};
+use crate::games::{suggestions, RumisTable};
+use crate::hub::{Table, TableState};
+use crate::metrics::Metrics;
+use crate::thinking::{Priority, Thinking};
+use crate::transport::{client_key, RateLimiter};
+use crate::wire::HintAnswer;
+
+/// Positions whose hint is remembered.
+const CACHE_ENTRIES: usize = 512;
+
+/// How hints are limited.
+#[derive(Clone, Debug)]
+pub struct HintLimits {
+    /// Hints one seat may ask for per minute (a minute's worth at once; 0: no cap).
+    pub per_minute_per_seat: u32,
+    /// Hints one client address may ask for per minute (0: no cap).
+    pub per_minute_per_address: u32,
+    /// Hints waiting for a core or being computed, in all; one more is refused.
+    pub max_queued: usize,
+    /// How long the strongest bot searches for a Rumis hint.
+    pub rumis_search: Duration,
+}
+
+impl Default for HintLimits {
+    fn default() -> Self {
+        HintLimits {
+            per_minute_per_seat: 6,
+            per_minute_per_address: 20,
+            max_queued: 4,
+            rumis_search: Duration::from_millis(1200),
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct HintKey {
+    table: String,
+    version: u64,
+    seat: usize,
+    objective: bool,
+}
+
+type Outcome = Result<HintAnswer, ApiError>;
+
+/// What to compute for a hint, taken from the table under its lock.
+enum Job {
+    Rummikub(rummikub::RuleSet, rummikub::solver::TableAndRack),
+    Rumis(rumis::Position),
+}
+
+pub struct Hints {
+    limits: HintLimits,
+    per_seat: Option<RateLimiter<(String, usize)>>,
+    per_address: Option<RateLimiter>,
+    queued: Arc<AtomicUsize>,
+    cache: Mutex<Cache>,
+}
+
+#[derive(Default)]
+struct Cache {
+    entries: HashMap<HintKey, Arc<OnceCell<Outcome>>>,
+    order: VecDeque<HintKey>,
+}
+
+impl Cache {
+    fn cell(&mut self, key: &HintKey) -> Arc<OnceCell<Outcome>> {
+        if let Some(cell) = self.entries.get(key) {
+            return cell.clone();
+        }
+        while self.order.len() >= CACHE_ENTRIES {
+            if let Some(old) = self.order.pop_front() {
+                self.entries.remove(&old);
+            }
+        }
+        let cell = Arc::new(OnceCell::new());
+        self.entries.insert(key.clone(), cell.clone());
+        self.order.push_back(key.clone());
+        cell
+    }
+}
+
+/// Counts a hint in the queue until it is done (or its requester gave up).
+struct Queued(Arc<AtomicUsize>);
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Hints {
+    pub fn new(limits: HintLimits) -> Hints {
+        Hints {
+            per_seat: RateLimiter::per_minute(limits.per_minute_per_seat),
+            per_address: RateLimiter::per_minute(limits.per_minute_per_address),
+            limits,
+            queued: Arc::new(AtomicUsize::new(0)),
+            cache: Mutex::new(Cache::default()),
+        }
+    }
+
+    /// Hints waiting or being computed now.
+    pub fn queued(&self) -> usize {
+        self.queued.load(Ordering::SeqCst)
+    }
+
+    /// The hint for `seat` at `table` now, asked from `from`.
+    pub async fn hint(
+        &self,
+        thinking: &Thinking,
+        metrics: &Metrics,
+        table: &Arc<Table>,
+        seat: usize,
+        objective: Objective,
+        from: IpAddr,
+    ) -> Result<HintAnswer, ApiError> {
+        let (version, job) = {
+            let state = table.state.lock().await;
+            (state.version, job(&state, seat)?)
+        };
+        let key = HintKey {
+            table: table.id.clone(),
+            version,
+            seat,
+            objective: objective == Objective::Value,
+        };
+        let cell = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .cell(&key);
+        let mut computed = false;
+        let outcome = cell
+            .get_or_try_init(|| {
+                computed = true;
+                self.compute(thinking, table, seat, from, objective, job)
+            })
+            .await;
+        match outcome {
+            Ok(outcome) => {
+                if computed {
+                    metrics.hints_computed.inc();
+                } else {
+                    metrics.hints_cached.inc();
+                }
+                outcome.clone()
+            }
+            Err(refusal) => {
+                metrics.hints_refused.inc();
+                Err(refusal)
+            }
+        }
+    }
+
+    /// Checks the limits and the queue, then computes on the thinking pool. `Err`:
+    /// refused (not remembered); `Ok`: the hint or the game's reason for none
+    /// (remembered for this position).
+    async fn compute(
+        &self,
+        thinking: &Thinking,
+        table: &Table,
+        seat: usize,
+        from: IpAddr,
+        objective: Objective,
+        job: Job,
+    ) -> Result<Outcome, ApiError> {
+        if let Some(limiter) = &self.per_seat {
+            if let Err(wait) = limiter.check_key((table.id.clone(), seat)) {
+                return Err(ApiError::too_many_for(
+                    "too_many_hints",
+                    format!(
+                        "your seat may ask for {} hints a minute; wait a moment",
+                        self.limits.per_minute_per_seat
+                    ),
+                    wait,
+                ));
+            }
+        }
+        if let Some(limiter) = &self.per_address {
+            if let Err(wait) = limiter.check_key(client_key(from)) {
+                return Err(ApiError::too_many_for(
+                    "too_many_hints",
+                    format!(
+                        "your address may ask for {} hints a minute; wait a moment",
+                        self.limits.per_minute_per_address
+                    ),
+                    wait,
+                ));
+            }
+        }
+        let before = self.queued.fetch_add(1, Ordering::SeqCst);
+        let queued = Queued(self.queued.clone());
+        if before >= self.limits.max_queued {
+            return Err(ApiError::too_many_for(
+                "hints_busy",
+                "the server is busy with other hints; try again in a moment",
+                self.limits.rumis_search.max(Duration::from_secs(1)),
+            ));
+        }
+        let search = self.limits.rumis_search.as_millis() as u64;
+        thinking
+            .run(Priority::Hint, move || {
+                let _queued = queued;
+                match job {
+                    Job::Rummikub(rules, position) => best_play(&rules, &position, objective)
+                        .map(|play| HintAnswer {
+                            play,
+                            moves: Vec::new(),
+                        })
+                        .map_err(ApiError::from),
+                    Job::Rumis(position) => Ok(HintAnswer {
+                        play: None,
+                        moves: suggestions(&position, search, 3),
+                    }),
+                }
+            })
+            .await
+    }
+}
+
+/// What a hint for `seat` computes: only while the game runs.
+fn job(state: &TableState, seat: usize) -> Result<Job, ApiError> {
+    if state.started_ms.is_none() {
+        return Err(ApiError::conflict(
+            "not_started",
+            "the game has not started: hints open when every seat is taken",
+        ));
+    }
+    if state.game.is_over() {
+        return Err(ApiError::conflict(
+            "game_over",
+            "the game is over: there are no more hints",
+        ));
+    }
+    let any = state.game.as_any();
+    if let Some(game) = any.downcast_ref::<RummikubTable>() {
+        let (rules, position) = game.hint_position(seat)?;
+        Ok(Job::Rummikub(rules, position))
+    } else if let Some(game) = any.downcast_ref::<RumisTable>() {
+        Ok(Job::Rumis(game.hint_position(seat)?))
+    } else {
+        Err(ApiError::conflict(
+            "not_for_this_game",
+            "this table's game has no hints",
+        ))
+    }
+}
