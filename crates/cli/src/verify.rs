@@ -123,7 +123,21 @@ fn compare(given: &ReplayAnswer, rebuilt: &ReplayAnswer) -> anyhow::Result<()> {
         );
     }
     if given.record.trim() != rebuilt.record.trim() {
-        bail!("the replayed record differs from the server's record");
+        let (a, b) = (given.record.trim(), rebuilt.record.trim());
+        let lines = a.lines().count().max(b.lines().count());
+        let (line, claimed, replayed) = a
+            .lines()
+            .map(Some)
+            .chain(std::iter::repeat(None))
+            .zip(b.lines().map(Some).chain(std::iter::repeat(None)))
+            .take(lines)
+            .enumerate()
+            .find(|(_, (x, y))| x != y)
+            .map(|(i, (x, y))| (i + 1, x.unwrap_or("(nothing)"), y.unwrap_or("(nothing)")))
+            .unwrap_or((0, "(line endings)", "(line endings)"));
+        bail!(
+            "the record differs at line {line}: the replay says `{claimed}`, its actions give `{replayed}`"
+        );
     }
     let given = serde_json::to_value(given)?;
     let rebuilt = serde_json::to_value(rebuilt)?;
