@@ -977,7 +977,7 @@ async fn keep_running(
 /// One Rumis game, Chullpa 2p, this program (seat 0, random legal moves) against a
 /// greedy bot, over a WebSocket. Returns the bot's reply times in µs: from sending a
 /// move to the state in which this program is to move again (or the game is over).
-async fn play_against_greedy(
+pub(crate) async fn play_against_greedy(
     http: &reqwest::Client,
     base: &str,
     seed: u64,

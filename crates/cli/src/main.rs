@@ -5,6 +5,7 @@
 mod bench_cluster;
 mod bench_server;
 mod bench_sockets;
+mod bench_starve;
 mod cluster_cli;
 mod match_cli;
 mod puzzle_cli;
@@ -118,6 +119,8 @@ enum BenchGame {
     Sockets(bench_sockets::SocketsBenchArgs),
     /// The Rummikub solver against the integer program on a seeded suite: p50/p99/max.
     Solver(solver_bench::SolverBenchArgs),
+    /// A person's bot replies while one address floods hints or replays (issue 45).
+    Starve(bench_starve::StarveBenchArgs),
 }
 
 /// Errors are printed as one line of causes (`error: file:3: problem`), without a
@@ -163,6 +166,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             BenchGame::Server(args) => bench_server::bench(args),
             BenchGame::Sockets(args) => bench_sockets::bench(args),
             BenchGame::Solver(args) => solver_bench::bench(args),
+            BenchGame::Starve(args) => bench_starve::bench(args),
         },
     }
 }
