@@ -41,6 +41,10 @@ pub struct StarveBenchArgs {
     /// The `rumi` binary whose `serve` is measured (default: this one).
     #[arg(long)]
     pub server_bin: Option<PathBuf>,
+    /// More flags for `rumi serve` (repeat; e.g. `--server-arg=--hints-per-minute-per-seat=0`
+    /// to see the thinking pool's priority without the hint limits).
+    #[arg(long, allow_hyphen_values = true)]
+    pub server_arg: Vec<String>,
 }
 
 pub fn bench(args: StarveBenchArgs) -> anyhow::Result<()> {
@@ -56,13 +60,26 @@ pub fn bench(args: StarveBenchArgs) -> anyhow::Result<()> {
 /// `rumi serve` with the per-address caps on tables and connections raised (the
 /// person and the attacker share the loopback address); hint and replay limits are
 /// the server's defaults.
-fn start(bin: &std::path::Path, db: &str) -> anyhow::Result<crate::bench_server::Served> {
+fn start(
+    bin: &std::path::Path,
+    db: &str,
+    extra: &[String],
+) -> anyhow::Result<crate::bench_server::Served> {
     use std::io::BufRead;
     let mut child = std::process::Command::new(bin)
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--bot-delay-ms", "0"])
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db,
+            "--bot-delay-ms",
+            "0",
+        ])
         .args(["--max-open-tables-per-address", "0"])
         .args(["--tables-per-minute-per-address", "0"])
         .args(["--max-connections-per-ip", "100000"])
+        .args(extra)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -83,12 +100,19 @@ async fn run(args: &StarveBenchArgs, db: &str) -> anyhow::Result<()> {
         Some(bin) => bin.clone(),
         None => std::env::current_exe()?,
     };
-    let mut served = start(&bin, db)?;
+    let mut served = start(&bin, db, &args.server_arg)?;
     let result = phases(args, &served.base).await;
     served.child.kill()?;
     served.child.wait()?;
     let report = result?;
-    println!("server: {} serve (SQLite, --bot-delay-ms 0)", bin.display());
+    println!(
+        "server: {} serve (SQLite, --bot-delay-ms 0{})",
+        bin.display(),
+        args.server_arg
+            .iter()
+            .map(|a| format!(" {a}"))
+            .collect::<String>()
+    );
     println!("{report}");
     Ok(())
 }
@@ -150,7 +174,14 @@ async fn phases(args: &StarveBenchArgs, base: &str) -> anyhow::Result<String> {
             tokio::spawn(async move { hint_loop(&http, &base, &stop, &counts).await })
         })
         .collect();
-    let hinted = replies(&http, base, args.seconds, args.think_ms, "under hint requests").await?;
+    let hinted = replies(
+        &http,
+        base,
+        args.seconds,
+        args.think_ms,
+        "under hint requests",
+    )
+    .await?;
     stop.store(true, Ordering::SeqCst);
     for attacker in attackers {
         attacker.await??;
@@ -171,7 +202,14 @@ async fn phases(args: &StarveBenchArgs, base: &str) -> anyhow::Result<String> {
             tokio::spawn(async move { replay_loop(&http, &base, &id, &stop, &counts).await })
         })
         .collect();
-    let replayed = replies(&http, base, args.seconds, args.think_ms, "under replay loops").await?;
+    let replayed = replies(
+        &http,
+        base,
+        args.seconds,
+        args.think_ms,
+        "under replay loops",
+    )
+    .await?;
     stop.store(true, Ordering::SeqCst);
     for l in loops {
         l.await??;
@@ -303,9 +341,18 @@ async fn hint_loop(
                     .json()
                     .await?;
                 let id = created["id"].as_str().context("no id")?.to_string();
-                let first = created["you"]["token"].as_str().context("no token")?.to_string();
-                let link = created["seats"][1]["invite"].as_str().context("no invite")?;
-                let second = link.split("#token=").nth(1).context("no token")?.to_string();
+                let first = created["you"]["token"]
+                    .as_str()
+                    .context("no token")?
+                    .to_string();
+                let link = created["seats"][1]["invite"]
+                    .as_str()
+                    .context("no invite")?;
+                let second = link
+                    .split("#token=")
+                    .nth(1)
+                    .context("no token")?
+                    .to_string();
                 // Opening the link takes the seat: the game starts.
                 view(http, base, &id, Some(&second)).await?;
                 table = Some((id.clone(), [first.clone(), second.clone()]));
@@ -313,7 +360,9 @@ async fn hint_loop(
             }
         };
         let v = view(http, base, &id, None).await?;
-        let Some(mover) = v["to_move"].as_u64().filter(|_| !crate::bench_server::is_over(&v))
+        let Some(mover) = v["to_move"]
+            .as_u64()
+            .filter(|_| !crate::bench_server::is_over(&v))
         else {
             table = None;
             continue;

@@ -116,8 +116,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(nats) = &args.nats {
         server::redact::register_secrets_of(nats);
     }
-    serve_logged(args)
-        .map_err(|e| anyhow::anyhow!(server::redact::redact_text(&format!("{e:#}"))))
+    serve_logged(args).map_err(|e| anyhow::anyhow!(server::redact::redact_text(&format!("{e:#}"))))
 }
 
 fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {

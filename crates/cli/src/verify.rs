@@ -62,6 +62,16 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<()> {
         println!("note: a practice table; its creator chose the seed {practice}");
     }
     check_log(&replay)?;
+    let mut replay = replay;
+    for step in &mut replay.steps {
+        // Who was connected or away when the replay was made is not the game's (older
+        // servers put the moment's state there): not compared.
+        for seat in &mut step.seats {
+            seat.connected = false;
+            seat.away_since_ms = None;
+            seat.handover_ms = None;
+        }
+    }
     let rebuilt = server::hub::rebuild_replay(&replay)
         .map_err(|e| anyhow::anyhow!("the game does not replay from its seed: {e:#}"))?;
     compare(&replay, &rebuilt)?;
@@ -107,7 +117,12 @@ fn compare(given: &ReplayAnswer, rebuilt: &ReplayAnswer) -> anyhow::Result<()> {
     let result = |r: &ReplayAnswer| {
         r.result
             .as_ref()
-            .map(|r| format!("\"{}\" (winners {:?}, scores {:?})", r.text, r.winners, r.scores))
+            .map(|r| {
+                format!(
+                    "\"{}\" (winners {:?}, scores {:?})",
+                    r.text, r.winners, r.scores
+                )
+            })
             .unwrap_or_else(|| "no result".into())
     };
     let (claimed, replayed) = (result(given), result(rebuilt));

@@ -57,7 +57,15 @@ fn no_secret_of_the_database_or_nats_address_reaches_the_output() {
         .expect("nats-server is installed");
     let nats_url = format!("nats://rumi:{}@127.0.0.1:{port}", SECRETS[2]);
     let mut serve = Command::new(env!("CARGO_BIN_EXE_rumi"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db, "--nats", &nats_url])
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            &db,
+            "--nats",
+            &nats_url,
+        ])
         .env("RUST_LOG", "trace")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -88,13 +96,21 @@ fn no_secret_of_the_database_or_nats_address_reaches_the_output() {
     let _ = nats.wait();
     let all = format!("{}{}", out.lock().unwrap(), err.lock().unwrap());
     for secret in SECRETS {
-        let at = all.find(secret).map(|i| &all[i.saturating_sub(200)..(i + 50).min(all.len())]);
+        let at = all
+            .find(secret)
+            .map(|i| &all[i.saturating_sub(200)..(i + 50).min(all.len())]);
         assert!(at.is_none(), "{secret} was printed: …{}…", at.unwrap_or(""));
     }
     // What was printed names the addresses without their secrets.
-    assert!(all.contains("postgres://postgres:***@127.0.0.1:5432/"), "no redacted database address");
+    assert!(
+        all.contains("postgres://postgres:***@127.0.0.1:5432/"),
+        "no redacted database address"
+    );
     assert!(all.contains("sslpassword=***"), "no redacted sslpassword");
-    assert!(all.contains("nats://rumi:***@127.0.0.1"), "no redacted NATS address");
+    assert!(
+        all.contains("nats://rumi:***@127.0.0.1"),
+        "no redacted NATS address"
+    );
 }
 
 #[test]
@@ -111,6 +127,9 @@ fn an_address_that_fails_is_printed_without_its_secrets() {
         "",
     );
     assert_eq!(code, Some(1), "{out}{err}");
-    assert!(err.contains("postgres://rumi:***@127.0.0.1:99999/rumi?password=***"), "{err}");
+    assert!(
+        err.contains("postgres://rumi:***@127.0.0.1:99999/rumi?password=***"),
+        "{err}"
+    );
     assert!(!format!("{out}{err}").contains("FailS3cret"), "{out}{err}");
 }

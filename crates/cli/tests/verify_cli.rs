@@ -101,7 +101,10 @@ fn refused(replay: &Value, flags: &[&str], says: &[&str]) {
     let (out, err, code) = check_with(replay, flags);
     assert_eq!(code, Some(1), "accepted: {out}{err}");
     for part in says {
-        assert!(err.contains(part), "the refusal does not say {part:?}: {err}");
+        assert!(
+            err.contains(part),
+            "the refusal does not say {part:?}: {err}"
+        );
     }
 }
 
@@ -128,7 +131,14 @@ fn every_part_of_a_replay_must_be_what_its_actions_give() {
     // The same in the last step only.
     let mut forged = replay.clone();
     forged["steps"][last]["result"]["text"] = json!("Mallory wins");
-    refused(&forged, &[], &[&format!("steps[{last}].result.text differs"), "Mallory wins"]);
+    refused(
+        &forged,
+        &[],
+        &[
+            &format!("steps[{last}].result.text differs"),
+            "Mallory wins",
+        ],
+    );
     // Other scores.
     let mut forged = replay.clone();
     forged["result"]["scores"][0] = json!(999);
@@ -136,7 +146,14 @@ fn every_part_of_a_replay_must_be_what_its_actions_give() {
     // A step cut out.
     let mut forged = replay.clone();
     forged["steps"].as_array_mut().unwrap().remove(steps / 2);
-    refused(&forged, &[], &[&format!("has {} steps", steps - 1), &format!("give {steps}")]);
+    refused(
+        &forged,
+        &[],
+        &[
+            &format!("has {} steps", steps - 1),
+            &format!("give {steps}"),
+        ],
+    );
     // The last action and its step cut: the game would not be over.
     let mut forged = replay.clone();
     forged["steps"].as_array_mut().unwrap().pop();
@@ -155,7 +172,11 @@ fn every_part_of_a_replay_must_be_what_its_actions_give() {
     // Times that go back.
     let mut forged = replay.clone();
     forged["actions"][3]["at_ms"] = json!(at - 10_000);
-    refused(&forged, &[], &["action 4 was played at", "times were changed"]);
+    refused(
+        &forged,
+        &[],
+        &["action 4 was played at", "times were changed"],
+    );
     // A renumbered log.
     let mut forged = replay.clone();
     forged["actions"][1]["version"] = json!(7);
@@ -202,7 +223,11 @@ fn a_consistently_forged_deal_is_caught_by_the_commitment_the_player_saw() {
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("pass --commitment"), "{out}");
     // The commitment the player saw at the table catches it.
-    refused(&forged, &["--commitment", commitment], &["is not the one you saw", commitment]);
+    refused(
+        &forged,
+        &["--commitment", commitment],
+        &["is not the one you saw", commitment],
+    );
     // Forged in the summary only: the steps give it away.
     let mut half = replay.clone();
     half["fairness"] = forged["fairness"].clone();

@@ -2140,9 +2140,8 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
     let mut steps = vec![step(&state)];
     for action in &stored.actions {
         let value: Value = serde_json::from_str(&action.action)?;
-        games::replay_action(state.game.as_mut(), action.actor, &value).map_err(|e| {
-            anyhow::anyhow!("action {} does not replay: {e}", action.version)
-        })?;
+        games::replay_action(state.game.as_mut(), action.actor, &value)
+            .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
         state.version = action.version;
         state.turn_started_ms = action.at_ms;
         steps.push(step(&state));

@@ -209,13 +209,19 @@ mod tests {
             redact_url("postgres://rumi:hunter2@db:5432/rumi?sslmode=require&sslpassword=s3&password=p&sslkey=/k.pem&application_name=x"),
             "postgres://rumi:***@db:5432/rumi?sslmode=require&sslpassword=***&password=***&sslkey=***&application_name=x"
         );
-        assert_eq!(redact_url("nats://user:pw@n1:4222"), "nats://user:***@n1:4222");
+        assert_eq!(
+            redact_url("nats://user:pw@n1:4222"),
+            "nats://user:***@n1:4222"
+        );
         assert_eq!(redact_url("nats://tok3n@n1:4222"), "nats://***@n1:4222");
         assert_eq!(
             redact_url("nats://a:1@n1:4222,nats://b:2@n2:4222"),
             "nats://a:***@n1:4222,nats://b:***@n2:4222"
         );
-        assert_eq!(redact_url("postgres://rumi@db/rumi"), "postgres://rumi@db/rumi");
+        assert_eq!(
+            redact_url("postgres://rumi@db/rumi"),
+            "postgres://rumi@db/rumi"
+        );
         assert_eq!(redact_url("sqlite://rumi.db"), "sqlite://rumi.db");
         assert_eq!(
             redact_url("nats://h:4222?auth_token=t0k"),

@@ -50,18 +50,22 @@ struct Pool {
 
 /// A held core; dropping it hands the core to the next waiter.
 pub struct Permit {
-    pool: Arc<Mutex<Pool>>,
+    /// `None` once handed back by [`grant`] itself (its waiter was gone).
+    pool: Option<Arc<Mutex<Pool>>>,
     priority: Priority,
 }
 
 impl Drop for Permit {
     fn drop(&mut self) {
-        let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(shared) = self.pool.take() else {
+            return;
+        };
+        let mut pool = shared.lock().unwrap_or_else(|e| e.into_inner());
         pool.busy -= 1;
         if self.priority.background() {
             pool.background -= 1;
         }
-        grant(&self.pool, &mut pool);
+        grant(&shared, &mut pool);
     }
 }
 
@@ -77,7 +81,7 @@ impl Pool {
             self.background += 1;
         }
         Permit {
-            pool: shared.clone(),
+            pool: Some(shared.clone()),
             priority,
         }
     }
@@ -92,13 +96,14 @@ fn grant(shared: &Arc<Mutex<Pool>>, pool: &mut Pool) {
                 break;
             };
             let permit = pool.take(shared, priority);
-            if let Err(permit) = waiter.send(permit) {
-                // The waiter is gone: take the permit back without re-entering the lock.
+            if let Err(mut permit) = waiter.send(permit) {
+                // The waiter is gone: take the permit back here (its drop would take
+                // the lock this holds).
+                permit.pool = None;
                 pool.busy -= 1;
                 if priority.background() {
                     pool.background -= 1;
                 }
-                std::mem::forget(permit);
             }
         }
     }

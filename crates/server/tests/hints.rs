@@ -68,7 +68,9 @@ async fn metric(server: &TestServer, name: &str) -> f64 {
         .await
         .unwrap();
     text.lines()
-        .find(|l| l.starts_with(&format!("rumi_{name}{{")) || l.starts_with(&format!("rumi_{name} ")))
+        .find(|l| {
+            l.starts_with(&format!("rumi_{name}{{")) || l.starts_with(&format!("rumi_{name} "))
+        })
         .and_then(|l| l.rsplit(' ').next())
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| panic!("no metric {name} in {text}"))
@@ -100,19 +102,38 @@ async fn hints_are_limited_per_seat_and_per_address_and_repeats_are_free() {
     let view = server.view(&id, None).await;
     let mover = view["to_move"].as_u64().unwrap() as usize;
     let (status, body) = server
-        .act(&id, [&a, &b][mover], view["version"].as_u64().unwrap(), json!({"type": "draw"}))
+        .act(
+            &id,
+            [&a, &b][mover],
+            view["version"].as_u64().unwrap(),
+            json!({"type": "draw"}),
+        )
         .await;
     assert_eq!(status, 200, "{body}");
     let (status, body, retry) = hint(&server, &id, &a, "tiles").await;
-    assert_eq!((status, body["code"].as_str()), (429, Some("too_many_hints")), "{body}");
-    assert!(body["error"].as_str().unwrap().contains("your seat"), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("too_many_hints")),
+        "{body}"
+    );
+    assert!(
+        body["error"].as_str().unwrap().contains("your seat"),
+        "{body}"
+    );
     assert!(retry.is_some_and(|s| s >= 1), "Retry-After: {retry:?}");
     // Seat 2 has its own seat's limit but shares the address's: one more, then 429.
     let (status, body, _) = hint(&server, &id, &b, "tiles").await;
     assert_eq!(status, 200, "{body}");
     let (status, body, retry) = hint(&server, &id, &b, "value").await;
-    assert_eq!((status, body["code"].as_str()), (429, Some("too_many_hints")), "{body}");
-    assert!(body["error"].as_str().unwrap().contains("your address"), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("too_many_hints")),
+        "{body}"
+    );
+    assert!(
+        body["error"].as_str().unwrap().contains("your address"),
+        "{body}"
+    );
     assert!(retry.is_some_and(|s| s >= 1), "Retry-After: {retry:?}");
     assert_eq!(metric(&server, "hints_computed_total").await, 3.0);
     assert_eq!(metric(&server, "hints_refused_total").await, 2.0);
@@ -120,17 +141,24 @@ async fn hints_are_limited_per_seat_and_per_address_and_repeats_are_free() {
 
 #[tokio::test]
 async fn hints_open_when_the_game_starts_and_close_when_it_ends() {
-    let server = start_with(&temp_sqlite("hint-window"), options(HintLimits {
-        rumis_search: Duration::from_millis(50),
-        ..HintLimits::default()
-    }))
+    let server = start_with(
+        &temp_sqlite("hint-window"),
+        options(HintLimits {
+            rumis_search: Duration::from_millis(50),
+            ..HintLimits::default()
+        }),
+    )
     .await;
     // Two invited people; only the creator has opened the table.
     let created = server.create_raw(rummikub_table(3)).await;
     let id = created["id"].as_str().unwrap();
     let token = created["you"]["token"].as_str().unwrap();
     let (status, body, _) = hint(&server, id, token, "tiles").await;
-    assert_eq!((status, body["code"].as_str()), (409, Some("not_started")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("not_started")),
+        "{body}"
+    );
     // The other opens their link: the game starts, hints open.
     let invite = common::token_of_link(created["seats"][1]["invite"].as_str().unwrap());
     server.view(id, Some(&invite)).await;
@@ -139,16 +167,26 @@ async fn hints_open_when_the_game_starts_and_close_when_it_ends() {
 
     // A game played to its end (the person hands their seat to a bot): no more hints.
     let (id, tokens) = server
-        .create(rumis_table(json!([{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])))
+        .create(rumis_table(
+            json!([{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]),
+        ))
         .await;
     let token = tokens[0].clone().unwrap();
     let (status, body) = server
-        .post_as(&format!("/api/tables/{id}/seats/0/bot"), &token, r#"{"bot": "greedy"}"#)
+        .post_as(
+            &format!("/api/tables/{id}/seats/0/bot"),
+            &token,
+            r#"{"bot": "greedy"}"#,
+        )
         .await;
     assert_eq!(status, 200, "{body}");
     server.wait_for(&id, None, |v| v["over"] == true).await;
     let (status, body, _) = hint(&server, &id, &token, "tiles").await;
-    assert_eq!((status, body["code"].as_str()), (409, Some("game_over")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("game_over")),
+        "{body}"
+    );
 }
 
 #[tokio::test]
@@ -191,7 +229,11 @@ async fn a_full_hint_queue_answers_429_but_a_repeated_hint_is_still_answered() {
     }
     // The queue is full: another position's hint is refused at once …
     let (status, body, retry) = hint(&server, &other, &other_token, "tiles").await;
-    assert_eq!((status, body["code"].as_str()), (429, Some("hints_busy")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("hints_busy")),
+        "{body}"
+    );
     assert!(retry.is_some_and(|s| s >= 1), "Retry-After: {retry:?}");
     // … but the same hint again joins the one being computed.
     let (status, again, _) = hint(&server, &rumis, &token, "tiles").await;

@@ -24,8 +24,10 @@ fn options(replays: ReplayLimits) -> HubOptions {
 /// A finished Rumis game of two greedy bots.
 async fn finished(server: &TestServer) -> String {
     let created = server
-        .create_raw(json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
-            "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]}))
+        .create_raw(
+            json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+            "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]}),
+        )
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     server.wait_for(&id, None, |v| v["over"] == true).await;
@@ -74,10 +76,13 @@ async fn metric(server: &TestServer, name: &str) -> f64 {
 
 #[tokio::test]
 async fn a_replay_is_built_once_and_served_compressed_with_an_etag() {
-    let server = start_with(&temp_sqlite("replay-cache"), options(ReplayLimits {
-        per_minute_per_address: 0,
-        ..ReplayLimits::default()
-    }))
+    let server = start_with(
+        &temp_sqlite("replay-cache"),
+        options(ReplayLimits {
+            per_minute_per_address: 0,
+            ..ReplayLimits::default()
+        }),
+    )
     .await;
     let id = finished(&server).await;
     let plain = fetch(&server, &id, &[]).await;
@@ -90,7 +95,10 @@ async fn a_replay_is_built_once_and_served_compressed_with_an_etag() {
     let etag = plain.etag.clone().expect("an ETag");
     assert!(etag.starts_with('"') && !etag.starts_with("W/"), "{etag}");
     let again = fetch(&server, &id, &[]).await;
-    assert_eq!((again.etag.as_ref(), &again.body), (Some(&etag), &plain.body));
+    assert_eq!(
+        (again.etag.as_ref(), &again.body),
+        (Some(&etag), &plain.body)
+    );
     // The client has it: 304, no body.
     let unchanged = fetch(&server, &id, &[("if-none-match", &etag)]).await;
     assert_eq!((unchanged.status, unchanged.body.len()), (304, 0));
@@ -101,18 +109,32 @@ async fn a_replay_is_built_once_and_served_compressed_with_an_etag() {
     // gzip and brotli when asked for, each the same document, each its own tag.
     let gzip = fetch(&server, &id, &[("accept-encoding", "gzip")]).await;
     assert_eq!(gzip.encoding.as_deref(), Some("gzip"));
-    assert!(gzip.body.len() * 3 < plain.body.len(), "gzip {} of {}", gzip.body.len(), plain.body.len());
+    assert!(
+        gzip.body.len() * 3 < plain.body.len(),
+        "gzip {} of {}",
+        gzip.body.len(),
+        plain.body.len()
+    );
     let mut unzipped = Vec::new();
-    flate2::read::GzDecoder::new(&gzip.body[..]).read_to_end(&mut unzipped).unwrap();
+    flate2::read::GzDecoder::new(&gzip.body[..])
+        .read_to_end(&mut unzipped)
+        .unwrap();
     assert_eq!(unzipped, plain.body);
     let gzip_tag = gzip.etag.clone().unwrap();
     assert_ne!(gzip_tag, etag);
-    let unchanged = fetch(&server, &id, &[("accept-encoding", "gzip"), ("if-none-match", &gzip_tag)]).await;
+    let unchanged = fetch(
+        &server,
+        &id,
+        &[("accept-encoding", "gzip"), ("if-none-match", &gzip_tag)],
+    )
+    .await;
     assert_eq!(unchanged.status, 304);
     let br = fetch(&server, &id, &[("accept-encoding", "gzip, deflate, br")]).await;
     assert_eq!(br.encoding.as_deref(), Some("br"));
     let mut unbrotlied = Vec::new();
-    brotli::Decompressor::new(&br.body[..], 4096).read_to_end(&mut unbrotlied).unwrap();
+    brotli::Decompressor::new(&br.body[..], 4096)
+        .read_to_end(&mut unbrotlied)
+        .unwrap();
     assert_eq!(unbrotlied, plain.body);
     // `br;q=0`: not brotli.
     let no_br = fetch(&server, &id, &[("accept-encoding", "br;q=0, gzip")]).await;
@@ -125,8 +147,10 @@ async fn a_replay_is_built_once_and_served_compressed_with_an_etag() {
 
     // A game still being played has no replay; an unknown table neither.
     let created = server
-        .create_raw(json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
-            "seats": [{"kind": "human"}, {"kind": "human"}]}))
+        .create_raw(
+            json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+            "seats": [{"kind": "human"}, {"kind": "human"}]}),
+        )
         .await;
     let playing = fetch(&server, created["id"].as_str().unwrap(), &[]).await;
     assert_eq!(playing.status, 409);
@@ -137,24 +161,32 @@ async fn a_replay_is_built_once_and_served_compressed_with_an_etag() {
 
 #[tokio::test]
 async fn concurrent_requests_for_a_new_replay_build_it_once() {
-    let server = start_with(&temp_sqlite("replay-once"), options(ReplayLimits {
-        per_minute_per_address: 0,
-        ..ReplayLimits::default()
-    }))
+    let server = start_with(
+        &temp_sqlite("replay-once"),
+        options(ReplayLimits {
+            per_minute_per_address: 0,
+            ..ReplayLimits::default()
+        }),
+    )
     .await;
     let id = finished(&server).await;
     let fetches = (0..8).map(|_| fetch(&server, &id, &[]));
     let answers = futures_util::future::join_all(fetches).await;
-    assert!(answers.iter().all(|a| a.status == 200 && a.body == answers[0].body));
+    assert!(answers
+        .iter()
+        .all(|a| a.status == 200 && a.body == answers[0].body));
     assert_eq!(metric(&server, "replays_built_total").await, 1.0);
 }
 
 #[tokio::test]
 async fn replays_are_limited_per_address_with_retry_after() {
-    let server = start_with(&temp_sqlite("replay-rate"), options(ReplayLimits {
-        per_minute_per_address: 3,
-        ..ReplayLimits::default()
-    }))
+    let server = start_with(
+        &temp_sqlite("replay-rate"),
+        options(ReplayLimits {
+            per_minute_per_address: 3,
+            ..ReplayLimits::default()
+        }),
+    )
     .await;
     let id = finished(&server).await;
     for _ in 0..3 {
