@@ -67,7 +67,7 @@ type Outcome = Result<HintAnswer, ApiError>;
 /// What to compute for a hint, taken from the table under its lock.
 enum Job {
     Rummikub(rummikub::RuleSet, rummikub::solver::TableAndRack),
-    Rumis(rumis::Position),
+    Rumis(Box<rumis::Position>),
 }
 
 pub struct Hints {
@@ -259,7 +259,7 @@ fn job(state: &TableState, seat: usize) -> Result<Job, ApiError> {
         let (rules, position) = game.hint_position(seat)?;
         Ok(Job::Rummikub(rules, position))
     } else if let Some(game) = any.downcast_ref::<RumisTable>() {
-        Ok(Job::Rumis(game.hint_position(seat)?))
+        Ok(Job::Rumis(Box::new(game.hint_position(seat)?)))
     } else {
         Err(ApiError::conflict(
             "not_for_this_game",
