@@ -348,13 +348,25 @@ async fn hint_loop(
                 let link = created["seats"][1]["invite"]
                     .as_str()
                     .context("no invite")?;
-                let second = link
-                    .split("#token=")
-                    .nth(1)
-                    .context("no token")?
-                    .to_string();
-                // Opening the link takes the seat: the game starts.
-                view(http, base, &id, Some(&second)).await?;
+                let invite = link.split("#token=").nth(1).context("no token")?;
+                // Taking the seat with the link starts the game: `POST …/claim`
+                // answers the seat's own token (servers before it: the link's token
+                // is the seat's, and opening the table takes the seat).
+                let claimed = http
+                    .post(format!("{base}/api/tables/{id}/claim"))
+                    .header("X-Seat-Token", invite)
+                    .send()
+                    .await?;
+                let second = if claimed.status() == reqwest::StatusCode::NOT_FOUND {
+                    view(http, base, &id, Some(invite)).await?;
+                    invite.to_string()
+                } else {
+                    let grant: Value = claimed.json().await?;
+                    grant["token"]
+                        .as_str()
+                        .context("no seat token")?
+                        .to_string()
+                };
                 table = Some((id.clone(), [first.clone(), second.clone()]));
                 (id, [first, second])
             }

@@ -2205,6 +2205,8 @@ pub fn rebuild_replay(replay: &ReplayAnswer) -> anyhow::Result<ReplayAnswer> {
                 token: String::new(),
                 claimed: s.claimed,
                 open: s.kind == SeatKind::Open,
+                invite: String::new(),
+                joiner: String::new(),
             })
             .collect(),
         actions: replay

@@ -159,9 +159,9 @@ async fn hints_open_when_the_game_starts_and_close_when_it_ends() {
         (409, Some("not_started")),
         "{body}"
     );
-    // The other opens their link: the game starts, hints open.
+    // The other takes their seat with the link: the game starts, hints open.
     let invite = common::token_of_link(created["seats"][1]["invite"].as_str().unwrap());
-    server.view(id, Some(&invite)).await;
+    server.claim(id, &invite).await;
     let (status, body, _) = hint(&server, id, token, "tiles").await;
     assert_eq!(status, 200, "{body}");
 
