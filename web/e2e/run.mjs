@@ -1219,7 +1219,11 @@ async function keyboardScenario(browser, base, problems) {
   for (let seed = 1; seed <= 80 && !table; seed++) {
     const t1 = await practiceTable(base, { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed });
     const v = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
-    if (v.to_move !== 0) continue;
+    // I must start on an empty table. `to_move === 0` alone races the bot: when the bot
+    // starts, it moves after the server's bot delay, and a view read after that says
+    // `to_move: 0` with the bot's meld on the table (seed 1: [r1 b1 o1] [r10 b10 k10]),
+    // so the new set below would not be set-0. Version 0 is a table nobody has moved on.
+    if (v.to_move !== 0 || v.version !== 0 || v.rummikub.table.length !== 0) continue;
     const m = meldFrom([...v.rummikub.rack].sort());
     if (m && m.length <= 3) {
       table = t1;
@@ -1335,7 +1339,8 @@ async function roundsScenario(browser, base, problems) {
     for (let seed = 1; seed <= 400 && !table; seed++) {
       const t0 = await practiceTable(base, { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "random" }], seed });
       const v0 = await api(base, "GET", `/api/tables/${t0.id}`, undefined, t0.token);
-      if (v0.to_move === 0 && v0.rummikub.can_claim_redeal) table = t0;
+      // version 0: I start and nobody has moved (a bot that starts may already have played; see keyboardScenario)
+      if (v0.to_move === 0 && v0.version === 0 && v0.rummikub.can_claim_redeal) table = t0;
     }
     check(table, "no practice deal in 400 with three pairs for me, my turn first");
     await openSeat(page, base, table.id, table.token);
