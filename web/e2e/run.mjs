@@ -1091,7 +1091,8 @@ async function langScenario(browser, base, problems) {
     await page.locator(tid(`my-table-${t1.id}`)).waitFor({ timeout: 10_000 });
     await shot(page, "lobby-your-tables-de.png");
     const kept = await page.evaluate(() => JSON.stringify(localStorage));
-    check(!/[0-9a-f]{32}/.test(kept), `localStorage holds a seat token: ${kept}`);
+    // A seat token is 32 hex digits (a kept commitment is 64: public, and allowed).
+    check(!/(^|[^0-9a-f])[0-9a-f]{32}([^0-9a-f]|$)/.test(kept), `localStorage holds a seat token: ${kept}`);
     await page.click(tid(`my-table-link-${t1.id}`));
     await waitText(page, "table-title", (t) => / — Platz 1$/.test(t), 10_000, "(back on my seat from the lobby)");
     check(page.url() === tableUrl, `back from the lobby on ${page.url()}, not ${tableUrl}`);
@@ -1443,9 +1444,13 @@ async function dismantleScenario(browser, base, problems) {
   await page.click(tid("place-button"));
   await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > version, 10_000, async () => `(taken off; error: ${await errorText(page)})`);
   const after = await api(base, "GET", `/api/tables/${t1.id}`, undefined, t1.token);
-  check(after.rumis.stone_in_hand, "no stone in hand after taking one off");
+  // R16: the stone taken off is in hand, or, when it fits nowhere outside the red line,
+  // set aside at once and my colour is out (the bots play by their own random seed, so
+  // which case comes differs from run to run).
+  const setAside = !after.rumis.stone_in_hand && after.rumis.colours.some((c) => c.owner === 0 && c.out);
+  check(after.rumis.stone_in_hand || setAside, "no stone in hand after taking one off, and none set aside");
   // The stone in hand is selected; place it on a marked column outside the red line.
-  if (after.to_move === 0 && after.rumis.legal.length) {
+  if (after.rumis.stone_in_hand && after.to_move === 0 && after.rumis.legal.length) {
     await waitAttr(page, "orientation", "data-stone", (s) => s === after.rumis.stone_in_hand, 5_000, "(the stone in hand selected)");
     const marks2 = await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 5_000, "(where it fits)");
     const [x2, y2] = marks2.split(";")[0].split(",").map(Number);
@@ -1455,7 +1460,7 @@ async function dismantleScenario(browser, base, problems) {
     await page.mouse.click(p.x, p.y);
     await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > after.version, 10_000, async () => `(rebuilt; error: ${await errorText(page)})`);
     log(`dismantling: took the ${after.rumis.stone_in_hand} off by clicking it and placed it again`);
-  } else log(`dismantling: took the ${after.rumis.stone_in_hand} off by clicking it (it fits nowhere: set aside)`);
+  } else log(`dismantling: took a stone off by clicking it (it fits nowhere: set aside)`);
   await ctx.close();
 }
 
