@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get, post};
+use axum::routing::{any, get, post, MethodRouter};
 use axum::{Json, Router};
 use rumis::{Scenario, Variant};
 use serde::Deserialize;
@@ -87,18 +87,24 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
         .route("/api/meta", get(meta))
         .route("/api/health", get(health))
         .route("/metrics", get(metrics))
-        .route("/api/tables", get(open_tables).post(create_table))
+        .route(
+            "/api/tables",
+            json_writes(get(open_tables).post(create_table)),
+        )
         .route("/api/tables/{id}", get(table_view))
-        .route("/api/tables/{id}/join", post(join))
-        .route("/api/tables/{id}/claim", post(claim))
-        .route("/api/tables/{id}/actions", post(act))
-        .route("/api/tables/{id}/check", post(check))
+        .route("/api/tables/{id}/join", json_writes(post(join)))
+        .route("/api/tables/{id}/claim", json_writes(post(claim)))
+        .route("/api/tables/{id}/actions", json_writes(post(act)))
+        .route("/api/tables/{id}/check", json_writes(post(check)))
         .route("/api/tables/{id}/hint", get(hint))
         .route(
             "/api/tables/{id}/seats/{seat}/bot",
-            post(hand_to_bot).delete(take_back),
+            json_writes(post(hand_to_bot).delete(take_back)),
         )
-        .route("/api/tables/{id}/seats/{seat}/name", post(rename))
+        .route(
+            "/api/tables/{id}/seats/{seat}/name",
+            json_writes(post(rename)),
+        )
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/ws", get(crate::live::websocket))
         .route(
@@ -107,6 +113,15 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
         )
         .with_state(hub);
     api.merge(crate::client::router(web_dir))
+}
+
+/// A route that writes: its POST (and a PUT, PATCH or DELETE with a body) must be sent
+/// as JSON (415 otherwise). Only on the methods a route has, so that a method it lacks
+/// still answers 405.
+fn json_writes(route: MethodRouter<Arc<Hub>>) -> MethodRouter<Arc<Hub>> {
+    route.route_layer(axum::middleware::from_fn(
+        crate::transport::json_writes_only,
+    ))
 }
 
 /// The OpenAPI document as served.

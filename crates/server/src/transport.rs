@@ -300,7 +300,6 @@ pub fn protect(routes: Router, limits: &Limits) -> Router {
     };
     // Innermost first.
     routes
-        .layer(axum::middleware::from_fn(json_writes_only))
         .layer(Extension(limits.clone()))
         .layer(DefaultBodyLimit::max(max_body))
         .layer(RequestBodyLimitLayer::new(max_body))
@@ -327,13 +326,13 @@ pub fn protect(routes: Router, limits: &Limits) -> Router {
         .layer(header(header::X_FRAME_OPTIONS, "DENY"))
 }
 
-/// Refuses a write that is not JSON (415) before any route sees it, so that a hostile
+/// Refuses a write that is not JSON (415) before its handler runs, so that a hostile
 /// page cannot write through a visitor's browser: a browser sends a cross-site form or
 /// a `fetch` without asking the server first only with a form or text type, or none,
 /// and never as `application/json`. A POST must say JSON even without a body (a
 /// bodiless cross-site POST needs no permission); PUT, PATCH and DELETE cannot be sent
 /// cross-site without permission, so they need it only when they carry a body.
-async fn json_writes_only(
+pub async fn json_writes_only(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {

@@ -287,6 +287,9 @@ async fn a_write_not_sent_as_json_is_refused_and_changes_nothing() {
         .post(&format!("/api/tables/{open_id}/join"), r#"{"name": "Eve"}"#)
         .await;
     assert_eq!(status, 200, "{joined}");
+    // A method a route does not have is 405, also when it is a POST without a type.
+    let response = server.client.post(url("/api/health")).send().await.unwrap();
+    assert_eq!(response.status(), 405);
     // A DELETE without a body needs no type (a browser cannot send it cross-site
     // without permission); with a body it does.
     let path = format!("/api/tables/{id}/seats/0/bot");
