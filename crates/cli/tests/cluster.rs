@@ -603,24 +603,55 @@ async fn poll(base: &str, path: &str, token: Option<&str>, done: impl Fn(&Value)
     }
 }
 
+/// Two nodes with a one-second hand-over time, and a Rumis table of Ana (who created
+/// it on node 1) and Bo (who took his seat on node 2): the presence tests' start.
+struct PresenceCluster {
+    _nats: Nats,
+    nodes: [Served; 2],
+    id: String,
+    ana: String,
+    bo: String,
+    /// The table's path, and the path that hands Ana's seat to a bot.
+    table: String,
+    hand_over: String,
+}
+
+impl PresenceCluster {
+    async fn start(db: &str, names: [&str; 2]) -> PresenceCluster {
+        let db = temp_postgres(db);
+        let nats = Nats::start();
+        let handover = ["--handover-after-seconds", "1"];
+        let nodes = names.map(|name| node_with(&db, &nats, name, &handover));
+        let (id, ana, bo) = two_people(
+            &nodes[0].base,
+            &nodes[1].base,
+            json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+                   "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]}),
+        )
+        .await;
+        PresenceCluster {
+            _nats: nats,
+            table: format!("/api/tables/{id}"),
+            hand_over: format!("/api/tables/{id}/seats/0/bot"),
+            nodes,
+            id,
+            ana,
+            bo,
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_another() {
-    let db = temp_postgres("cluster_presence");
-    let nats = Nats::start();
-    let handover = ["--handover-after-seconds", "1"];
-    let nodes = [
-        node_with(&db, &nats, "p1", &handover),
-        node_with(&db, &nats, "p2", &handover),
-    ];
-    let (id, ana, bo) = two_people(
-        &nodes[0].base,
-        &nodes[1].base,
-        json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
-               "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]}),
-    )
-    .await;
-    let table = format!("/api/tables/{id}");
-    let hand_over = format!("/api/tables/{id}/seats/0/bot");
+    let PresenceCluster {
+        _nats,
+        nodes,
+        id,
+        ana,
+        bo,
+        table,
+        hand_over,
+    } = PresenceCluster::start("cluster_presence", ["p1", "p2"]).await;
     // Ana holds a WebSocket on node 1; Bo, on node 2, sees her there.
     let ana_socket = Viewer::open(&nodes[0].base, &id, Some(&ana)).await;
     let view = poll(&nodes[1].base, &table, Some(&bo), |v| {
@@ -731,22 +762,15 @@ async fn a_node_cut_off_from_nats_says_degraded_and_still_serves() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_only_polls_one_node_is_not_away_on_another() {
-    let db = temp_postgres("cluster_polling");
-    let nats = Nats::start();
-    let handover = ["--handover-after-seconds", "1"];
-    let nodes = [
-        node_with(&db, &nats, "q1", &handover),
-        node_with(&db, &nats, "q2", &handover),
-    ];
-    let (id, ana, bo) = two_people(
-        &nodes[0].base,
-        &nodes[1].base,
-        json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
-               "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]}),
-    )
-    .await;
-    let table = format!("/api/tables/{id}");
-    let hand_over = format!("/api/tables/{id}/seats/0/bot");
+    let PresenceCluster {
+        _nats,
+        nodes,
+        ana,
+        bo,
+        table,
+        hand_over,
+        ..
+    } = PresenceCluster::start("cluster_polling", ["q1", "q2"]).await;
     // Ana reads her view on node 1 (no WebSocket) for three hand-over times; Bo, on
     // node 2, tries to hand her seat to a bot after each of her requests: refused.
     let end = Instant::now() + Duration::from_secs(3);
