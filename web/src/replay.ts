@@ -73,7 +73,9 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   if (record) app.append(h("details", {}, h("summary", {}, t("replay.record")), h("pre", { testid: "record" }, record)));
   let ui: GameUI;
   try {
-    ui = steps[0].game === "rumis" ? await rumisUI(box, ctx, true) : new RummikubUI(box, ctx);
+    // A move of the Rumis list: the first step whose history holds it.
+    const jump = (move: number) => go(steps.findIndex((s) => (s.rumis?.history.length ?? 0) > move));
+    ui = steps[0].game === "rumis" ? await rumisUI(box, ctx, true, { jump, final: () => last }) : new RummikubUI(box, ctx);
   } catch (e) {
     ctx.error(t("table.cannot_load", { error: (e as Error).message }));
     return;

@@ -29,6 +29,7 @@ import { rememberTable, forgetMyTable, myTables } from "./api";
 import { RummikubUI } from "./rummikub/ui";
 import { botLevel, localName, setBots } from "./names";
 import { TurnSignal } from "./turn";
+import { colourChip } from "./rumis/palette";
 
 export interface GameContext {
   id: string;
@@ -47,9 +48,9 @@ export interface GameUI {
 }
 
 /** The Rumis view, with three.js: a separate chunk, fetched only for Rumis tables. */
-export async function rumisUI(root: HTMLElement, ctx: GameContext, readOnly = false): Promise<GameUI> {
+export async function rumisUI(root: HTMLElement, ctx: GameContext, readOnly = false, replay: { jump(move: number): void; final(): TableView } | null = null): Promise<GameUI> {
   const { RumisUI } = await import("./rumis/rumis");
-  return new RumisUI(root, ctx, readOnly);
+  return new RumisUI(root, ctx, readOnly, replay);
 }
 
 const NAME_KEY = "rumi.name";
@@ -564,6 +565,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
             "data-connected": String(s.connected),
           },
           h("span", { className: "marker" }, moving ? "▶" : ""),
+          // Rumis: the seat's colours, each with its symbol, as in the build and the scores.
+          ...(v.rumis?.colours.filter((c) => c.owner === s.seat).map((c) => colourChip(c.colour)) ?? []),
           h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? ` (${t("common.you")})` : "")),
           h("span", { className: "muted" }, state),
           s.seat === v.you && token

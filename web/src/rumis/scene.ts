@@ -8,19 +8,29 @@ import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { Cell, RumisCube, RumisScenario } from "../api";
 import { columnName, type HeightMap } from "./geometry";
 
-export const COLOUR_HEX: Record<string, number> = {
-  red: 0xd33b32,
-  blue: 0x2f6fd8,
-  green: 0x2c9b4e,
-  yellow: 0xf1c232,
-  orange: 0xf08a24,
-  violet: 0x8e4fc8,
-  purple: 0x8e4fc8,
-};
-export const NEUTRAL_HEX = 0x9a8f84;
+import { colourCss, colourSymbol, inkOn } from "./palette";
+export { colourHex } from "./palette";
 
-export function colourHex(colour: string): number {
-  return COLOUR_HEX[colour.toLowerCase()] ?? NEUTRAL_HEX;
+/** A cube face: the colour with its symbol (colour is never the only sign), as a texture. */
+function faceTexture(colour: string): THREE.CanvasTexture {
+  const c = document.createElement("canvas");
+  c.width = 64;
+  c.height = 64;
+  const g = c.getContext("2d")!;
+  g.fillStyle = colourCss(colour);
+  g.fillRect(0, 0, 64, 64);
+  const symbol = colourSymbol(colour);
+  if (symbol) {
+    g.fillStyle = inkOn(colour) === "#000000" ? "rgba(0,0,0,0.55)" : "rgba(255,255,255,0.7)";
+    g.font = "bold 38px sans-serif";
+    g.textAlign = "center";
+    g.textBaseline = "middle";
+    g.fillText(symbol, 32, 35);
+  }
+  const tex = new THREE.CanvasTexture(c);
+  tex.colorSpace = THREE.SRGBColorSpace;
+  tex.anisotropy = 4;
+  return tex;
 }
 
 export interface Hover {
@@ -71,6 +81,8 @@ export class RumisScene {
     this.ortho = new THREE.OrthographicCamera(-5, 5, 5, -5, 0.1, 200);
     this.controls = new OrbitControls(this.perspective, this.canvas);
     this.controls.addEventListener("change", () => this.requestRender());
+    // Touch: one finger turns the build, two fingers pinch to zoom and turn it.
+    this.controls.touches = { ONE: THREE.TOUCH.ROTATE, TWO: THREE.TOUCH.DOLLY_ROTATE };
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7d6b, 1.6));
     const sun = new THREE.DirectionalLight(0xffffff, 1.6);
     sun.position.set(-4, 12, 7);
@@ -229,7 +241,7 @@ export class RumisScene {
       const key = c.colour + ":" + (rank === 0 ? 2 : rank > 0 ? 1 : 0);
       let mat = materials.get(key);
       if (!mat) {
-        mat = new THREE.MeshStandardMaterial({ color: colourHex(c.colour), emissive: rank === 0 ? 0x444444 : rank > 0 ? 0x222222 : 0x000000, roughness: 0.7 });
+        mat = new THREE.MeshStandardMaterial({ map: this.texture(c.colour), emissive: rank === 0 ? 0x444444 : rank > 0 ? 0x222222 : 0x000000, roughness: 0.7 });
         materials.set(key, mat);
       }
       const m = new THREE.Mesh(this.cubeGeometry, mat);
@@ -240,6 +252,13 @@ export class RumisScene {
       this.cubeGroup.add(m, e);
     }
     this.requestRender();
+  }
+
+  private textures = new Map<string, THREE.CanvasTexture>();
+  private texture(colour: string): THREE.CanvasTexture {
+    let tex = this.textures.get(colour);
+    if (!tex) this.textures.set(colour, (tex = faceTexture(colour)));
+    return tex;
   }
 
   private redLineKey = "";
@@ -284,17 +303,31 @@ export class RumisScene {
     );
   }
 
-  /** The columns where the selected stone fits (anchor of a legal placement). */
+  /** The columns where the selected stone fits (anchor of a legal placement): rings
+   * drawn over everything (a tower in front does not hide them) and picked before the
+   * build, each with a wider invisible disc, so a mark behind a tower can be pointed at. */
   setMarks(marks: Hover[], heights: HeightMap): void {
     this.markGroup.clear();
-    const mat = new THREE.MeshBasicMaterial({ color: 0x1565c0, transparent: true, opacity: 0.7, depthWrite: false, depthTest: false });
+    const mat = new THREE.MeshBasicMaterial({ color: 0x1565c0, transparent: true, opacity: 0.85, depthWrite: false, depthTest: false });
+    const halo = new THREE.MeshBasicMaterial({ color: 0xffffff, transparent: true, opacity: 0.75, depthWrite: false, depthTest: false });
+    const hit = new THREE.MeshBasicMaterial({ transparent: true, opacity: 0, depthWrite: false, depthTest: false });
     const ring = new THREE.RingGeometry(0.16, 0.3, 24);
     ring.rotateX(-Math.PI / 2);
+    const outer = new THREE.RingGeometry(0.3, 0.36, 24);
+    outer.rotateX(-Math.PI / 2);
+    const disc = new THREE.CircleGeometry(0.46, 16);
+    disc.rotateX(-Math.PI / 2);
     for (const m of marks) {
+      const y = (heights[m.y]?.[m.x] ?? 0) + 0.02;
       const mesh = new THREE.Mesh(ring, mat);
-      mesh.position.set(m.x + 0.5, (heights[m.y]?.[m.x] ?? 0) + 0.02, m.y + 0.5);
-      mesh.renderOrder = 5;
-      this.markGroup.add(mesh);
+      const rim = new THREE.Mesh(outer, halo);
+      const pick = new THREE.Mesh(disc, hit);
+      for (const o of [mesh, rim, pick]) {
+        o.position.set(m.x + 0.5, y, m.y + 0.5);
+        o.renderOrder = 5;
+      }
+      pick.userData = { column: { x: m.x, y: m.y }, mark: true };
+      this.markGroup.add(rim, mesh, pick);
     }
     this.requestRender();
   }
@@ -334,6 +367,9 @@ export class RumisScene {
     const rect = this.canvas.getBoundingClientRect();
     const ndc = new THREE.Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
     this.raycaster.setFromCamera(ndc, this.camera());
+    // A mark wins over whatever is in front of it (marks are drawn on top).
+    const marks = this.raycaster.intersectObjects(this.markGroup.children.filter((o) => o.userData.mark), false);
+    if (marks.length) return marks[0].object.userData.column as Hover;
     const cubes = this.cubeGroup.children.filter((o) => o.userData.cube);
     const hits = this.raycaster.intersectObjects([...cubes, ...this.pickables], false);
     for (const hit of hits) {
@@ -347,6 +383,19 @@ export class RumisScene {
       return col;
     }
     return null;
+  }
+
+  /** Whether a column's top centre is hidden behind a cube nearer the camera (for tests:
+   * a mark behind a tower). */
+  hiddenColumn(x: number, y: number): boolean {
+    const h = this.heights[y]?.[x] ?? 0;
+    const target = new THREE.Vector3(x + 0.5, h + 0.02, y + 0.5);
+    const cam = this.camera();
+    const from = this.topView ? new THREE.Vector3(target.x, 60, target.z) : cam.position.clone();
+    const dir = target.clone().sub(from);
+    const dist = dir.length();
+    const ray = new THREE.Raycaster(from, dir.normalize(), 0, dist - 0.05);
+    return ray.intersectObjects(this.cubeGroup.children.filter((o) => o.userData.cube), false).length > 0;
   }
 
   /** Page coordinates of the top centre of a column (for tests and tooltips). */

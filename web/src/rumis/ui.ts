@@ -11,7 +11,8 @@ import { t } from "../i18n/i18n";
 import { colourName, reason, ruleHref } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
 import { cellsKey, drop, heightMap, normalise, notation, shapeKey, turn, type HeightMap, type Turn } from "./geometry";
-import { colourHex, RumisScene, type Hover } from "./scene";
+import { colourChip, colourHex } from "./palette";
+import { RumisScene, type Hover } from "./scene";
 import { stoneSvg } from "./tray";
 
 interface Verdict {
@@ -24,11 +25,16 @@ declare global {
   interface Window {
     __rumis?: {
       columnPoint(x: number, y: number): { x: number; y: number };
+      hiddenColumn(x: number, y: number): boolean;
       setTopView(on: boolean): void;
       firstFrameMs(): number | null;
     };
   }
 }
+
+/** Phones (portrait, and landscape with a low screen): the compact table layout. */
+const PHONE = "(max-width: 700px), (max-height: 500px) and (pointer: coarse)";
+const LANDSCAPE = "(max-height: 500px) and (pointer: coarse) and (orientation: landscape)";
 
 const TURN_KEYS: Record<string, Turn> = { q: "yaw-", e: "yaw+", w: "pitch-", s: "pitch+", a: "roll-", d: "roll+" };
 
@@ -65,11 +71,16 @@ export class RumisUI implements GameUI {
   private hintButton = h("button", { testid: "rumis-hint", title: t("rumis.hint_title") }, t("rumis.hint"));
   private hintList = h("ol", { className: "rumis-hints", testid: "rumis-hints", hidden: true });
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private viewControls = h("div", { className: "view-controls" });
+  private placeRow = h("div", { className: "place-row" }, this.ghostStatus, this.placeButton);
+  private fitHandler = () => this.fitPhone();
 
   constructor(
     root: HTMLElement,
     private ctx: GameContext,
     private readOnly = false,
+    /** The replay: every move of the game listed, a click on one shows the game after it. */
+    private replay: { jump(move: number): void; final(): TableView } | null = null,
   ) {
     const moveForm = h(
       "form",
@@ -94,7 +105,7 @@ export class RumisUI implements GameUI {
           "div",
           { className: "rumis-main" },
           this.viewport,
-          h("div", { className: "view-controls" }, this.topButton, h("span", { className: "muted" }, " ", t("rumis.view_help"))),
+          this.viewControls,
           this.info,
         ),
         h(
@@ -103,7 +114,7 @@ export class RumisUI implements GameUI {
           spectator ? null : h("h3", {}, t("rumis.your_stones")),
           spectator ? null : this.tray,
           spectator ? null : this.turnControls,
-          spectator ? null : h("div", { className: "place-row" }, this.ghostStatus, this.placeButton),
+          spectator ? null : this.placeRow,
           spectator ? null : h("div", { className: "hint-row" }, this.hintButton, this.hintList),
           h("h3", {}, t("rumis.scores")),
           this.scores,
@@ -113,6 +124,8 @@ export class RumisUI implements GameUI {
         ),
       ),
     );
+    this.viewControls.append(this.topButton, h("span", { className: "muted", testid: "view-help" }, " ", t(matchMedia("(pointer: coarse)").matches ? "board.view_help_touch" : "rumis.view_help")));
+    window.addEventListener("resize", this.fitHandler);
     try {
       this.scene = new RumisScene(
         this.viewport,
@@ -123,6 +136,7 @@ export class RumisUI implements GameUI {
       this.scene.canvas.setAttribute("role", "img");
       window.__rumis = {
         columnPoint: (x, y) => this.scene!.columnPoint(x, y),
+        hiddenColumn: (x, y) => this.scene!.hiddenColumn(x, y),
         setTopView: (on) => {
           if (this.scene!.isTopView() !== on) this.toggleTop();
         },
@@ -135,8 +149,30 @@ export class RumisUI implements GameUI {
   }
 
   destroy(): void {
+    window.removeEventListener("resize", this.fitHandler);
     document.removeEventListener("keydown", this.keyHandler);
     this.scene?.destroy();
+  }
+
+  /** On a phone the build takes the height left once the tray, the turn buttons and
+   * Place are on the screen too (portrait: below it; landscape: beside it), so that
+   * nobody scrolls between a stone and its column. */
+  private fitPhone(): void {
+    const phone = matchMedia(PHONE).matches;
+    if (!phone) {
+      this.viewport.style.height = "";
+      return;
+    }
+    const landscape = matchMedia(LANDSCAPE).matches;
+    const outer = (e: HTMLElement) => {
+      if (!e.isConnected || e.hidden) return 0;
+      const cs = getComputedStyle(e);
+      return e.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom);
+    };
+    const top = this.viewport.getBoundingClientRect().top + window.scrollY;
+    const below = landscape ? outer(this.viewControls) : [this.viewControls, this.info, this.tray, this.turnControls, this.placeRow].reduce((a, e) => a + outer(e), 0);
+    const height = Math.max(landscape ? 140 : 170, Math.floor(window.innerHeight - top - below - 14));
+    if (this.viewport.style.height !== `${height}px`) this.viewport.style.height = `${height}px`;
   }
 
   private rumis(): RumisView {
@@ -204,6 +240,7 @@ export class RumisUI implements GameUI {
     this.renderHistory();
     this.updateMarks();
     this.updateGhost();
+    this.fitPhone();
   }
 
   /** The strongest bot's best three moves with their win chances (`GET …/hint`, about a
@@ -346,13 +383,6 @@ export class RumisUI implements GameUI {
     return [...last.values()].sort((a, b) => b - a);
   }
 
-  /** The colour of each placed stone (index in `history`). */
-  private stoneColours(): Map<number, string> {
-    const m = new Map<number, string>();
-    for (const c of this.rumis().cubes) if (c.stone !== null) m.set(c.stone, c.colour);
-    return m;
-  }
-
   // ---- panels -------------------------------------------------------------------
 
   private ownerName(colour: string): string {
@@ -380,7 +410,7 @@ export class RumisUI implements GameUI {
           "tr",
           { className: (moving ? "to-move" : "") + (c.out ? " out" : ""), testid: `colour-${c.colour}`, "data-out": String(c.out) },
           h("td", {}, moving ? "▶" : ""),
-          h("td", {}, h("span", { className: "swatch", style: `background:#${colourHex(c.colour).toString(16).padStart(6, "0")}` }), " ", colourName(c.colour), c.out ? h("span", { className: "badge", testid: `out-${c.colour}` }, t("rumis.out")) : null),
+          h("td", {}, colourChip(c.colour, true), c.out ? h("span", { className: "badge", testid: `out-${c.colour}` }, t("rumis.out")) : null),
           h("td", {}, owner + (c.owner !== null && c.owner === v.you ? ` (${t("common.you")})` : "")),
           h("td", { testid: `supply-${c.colour}`, title: c.supply.join(" ") }, String(c.supply.length)),
           h("td", { className: "score", testid: `score-${c.colour}` }, String(c.score)),
@@ -471,22 +501,28 @@ export class RumisUI implements GameUI {
 
   private renderHistory(): void {
     const r = this.rumis();
-    const colours = this.stoneColours();
+    // The replay lists every move of the game, the one on show marked; the table, the moves so far.
+    const all = this.replay?.final().rumis ?? r;
+    const colours = new Map<number, string>();
+    for (const c of [...all.cubes, ...r.cubes]) if (c.stone !== null) colours.set(c.stone, c.colour);
     clear(this.history);
     const last = new Set(this.lastStones());
-    r.history.forEach((m, i) => {
+    const current = r.history.length - 1;
+    all.history.forEach((m, i) => {
       const colour = colours.get(i);
+      const line = [colour ? colourChip(colour) : null, colour ? ` ${colourName(colour)} (${this.ownerName(colour)}): ` : " ", h("code", {}, m)];
+      const cls = (last.has(i) ? "last-move" : "") + (this.replay && i > current ? " future" : "") + (this.replay && i === current ? " current" : "");
       this.history.append(
         h(
           "li",
-          { testid: `history-${i}`, className: last.has(i) ? "last-move" : "", "data-colour": colour ?? "" },
-          colour ? h("span", { className: "swatch", style: `background:#${colourHex(colour).toString(16).padStart(6, "0")}` }) : null,
-          colour ? ` ${colourName(colour)} (${this.ownerName(colour)}): ` : " ",
-          h("code", {}, m),
+          { testid: `history-${i}`, className: cls.trim(), "data-colour": colour ?? "", "aria-current": this.replay && i === current ? "step" : null },
+          ...(this.replay ? [h("button", { className: "move-jump", testid: `history-jump-${i}`, onclick: () => this.replay?.jump(i) }, ...line)] : line),
         ),
       );
     });
-    this.history.scrollTop = this.history.scrollHeight;
+    const at = this.replay ? this.history.querySelector<HTMLElement>("li.current") : null;
+    if (at) this.history.scrollTop = Math.max(0, at.offsetTop - this.history.clientHeight / 2);
+    else if (!this.replay) this.history.scrollTop = this.history.scrollHeight;
   }
 
   // ---- stone, orientation, ghost -----------------------------------------------

@@ -11,6 +11,7 @@ import { ClockWarning } from "../turn";
 import { lastEvent, lastTiles, reason } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
 import { byColour, byNumber, parseTile, readingOrder, setProblem, setValue, tileColourName } from "./sets";
+import { eventLine, MARKS, MoveLog } from "./log";
 
 interface WorkTile {
   id: number;
@@ -63,24 +64,37 @@ export class RummikubUI implements GameUI {
   private last = h("div", { className: "last", testid: "last", "aria-live": "polite" });
   private hintBox = h("div", { className: "hint", testid: "hint", hidden: true });
   private keyHelp = h("p", { className: "muted key-help", testid: "key-help" }, t("rk.key_help"));
+  /** Every turn of the round as a line, kept until the round ends. */
+  private log = new MoveLog();
+  private logBox = h("ol", { className: "rk-log", testid: "rk-log", tabindex: 0, "aria-label": t("board.log") });
+  /** The replay: the log is built from every step up to the one on show. */
+  private replaySteps: TableView[] | null = null;
 
   constructor(
     root: HTMLElement,
     private ctx: GameContext,
   ) {
+    // The table above, the rack at the bottom (on a phone it stays at the screen's
+    // bottom edge while the table scrolls), the move log beside (below on a phone).
     root.append(
       h("div", { className: "rk-top" }, this.info, this.countdown, this.clockWarning.live),
       this.players,
       this.last,
       this.roundBox,
-      h("h3", {}, t("rk.table")),
-      this.tableBox,
-      h("h3", {}, t("rk.your_rack")),
-      this.rackBox,
-      this.meldBox,
-      this.controls,
-      this.hintBox,
-      this.keyHelp,
+      h(
+        "div",
+        { className: "rk-board" },
+        h(
+          "div",
+          { className: "rk-main" },
+          h("h3", {}, t("rk.table")),
+          this.tableBox,
+          h("div", { className: "rk-dock", testid: "rk-dock" }, h("h3", {}, t("rk.your_rack")), this.rackBox, this.meldBox, this.controls),
+          this.hintBox,
+          this.keyHelp,
+        ),
+        h("div", { className: "rk-aside" }, h("h3", { id: "rk-log-title" }, t("board.log")), this.logBox),
+      ),
     );
     this.timer = window.setInterval(() => this.tick(), 250);
   }
@@ -98,7 +112,13 @@ export class RummikubUI implements GameUI {
     const rk = view.rummikub!;
     const prev = this.view;
     this.view = view;
-    if (view.version !== this.prevVersion) this.noteChanges(prev, view);
+    if (view.version !== this.prevVersion) {
+      this.noteChanges(prev, view);
+      if (this.replaySteps) {
+        this.log = new MoveLog();
+        for (const step of this.replaySteps) if (step.version <= view.version) this.log.note(step);
+      } else this.log.note(view);
+    }
     const key = JSON.stringify([view.version, rk.rack ?? null, rk.table, view.to_move]);
     if (key !== this.baseKey) {
       this.baseKey = key;
@@ -163,8 +183,14 @@ export class RummikubUI implements GameUI {
     this.prevVersion = view.version;
   }
 
+  /** The replay's steps (each a version): its log is read from them. */
+  replayOf(steps: TableView[]): void {
+    this.replaySteps = steps;
+  }
+
   /** Your own action clears the marks of the last turn. */
   private acted(): void {
+    this.log.seen();
     this.changedSets.clear();
     this.laid.clear();
     this.drawn = null;
@@ -486,9 +512,15 @@ export class RummikubUI implements GameUI {
         h("a", { href: "/rules/rummikub", target: "_blank" }, t("rules.short")),
       ),
     );
-    this.last.textContent = lastEvent(rk, this.view!.seats.map(seatName));
+    clear(this.last);
+    // The last event's tiles as tiles (colour in words and by a mark), not as codes.
+    if (rk.last_event) this.last.append(...eventLine(rk.last_event, this.view!.seats.map(seatName)));
+    else this.last.append(lastEvent(rk, this.view!.seats.map(seatName)));
     this.last.dataset.event = rk.last_event?.code ?? "";
+    this.last.dataset.tiles = Array.isArray(rk.last_event?.params?.tiles) ? (rk.last_event.params.tiles as unknown[]).join(" ") : "";
     this.last.dataset.raw = rk.last ?? "";
+
+    this.log.render(this.logBox, v);
 
     clear(this.players);
     for (const s of v.seats) {
@@ -679,6 +711,3 @@ export class RummikubUI implements GameUI {
     this.render();
   }
 }
-
-/** Colours are told apart by a mark too, not by hue alone. */
-const MARKS: Record<string, string> = { r: "◆", b: "●", k: "■", o: "▲" };
