@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { newcomerScenarios } from "./newcomer.mjs";
+import { boardScenarios } from "./board.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -1505,7 +1506,7 @@ function checkMessage(text, seat, who) {
 
 // ---- main ---------------------------------------------------------------------
 
-const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario, lang: langScenario, phone: phoneScenario, keyboard: keyboardScenario, rounds: roundsScenario, dismantle: dismantleScenario, ...newcomerScenarios({ check, log, tid, api, waitAttr, waitText, shot, watchPage, axeCheck, practiceTable, openSeat, dragTile }) };
+const scenarios = { rumis: rumisGame, rummikub: rummikubTwoPlayers, seats: seatsScenario, waiting: waitingScenario, handover: handoverScenario, lang: langScenario, phone: phoneScenario, keyboard: keyboardScenario, rounds: roundsScenario, dismantle: dismantleScenario, ...newcomerScenarios({ check, log, tid, api, waitAttr, waitText, shot, watchPage, axeCheck, practiceTable, openSeat, dragTile }), ...boardScenarios({ check, log, tid, api, waitAttr, waitText, watchPage, axeCheck, practiceTable, openSeat, meldFrom }) };
 
 async function main() {
   fs.mkdirSync(shots, { recursive: true });

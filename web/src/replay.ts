@@ -4,6 +4,7 @@ import { clear, h, seatName } from "./dom";
 import { RummikubUI } from "./rummikub/ui";
 import { t } from "./i18n/i18n";
 import { lastEvent } from "./i18n/server";
+import { smallTile } from "./rummikub/log";
 import { showNotFound } from "./notfound";
 import { fairnessBox, resultText, rumisUI, type GameContext, type GameUI } from "./table";
 
@@ -14,12 +15,14 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   app.append(h("h1", {}, t("replay.title", { id })), error);
   let steps: TableView[];
   let record: string | undefined;
+  let racks: string[][][] | undefined;
   let fairness: Fairness | undefined;
   try {
     const answer = await api.replay(id);
     steps = answer.steps;
     record = answer.record;
     fairness = answer.fairness;
+    racks = answer.racks;
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return showNotFound(app, "table", id);
     error.hidden = false;
@@ -47,6 +50,8 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   const caption = h("div", { className: "replay-caption", testid: "replay-caption" });
   const slider = h("input", { type: "range", min: 0, max: steps.length - 1, value: 0, testid: "replay-slider", "aria-label": t("replay.step_label") });
   const box = h("div", { className: "game-box" });
+  // Rummikub, after the game: every seat's rack at the step on show.
+  const rackBox = h("div", { className: "rk-racks", testid: "replay-racks", role: "group", "aria-labelledby": "replay-racks-title" });
   const go = (i: number) => {
     index = Math.max(0, Math.min(steps.length - 1, i));
     show();
@@ -67,6 +72,7 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     if (e.key === "ArrowLeft") go(index - 1);
   });
   app.append(controls, caption, box);
+  if (racks) app.append(h("h3", { id: "replay-racks-title" }, t("board.racks")), h("p", { className: "muted" }, t("board.racks_note")), rackBox);
   const last = steps[steps.length - 1];
   const fair = fairnessBox(id, fairness ?? last.fairness, true);
   if (fair) app.append(fair);
@@ -75,7 +81,12 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   try {
     // A move of the Rumis list: the first step whose history holds it.
     const jump = (move: number) => go(steps.findIndex((s) => (s.rumis?.history.length ?? 0) > move));
-    ui = steps[0].game === "rumis" ? await rumisUI(box, ctx, true, { jump, final: () => last }) : new RummikubUI(box, ctx);
+    if (steps[0].game === "rumis") ui = await rumisUI(box, ctx, true, { jump, final: () => last });
+    else {
+      const rk = new RummikubUI(box, ctx);
+      rk.replayOf(steps);
+      ui = rk;
+    }
   } catch (e) {
     ctx.error(t("table.cannot_load", { error: (e as Error).message }));
     return;
@@ -94,6 +105,20 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     if (v.over && v.result) text += ` — ${resultText(v)}`;
     else if (v.to_move !== null && v.seats[v.to_move]) text += ` — ${t("table.to_move", { name: seatName(v.seats[v.to_move]) })}`;
     caption.textContent = text;
+    if (racks) {
+      clear(rackBox);
+      v.seats.forEach((seat, i) => {
+        const rack = racks![index]?.[i] ?? [];
+        rackBox.append(
+          h(
+            "div",
+            { className: "rack-line", testid: `replay-rack-${i}`, "data-tiles": rack.join(" ") },
+            h("span", { className: "who" }, t("board.rack_of", { player: seatName(seat) })),
+            h("span", { className: "tile-list" }, ...rack.map(smallTile)),
+          ),
+        );
+      });
+    }
   }
   show();
 }

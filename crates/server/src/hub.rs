@@ -2137,7 +2137,18 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
         }
         view
     };
+    // Rummikub: each seat's rack after each step, kept only if the game is over.
+    let racks_of = |state: &TableState| -> Option<Vec<Vec<String>>> {
+        (0..state.seats.len())
+            .map(|seat| state.view(&stored.id, Some(seat)).rummikub?.rack)
+            .collect()
+    };
+    let rummikub = state.settings.game == GameKind::Rummikub;
     let mut steps = vec![step(&state)];
+    let mut racks = Vec::new();
+    if rummikub {
+        racks.extend(racks_of(&state));
+    }
     for action in &stored.actions {
         let value: Value = serde_json::from_str(&action.action)?;
         games::replay_action(state.game.as_mut(), action.actor, &value)
@@ -2145,8 +2156,13 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
         state.version = action.version;
         state.turn_started_ms = action.at_ms;
         steps.push(step(&state));
+        if rummikub {
+            racks.extend(racks_of(&state));
+        }
     }
     let last = steps.last().expect("the first step").clone();
+    // No rack of a running game leaves the server.
+    let racks = (rummikub && last.over && racks.len() == steps.len()).then_some(racks);
     Ok(ReplayAnswer {
         id: stored.id.clone(),
         settings: state.settings.clone(),
@@ -2164,6 +2180,7 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
         steps,
         record: state.game.record(),
         result: last.result,
+        racks,
     })
 }
 

@@ -674,6 +674,12 @@ pub struct ReplayAnswer {
     /// The game as a text record (`rumi rumis replay` / `rumi rummikub replay`).
     pub record: String,
     pub result: Option<ResultView>,
+    /// Rummikub, once the game is over: every seat's rack after each step
+    /// (`racks[step][seat]`, as in `steps`). Never sent while the game runs: the
+    /// replay opens only at the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub racks: Option<Vec<Vec<Vec<String>>>>,
 }
 
 /// WebSocket, client to server.

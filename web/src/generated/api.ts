@@ -342,7 +342,13 @@ steps: Array<TableView>,
 /**
  * The game as a text record (`rumi rumis replay` / `rumi rummikub replay`).
  */
-record: string, result: ResultView | null, };
+record: string, result: ResultView | null, 
+/**
+ * Rummikub, once the game is over: every seat's rack after each step
+ * (`racks[step][seat]`, as in `steps`). Never sent while the game runs: the
+ * replay opens only at the end.
+ */
+racks?: Array<Array<Array<string>>>, };
 
 export type ClientMessage = { "type": "hello", token?: string, } | { "type": "action", version: number, action: GameAction, };
 

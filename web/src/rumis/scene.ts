@@ -81,6 +81,7 @@ export class RumisScene {
     this.ortho = new THREE.OrthographicCamera(-5, 5, 5, -5, 0.1, 200);
     this.controls = new OrbitControls(this.perspective, this.canvas);
     this.controls.addEventListener("change", () => this.requestRender());
+    this.controls.addEventListener("start", () => (this.userMoved = true));
     // Touch: one finger turns the build, two fingers pinch to zoom and turn it.
     this.controls.touches = { ONE: THREE.TOUCH.ROTATE, TWO: THREE.TOUCH.DOLLY_ROTATE };
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7d6b, 1.6));
@@ -120,8 +121,29 @@ export class RumisScene {
     this.canvas.style.height = `${hgt}px`;
     this.perspective.aspect = w / hgt;
     this.perspective.updateProjectionMatrix();
+    if (!this.userMoved && this.scenarioKey) this.frame();
     this.fitOrtho();
     this.requestRender();
+  }
+
+  /** Whether the player turned or zoomed the view (then a resize keeps their view). */
+  private userMoved = false;
+
+  /** The camera in front, to the right and above, as near as the whole allowed space
+   * (board and height limits) still fits the canvas, in portrait as in landscape. */
+  private frame(): void {
+    const cx = this.width / 2;
+    const cz = this.depth / 2;
+    const size = Math.max(this.width, this.depth, this.maxHeight);
+    const target = new THREE.Vector3(cx, Math.min(this.maxHeight / 3, 2), cz);
+    const dir = new THREE.Vector3(size * 0.6, this.maxHeight + size * 1.3, size * 1.9).normalize();
+    const radius = 0.5 * Math.hypot(this.width + 1, this.maxHeight, this.depth + 1);
+    const vfov = (this.perspective.fov * Math.PI) / 180;
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.perspective.aspect);
+    const distance = (radius / Math.sin(Math.min(vfov, hfov) / 2)) * 0.92;
+    this.controls.target.copy(target);
+    this.perspective.position.copy(target).addScaledVector(dir, distance);
+    this.controls.update();
   }
 
   private fitOrtho(): void {
@@ -218,10 +240,8 @@ export class RumisScene {
 
     const cx = this.width / 2;
     const cz = this.depth / 2;
-    const size = Math.max(this.width, this.depth, this.maxHeight);
-    this.controls.target.set(cx, Math.min(this.maxHeight / 3, 2), cz);
-    this.perspective.position.set(cx + size * 0.6, this.maxHeight + size * 1.3, cz + size * 1.9);
-    this.controls.update();
+    this.userMoved = false;
+    this.frame();
     this.ortho.position.set(cx, 60, cz);
     this.ortho.up.set(0, 0, -1);
     this.ortho.lookAt(cx, 0, cz);
@@ -396,6 +416,11 @@ export class RumisScene {
     const dist = dir.length();
     const ray = new THREE.Raycaster(from, dir.normalize(), 0, dist - 0.05);
     return ray.intersectObjects(this.cubeGroup.children.filter((o) => o.userData.cube), false).length > 0;
+  }
+
+  /** The 3D camera's distance and turn around the build (for tests of the gestures). */
+  cameraState(): { distance: number; azimuth: number; polar: number } {
+    return { distance: this.controls.getDistance(), azimuth: this.controls.getAzimuthalAngle(), polar: this.controls.getPolarAngle() };
   }
 
   /** Page coordinates of the top centre of a column (for tests and tooltips). */

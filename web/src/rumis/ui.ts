@@ -26,6 +26,7 @@ declare global {
     __rumis?: {
       columnPoint(x: number, y: number): { x: number; y: number };
       hiddenColumn(x: number, y: number): boolean;
+      cameraState(): { distance: number; azimuth: number; polar: number };
       setTopView(on: boolean): void;
       firstFrameMs(): number | null;
     };
@@ -119,7 +120,7 @@ export class RumisUI implements GameUI {
           h("h3", {}, t("rumis.scores")),
           this.scores,
           spectator ? null : h("details", { className: "typed", open: window.innerWidth > 700 }, h("summary", {}, t("rumis.type_move")), moveForm),
-          h("h3", {}, t("rumis.moves")),
+          h("h3", {}, t(replay ? "board.replay_moves" : "rumis.moves")),
           this.history,
         ),
       ),
@@ -137,6 +138,7 @@ export class RumisUI implements GameUI {
       window.__rumis = {
         columnPoint: (x, y) => this.scene!.columnPoint(x, y),
         hiddenColumn: (x, y) => this.scene!.hiddenColumn(x, y),
+        cameraState: () => this.scene!.cameraState(),
         setTopView: (on) => {
           if (this.scene!.isTopView() !== on) this.toggleTop();
         },
@@ -170,7 +172,7 @@ export class RumisUI implements GameUI {
       return e.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom);
     };
     const top = this.viewport.getBoundingClientRect().top + window.scrollY;
-    const below = landscape ? outer(this.viewControls) : [this.viewControls, this.info, this.tray, this.turnControls, this.placeRow].reduce((a, e) => a + outer(e), 0);
+    const below = landscape ? 0 : [this.viewControls, this.info, this.tray, this.turnControls, this.placeRow].reduce((a, e) => a + outer(e), 0);
     const height = Math.max(landscape ? 140 : 170, Math.floor(window.innerHeight - top - below - 14));
     if (this.viewport.style.height !== `${height}px`) this.viewport.style.height = `${height}px`;
   }
