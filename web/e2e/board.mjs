@@ -260,7 +260,8 @@ export function boardScenarios(x) {
     watchPage(page, "towers", problems);
     // Two people, both played over the API until a mark hides behind a tower; Ana's page watches.
     const made = await api(base, "POST", "/api/tables", { game: "rumis", rumis: { scenario: "chullpa", players: 2, variant: "standard" }, seats: [{ kind: "human", name: "Ana" }, { kind: "human", name: "Bo" }] });
-    const tokens = [made.you.token, made.seats.find((s) => s.seat === 1).token];
+    const invite = new URLSearchParams(made.seats[1].invite.split("#")[1]).get("token");
+    const tokens = [made.you.token, (await api(base, "POST", `/api/tables/${made.id}/claim`, {}, invite)).token];
     await openSeat(page, base, made.id, tokens[0]);
     await page.locator(tid("rumis-canvas")).waitFor();
     let found = null;
@@ -308,6 +309,21 @@ export function boardScenarios(x) {
     const after = await layout(page);
     check(Math.abs(after.canvas.top - before.canvas.top) < 0.5 && Math.abs(after.tray.top - before.tray.top) < 0.5, `a refusal moved the board (${before.canvas.top} → ${after.canvas.top}) or the tray (${before.tray.top} → ${after.tray.top})`);
     // A red ghost with its reason: the same.
+    const marked = new Set(((await page.locator(tid("rumis-viewport")).getAttribute("data-marks")) ?? "").split(";"));
+    const v0 = await api(base, "GET", `/api/tables/${made.id}`, undefined, tokens[0]);
+    let red = null;
+    for (let y = 0; y < v0.rumis.scenario.depth && !red; y++)
+      for (let x = 0; x < v0.rumis.scenario.width && !red; x++) if (!marked.has(`${x},${y}`) && !(await page.evaluate(([a, b]) => window.__rumis.hiddenColumn(a, b), [x, y]))) red = [x, y];
+    if (red) {
+      const q = await page.evaluate(([a, b]) => window.__rumis.columnPoint(a, b), red);
+      await page.mouse.move(q.x, q.y);
+      await waitAttr(page, "ghost-status", "data-legal", (v) => v === "false", 5_000, `(a red ghost on ${red})`);
+      const refused = await layout(page);
+      check(Math.abs(refused.canvas.top - before.canvas.top) < 0.5 && Math.abs(refused.tray.top - before.tray.top) < 0.5 && Math.abs(refused.place.top - before.place.top) < 0.5, `a red ghost's reason moved the board, the tray or Place`);
+      log(`towers: a red ghost on ${red} ("${await page.locator(tid("ghost-status")).textContent()}") moved nothing`);
+      await page.mouse.move(p.x, p.y);
+      await waitAttr(page, "ghost-status", "data-legal", (v) => v === "true", 5_000, "(back on the hidden mark)");
+    }
     await page.mouse.click(p.x, p.y);
     await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > found.version, 10_000, "(the stone placed on the hidden mark)");
     const placed = await api(base, "GET", `/api/tables/${made.id}`, undefined, tokens[0]);
