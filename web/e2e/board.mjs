@@ -353,12 +353,14 @@ export function boardScenarios(x) {
     await openSeat(page, base, t.id, t.token);
     let botLine = null;
     let ownDraw = null;
-    for (let turn = 0; turn < 30 && !(botLine && ownDraw); turn++) {
+    let changedLine = null;
+    for (let turn = 0; turn < 40 && !(botLine && ownDraw && changedLine); turn++) {
       await myTurn(page);
       const lines = await logLines(page);
       botLine ??= lines.find((l) => l.player === "1" && (l.kind === "laid" || l.kind === "melded") && l.n > 0) ?? null;
       ownDraw ??= lines.find((l) => l.player === "0" && l.kind === "drew") ?? null;
-      if (botLine && ownDraw) break;
+      changedLine ??= lines.find((l) => l.changed > 0) ?? null;
+      if (botLine && ownDraw && changedLine) break;
       // The bot's lines since my last action are marked new and stay until I act.
       const fresh = lines.filter((l) => l.fresh);
       check(fresh.every((l) => l.player !== "0"), "my own turn is marked new to me");
@@ -382,8 +384,9 @@ export function boardScenarios(x) {
     const lastText = await page.locator(tid("last")).textContent();
     check(!CODE.test(logText) && !CODE.test(lastText), `tile codes in the log or the event line: ${logText.match(CODE)?.[0] ?? lastText.match(CODE)?.[0]}`);
     const lines = await logLines(page);
-    const changed = lines.find((l) => l.changed > 0);
-    if (changed) check((de ? /und \d+ Serien? umgebaut/ : /and changed \d+ sets?/).test(changed.text), `a turn that changed sets says "${changed.text}"`);
+    const changed = changedLine;
+    check(changed, "no turn that changed sets on the table in 40 turns");
+    check((de ? /und \d+ Serien? umgebaut/ : /and changed \d+ sets?/).test(changed.text), `a turn that changed sets says "${changed.text}"`);
     await page.locator(tid("rk-log")).scrollIntoViewIfNeeded();
     await docShot(page, `rummikub-log-${de ? "de" : "en"}.png`);
     await axeCheck(page, `a Rummikub table with its move log (${locale})`);
