@@ -128,18 +128,18 @@ export function boardScenarios(x) {
     const { rows, bad } = checkPalette();
     check(bad.length === 0, `the Rumis colours are too close: ${bad.join("; ")}`);
     log(`palette: every pair of the 6 colours ΔE2000 ≥ ${MIN_DE2000} under simulated colour blindness (${rows.join("; ")})`);
-    // Six colours at a Rumis+ table (three players, two colours each... or the 4-colour
-    // variant): the score table, the seat pills and the move list carry each colour's symbol.
+    // The score table, the seat pills and the move list carry each colour's symbol.
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
     const page = await ctx.newPage();
     watchPage(page, "palette", problems);
-    const t = await practiceTable(base, { game: "rumis", rumis: { scenario: "chullpa", players: 2, variant: "standard" }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed: 3 });
+    // Six players (Huaca): all six colours on one page.
+    const t = await practiceTable(base, { game: "rumis", rumis: { scenario: "huaca", players: 6, variant: "standard" }, seats: [{ kind: "human", name: "Ana" }, ...Array.from({ length: 5 }, () => ({ kind: "bot", bot: "greedy" }))], seed: 3 });
     await openSeat(page, base, t.id, t.token);
     await myTurn(page);
     const v = await api(base, "GET", `/api/tables/${t.id}`, undefined, t.token);
     const p = v.rumis.legal[0];
     await api(base, "POST", `/api/tables/${t.id}/actions`, { version: v.version, action: { stone: p.stone, cells: p.cells } }, t.token);
-    await page.locator(tid("history-1")).waitFor({ timeout: 20_000 });
+    await page.locator(tid("history-5")).waitFor({ timeout: 20_000 });
     const seen = await page.evaluate(() => {
       const chips = (sel) => [...document.querySelectorAll(`${sel} .chip`)].map((c) => [c.dataset.colour, c.dataset.symbol, getComputedStyle(c).backgroundColor, getComputedStyle(c, "::before").content]);
       return { scores: chips('[data-testid="rumis-scores"]'), seats: chips('[data-testid="seat-list"]'), history: chips('[data-testid="history"]'), turn: chips('[data-testid="turn-status"]') };
@@ -153,6 +153,8 @@ export function boardScenarios(x) {
         check(want && symbol === want.symbol && bg === rgb(want.hex) && content.includes(want.symbol), `the ${where} marks ${colour} with ${symbol} on ${bg} (${content}), not ${want?.symbol} on ${want?.hex}`);
       }
     }
+    check(new Set(seen.scores.map(([c]) => c)).size === 6 && new Set(seen.scores.map(([, sym]) => sym)).size === 6, `the score table shows ${seen.scores.length} colours`);
+    await page.screenshot({ path: path.join(targetShots, "rumis-six-colours.png") });
     const owners = v.rumis.colours.filter((c) => c.owner !== null);
     for (const c of owners) check(seen.seats.some(([colour]) => colour === c.colour), `seat ${c.owner}'s pill lacks ${c.colour}`);
     log(`palette: symbols on ${seen.scores.length} score rows, ${seen.seats.length} seat pills, ${seen.history.length} moves`);

@@ -64,6 +64,8 @@ async fn whole_rumis_game(db: &str) {
     let (status, replay) = server.get(&format!("/api/tables/{id}/replay")).await;
     assert_eq!(status, 200);
     let steps = replay["steps"].as_array().unwrap();
+    // Racks are Rummikub's: a Rumis replay has none.
+    assert!(replay.get("racks").is_none());
     let last = steps.last().unwrap();
     let final_view = server.view(&id, None).await;
     assert_eq!(
@@ -474,6 +476,31 @@ async fn rummikub_bots_play_whole_rounds_on_the_server() {
         .unwrap()
         .iter()
         .all(|s| s["rummikub"]["rack"].is_null()));
+    // Once the game is over, the replay shows every seat's rack at every step: as
+    // many tiles as the step's rack sizes say, 14 each at the deal.
+    let steps = replay["steps"].as_array().unwrap();
+    let racks = replay["racks"].as_array().expect("a finished game's racks");
+    assert_eq!(racks.len(), steps.len());
+    assert!(racks[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r.as_array().unwrap().len() == 14));
+    for (step, racks) in steps.iter().zip(racks) {
+        let sizes: Vec<usize> = racks
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_array().unwrap().len())
+            .collect();
+        let said: Vec<usize> = step["rummikub"]["rack_sizes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap() as usize)
+            .collect();
+        assert_eq!(sizes, said, "step {}", step["version"]);
+    }
 }
 
 #[tokio::test]
