@@ -418,6 +418,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
    * says who is connected as of the last change, where an HTTP answer may be older). */
   function accept(next: TableView, fromSocket: boolean): void {
     if (view && (next.version < view.version || (next.version === view.version && !fromSocket))) return;
+    // The stones' orientations come in the first views only: keep them, so that a game
+    // view made after later views (the Rumis chunk loads meanwhile) still has them.
+    if (next.rumis && !next.rumis.stones && view?.rumis?.stones) next.rumis.stones = view.rumis.stones;
     view = next;
     setSeatNames(next.seats.map(seatName));
     render();
@@ -540,6 +543,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     } else if (myTurn) turn.textContent = t("table.your_turn");
     else if (v.to_move !== null && v.seats[v.to_move]) turn.textContent = t("table.to_move", { name: seatName(v.seats[v.to_move]) });
     else turn.textContent = "";
+    // Rumis: the colour to move, with its symbol, as on the board and in the scores.
+    if (status === "playing" && v.rumis?.to_move_colour) turn.prepend(colourChip(v.rumis.to_move_colour), " ");
     if (status !== "waiting") delete turn.dataset.waitingFor;
   }
 
