@@ -430,6 +430,7 @@ export function boardScenarios(x) {
     const out = await outOfCard(pp);
     check(out.length === 0, `controls out of their cards at a Rummikub table on a phone: ${out.join("; ")}`);
     await axeCheck(pp, "a Rummikub table on a phone");
+    await pp.screenshot({ path: path.join(targetShots, "rummikub-phone.png") });
     log(`log: on a phone the rack stays on screen (${Math.round(box.rack.top)}–${Math.round(box.rack.bottom)} of ${box.h} px) under the table`);
     await phone.close();
   }

@@ -117,6 +117,8 @@ export class RummikubUI implements GameUI {
       if (this.replaySteps) {
         this.log = new MoveLog();
         for (const step of this.replaySteps) if (step.version <= view.version) this.log.note(step);
+        // (in a replay only the step on show is new)
+        for (const l of this.log.lines) l.fresh = l.version === view.version;
       } else this.log.note(view);
     }
     const key = JSON.stringify([view.version, rk.rack ?? null, rk.table, view.to_move]);
