@@ -2138,17 +2138,18 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
         view
     };
     // Rummikub: each seat's rack after each step, kept only if the game is over.
+    let rummikub = state.settings.game == GameKind::Rummikub;
     let racks_of = |state: &TableState| -> Option<Vec<Vec<String>>> {
+        if !rummikub {
+            return None;
+        }
         (0..state.seats.len())
             .map(|seat| state.view(&stored.id, Some(seat)).rummikub?.rack)
             .collect()
     };
-    let rummikub = state.settings.game == GameKind::Rummikub;
     let mut steps = vec![step(&state)];
     let mut racks = Vec::new();
-    if rummikub {
-        racks.extend(racks_of(&state));
-    }
+    racks.extend(racks_of(&state));
     for action in &stored.actions {
         let value: Value = serde_json::from_str(&action.action)?;
         games::replay_action(state.game.as_mut(), action.actor, &value)
@@ -2156,9 +2157,7 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
         state.version = action.version;
         state.turn_started_ms = action.at_ms;
         steps.push(step(&state));
-        if rummikub {
-            racks.extend(racks_of(&state));
-        }
+        racks.extend(racks_of(&state));
     }
     let last = steps.last().expect("the first step").clone();
     // No rack of a running game leaves the server.
