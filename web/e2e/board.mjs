@@ -296,6 +296,8 @@ export function boardScenarios(x) {
       await api(base, "POST", `/api/tables/${made.id}/actions`, { version: mine.version, action: { stone: best.stone, cells: best.cells } }, tokens[seat]);
     }
     check(found, "no mark was ever hidden behind a tower in 40 turns");
+    const outDesk = await outOfCard(page);
+    check(outDesk.length === 0, `controls out of their cards at a Rumis table on a desktop: ${outDesk.join("; ")}`);
     const before = await layout(page);
     const p = await page.evaluate(([a, b]) => window.__rumis.columnPoint(a, b), [found.mx, found.my]);
     await page.mouse.move(p.x, p.y);
@@ -389,6 +391,8 @@ export function boardScenarios(x) {
     const changed = changedLine;
     check(changed, "no turn that changed sets on the table in 40 turns");
     check((de ? /und \d+ Serien? umgebaut/ : /and changed \d+ sets?/).test(changed.text), `a turn that changed sets says "${changed.text}"`);
+    const outDesk = await outOfCard(page);
+    check(outDesk.length === 0, `controls out of their cards at a Rummikub table on a desktop: ${outDesk.join("; ")}`);
     await page.locator(tid("rk-log")).scrollIntoViewIfNeeded();
     await docShot(page, `rummikub-log-${de ? "de" : "en"}.png`);
     await axeCheck(page, `a Rummikub table with its move log (${locale})`);
