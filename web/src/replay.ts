@@ -84,7 +84,7 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     if (steps[0].game === "rumis") ui = await rumisUI(box, ctx, true, { jump, final: () => last });
     else {
       const rk = new RummikubUI(box, ctx);
-      rk.replayOf(steps);
+      rk.replayOf(steps, !!racks);
       ui = rk;
     }
   } catch (e) {

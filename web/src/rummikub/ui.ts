@@ -67,6 +67,7 @@ export class RummikubUI implements GameUI {
   /** Every turn of the round as a line, kept until the round ends. */
   private log = new MoveLog();
   private logBox = h("ol", { className: "rk-log", testid: "rk-log", tabindex: 0, "aria-label": t("board.log") });
+  private dock = h("div", { className: "rk-dock", testid: "rk-dock" }, h("h3", {}, t("rk.your_rack")), this.rackBox, this.meldBox, this.controls);
   /** The replay: the log is built from every step up to the one on show. */
   private replaySteps: TableView[] | null = null;
 
@@ -89,7 +90,7 @@ export class RummikubUI implements GameUI {
           { className: "rk-main" },
           h("h3", {}, t("rk.table")),
           this.tableBox,
-          h("div", { className: "rk-dock", testid: "rk-dock" }, h("h3", {}, t("rk.your_rack")), this.rackBox, this.meldBox, this.controls),
+          this.dock,
           this.hintBox,
           this.keyHelp,
         ),
@@ -185,9 +186,11 @@ export class RummikubUI implements GameUI {
     this.prevVersion = view.version;
   }
 
-  /** The replay's steps (each a version): its log is read from them. */
-  replayOf(steps: TableView[]): void {
+  /** The replay's steps (each a version): its log is read from them. With every rack
+   * shown by the replay page, the spectator's empty rack goes away. */
+  replayOf(steps: TableView[], racksShown: boolean): void {
     this.replaySteps = steps;
+    this.dock.hidden = racksShown;
   }
 
   /** Your own action clears the marks of the last turn. */
