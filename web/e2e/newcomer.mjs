@@ -111,7 +111,7 @@ export function newcomerScenarios(x) {
     await draw(base, id, bo);
     await waitTitle(page, (t) => t.startsWith("● Your turn · "), "(my turn again)");
     const notes = await page.evaluate(() => window.__notes);
-    check(notes.length === 1 && notes[0].title === "Your turn at rumi" && notes[0].body.includes(id), `notifications while hidden: ${JSON.stringify(notes)}`);
+    check(notes.length === 1 && notes[0].title === "Your turn at rumi" && notes[0].body.includes("Rummikub · current rules · Ana vs Bo"), `notifications while hidden: ${JSON.stringify(notes)}`);
     const chimed = Number((await page.locator(".turn-signal").getAttribute("data-chimes")) ?? 0);
     check(chimed === chimes + 1, `the sound played ${chimed - chimes} times when my turn came`);
     // Visible again: my next turn does not notify.
@@ -207,7 +207,8 @@ export function newcomerScenarios(x) {
     await openSeat(page, base, table.id, table.token);
     await waitText(page, "seat-0", (t) => t.includes("Spieler 1"), 10_000, "(my default name in German)");
     const bot = await waitText(page, "seat-1", (t) => /Bot \(/.test(t), 10_000, "(the bot by its level, in German)");
-    check(/^Bot \((Einsteiger|Gelegenheitsspieler|Fortgeschritten|Stark|Experte)( \d)?\)/.test(bot.trim()), `the bot's seat says ${bot}`);
+    // (a bot seat by its own name and level, issue #46 point 6)
+    check(/^Inti, Bot \((Einsteiger|Gelegenheitsspieler|Fortgeschritten|Stark|Experte)\)/.test(bot.trim()), `the bot's seat says ${bot}`);
     check((await page.locator(tid("rack-size-0")).textContent()) === "14 Steine", `my rack size says ${await page.locator(tid("rack-size-0")).textContent()}`);
     // One tile in a new set: "1 Stein", not "1 Steine" or "Stein(e)".
     const first = await page.locator(`${tid("rack")} [data-tile]`).first().getAttribute("data-tile");
@@ -234,7 +235,7 @@ export function newcomerScenarios(x) {
     await page.goto(base + "/");
     await page.locator(tid("refresh-tables")).click();
     const line = await waitText(page, `open-table-${open.id}`, (t) => t.includes("Spieler 1"), 10_000, "(the open table in German)");
-    check(/Spieler 1, Bot \([\w ]+\), freier Platz/.test(line) && !/Player|greedy/.test(line), `the lobby line says ${line}`);
+    check(/Spieler 1 gegen Inti \(Bot, [\w ]+\) gegen freier Platz/.test(line) && !/Player|greedy/.test(line), `the lobby line says ${line}`);
     const lobbyText = await page.evaluate(() => document.body.innerText);
     check(!/Player|greedy|\(s\)|\(e\)/.test(lobbyText), `the German lobby shows English: ${lobbyText.match(/.{0,40}(Player|greedy|\(s\)|\(e\)).{0,40}/)?.[0]}`);
 
@@ -256,7 +257,7 @@ export function newcomerScenarios(x) {
     await openSeat(page, base, table.id, table.token);
     await waitText(page, "seat-0", (t) => t.includes("Player 1"), 10_000, "(my default name in English)");
     const botEn = await waitText(page, "seat-1", (t) => / bot/.test(t), 10_000, "(the bot by its level, in English)");
-    check(/^(Beginner|Casual|Intermediate|Advanced|Expert)( \d)? bot/.test(botEn.trim()) && !/greedy/.test(botEn), `the bot's seat says ${botEn}`);
+    check(/^Inti, (beginner|casual|intermediate|advanced|expert) bot/.test(botEn.trim()) && !/greedy/.test(botEn), `the bot's seat says ${botEn}`);
     check(/^1[0-9] tiles$/.test(await page.locator(tid("rack-size-0")).textContent()), `my rack size says ${await page.locator(tid("rack-size-0")).textContent()}`);
     await shot(page, "names-en.png");
     await ctx.close();

@@ -297,6 +297,9 @@ export interface MyTable {
   token: string;
   name?: string | null;
   at: number;
+  /** For the table's title in the lobby: its board or rules, and its seats. */
+  what?: { scenario?: string; rules?: string };
+  seats?: { seat: number; name: string; kind: string; bot: string | null; claimed: boolean }[];
 }
 
 const MY_TABLES = "rumi.my-tables";

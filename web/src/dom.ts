@@ -1,6 +1,6 @@
 // Tiny DOM helpers: no framework, just elements with attributes and children.
 import { t } from "./i18n/i18n";
-import { botLevel, localName } from "./names";
+import { botLevel, botSeatName, localName } from "./names";
 
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
@@ -37,8 +37,11 @@ export function clear(el: Element): void {
   while (el.firstChild) el.removeChild(el.firstChild);
 }
 
-/** The name to show for a seat (the server's default names in the player's language). */
-export function seatName(seat: { seat: number; name?: string | null; kind?: string; bot?: string | null }): string {
+/** The name to show for a seat (the server's default names in the player's language; a
+ * bot seat by its own name and level, "Inti, expert bot"; a person's seat handed to a
+ * bot, `claimed`, keeps the person's name). */
+export function seatName(seat: { seat: number; name?: string | null; kind?: string; bot?: string | null; claimed?: boolean }): string {
+  if (seat.kind === "bot" && !seat.claimed) return botSeatName(seat);
   if (seat.name) return localName(seat.name, seat.kind === "bot" ? (seat.bot ?? null) : seat.kind ? false : undefined);
   if (seat.kind === "bot") return t("name.bot", { level: botLevel(seat.bot) ?? seat.bot ?? t("seat.bot") });
   return t("seat.n", { n: seat.seat + 1 });

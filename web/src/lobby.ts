@@ -1,27 +1,91 @@
-// The lobby: create a table (game, options, seats: invited, open or bot, and which one is
-// yours) and go straight to your seat; your tables (kept in this tab); the tables
-// with open seats to join.
+// The lobby: what the two games are (a line and a picture each, drawn by the game's
+// own renderer), one tap to play either against the computer or with friends; the
+// full form under "more options" (game, options, seats: you, invited, open or bot) goes
+// straight to your seat; your tables (kept in this tab); the tables with open seats.
 import { api, ApiError, botsOf, forgetMyTable, joinAs, myTables, rememberTable, storeInvites, storeToken, type CreateRequest, type LobbyTable, type Meta, type SeatRequest } from "./api";
-import { clear, h, seatName } from "./dom";
+import { clear, h } from "./dom";
 import { t, tr } from "./i18n/i18n";
 import { reason } from "./i18n/server";
-import { botLabel, localName, setBots } from "./names";
+import { BOT_NAMES, botLabel, botSeatName, localName, setBots } from "./names";
+import { rulesName, tableTitle, titleName, type TitleSeat } from "./titles";
 
 const NAME_KEY = "rumi.name";
+/** Rumis's picture: the small build of rumis/picture.ts drawn by the game's own 3D scene
+ * (`/picture/rumis` draws it live), kept as a static image so that the lobby loads no
+ * three.js; the lobby browser scenario checks it against a live render. */
+const RUMIS_PICTURE = "/pictures/rumis-build.png";
+/** The computer's level in a quick game: the middle of five. */
+const QUICK_LEVEL = 3;
+/** A quick Rummikub game's clock: relaxed, twice the current rules' minute. */
+const QUICK_TURN_SECONDS = 120;
+
+type Game = "rumis" | "rummikub";
+
+/** Creates a table and opens it on your seat (the token and the invite links stay in
+ * this tab). */
+export async function createTable(req: CreateRequest): Promise<void> {
+  const answer = await api.create(req);
+  if (answer.you) {
+    storeToken(answer.id, answer.you.token);
+    rememberTable({ id: answer.id, game: req.game, seat: answer.you.seat, token: answer.you.token, name: answer.you.name, at: Date.now() });
+  }
+  storeInvites(
+    answer.id,
+    answer.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, name: s.name ?? null, invite: s.invite! })),
+  );
+  location.href = `/t/${encodeURIComponent(answer.id)}`;
+}
+
+/** Your seat as the lobby's quick games ask for it: under your remembered name, if any. */
+function mySeat(): SeatRequest {
+  let name = "";
+  try {
+    name = (localStorage.getItem(NAME_KEY) ?? "").trim();
+  } catch {
+    /* no storage */
+  }
+  return name ? { kind: "human", name } : { kind: "human" };
+}
+
+/** The quick games: against a mid-level bot, or with a friend invited by link. */
+function quickRequest(meta: Meta, game: Game, against: "bot" | "friend"): CreateRequest {
+  const other: SeatRequest = against === "bot" ? { kind: "bot", bot: quickBot(meta, game) } : { kind: "human" };
+  const req: CreateRequest = { game, seats: [mySeat(), other], creator_seat: 0 };
+  if (game === "rumis") req.rumis = { scenario: "chullpa", players: 2, variant: "standard" };
+  else req.rummikub = { rules: "current", rounds: 1, ...(against === "bot" ? { turn_seconds: QUICK_TURN_SECONDS } : {}) };
+  return req;
+}
+
+/** The first bot of the middle level (else the nearest below it). */
+function quickBot(meta: Meta, game: Game): string {
+  const bots = [...botsOf(meta, game)].sort((a, b) => a.level - b.level);
+  return (bots.find((b) => b.level === QUICK_LEVEL) ?? [...bots].reverse().find((b) => b.level < QUICK_LEVEL) ?? bots[0])?.name ?? "random";
+}
 
 export async function showLobby(app: HTMLElement): Promise<void> {
   clear(app);
   document.title = `rumi — ${t("lobby.title")}`;
   const error = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
   const status = h("div", { className: "status", testid: "lobby-status" }, t("common.loading"));
-  app.append(
-    h("h1", { className: "visually-hidden" }, t("lobby.title")),
-    h("section", { className: "lobby" }, h("h2", {}, t("lobby.new_table")), status, error),
+  const metaPromise = api.meta().then((m) => (setBots(m), m));
+  const more = h(
+    "details",
+    { className: "more-options", testid: "more-options" },
+    h("summary", { testid: "more-options-summary" }, t("home.more_options")),
+    h("h2", { className: "visually-hidden" }, t("lobby.new_table")),
+    status,
   );
+  app.append(
+    h("h1", { className: "home-title" }, t("home.title")),
+    h("div", { className: "game-cards" }, gameCard("rumis", metaPromise, error), gameCard("rummikub", metaPromise, error)),
+    error,
+    h("section", { className: "lobby" }, more),
+  );
+  // (for the newcomer figures: when the quick starts can be tapped)
+  performance.mark?.("rumi-lobby-usable");
   let meta: Meta;
   try {
-    meta = await api.meta();
-    setBots(meta);
+    meta = await metaPromise;
   } catch (e) {
     status.textContent = "";
     showError(error, e);
@@ -29,11 +93,68 @@ export async function showLobby(app: HTMLElement): Promise<void> {
   }
   status.remove();
   const form = createForm(meta, error);
-  app.querySelector(".lobby")!.append(form.root);
+  more.append(form.root);
   const mine = myTablesSection();
   if (mine) app.append(mine);
   app.append(openTablesSection(error, meta));
 }
+
+/** A game's card: its picture, what it is in a line, the two quick starts, its rules. */
+function gameCard(game: Game, metaPromise: Promise<Meta>, error: HTMLElement): HTMLElement {
+  const name = game === "rumis" ? "Rumis" : "Rummikub";
+  // The bot of a quick game sits on seat 2: it is called as the table will call it.
+  const bot = t("name.bot_named", { name: BOT_NAMES[1], level: t(`botlevel.${QUICK_LEVEL}` as "botlevel.3") });
+  const note = game === "rumis" ? t("home.play_bot_note_rumis", { bot }) : t("home.play_bot_note_rummikub", { bot, secs: QUICK_TURN_SECONDS });
+  const start = (against: "bot" | "friend") => async (e: Event) => {
+    const button = e.currentTarget as HTMLButtonElement;
+    error.hidden = true;
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
+    try {
+      await createTable(quickRequest(await metaPromise, game, against));
+    } catch (err) {
+      showError(error, err);
+      button.disabled = false;
+      button.removeAttribute("aria-busy");
+    }
+  };
+  const picture =
+    game === "rumis"
+      ? h("img", { className: "game-picture rumis-picture", testid: "picture-rumis", alt: t("home.rumis_picture"), width: 320, height: 200, src: RUMIS_PICTURE })
+      : rummikubPicture();
+  return h(
+    "section",
+    { className: `game-card game-${game}`, testid: `card-${game}`, "aria-labelledby": `card-title-${game}` },
+    h("div", { className: "picture-frame" }, picture),
+    h("div", { className: "card-body" },
+      h("h2", { id: `card-title-${game}` }, name),
+      h("p", { className: "card-line" }, game === "rumis" ? t("home.rumis_line") : t("home.rummikub_line")),
+      h("div", { className: "card-actions" },
+        h("button", { className: "primary big", testid: `play-bot-${game}`, "aria-describedby": `play-bot-note-${game}`, onclick: start("bot") }, t("home.play_bot")),
+        h("button", { className: "big", testid: `play-friends-${game}`, "aria-describedby": `play-friends-note-${game}`, onclick: start("friend") }, t("home.play_friends")),
+      ),
+      h("p", { className: "muted card-note", id: `play-bot-note-${game}`, testid: `play-bot-note-${game}` }, note),
+      h("p", { className: "muted card-note", id: `play-friends-note-${game}` }, t("home.play_friends_note"), " · ", h("a", { href: `/rules/${game}`, testid: `card-rules-${game}` }, t("rules.read"))),
+    ),
+  );
+}
+
+/** Rummikub as the table draws its tiles: a run and a group with a joker. */
+function rummikubPicture(): HTMLElement {
+  const marks: Record<string, string> = { r: "◆", b: "●", k: "■", o: "▲" };
+  const tile = (code: string) =>
+    code === "J"
+      ? h("span", { className: "tile joker" }, h("span", { className: "num" }, "J"))
+      : h("span", { className: `tile c-${code[0]}` }, h("span", { className: "num" }, code.slice(1)), h("span", { className: "mark" }, marks[code[0]]));
+  const set = (codes: string[]) => h("span", { className: "picture-set" }, ...codes.map(tile));
+  return h(
+    "div",
+    { className: "game-picture rummikub-picture", testid: "picture-rummikub", role: "img", "aria-label": t("home.rummikub_picture") },
+    set(["r3", "r4", "r5"]),
+    set(["k7", "b7", "o7", "J"]),
+  );
+}
+
 
 function showError(box: HTMLElement, e: unknown): void {
   box.hidden = false;
@@ -156,6 +277,9 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       mine = first >= 0 ? first : null;
     }
     seatKinds.forEach((k, i) => {
+      // Your own seat reads "you", not "a person (invited)".
+      const human = k.querySelector<HTMLOptionElement>('option[value="human"]');
+      if (human) human.textContent = i === mine ? t("lobby.kind_you") : t("lobby.kind_human");
       seatBots[i].hidden = k.value !== "bot";
       seatMine[i].disabled = k.value !== "human";
       seatMine[i].checked = i === mine;
@@ -163,7 +287,9 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       const note = seatsBox.querySelector(`[data-testid="seat-note-${i}"]`);
       if (note)
         note.textContent =
-          k.value === "human" ? (i === mine ? t("lobby.note_you") : t("lobby.note_invite")) : k.value === "open" ? t("lobby.note_open") : "";
+          k.value === "human"
+            ? i === mine ? t("lobby.note_you") : t("lobby.note_invite")
+            : k.value === "open" ? t("lobby.note_open") : botSeatName({ seat: i, name: null, bot: seatBots[i].value });
     });
     const ok = practice();
     seed.disabled = !ok;
@@ -198,6 +324,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       bot.setAttribute("aria-label", t("lobby.seat_bot", { n: i + 1 }));
       const syncTitle = () => (bot.title = botLabel(sorted, bot.value).title);
       bot.addEventListener("change", syncTitle);
+      bot.addEventListener("change", syncSeats);
       syncTitle();
       const radio = h("input", { type: "radio", name: "my-seat", testid: `seat-mine-${i}` });
       radio.addEventListener("change", () => {
@@ -268,17 +395,8 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     if (practice() && seed.value !== "") req.seed = Number(seed.value);
     createButton.disabled = true;
     try {
-      const answer = await api.create(req);
-      // Straight to your seat: the token and the invite links stay in this tab.
-      if (answer.you) {
-        storeToken(answer.id, answer.you.token);
-        rememberTable({ id: answer.id, game: req.game, seat: answer.you.seat, token: answer.you.token, name: answer.you.name, at: Date.now() });
-      }
-      storeInvites(
-        answer.id,
-        answer.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, name: s.name ?? null, invite: s.invite! })),
-      );
-      location.href = `/t/${encodeURIComponent(answer.id)}`;
+      // Straight to your seat.
+      await createTable(req);
     } catch (e) {
       showError(error, e);
       createButton.disabled = false;
@@ -319,7 +437,7 @@ function myTablesSection(): HTMLElement | null {
             testid: `my-table-link-${m.id}`,
             onclick: () => storeToken(m.id, m.token),
           },
-          `${m.game === "rumis" ? "Rumis" : "Rummikub"} ${m.id}`,
+          myTitle(m),
         ),
         " ",
         h("span", { className: "muted" }, t("lobby.my_seat", { n: m.seat + 1, name: m.name ? localName(m.name, false) : "" }), " · ", new Date(m.at).toLocaleString(document.documentElement.lang)),
@@ -329,6 +447,14 @@ function myTablesSection(): HTMLElement | null {
     );
   }
   return h("section", { className: "lobby" }, h("h2", {}, t("lobby.your_tables")), ul);
+}
+
+/** A table of yours by its game, board or rules and players, as its page names it. */
+function myTitle(m: ReturnType<typeof myTables>[number]): string {
+  const what = m.what?.scenario ?? (m.what?.rules ? rulesName(m.what.rules) : null);
+  // (a table not opened since it was made: its game and your name)
+  if (!m.seats) return tableTitle(m.game, what, []) + (m.name ? ` · ${localName(m.name, false)}` : "");
+  return tableTitle(m.game, what, m.seats);
 }
 
 /** How long a seat has been open to join ("open for 3 min"). */
@@ -365,19 +491,19 @@ function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
       if (tables.length === 0) list.append(h("p", { className: "muted" }, t("lobby.no_open")));
       for (const tb of tables) {
         const open = tb.open_seats;
-        const seats = tb.seats
-          .map((s) =>
-            s.kind === "bot" ? seatName(s) : open.includes(s.seat) ? `${t("lobby.open_seat")} (${openFor(s.open_since_ms)})` : seatName(s),
-          )
-          .join(", ");
+        const what = tb.settings?.rumis
+          ? (meta.rumis.scenarios.find((s) => s.key === tb.settings.rumis!.scenario)?.name ?? tb.settings.rumis.scenario)
+          : rulesName(tb.settings?.rummikub?.rules);
+        const title = tableTitle(tb.game, what, tb.seats, (s: TitleSeat) =>
+          s.kind !== "bot" && open.includes(s.seat) ? `${t("lobby.open_seat")} (${openFor((s as { open_since_ms?: number | null }).open_since_ms)})` : titleName(s),
+        );
         const since = tb.seats.map((s) => s.open_since_ms).filter((x): x is number => typeof x === "number");
         list.append(
           h(
             "div",
             { className: "open-table", testid: `open-table-${tb.id}`, "data-open-seats": open.join(","), "data-open-since": since.length ? String(Math.min(...since)) : "" },
-            h("span", { className: "game" }, tb.game === "rumis" ? "Rumis" : tb.game === "rummikub" ? "Rummikub" : tb.game),
-            h("span", { "data-detail": tb.detail }, ` ${lobbyDetail(tb, meta)}`),
-            h("span", { className: "muted" }, ` ${tb.id} — ${seats}`),
+            h("span", { className: "game", testid: `open-title-${tb.id}` }, title),
+            h("span", { className: "muted", "data-detail": tb.detail }, ` — ${lobbyDetail(tb, meta)}`),
             " ",
             h(
               "button",

@@ -85,6 +85,9 @@ if (table) {
 } else if (rules) {
   // The rules texts (both languages) are a chunk of their own, fetched on the rules pages.
   import("./rules/page").then((m) => m.showRules(app, rules[1] as "rumis" | "rummikub"));
+} else if (path === "/picture/rumis") {
+  // The lobby's Rumis picture, drawn live by the game's scene.
+  import("./rumis/picture").then((m) => m.showPicture(app));
 } else if (path === "/" || path === "/index.html") {
   showLobby(app);
 } else {

@@ -4,10 +4,19 @@
 // "Spieler 2" / "Player 2" and as the bot's level ("Bot (Experte)" / "Expert bot").
 // A name a person chose is shown as it is. The bots' levels come from the server's
 // meta (`setBots`); until it has arrived a bot is just "Bot".
+//
+// A bot seat has a name of its own (issue #46, point 6): the server's default
+// ("greedy bot") becomes a Quechua name chosen by the seat's index, so two bots at a
+// table never share one and every page (lobby, seats, turn line, events, results)
+// calls the same seat the same: "Inti, expert bot" / "Inti, Bot (Experte)".
 import type { BotMeta, Meta } from "./api";
 import { t, type MessageKey } from "./i18n/i18n";
 
 const LEVELS: MessageKey[] = ["level.1", "level.2", "level.3", "level.4", "level.5"];
+/** A level inside a sentence ("expert" in English, "Experte" in German). */
+const LEVEL_WORDS: MessageKey[] = ["botlevel.1", "botlevel.2", "botlevel.3", "botlevel.4", "botlevel.5"];
+/** The bots' own names, by seat index (a table has at most six seats). */
+export const BOT_NAMES = ["Chaska", "Inti", "Killa", "Wayra", "Sumaq", "Amaru"];
 const PLAYER = /^Player (\d+)( \d+)?$/;
 const BOT = /^(\S+) bot( \d+)?$/;
 
@@ -48,4 +57,40 @@ export function localName(name: string, bot?: string | null | false): string {
     if (level || bot === b[1]) return (level ? t("name.bot", { level }) : t("seat.bot")) + (b[2] ?? "");
   }
   return name;
+}
+
+/** A bot's level in a sentence ("expert" / "Experte"), null while the meta is unknown. */
+export function botLevelWord(spec: string | null | undefined): string | null {
+  if (!spec) return null;
+  for (const bots of known) {
+    const b = bots.find((x) => x.name === spec);
+    if (b) return t(LEVEL_WORDS[Math.min(5, Math.max(1, b.level)) - 1]);
+  }
+  return null;
+}
+
+/** The level of the bot a registered spec names (1–5), or null. */
+export function botLevelOf(spec: string | null | undefined): number | null {
+  for (const bots of known) {
+    const b = bots.find((x) => x.name === spec);
+    if (b) return b.level;
+  }
+  return null;
+}
+
+/** The own name of a bot seat: the server's default becomes the seat's Quechua name. */
+export function botOwnName(seat: number, name: string | null | undefined): string {
+  if (!name || BOT.test(name)) return BOT_NAMES[seat % BOT_NAMES.length];
+  return localName(name, false);
+}
+
+/** A bot seat not handed over by a person: its name with its level, "Inti, expert bot",
+ * or in a table's title "Inti (bot, expert)". `bot` is the seat's engine, if known (else
+ * read from the server's default name). */
+export function botSeatName(seat: { seat: number; name?: string | null; bot?: string | null }, style: "name" | "title" = "name"): string {
+  const spec = seat.bot ?? seat.name?.match(BOT)?.[1] ?? null;
+  const name = botOwnName(seat.seat, seat.name);
+  const level = botLevelWord(spec);
+  if (style === "title") return level ? t("name.bot_title", { name, level }) : t("name.bot_title_plain", { name });
+  return level ? t("name.bot_named", { name, level }) : t("name.bot_named_plain", { name });
 }

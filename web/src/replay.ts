@@ -6,13 +6,15 @@ import { t } from "./i18n/i18n";
 import { lastEvent } from "./i18n/server";
 import { smallTile } from "./rummikub/log";
 import { showNotFound } from "./notfound";
+import { setBots } from "./names";
+import { viewTitle } from "./titles";
 import { fairnessBox, resultText, rumisUI, type GameContext, type GameUI } from "./table";
 
 export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   clear(app);
   const error = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
   document.title = `rumi — ${t("replay.title", { id })}`;
-  app.append(h("h1", {}, t("replay.title", { id })), error);
+  app.append(h("h1", { testid: "replay-title" }, t("replay.title", { id })), error);
   let steps: TableView[];
   let record: string | undefined;
   let racks: string[][][] | undefined;
@@ -34,6 +36,11 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     error.textContent = t("replay.no_steps");
     return;
   }
+  // Named as the table page names it: the game, its board or rules, the players.
+  await api.meta().then(setBots, () => {});
+  const named = t("replay.title_named", { title: viewTitle(steps[steps.length - 1]) });
+  document.title = `rumi — ${named}`;
+  app.querySelector("h1")!.textContent = named;
   const ctx: GameContext = {
     id,
     token: null,

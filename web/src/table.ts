@@ -14,6 +14,8 @@ import {
   storeToken,
   TableSocket,
   type Action,
+  type CreateRequest,
+  type SeatRequest,
   type Fairness,
   type Meta,
   type Seat,
@@ -27,7 +29,9 @@ import { showNotFound } from "./notfound";
 import { botLabel } from "./lobby";
 import { rememberTable, forgetMyTable, myTables } from "./api";
 import { RummikubUI } from "./rummikub/ui";
-import { botLevel, localName, setBots } from "./names";
+import { botSeatName, localName, setBots } from "./names";
+import { gameName, titleName, viewTitle } from "./titles";
+import { createTable } from "./lobby";
 import { TurnSignal } from "./turn";
 import { colourChip } from "./rumis/palette";
 
@@ -68,9 +72,11 @@ const DEFAULT_NAME = /^Player \d+$/;
 export async function openLink(app: HTMLElement, id: string, token: string): Promise<void> {
   if (storedToken(id) === token || myTables().some((m) => m.id === id && m.token === token)) return showTable(app, id, token);
   let unnamed = false;
+  let invitation: HTMLElement | null = null;
   try {
     const v = await api.view(id, null);
     unnamed = v.seats.some((s) => s.kind === "human" && !s.claimed && DEFAULT_NAME.test(s.name));
+    invitation = inviteLine(v);
   } catch {
     /* the table page says what is wrong */
   }
@@ -93,7 +99,8 @@ export async function openLink(app: HTMLElement, id: string, token: string): Pro
   const form = h(
     "form",
     { className: "ask-name", testid: "ask-name" },
-    h("h2", {}, t("table.ask_name_title", { id })),
+    invitation ?? h("h2", {}, t("table.ask_name_title", { id })),
+    invitation ? h("p", {}, t("invite.name_question")) : null,
     h("label", {}, t("lobby.your_name"), " ", input),
     " ",
     sit,
@@ -120,6 +127,27 @@ export async function openLink(app: HTMLElement, id: string, token: string): Pro
   });
   app.append(form);
   input.focus();
+}
+
+/** "Ana invites you to Rumis, Chullpa, three players" and who else sits there, from the
+ * public view: the host is the first person who has taken a seat. */
+export function inviteLine(v: TableView): HTMLElement {
+  const host = v.seats.find((s) => s.kind !== "bot" && s.claimed);
+  const what = v.rumis
+    ? `${gameName(v.game)}, ${v.rumis.scenario.name}, ${t("title.players", { n: v.seats.length })}`
+    : `${gameName(v.game)}, ${v.rummikub ? rulesWords(v.rummikub.rules.name) : ""}, ${t("title.players", { n: v.seats.length })}`;
+  const line = host ? t("invite.line", { host: seatName(host), game: what }) : t("invite.line_nohost", { game: what });
+  const others = v.seats.filter((s) => s.claimed || s.kind === "bot").map(titleName);
+  return h(
+    "div",
+    { className: "invitation", testid: "invitation" },
+    h("h2", { testid: "invitation-line" }, line),
+    others.length ? h("p", { className: "muted", testid: "invitation-seats" }, t("invite.with", { names: others.join(", ") })) : null,
+  );
+}
+
+function rulesWords(name: string): string {
+  return t(name === "old" ? "preset.old" : "preset.current");
 }
 
 /** Takes the invited seat of `token` (under `name`, if given) and shows the table; a
@@ -287,6 +315,44 @@ export function fairnessBox(id: string, f: Fairness | undefined, over: boolean):
   return box;
 }
 
+/** Asks before a seat goes to a bot, naming the bot; resolves whether to go ahead. */
+function confirmHand(own: boolean, bot: string, what: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const yes = h("button", { className: "primary", testid: "hand-confirm", value: "yes" }, t("hand.confirm_yes"));
+    const no = h("button", { testid: "hand-cancel", value: "no" }, t("common.cancel"));
+    const dialog = h(
+      "dialog",
+      { className: "confirm", testid: "hand-dialog", "aria-labelledby": "hand-dialog-title" },
+      h("h2", { id: "hand-dialog-title" }, own ? t("hand.confirm_title") : t("hand.confirm_other_title", { what })),
+      h("p", { testid: "hand-dialog-text" }, own ? t("hand.confirm_text", { bot }) : t("hand.confirm_other_text", { bot, what })),
+      h("form", { method: "dialog", className: "confirm-actions" }, no, " ", yes),
+    );
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "yes");
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    no.focus();
+  });
+}
+
+/** A create request for a new game like `v`: the same board or rules, clock and seats
+ * (bots the same bots, you on your seat, the other people invited again), a new deal. */
+function sameSettings(v: TableView): CreateRequest {
+  const you = v.you;
+  const seats: SeatRequest[] = v.seats.map((s) => {
+    if (s.kind === "bot" && !s.claimed && s.bot) return { kind: "bot", bot: s.bot };
+    const named = localName(s.name, false) === s.name ? s.name : undefined;
+    return named ? { kind: "human", name: named } : { kind: "human" };
+  });
+  const req: CreateRequest = { game: v.game as "rumis" | "rummikub", seats };
+  if (you !== null) req.creator_seat = you;
+  if (v.rumis) req.rumis = { scenario: v.rumis.scenario.key, players: v.rumis.players, variant: v.rumis.variant };
+  if (v.rummikub) req.rummikub = { rules: v.rummikub.rules.name, rounds: v.rummikub.rounds, turn_seconds: v.rummikub.rules.turn_seconds };
+  return req;
+}
+
 export function showTable(app: HTMLElement, id: string, token: string | null, notice: string | null = null): void {
   clear(app);
   document.body.classList.add("table-page");
@@ -357,6 +423,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         // the middle of a drag) takes the names with the next view.
         if (view) {
           setSeatNames(view.seats.map(seatName));
+          renderTitle(view);
           renderTurn(view);
           renderSeats(view);
           renderTakeBack(view);
@@ -494,7 +561,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     const metas = [...botsOf(meta, v.game)].sort((a, b) => a.level - b.level);
     // The bots come from the server's meta; until it has arrived there is none to offer.
     if (metas.length === 0) return null;
-    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small", "aria-label": t("table.hand_bot_choice") });
+    const botChoice = h("select", { testid: `hand-bot-choice-${s.seat}`, className: "small", id: `hand-bot-choice-${s.seat}`, "aria-label": t("hand.level_label") });
     for (const b of metas) botChoice.append(h("option", { value: b.name, title: botLabel(metas, b.name).title }, botLabel(metas, b.name).label));
     const chosen = botChoices.get(s.seat);
     if (chosen && botsFor(v).includes(chosen)) botChoice.value = chosen;
@@ -503,7 +570,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       "span",
       { className: "hand" },
       " ",
+      // The menu is the level of the bot that would play, not the player's own.
+      h("label", { className: "hand-level", for: `hand-bot-choice-${s.seat}`, title: t("hand.level_label") }, t("hand.level_short"), " "),
       botChoice,
+      " ",
       h(
         "button",
         {
@@ -511,6 +581,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
           testid: `hand-bot-${s.seat}`,
           title: own ? t("table.hand_own_title") : t("table.hand_other_title", { what: seatPhrase(s) }),
           onclick: async () => {
+            // Asked first, naming the bot that will play and its level.
+            const bot = botSeatName({ seat: s.seat, name: null, bot: botChoice.value });
+            if (!(await confirmHand(own, bot, seatPhrase(s)))) return;
             try {
               await api.seatToBot(id, token, s.seat, botChoice.value);
               ctx.clearError();
@@ -555,7 +628,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       const moving = status === "playing" && v.to_move === s.seat;
       const state =
         s.kind === "bot"
-          ? /bot/i.test(seatName(s)) ? "" : ` · ${t("seat.bot")}`
+          ? s.claimed ? ` · ${t("hand.played_by", { bot: botSeatName({ seat: s.seat, name: null, bot: s.bot }) })}` : ""
           : !s.claimed
             ? s.kind === "open" ? ` · ${t("seat.open")}` : ` · ${t("seat.invited")}`
             : s.connected ? ` · ${t("seat.online")}` : s.away_since_ms !== null ? ` · ${t("seat.away")}` : ` · ${t("seat.offline")}`;
@@ -638,7 +711,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     if (!show || v.you === null) return;
     const seat = v.you;
     takeBackBox.append(
-      h("span", {}, t("table.bot_plays", { bot: botLevel(mine?.bot) ?? mine?.bot ?? t("seat.bot") }), " "),
+      h("span", { testid: "bot-plays" }, t("hand.bot_plays", { bot: botSeatName({ seat, name: null, bot: mine?.bot ?? null }) }), " "),
       h(
         "button",
         {
@@ -687,6 +760,54 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     }
   }
 
+  /** The end: the ranking with scores, a new game with the same settings, the replay. */
+  function endPanel(v: TableView): HTMLElement[] {
+    const r = v.result!;
+    // Winners first, then by score; equal ones share a place.
+    const better = (a: number, b: number) => Number(r.winners.includes(b)) - Number(r.winners.includes(a)) || (r.scores[b] ?? 0) - (r.scores[a] ?? 0);
+    const order = v.seats.map((s) => s.seat).sort(better);
+    const rows = order.map((seat) => {
+      const place = 1 + order.filter((x) => better(x, seat) < 0).length;
+      const s = v.seats[seat] ?? { seat };
+      return h(
+        "tr",
+        { testid: `rank-${seat}`, className: (r.winners.includes(seat) ? "winner" : "") + (seat === v.you ? " you" : "") },
+        h("td", {}, String(place)),
+        h("td", {}, seatName(s) + (seat === v.you ? ` (${t("common.you")})` : "")),
+        h("td", { className: "num" }, String(r.scores[seat] ?? 0)),
+      );
+    });
+    const newGame = h("button", { className: "primary", testid: "new-game" }, t("end.new_game"));
+    newGame.addEventListener("click", async () => {
+      newGame.disabled = true;
+      try {
+        await createTable(sameSettings(v));
+      } catch (e) {
+        showError(e);
+        newGame.disabled = false;
+      }
+    });
+    return [
+      h("h3", { className: "result-title" }, t("end.title")),
+      h("div", { className: "result-text", testid: "result-text", "data-raw": r.text }, resultText(v)),
+      h(
+        "table",
+        { className: "ranking", testid: "ranking" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("end.rank")), h("th", { scope: "col" }, t("end.player")), h("th", { scope: "col" }, t("end.score")))),
+        h("tbody", {}, ...rows),
+      ),
+      h(
+        "div",
+        { className: "end-actions" },
+        v.you !== null ? newGame : null,
+        " ",
+        h("a", { href: `/replay/${encodeURIComponent(id)}`, testid: "replay-link", className: "button" }, t("table.replay")),
+        " ",
+        h("a", { href: "/", testid: "end-lobby" }, t("end.lobby")),
+      ),
+    ];
+  }
+
   function renderMyLink(v: TableView): void {
     clear(myLink);
     if (v.you === null || !token) return;
@@ -707,16 +828,42 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     if (key === fairnessKey) return;
     fairnessKey = key;
     clear(fairness);
+    // Rumis deals nothing, except the random ruin of `ruinas-random`: no proof to show.
+    if (v.game === "rumis" && v.rumis?.variant !== "ruinas-random") return;
     const box = fairnessBox(id, v.fairness, statusOf(v) === "over");
-    if (box) fairness.append(box);
+    if (!box) return;
+    if (statusOf(v) !== "over") fairness.append(box);
+    // Once over, the proof waits behind "check this deal", below the result.
+    else fairness.append(h("details", { className: "check-deal", testid: "check-deal" }, h("summary", {}, t("end.check_deal")), box));
+  }
+
+  /** The heading and the tab's title name the game and the players (bots with their
+   * levels once the meta has come). */
+  function renderTitle(v: TableView): void {
+    const named = viewTitle(v);
+    signal.setTitle(`rumi — ${named}`);
+    title.textContent = `${named}${v.you === null ? (token ? ` ${t("table.link_refused")}` : ` (${t("table.spectator")})`) : ` — ${t("seat.n_lower", { n: v.you + 1 })}`}`;
+    title.dataset.id = id;
   }
 
   function render(): void {
     if (!view) return;
     const v = view;
-    signal.setTitle(`rumi — ${v.game === "rumis" ? "Rumis" : "Rummikub"} ${id}`);
-    title.textContent = `${v.game === "rumis" ? "Rumis" : "Rummikub"} — ${t("table.table", { id })}${v.you === null ? (token ? ` ${t("table.link_refused")}` : ` (${t("table.spectator")})`) : ` — ${t("seat.n_lower", { n: v.you + 1 })}`}`;
-    if (v.you !== null && token) rememberTable({ id, game: v.game, seat: v.you, token, name: v.seats[v.you]?.name ?? null, at: Date.now() });
+    renderTitle(v);
+    const over = statusOf(v) === "over";
+    document.body.classList.toggle("table-over", over);
+    connection.hidden = over;
+    if (v.you !== null && token)
+      rememberTable({
+        id,
+        game: v.game,
+        seat: v.you,
+        token,
+        name: v.seats[v.you]?.name ?? null,
+        at: Date.now(),
+        what: v.rumis ? { scenario: v.rumis.scenario.name } : { rules: v.rummikub?.rules.name ?? "current" },
+        seats: v.seats.map((s) => ({ seat: s.seat, name: s.name, kind: s.kind, bot: s.bot, claimed: s.claimed })),
+      });
     renderTurn(v);
     renderSeats(v);
     renderWaiting(v);
@@ -725,13 +872,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
 
     result.hidden = !v.over;
     clear(result);
-    if (v.over && v.result) {
-      result.append(
-        h("div", { className: "result-text", testid: "result-text", "data-raw": v.result.text }, resultText(v)),
-        h("div", { className: "muted" }, t("table.scores") + " " + v.result.scores.map((sc, i) => `${seatName(v.seats[i] ?? { seat: i })} ${sc}`).join(", ")),
-        h("a", { href: `/replay/${encodeURIComponent(id)}`, testid: "replay-link" }, t("table.replay")),
-      );
-    }
+    if (v.over && v.result) result.append(...endPanel(v));
     renderJoin(v);
     renderMyLink(v);
 
