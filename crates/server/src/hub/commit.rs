@@ -1,0 +1,139 @@
+//! The one path of an action: checked on a copy of the game, written to the log,
+//! then swapped in and shown.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::error::ApiError;
+use crate::games::TableGame;
+use crate::store::StoredAction;
+
+use super::drive::due_ms;
+use super::{now_ms, Hub, Table, TableState};
+
+impl Hub {
+    /// The one path of every client's action: version check, seat check, rules,
+    /// database, then viewers.
+    pub async fn submit(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        seat: usize,
+        version: Option<u64>,
+        action: &Value,
+    ) -> Result<u64, ApiError> {
+        let started = std::time::Instant::now();
+        let mut state = table.state.lock().await;
+        if self.cluster.is_some() && version.is_some_and(|v| v > state.version) {
+            // Another node stored newer actions than this copy has heard of.
+            if self
+                .catch_up_locked(table, &mut state)
+                .await
+                .unwrap_or(false)
+            {
+                table.changed();
+            }
+        }
+        check_version(&state, version)?;
+        if state.started_ms.is_none() {
+            return Err(not_started(&state));
+        }
+        self.seen_player(&table.id, &mut state, seat).await;
+        if let Some(bot) = state.seats.get(seat).and_then(|s| s.stored.bot.clone()) {
+            return Err(ApiError::conflict(
+                "seat_is_bot",
+                format!(
+                    "seat {} is played by the {bot} bot; take your seat back to play it yourself",
+                    seat + 1
+                ),
+            ));
+        }
+        let mut game = state.game.clone();
+        let canonical = game.apply(seat, action)?;
+        let version = self
+            .commit(table, &mut state, game, Some(seat), canonical)
+            .await?;
+        self.metrics
+            .action_latency
+            .observe(started.elapsed().as_secs_f64());
+        Ok(version)
+    }
+
+    /// Writes an action that the rules accepted on `game` (a copy of the table's
+    /// game), then shows it: the database first, so nobody sees what was not stored.
+    pub(super) async fn commit(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        state: &mut TableState,
+        game: Box<dyn TableGame>,
+        actor: Option<usize>,
+        canonical: Value,
+    ) -> Result<u64, ApiError> {
+        let at_ms = now_ms();
+        let stored = StoredAction {
+            version: state.version + 1,
+            actor,
+            action: canonical.to_string(),
+            at_ms,
+        };
+        let old_game = std::mem::replace(&mut state.game, game);
+        let old_turn = std::mem::replace(&mut state.turn_started_ms, at_ms);
+        let due = due_ms(state, &self.options);
+        if let Err(e) = self
+            .store
+            .append_action(&table.id, &stored, state.game.is_over(), due)
+            .await
+        {
+            state.game = old_game;
+            state.turn_started_ms = old_turn;
+            // Another copy of this table (another node, or a copy dropped and loaded
+            // again) wrote this version first: catch up, and the action is stale.
+            if self.store.action_count(&table.id).await.ok() != Some(state.version) {
+                let made_on = state.version;
+                match self.catch_up_locked(table, state).await {
+                    Ok(_) => {
+                        table.changed();
+                        self.schedule(table.clone());
+                    }
+                    Err(_) => self.forget(&table.id),
+                }
+                return Err(stale(made_on, state.version));
+            }
+            return Err(e.into());
+        }
+        state.version = stored.version;
+        self.metrics.actions.inc();
+        table.changed();
+        self.announce(table, state.version, false).await;
+        self.schedule(table.clone());
+        Ok(state.version)
+    }
+}
+
+fn check_version(state: &TableState, version: Option<u64>) -> Result<(), ApiError> {
+    match version {
+        Some(v) if v != state.version => Err(stale(v, state.version)),
+        _ => Ok(()),
+    }
+}
+
+fn stale(made_on: u64, now: u64) -> ApiError {
+    ApiError::conflict(
+        "stale",
+        format!(
+            "stale action: it was made on version {made_on}, the table is at version {now}; reload and try again"
+        ),
+    )
+}
+
+fn not_started(state: &TableState) -> ApiError {
+    let names: Vec<String> = state
+        .waiting_for()
+        .iter()
+        .map(|&s| format!("{} (seat {})", state.seats[s].stored.name, s + 1))
+        .collect();
+    ApiError::conflict(
+        "not_started",
+        format!("the game has not started: waiting for {}", names.join(", ")),
+    )
+}

@@ -1,0 +1,242 @@
+//! Creating a table: the per-address caps, the settings, seats, names and bots
+//! checked, then the table stored and loaded.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use crate::error::ApiError;
+use crate::fairness;
+use crate::games;
+use crate::names::{check_distinct, distinct_default};
+use crate::store::{StoredSeat, StoredTable};
+use crate::transport::client_key;
+use crate::wire::{
+    CreateTableRequest, CreateTableResponse, CreatedSeat, GameKind, SeatGrant, SeatKind,
+    TableSettings,
+};
+
+use super::registry::evict_idle;
+use super::replay::rebuild;
+use super::view::seat_kind;
+use super::{clean_name, now_ms, Hub};
+
+/// `Retry-After` for a client at its cap of unfinished tables.
+const OPEN_TABLES_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl Hub {
+    /// Creates a table for the client at `from`. Refusals for too many tables say when
+    /// to try again (`Retry-After`).
+    pub async fn create(
+        self: &Arc<Self>,
+        request: CreateTableRequest,
+        from: IpAddr,
+    ) -> Result<CreateTableResponse, ApiError> {
+        let from = client_key(from);
+        if let Some(limiter) = &self.creations {
+            if let Err(wait) = limiter.check(from) {
+                return Err(ApiError::too_many_for(
+                    "too_many_tables_per_minute",
+                    format!(
+                        "you have created {} tables in the last minute; wait a moment",
+                        self.options.tables_per_minute_per_address
+                    ),
+                    wait,
+                ));
+            }
+        }
+        let creator = from.to_string();
+        let cap = self.options.max_open_tables_per_address;
+        if cap > 0 && self.store.open_tables_of(&creator).await? >= cap {
+            // Tables end as games finish or are abandoned; no clock says when.
+            return Err(ApiError::too_many_for(
+                "too_many_open_tables",
+                format!("you already have {cap} unfinished tables; finish or leave one first"),
+                OPEN_TABLES_RETRY_AFTER,
+            ));
+        }
+        let seats = &request.seats;
+        let settings = TableSettings {
+            game: request.game,
+            rumis: request.rumis.clone(),
+            rummikub: request.rummikub.clone(),
+            players: seats.len(),
+        };
+        // The settings first: a bad scenario is the first thing to say.
+        let game = games::new_game(&settings, fairness::secure_seed())
+            .map_err(|e| ApiError::bad_request("bad_settings", e))?;
+        if seats.len() != game.seat_count() {
+            return Err(ApiError::bad_request(
+                "bad_seats",
+                format!(
+                    "this game has {} seats, but {} were given",
+                    game.seat_count(),
+                    seats.len()
+                ),
+            ));
+        }
+        let creator_seat = match request.creator_seat {
+            Some(seat) if seats.get(seat).map(|s| s.kind) != Some(SeatKind::Human) => {
+                return Err(ApiError::bad_request(
+                    "bad_creator_seat",
+                    format!(
+                        "the creator's seat {} must be one of the table's human seats",
+                        seat + 1
+                    ),
+                ))
+            }
+            Some(seat) => Some(seat),
+            None => seats.iter().position(|s| s.kind == SeatKind::Human),
+        };
+        let practice = request.seed.is_some();
+        if let Some(seed) = request.seed {
+            let others_human = seats
+                .iter()
+                .enumerate()
+                .any(|(i, s)| s.kind != SeatKind::Bot && Some(i) != creator_seat);
+            if others_human && !self.options.chosen_seeds_with_people {
+                return Err(ApiError::bad_request(
+                    "seed_not_allowed",
+                    "a fixed seed is only for practice tables, where every other seat is a bot; \
+                     with other people the server draws the deal",
+                ));
+            }
+            if seed >= fairness::SEED_LIMIT {
+                return Err(ApiError::bad_request(
+                    "bad_seed",
+                    "a seed is a whole number below 2^53",
+                ));
+            }
+        }
+        let seed = request.seed.unwrap_or_else(fairness::secure_seed);
+        // The names asked for must differ; then each default steps aside from them.
+        let mut names: Vec<Option<String>> = Vec::new();
+        for (index, request) in seats.iter().enumerate() {
+            let name = clean_name(request.name.as_deref())?;
+            if let Some(name) = &name {
+                let earlier = names.iter().enumerate();
+                check_distinct(name, earlier.filter_map(|(i, n)| Some((i, n.as_deref()?))))
+                    .map_err(|e| ApiError {
+                        message: format!("seat {}: {}", index + 1, e.message),
+                        ..e
+                    })?;
+            }
+            names.push(name);
+        }
+        let mut taken: Vec<String> = names.iter().flatten().cloned().collect();
+        let mut stored_seats = Vec::new();
+        for (index, request) in seats.iter().enumerate() {
+            let bot = match request.kind {
+                SeatKind::Bot => {
+                    let bot = request.bot.clone().unwrap_or_else(|| "random".into());
+                    check_bot(settings.game, &bot)?;
+                    Some(bot)
+                }
+                _ if request.bot.is_some() => {
+                    return Err(ApiError::bad_request(
+                        "bad_seats",
+                        format!("seat {}: only a bot seat names a bot", index + 1),
+                    ))
+                }
+                _ => None,
+            };
+            let name = match (names[index].take(), &bot) {
+                (Some(name), _) => name,
+                (None, bot) => {
+                    let base = match bot {
+                        Some(bot) => format!("{bot} bot"),
+                        None => format!("Player {}", index + 1),
+                    };
+                    let name = distinct_default(base, &taken);
+                    taken.push(name.clone());
+                    name
+                }
+            };
+            let invited = request.kind == SeatKind::Human && Some(index) != creator_seat;
+            stored_seats.push(StoredSeat {
+                seat: index,
+                name,
+                bot,
+                token: fairness::new_secret(),
+                claimed: Some(index) == creator_seat,
+                open: request.kind == SeatKind::Open,
+                invite: if invited {
+                    fairness::new_secret()
+                } else {
+                    String::new()
+                },
+                joiner: String::new(),
+            });
+        }
+        let now = now_ms();
+        let waiting = stored_seats.iter().any(|s| s.bot.is_none() && !s.claimed);
+        let id = format!("t{}", &fairness::new_secret()[..12]);
+        let stored = StoredTable {
+            id: id.clone(),
+            config: serde_json::to_string(&settings)
+                .map_err(|e| ApiError::internal(e.to_string()))?,
+            seed,
+            salt: fairness::new_secret(),
+            practice,
+            created_ms: now,
+            started_ms: (!waiting).then_some(now),
+            creator,
+            finished: false,
+            seats: stored_seats.clone(),
+            actions: Vec::new(),
+        };
+        self.store.create_table(&stored).await?;
+        let table = Arc::new(
+            rebuild(&stored, now, &self.options)
+                .map_err(|e| ApiError::internal(format!("the new table cannot be built: {e}")))?,
+        );
+        {
+            let mut tables = self.tables.lock().expect("table map lock");
+            tables.insert(id.clone(), table.clone());
+            if tables.len() > self.options.max_loaded_tables {
+                let idle_ms = self.options.idle_after.as_millis() as i64;
+                evict_idle(&mut tables, self.options.max_loaded_tables, &id, idle_ms);
+            }
+        }
+        self.schedule(table);
+        let link = |token: &str| format!("/t/{id}#token={token}");
+        Ok(CreateTableResponse {
+            you: creator_seat.map(|seat| SeatGrant {
+                seat,
+                name: stored_seats[seat].name.clone(),
+                token: stored_seats[seat].token.clone(),
+                url: link(&stored_seats[seat].token),
+            }),
+            seats: stored_seats
+                .iter()
+                .map(|s| CreatedSeat {
+                    seat: s.seat,
+                    name: s.name.clone(),
+                    kind: seat_kind(s),
+                    bot: s.bot.clone(),
+                    invite: (!s.invite.is_empty()).then(|| link(&s.invite)),
+                })
+                .collect(),
+            spectator: format!("/t/{id}"),
+            commitment: fairness::commitment(seed, &stored.salt),
+            practice_seed: practice.then_some(seed),
+            id,
+        })
+    }
+}
+
+pub(super) fn check_bot(game: GameKind, bot: &str) -> Result<(), ApiError> {
+    if games::is_bot(game, bot) {
+        Ok(())
+    } else {
+        let known: Vec<&str> = games::bots(game).map(|b| b.spec).collect();
+        Err(ApiError::bad_request(
+            "unknown_bot",
+            format!(
+                "unknown {} bot `{}` (bots: {})",
+                game.name(),
+                bot.chars().take(40).collect::<String>(),
+                known.join(", ")
+            ),
+        ))
+    }
+}

@@ -1,0 +1,220 @@
+//! The server-side drivers: a bot on its turn, the next round at an all-bot table,
+//! the turn clock (K7), and the wake-up of tables whose clock comes due.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::fairness;
+use crate::games::{ActionError, TableGame};
+use crate::thinking::Priority;
+
+use super::{now_ms, DriverCount, Hub, HubOptions, Table, TableState};
+
+impl Hub {
+    /// Starts the driver for the table's next server-side action, if any: a bot's
+    /// move, the next round at an all-bot table, or the turn clock (K7). Every driver
+    /// acts on the version (and seats) it saw; if anything changed first, it drops out.
+    pub fn schedule(self: &Arc<Self>, table: Arc<Table>) {
+        let hub = self.clone();
+        let count = DriverCount::new(table.clone());
+        tokio::spawn(async move {
+            let mut count = Some(count);
+            let (version, epoch, plan, priority) = {
+                let state = table.state.lock().await;
+                let priority = if state.people_play() {
+                    Priority::People
+                } else {
+                    Priority::BotsOnly
+                };
+                (state.version, state.seat_epoch, plan(&state), priority)
+            };
+            let current =
+                |state: &TableState| state.version == version && state.seat_epoch == epoch;
+            if !matches!(plan, Plan::Nothing) && !hub.may_drive(&table).await {
+                return;
+            }
+            match plan {
+                Plan::Nothing => {}
+                Plan::Bot { seat, bot } => {
+                    tokio::time::sleep(hub.options.bot_delay).await;
+                    let (game, seed) = {
+                        let state = table.state.lock().await;
+                        if !current(&state) {
+                            return;
+                        }
+                        let seed = fairness::bot_seed(&state.salt, version);
+                        (state.game.clone(), seed)
+                    };
+                    let bot_name = bot.clone();
+                    let action = hub
+                        .thinking
+                        .run(priority, move || game.bot_action(&bot_name, seat, seed))
+                        .await
+                        .ok()
+                        .flatten();
+                    let Some(action) = action else {
+                        tracing::warn!(
+                            "table {}: the {bot} bot found no action for seat {}",
+                            table.id,
+                            seat + 1
+                        );
+                        return;
+                    };
+                    hub.drive(&table, |state| {
+                        if !current(state) {
+                            return None;
+                        }
+                        let mut game = state.game.clone();
+                        Some(game.apply(seat, &action).map(|c| (game, Some(seat), c)))
+                    })
+                    .await;
+                }
+                Plan::NextRound => {
+                    tokio::time::sleep(hub.options.bot_delay).await;
+                    hub.drive(&table, |state| {
+                        if !current(state) {
+                            return None;
+                        }
+                        let mut game = state.game.clone();
+                        Some(game.next_round().map(|c| (game, Some(0), c)))
+                    })
+                    .await;
+                }
+                Plan::Clock { deadline_ms } => {
+                    let far = deadline_ms - hub.ahead_ms() - now_ms();
+                    let table = if far > 0 {
+                        // Far away: the table may leave memory meanwhile (then this
+                        // driver stops, and the copy loaded again in time drives it);
+                        // meanwhile the driver does not hold it there.
+                        let weak = Arc::downgrade(&table);
+                        drop(count.take());
+                        drop(table);
+                        tokio::time::sleep(Duration::from_millis(far as u64)).await;
+                        let Some(table) = weak.upgrade() else { return };
+                        if !hub.holds(&table) {
+                            return;
+                        }
+                        count = Some(DriverCount::new(table.clone()));
+                        table
+                    } else {
+                        table
+                    };
+                    let wait = (deadline_ms - now_ms()).max(0) as u64;
+                    tokio::time::sleep(Duration::from_millis(wait)).await;
+                    if !hub.holds(&table) {
+                        return;
+                    }
+                    hub.drive(&table, |state| {
+                        if !current(state) {
+                            return None;
+                        }
+                        let mut game = state.game.clone();
+                        Some(game.time_out().map(|c| (game, None, c)))
+                    })
+                    .await;
+                }
+            }
+            drop(count);
+        });
+    }
+
+    /// A server-side action: `act` returns `None` when the table moved on meanwhile.
+    async fn drive(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        act: impl FnOnce(
+            &TableState,
+        )
+            -> Option<Result<(Box<dyn TableGame>, Option<usize>, Value), ActionError>>,
+    ) {
+        let mut state = table.state.lock().await;
+        match act(&state) {
+            None => {}
+            Some(Err(e)) => tracing::warn!("table {}: server action refused: {e}", table.id),
+            Some(Ok((game, actor, canonical))) => {
+                if let Err(e) = self.commit(table, &mut state, game, actor, canonical).await {
+                    tracing::warn!("table {}: server action not stored: {e}", table.id);
+                }
+            }
+        }
+    }
+}
+
+/// Alone on its database, a node loads the tables whose clock comes within
+/// [`HubOptions::keep_loaded_ahead`] (dropped from memory while it was far away) so
+/// that it runs out on time. Ends with the hub.
+pub(super) async fn wake_due(hub: std::sync::Weak<Hub>) {
+    let period = {
+        let Some(hub) = hub.upgrade() else { return };
+        (hub.options.keep_loaded_ahead / 2).clamp(Duration::from_millis(50), Duration::from_secs(1))
+    };
+    // The due time each table was last woken for: a table whose driver did not act
+    // (and so kept its due time) is not loaded again and again.
+    let mut woken: HashMap<String, i64> = HashMap::new();
+    loop {
+        tokio::time::sleep(period).await;
+        let Some(hub) = hub.upgrade() else { return };
+        if hub.is_draining() {
+            continue;
+        }
+        let due = match hub.store.due_before(now_ms() + hub.ahead_ms()).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::warn!("cannot look for due tables: {e:#}");
+                continue;
+            }
+        };
+        let mut now_woken = HashMap::with_capacity(due.len());
+        for (id, due_ms) in due {
+            if woken.get(&id) != Some(&due_ms) && !hub.is_loaded(&id) {
+                if let Err(e) = hub.table(&id).await {
+                    tracing::warn!("table {id} does not wake: {e}");
+                }
+            }
+            now_woken.insert(id, due_ms);
+        }
+        woken = now_woken;
+    }
+}
+
+enum Plan {
+    Nothing,
+    Bot { seat: usize, bot: String },
+    NextRound,
+    Clock { deadline_ms: i64 },
+}
+
+fn plan(state: &TableState) -> Plan {
+    if state.game.is_over() || state.started_ms.is_none() {
+        return Plan::Nothing;
+    }
+    if let Some(seat) = state.game.to_move() {
+        if let Some(bot) = &state.seats[seat].stored.bot {
+            return Plan::Bot {
+                seat,
+                bot: bot.clone(),
+            };
+        }
+        if let Some(deadline_ms) = state.deadline_ms() {
+            return Plan::Clock { deadline_ms };
+        }
+        return Plan::Nothing;
+    }
+    if state.game.awaits_next_round() && !state.people_play() {
+        return Plan::NextRound;
+    }
+    Plan::Nothing
+}
+
+/// When the server must next act at the table, for the database (restarts resume
+/// exactly the tables that are due).
+pub(super) fn due_ms(state: &TableState, options: &HubOptions) -> Option<i64> {
+    match plan(state) {
+        Plan::Nothing => None,
+        Plan::Bot { .. } | Plan::NextRound => Some(now_ms() + options.bot_delay.as_millis() as i64),
+        Plan::Clock { deadline_ms } => Some(deadline_ms),
+    }
+}
