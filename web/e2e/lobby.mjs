@@ -220,7 +220,7 @@ export function lobbyScenarios(x) {
       const first = v.result.winners[0];
       check(rows[0].includes(first === 0 ? "Ana" : "Inti") && rows[0].includes(String(v.result.scores[first])), `the first row ${rows[0]} is not the winner ${first} with ${v.result.scores[first]}`);
       check(await page.locator(tid("connection")).isHidden(), "the live badge stays after the end");
-      check(!(await page.locator(tid("move-form")).isVisible()), "the move input stays after the end");
+      check(!(await page.locator(tid("move-form")).isVisible()) && !(await page.locator(tid("place-button")).isVisible()), "the move input or Place stays after the end");
       check((await page.locator(tid("fairness")).count()) === 0 && (await page.locator(tid("check-deal")).count()) === 0, "a Rumis game, where nothing is dealt, shows a proof of its deal");
       check(await page.locator(tid("replay-link")).isVisible(), "no replay link at the end");
       await screen(page, `end-panel-rumis-${lang}.png`, "result");
