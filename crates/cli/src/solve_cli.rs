@@ -1,14 +1,14 @@
 //! `rumi solve rummikub`: the best play from a rack onto a table (the solver in
-//! `rummikub::solver`), drawn as the new table or printed as one JSON object.
+//! `rummikub_solver`), drawn as the new table or printed as one JSON object.
 
 use std::fmt;
 
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use rummikub::notation::{parse_table, parse_tiles};
-use rummikub::solver::{Objective, Solution, SolverCache, TableAndRack, TableInput};
 use rummikub::tile::TileCounts;
 use rummikub::{RuleSet, Set, Tile};
+use rummikub_solver::{Objective, Solution, SolverCache, TableAndRack, TableInput};
 
 /// A mistake in what the user typed: `rumi` exits with status 2 for it.
 #[derive(Debug)]

@@ -9,10 +9,10 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rummikub::notation::parse_table;
-use rummikub::solver::{Objective, Solution, SolveError, SolverCache, TableAndRack, TieBreak};
 use rummikub::{Colour, RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
+use rummikub_solver::{Objective, Solution, SolveError, SolverCache, TableAndRack, TieBreak};
 
 /// Options for `rumi bench solver`.
 #[derive(Args)]

@@ -18,7 +18,7 @@ use crate::rumis_bots::RumisBot;
 use crate::rumis_game::RumisGame;
 use crate::rummikub_bots::{greedy_action, keeper_action, PlannerBot, PlannerConfig};
 use crate::rummikub_game::RummikubGame;
-use rummikub::solver::SolverCache;
+use rummikub_solver::SolverCache;
 
 /// One bot a seat can be given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,8 +20,8 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rummikub::deal::shuffle;
-use rummikub::solver::{self, Objective, SolverCache};
 use rummikub::{Action, PlayerView, RuleSet, Set, Tile};
+use rummikub_solver::{self as solver, Objective, SolverCache};
 
 /// The solver's best play for a rack onto a table, or `None` (draw). Bots do not care
 /// which table sets move, so any of the equally good plays will do (faster). Each bot

@@ -24,7 +24,6 @@ pub mod round;
 pub mod rules;
 pub mod series;
 pub mod set;
-pub mod solver;
 pub mod tile;
 pub mod view;
 

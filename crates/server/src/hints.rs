@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rummikub::solver::Objective;
+use rummikub_solver::Objective;
 use tokio::sync::OnceCell;
 
 use crate::error::ApiError;
@@ -66,7 +66,7 @@ type Outcome = Result<HintAnswer, ApiError>;
 
 /// What to compute for a hint, taken from the table under its lock.
 enum Job {
-    Rummikub(rummikub::RuleSet, rummikub::solver::TableAndRack),
+    Rummikub(rummikub::RuleSet, rummikub_solver::TableAndRack),
     Rumis(Box<rumis::Position>),
 }
 

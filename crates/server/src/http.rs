@@ -485,8 +485,8 @@ async fn hint(
     headers: HeaderMap,
 ) -> Result<Json<HintAnswer>, ApiError> {
     let objective = match goal.objective.as_deref() {
-        None | Some("tiles") => rummikub::solver::Objective::Tiles,
-        Some("value") => rummikub::solver::Objective::Value,
+        None | Some("tiles") => rummikub_solver::Objective::Tiles,
+        Some("value") => rummikub_solver::Objective::Value,
         Some(_) => {
             return Err(ApiError::bad_request(
                 "bad_objective",

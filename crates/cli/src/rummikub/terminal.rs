@@ -12,9 +12,9 @@ use anyhow::Result;
 use play::game::Game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
 use rummikub::round::EndReason;
-use rummikub::solver::{solve, Objective, TableAndRack};
 use rummikub::tile::TileCounts;
 use rummikub::{Action, Event, RuleSet, Set, Tile};
+use rummikub_solver::{solve, Objective, TableAndRack};
 
 use super::render::{sort_rack, RackOrder, Style};
 use crate::terminal::{play_session, seat_bots, Console, Ending, Flow, Frontend, Seat, Turn};

@@ -4,8 +4,8 @@
 
 use play::game::Game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
-use rummikub::solver::{self, Objective, SolveError, TableAndRack};
 use rummikub::{Action, EndReason, Event, GameLength, RuleSet, Set, Tile};
+use rummikub_solver::{self as solver, Objective, SolveError, TableAndRack};
 use serde_json::{json, Value};
 
 use super::{field, name_of, ActionError, Adapter, GameView, TableGame};

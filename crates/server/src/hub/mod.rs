@@ -413,7 +413,7 @@ impl Hub {
         &self,
         table: &Arc<Table>,
         seat: usize,
-        objective: rummikub::solver::Objective,
+        objective: rummikub_solver::Objective,
         from: IpAddr,
     ) -> Result<HintAnswer, ApiError> {
         self.hints

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::solver::runs::{
+use crate::runs::{
     any_leads_with_joker, close_at_13, dominance_signature, dominates, kind, len, must_go_on,
     tails_needed, unpack, ColOpt, Packed, RunRules, EARLY, OBLIGATION, RUN,
 };
@@ -21,7 +21,7 @@ pub(super) struct Ctx {
     /// [`Ctx::list_slot`]; `u32::MAX` where not built yet.
     pub(super) list_ids: Vec<u32>,
     /// `dominance[strict][a][b]`: 1 if configuration a dominates b, 0 if not, or
-    /// [`UNKNOWN`]; `strict` as [`RunRules::strict_len`](crate::solver::runs::RunRules::strict_len).
+    /// [`UNKNOWN`]; `strict` as [`RunRules::strict_len`](crate::runs::RunRules::strict_len).
     pub(super) dominance: [Vec<Vec<u8>>; 2],
     /// Per configuration: 1 if its runs can all close at 13, 0 if not, or [`UNKNOWN`].
     pub(super) closes: Vec<u8>,

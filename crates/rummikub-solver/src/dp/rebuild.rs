@@ -5,9 +5,9 @@ use super::expand::NumberChoice;
 use super::group_bonus::GroupBonus;
 use super::state::Key;
 use super::{Answer, Problem};
-use crate::solver::groups::GroupShape;
-use crate::solver::runs::{close_at_13, unpack, Act, ColOpt, Tok};
-use crate::tile::{Colour, Tile};
+use crate::groups::GroupShape;
+use crate::runs::{close_at_13, unpack, Act, ColOpt, Tok};
+use rummikub::tile::{Colour, Tile};
 
 pub(super) fn unpack_x(x: u8) -> [u8; 4] {
     [x & 3, (x >> 2) & 3, (x >> 4) & 3, (x >> 6) & 3]

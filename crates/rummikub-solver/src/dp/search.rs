@@ -11,8 +11,8 @@ use super::relaxation::{self, Prices, Relaxation};
 use super::state::{Arena, Key};
 use super::stuck::Held;
 use super::{Answer, Cache, Problem, TooLarge, PRIMARY};
-use crate::solver::groups;
-use crate::solver::runs::RunRules;
+use crate::groups;
+use crate::runs::RunRules;
 
 /// What the search of one problem needs, computed once.
 pub(super) struct Prepared {

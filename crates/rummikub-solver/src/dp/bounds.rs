@@ -5,7 +5,7 @@ use super::group_bonus::{pack_x, x_index, x_of_index};
 use super::search::Prepared;
 use super::state::Key;
 use super::{Keepable, Problem, Unit, PRIMARY};
-use crate::solver::groups;
+use crate::groups;
 
 /// Upper bounds on what a state can still score: its potential is its score plus these.
 pub(super) struct Bounds {
@@ -357,7 +357,7 @@ impl KeptAt {
     }
 
     /// The fewest jokers colour c's parts after 13 (`tails`, see
-    /// [`tails_needed`](crate::solver::runs::tails_needed)) need for their parts before
+    /// [`tails_needed`](crate::runs::tails_needed)) need for their parts before
     /// 1, at the numbers of the walk's last three that come after n + 2 (the numbers
     /// before are [`KeptAt::jokers_to_go_on`]'s: no slot is counted twice). Each part
     /// before 1 is a run of its own, so each needs a tile or a joker at each of its
@@ -439,7 +439,7 @@ pub(super) fn gaps_to_13(p: &Problem) -> [[u8; 4]; 14] {
 #[cfg(test)]
 mod tests {
     use super::{need_table, x_of_index};
-    use crate::solver::groups;
+    use crate::groups;
 
     /// The walk reads the groups look-ahead for what the colours after can set aside in
     /// the keep choice walked (`Expansion::colours_at`): with fewer tiles to set aside

@@ -2,9 +2,9 @@
 //! solver --ways` compares) finds a play as good as the solver's: the same objective
 //! and the same number of changed sets, however many states the way needs.
 
-use rummikub::solver::{Objective, SolverCache, TableAndRack, TieBreak};
 use rummikub::RuleSet;
 use rummikub_oracle::suite;
+use rummikub_solver::{Objective, SolverCache, TableAndRack, TieBreak};
 
 fn every_way_agrees(rules: &RuleSet, seed: u64, count: usize) {
     // Middle-game tables: every way of them is quick, and wrap-around runs cross
@@ -28,7 +28,7 @@ fn every_way_agrees(rules: &RuleSet, seed: u64, count: usize) {
             .expect("a middle-game table");
         // (What the objective counts, and the tie-break: equally good plays may differ
         // in the other figure.)
-        let figures = |s: &rummikub::solver::Solution| match objective {
+        let figures = |s: &rummikub_solver::Solution| match objective {
             Objective::Tiles => (s.tiles as i32, s.changed_sets),
             Objective::Value => (s.value, s.changed_sets),
         };

@@ -31,8 +31,8 @@ use super::context::Ctx;
 use super::group_bonus::{GroupBonus, X_OF_INDEX};
 use super::state::Key;
 use super::{Problem, Unit, PRIMARY};
-use crate::solver::groups;
-use crate::solver::runs::{kind, len, tail, unpack, HEAD, OBLIGATION};
+use crate::groups;
+use crate::runs::{kind, len, tail, unpack, HEAD, OBLIGATION};
 
 /// Subgradient rounds when a search starts using the bound. Current rules, seed 1, 1,000
 /// positions, the bound from a search's 256th state: states at p99 1,203 without it,

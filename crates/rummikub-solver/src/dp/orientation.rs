@@ -4,7 +4,7 @@
 //! With runs over 13 (12-13-1, 13-1-2, …) the numbers are a cycle for the runs: only
 //! the tiles' printed values tell 13 from 1. The DP walks the numbers in a line, so a
 //! run across its cut is carried as two parts, one started at its first number and
-//! waiting (an obligation) until its last (see [`crate::solver::runs`]). Those parts
+//! waiting (an obligation) until its last (see [`crate::runs`]). Those parts
 //! multiply the states: between 13 and 1, where a middle-game table holds the most
 //! wrap-around runs, a few colours with two possible crossing runs cost millions of
 //! states (measured: 4,000,000 and more on 13 of 300 self-play positions), where
@@ -164,10 +164,10 @@ mod tests {
 
     use super::super::{Answer, Cache, Problem, TooLarge, Unit};
     use super::orientations;
-    use crate::rules::RuleSet;
-    use crate::set::{check_tiles, Set};
-    use crate::solver::{base_problem, old_set_readings, set_value};
-    use crate::tile::{Colour, Tile, TileCounts};
+    use crate::{base_problem, old_set_readings, set_value};
+    use rummikub::rules::RuleSet;
+    use rummikub::set::{check_tiles, Set};
+    use rummikub::tile::{Colour, Tile, TileCounts};
 
     /// `p` searched walked its `way`-th way alone (the cache's `walk_only`, as `rumi
     /// bench solver --ways` does).
@@ -402,7 +402,7 @@ mod tests {
         // past `LEAN_TO_WALK_DOWN` (-13). A group of 5s leans -6, one of 2s -15.
         let current = RuleSet::current();
         let first_down = |table: &str, unit: Unit| {
-            let table = crate::notation::parse_table(table).expect("a table");
+            let table = rummikub::notation::parse_table(table).expect("a table");
             let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
             let rack = TileCounts::from_tiles(&[Tile::new(Colour::Red, 9).expect("a tile")]);
             let mut p = base_problem(&current, unit, &table_tiles, &rack);
@@ -423,8 +423,8 @@ mod tests {
     /// The score of the play found walking each way (26 under the old rules, 2 under the
     /// current ones), `None` where there is none.
     fn scores_every_way(rules: &RuleSet, table: &str, rack: &str, unit: Unit) -> Vec<Option<i32>> {
-        let table = crate::notation::parse_table(table).expect("a table");
-        let rack = crate::notation::parse_tiles(rack).expect("a rack");
+        let table = rummikub::notation::parse_table(table).expect("a table");
+        let rack = rummikub::notation::parse_tiles(rack).expect("a rack");
         let table_tiles = TileCounts::from_tiles(table.iter().flat_map(|s| s.tiles()));
         let mut p = base_problem(rules, unit, &table_tiles, &TileCounts::from_tiles(&rack));
         let values: Vec<u32> = table.iter().map(|s| set_value(s, rules)).collect();

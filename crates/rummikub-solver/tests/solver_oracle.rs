@@ -6,12 +6,10 @@
 mod common;
 
 use common::round_for;
-use rummikub::solver::{
-    solve, solve_with, Objective, Solution, SolveError, TableAndRack, TieBreak,
-};
 use rummikub::{RuleSet, Set, Tile};
 use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
+use rummikub_solver::{solve, solve_with, Objective, Solution, SolveError, TableAndRack, TieBreak};
 
 /// The engine's verdict on the solver's play: the new table must be a legal turn from
 /// this table and rack, laying exactly the tiles the solution names.
@@ -279,7 +277,7 @@ fn a_kept_run_with_its_joker_at_13_is_found_walking_down() {
 /// state (`WIDE_KEEP_CHOICE` in `solver/dp/search.rs`).
 #[test]
 fn a_full_table_of_long_runs_is_answered_in_a_few_states() {
-    use rummikub::solver::SolverCache;
+    use rummikub_solver::SolverCache;
     let runs: Vec<String> = (0..2)
         .flat_map(|_| ["r", "b", "k", "o"])
         .map(|c| {
@@ -326,7 +324,7 @@ fn a_full_table_of_long_runs_is_answered_in_a_few_states() {
 #[test]
 fn past_the_state_limit_the_tie_break_gives_way_and_the_best_play_is_still_found() {
     use rummikub::notation::{parse_table, parse_tiles};
-    use rummikub::solver::SolverCache;
+    use rummikub_solver::SolverCache;
     // (Seed 1, no. 1726 of the current-rules suite: 5,809 states walked up and down,
     // 132 without the tie-break.)
     let table = parse_table(

@@ -7,9 +7,9 @@ mod common;
 use common::round_for;
 use rummikub::deal::{rng_from_seed, uniform_below};
 use rummikub::round::table_value;
-use rummikub::solver::{solve, Objective, TableAndRack};
 use rummikub::tile::TileCounts;
 use rummikub::{Colour, Round, RuleSet, Set, Tile};
+use rummikub_solver::{solve, Objective, TableAndRack};
 
 /// Best (primary, -changed) over every legal play, by brute force.
 fn exhaustive(

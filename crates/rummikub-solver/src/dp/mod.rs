@@ -2,7 +2,7 @@
 //! best first.
 //!
 //! Numbers are processed in order. A state after number n holds, per colour, the runs
-//! still open at n (an interned id of their tokens, see [`crate::solver::runs`]), the jokers
+//! still open at n (an interned id of their tokens, see [`crate::runs`]), the jokers
 //! used so far, the old table sets kept whole that are still running (a mask), the
 //! initial-meld value reached (capped) and whether a rack tile was laid. Number n is
 //! decided in one step made of smaller choices: which old sets starting at n stay
@@ -40,8 +40,8 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::solver::runs::RunRules;
-use crate::tile::Tile;
+use crate::runs::RunRules;
+use rummikub::tile::Tile;
 
 pub(crate) use portfolio::{solve, solve_best_of};
 

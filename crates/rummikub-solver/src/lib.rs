@@ -7,7 +7,8 @@
 //! unchanged (fewest sets changed). See `docs/rummikub-solver.md`.
 //!
 //! ```
-//! use rummikub::{notation::{parse_table, parse_tiles}, solver::{solve, Objective, TableAndRack}, RuleSet};
+//! use rummikub::{notation::{parse_table, parse_tiles}, RuleSet};
+//! use rummikub_solver::{solve, Objective, TableAndRack};
 //!
 //! let table = parse_table("[r1 r2 r3] [b5 k5 o5]").unwrap();
 //! let rack = parse_tiles("r4 J b7").unwrap();
@@ -20,9 +21,9 @@ mod dp;
 mod groups;
 mod runs;
 
-use crate::rules::RuleSet;
-use crate::set::{Reading, Set, SetProblem};
-use crate::tile::{Tile, TileCounts, MAX_NUMBER};
+use rummikub::rules::RuleSet;
+use rummikub::set::{Reading, Set, SetProblem};
+use rummikub::tile::{Tile, TileCounts, MAX_NUMBER};
 
 use dp::{Keepable, Unit, PRIMARY};
 
@@ -470,7 +471,7 @@ fn base_problem(rules: &RuleSet, unit: Unit, table: &TileCounts, rack: &TileCoun
         let mut g = [[0u8; 4]; 14];
         for (t, count) in counts.iter() {
             if let (Some(c), Some(n)) = (t.colour(), t.number()) {
-                g[usize::from(n)][crate::tile::Colour::ALL
+                g[usize::from(n)][rummikub::tile::Colour::ALL
                     .iter()
                     .position(|&x| x == c)
                     .unwrap_or(0)] = count;
@@ -506,7 +507,7 @@ fn old_set_readings(
     problem: &mut dp::Problem,
 ) {
     let colour_index = |c| {
-        crate::tile::Colour::ALL
+        rummikub::tile::Colour::ALL
             .iter()
             .position(|&x| x == c)
             .unwrap_or(0)

@@ -3,8 +3,8 @@
 //! play. These positions need the joker below a run or above it, and value tells which.
 
 use rummikub::notation::{parse_table, parse_tiles};
-use rummikub::solver::{solve, Objective, Solution, TableAndRack};
 use rummikub::{RuleSet, Tile};
+use rummikub_solver::{solve, Objective, Solution, TableAndRack};
 
 fn best(table: &str, rack: &str, melded: bool, objective: Objective) -> Solution {
     let position = TableAndRack::with_sets(

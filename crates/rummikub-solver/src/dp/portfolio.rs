@@ -21,7 +21,7 @@ use super::rebuild;
 use super::relaxation::Prices;
 use super::search::Search;
 use super::{Answer, Cache, Problem, TooLarge};
-use crate::solver::runs::RunRules;
+use crate::runs::RunRules;
 
 /// How many ways of walking the numbers are searched at once, the best ranked by
 /// [`orientation::orientations`] (measured on 300 old-rules self-play positions with

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::Problem;
-use crate::solver::groups::{self, GroupShape};
+use crate::groups::{self, GroupShape};
 
 /// The old groups each number's group step can re-form: for every (tiles set aside per
 /// colour, jokers) the most old groups one split of them contains. Forming an old group
