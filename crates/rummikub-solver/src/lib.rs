@@ -19,6 +19,7 @@
 
 mod dp;
 mod groups;
+pub mod reference;
 mod runs;
 
 use rummikub::rules::RuleSet;
