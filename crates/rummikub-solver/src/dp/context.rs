@@ -173,8 +173,8 @@ pub(super) fn longest_open(packed: Packed) -> u8 {
 
 /// Past this many interned configurations a kept context is dropped (memory bound).
 pub(super) const MAX_CONTEXT_CONFIGS: usize = 8_192;
-/// Past this many bytes of dominance table a kept context is dropped (seen: about 3 MB
-/// after hundreds of old-rules positions).
+/// Past this many bytes of dominance table a kept context is dropped (a memory bound,
+/// far above what hundreds of old-rules positions leave).
 pub(super) const MAX_CONTEXT_DOMINANCE: usize = 64 << 20;
 
 impl Ctx {

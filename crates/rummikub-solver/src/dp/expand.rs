@@ -152,9 +152,8 @@ impl KeptTable {
 const KEPT_TABLE: usize = 1 << 10;
 
 /// The stuck-tile check (see [`super::stuck`]) starts once a search has stored this many
-/// states: most searches end before, where it costs more than it saves (current rules,
-/// 1,000 positions: without the gate p50 +12 %). The bound is a bound either way, so
-/// the answer does not depend on it.
+/// states: most searches end before, where it costs more than it saves. The bound is a
+/// bound either way, so the answer does not depend on it.
 pub(super) const STUCK_FROM: usize = 256;
 
 impl Expansion<'_> {
@@ -370,8 +369,8 @@ impl Expansion<'_> {
     /// Colour `C` at number n: how its open runs go on (a tile, a joker, end, new runs)
     /// and how many of its tiles are set aside for groups. `jokers_needed`: what the
     /// colours before need so that their runs can go on after n. (The colour is a
-    /// constant, one function per colour: 5 % fewer instructions on the heaviest
-    /// positions than one function taking it as an argument.)
+    /// constant, one function per colour: fewer instructions than one function taking
+    /// it as an argument.)
     pub(super) fn colour<const C: usize>(
         &mut self,
         ctx: &mut Ctx,

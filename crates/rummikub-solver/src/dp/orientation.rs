@@ -6,9 +6,8 @@
 //! run across its cut is carried as two parts, one started at its first number and
 //! waiting (an obligation) until its last (see [`crate::runs`]). Those parts
 //! multiply the states: between 13 and 1, where a middle-game table holds the most
-//! wrap-around runs, a few colours with two possible crossing runs cost millions of
-//! states (measured: 4,000,000 and more on 13 of 300 self-play positions), where
-//! another cut of the same position can take milliseconds. [`cuts`] ranks the cuts
+//! wrap-around runs, a few colours with two possible crossing runs can cost millions
+//! of states, where another cut of the same position takes milliseconds. [`cuts`] ranks the cuts
 //! cheaply (fewest runs that can cross); no count before the search ranks them well,
 //! so a problem that grows large races the ways (see [`super::portfolio`]).
 //!
@@ -16,8 +15,7 @@
 //! (13 first): the same problem, mirrored. Which way is cheaper differs by orders of
 //! magnitude on the slow positions, under both rule sets (the tie-break's search finds
 //! the old sets a rack tile forces open only when it reaches that tile's number; see
-//! [`table_lean`] for which way goes first; measured on 2,000 current-rules positions:
-//! the cheaper way stores 2.2 to 2.6 times fewer states at p99 than walking up).
+//! [`table_lean`] for which way goes first).
 //!
 //! An oriented problem numbers the tiles in the order walked: DP number 1 is printed
 //! number `start` walking up, the number before it walking down. Everything the DP does
@@ -109,12 +107,9 @@ pub(super) fn orientations(p: &Problem) -> Vec<Orientation> {
 /// counts (value objective or initial meld, no wrap-around runs) walks down first.
 /// Walked down, such a search walks both forms of a run with a joker at one end, [J x …
 /// y] and [x … y J] (see [`Problem::run_rules`]), so walking down costs more than the
-/// lean alone says: on the value-objective positions of 1,000 current-rules self-play
-/// positions each of seeds 1 and 1,000,001 over 400 states, walking up was the
-/// cheaper way on 257 of 359, and of thresholds from -20 to 20 on the lean this one
-/// stored the fewest states (86,000 against 100,000 and 89,000 at 0; held out, seed
-/// 2,000,001: see `docs/rummikub-solver.md`). Under wrap-around runs both forms are
-/// walked either way, and the lean alone decides.
+/// lean alone says; of the thresholds tried from -20 to 20 this one stored the fewest
+/// states. Under wrap-around runs both forms are walked either way, and the lean alone
+/// decides.
 const LEAN_TO_WALK_DOWN: i32 = -13;
 
 /// Where the table lies along the numbers walked up from the cut before `start`: the
@@ -122,11 +117,8 @@ const LEAN_TO_WALK_DOWN: i32 = -13;
 /// for the fewest changed sets walks every partial play that has broken fewer old sets
 /// than the best play; where the table is dense there are many such plays, and they
 /// are cut short when the walk ends soon after them, so the search walks towards the
-/// dense end (measured on 2,000 current-rules positions per seed, tiles objective:
-/// the way this picks is the cheaper of the two on 86 and 85 % of those over 800
-/// states, and stores 2,290 and 2,236 states at p99, against 3,620 and 3,737 walked up
-/// always and 1,668 and 1,416 the cheaper way; the rack's lean, the other way round,
-/// picked right on 71 and 75 %).
+/// dense end. (It picks the cheaper way on most large positions, more often than the
+/// rack's lean does.)
 fn table_lean(p: &Problem, start: u8) -> i32 {
     let up = Orientation { start, down: false };
     (1..=13)
@@ -451,8 +443,8 @@ mod tests {
         // joker (a group of 13s), and keeps [k11 k12 J] whole, its joker at 13: the table
         // worth 174, one old set kept. Walked down, that run is kept at 12 with its joker
         // standing at 13, a number the walk has passed; the bound counted the joker at
-        // 12 at most there and the search settled for a play keeping nothing (held-out
-        // seed 10,000,001 of `rumi bench solver`, where the integer program found it).
+        // 12 at most there and the search settled for a play keeping nothing (found by
+        // the integer program in `rumi bench solver`).
         let current = RuleSet::current();
         let scores = scores_every_way(
             &current,

@@ -24,9 +24,8 @@ use super::{Answer, Cache, Problem, TooLarge};
 use crate::runs::RunRules;
 
 /// How many ways of walking the numbers are searched at once, the best ranked by
-/// [`orientation::orientations`] (measured on 300 old-rules self-play positions with
-/// cuts walked up only: one cut, the best ranked, leaves 9 positions over 1 s and
-/// refuses 2; two or three leave 6 or 7 and refuse none; six, 8 and 1).
+/// [`orientation::orientations`]: one way alone is sometimes the wrong one by orders of
+/// magnitude; more than three spread the work too thin.
 const WAYS: usize = 3;
 /// How many turns of [`TURN`] expansions the search at each rank gets per round: the
 /// way ranked first gets the most.
@@ -34,9 +33,9 @@ const TURNS: [usize; WAYS] = [2, 1, 1];
 /// Expansions the way ranked first makes alone before the others start, under
 /// wrap-around runs: most positions are done within them, and the way ranked first is
 /// usually the cheaper (see [`orientation::orientations`]), but not always, so past them
-/// the ways go on in turns (512, 1,024 and 2,048 store the same within 2 %, seeds 1 and
-/// 1,000,001). Without wrap-around runs the first way goes on alone until the two ways
-/// race ([`LINE_RACE_AT`]).
+/// the ways go on in turns (the figure is not sensitive within a factor of two either
+/// way). Without wrap-around runs the first way goes on alone until the two ways race
+/// ([`LINE_RACE_AT`]).
 const HEAD_START: usize = 1024;
 /// Expansions in one turn of a search.
 const TURN: usize = 64;
@@ -202,13 +201,8 @@ const RACE_AT: usize = 5_000;
 /// How many ways race: the first of [`orientation::orientations`] (five cuts, each
 /// walked both ways). The cuts ranked last there have the most runs that can cross
 /// them, and their colours' configurations the most options: such a way may store
-/// fewer states and still take longer. Old rules, 1,000 self-play positions, time at
-/// p99 / max (two runs each, the fastest; seeds 1 and 1,000,001, seed 2,000,001 seen
-/// at the same time): all 26 ways, 90 ms / 316 ms on seed 1 against 54 ms / 156 ms
-/// before the race (states 31,709 / 118,907 against 37,397 / 83,117; the options tried
-/// at p99 2.2 times as many); 6 ways, 36 ms / 1.06 s; 8, 50 / 525 ms on seed 1,000,001;
-/// 10, 38 / 137 ms, 61 / 422 ms and 73 / 930 ms against 54 / 156, 71 / 359 and 160 /
-/// 1,430; 12, 89 / 284 ms on seed 1,000,001.
+/// fewer states and still take longer, so racing all 26 was slower, and fewer than ten
+/// left the worst positions without their best way (`docs/rummikub-solver-lab.md`).
 const RACE_WAYS: usize = 10;
 
 /// Successive halving over the ways of walking a problem: each way still running goes
@@ -216,11 +210,10 @@ const RACE_WAYS: usize = 10;
 /// furthest with that much ([`Search::progress_at`]) go on to twice as much, and the
 /// others are dropped, until one is left; the first to finish answers. The cost of a
 /// way differs by orders of magnitude and no count before the search foresees it well
-/// (the count of run configurations the colours reach, which ranked the ways again at
-/// 50,000 states before, put the best way anywhere from 1st to 25th of 26), but how fast
+/// (a count of the run configurations the colours reach put the best way anywhere from
+/// 1st to 25th of 26), but how fast
 /// a search comes down the levels does, once it has come down a few. The first rounds
-/// decide on little, and a wrong drop is dear (seed 1's no. 5433 of 10,000, racing all
-/// 26 ways by states: 1.2 → 2.5 million states, where its best way needs 171,000).
+/// decide on little, and a wrong drop is dear (hence [`OUT_SHARE_SHIFT`]).
 struct Race {
     /// Positions in `Portfolio::ways` still racing, best first after each round.
     running: Vec<usize>,
@@ -235,16 +228,10 @@ struct Race {
 /// losers first) goes on to 1/2^(3 + i) of each round's work, and comes back into the
 /// race when it is further down the levels than the ways in it were with as much work.
 /// The first rounds decide on little (all ways may still be at the top level, ranked by
-/// the work at which they got there), and a wrong drop was dear: held-out seed
-/// 6,000,001 no. 2,264 took 2.2 million states where its best way alone takes 15,883.
-/// With a share, a wrong drop costs a bounded factor, for at most a quarter more work.
-/// Old rules, states at p99 / max, the first rounds' losers dropped against kept with
-/// a share: seed 1 (3,000 positions) 14,691 / 106,458 against 14,257 / 63,693 (shares
-/// from 1/4: 14,257 / 74,940); seeds 4,000,001, 5,000,001 and 6,000,001 (10,000
-/// positions, run after the choice) 15,015 / 568,192, 14,213 / 265,577 and 14,348 /
-/// 2,230,870 against 14,417 / 298,869, 14,096 / 110,333 and 14,016 / 118,135. Only
-/// under wrap-around runs: the current rules' two ways (one round) did not gain (seed
-/// 1, 1,000 positions: p99 the same, max 2,503 → 2,697).
+/// the work at which they got there), and a wrong drop can cost a hundred times the
+/// best way's states. With a share, a wrong drop costs a bounded factor, for at most a
+/// quarter more work; it cut the worst positions' states, not the typical ones. Only
+/// under wrap-around runs: the current rules' two ways (one round) did not gain.
 const OUT_SHARE_SHIFT: usize = 3;
 
 /// The work every way does in a race's first round (the ways already past it wait).
@@ -254,13 +241,9 @@ const RACE_FIRST_ROUND: usize = 128;
 /// races its two ways (walked up and down): the second does the work the first has
 /// done, and the one further down the levels with it goes on alone ([`Race`], one
 /// round). The way ranked first is the cheaper on most positions, but among the largest
-/// it is wrong on about half (current rules, seed 1, the 25 that stored the most: the
-/// other way 1.2 to 11 times cheaper on 15), and a turn to the second way with no
-/// choice after it cost more than it saved. Current rules, 1,000 self-play positions,
-/// states stored at p99 against the first way alone for 4,096 expansions: race at
-/// 100 states, 1,246 and 907 (seeds 1 and 1,000,001) against 1,203 and 909; 150, 1,116
-/// and 856; 200, 1,131 and 986; 300, 1,231 and 993; held out, see
-/// `docs/rummikub-solver.md`.
+/// it is wrong on about half, and a turn to the second way with no choice after it cost
+/// more than it saved. Most positions are done before 150 states, so they never pay
+/// for the race; earlier or later races stored more at the tail.
 const LINE_RACE_AT: usize = 150;
 
 /// When a problem's ways race, and how long their first round is (see [`Race`]).

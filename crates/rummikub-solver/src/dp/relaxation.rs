@@ -2,8 +2,8 @@
 //! problem: tiles laid (or their value, the value objective) and old sets kept whole together.
 //!
 //! The fewest-changed-sets search spends most of its states proving that the tie-break
-//! levels above the best play hold no play (see docs/rummikub-solver.md, *Where the time
-//! goes*): the potential counts every old set not yet decided as kept and every rack tile
+//! levels above the best play hold no play (see docs/rummikub-solver.md, *Performance*):
+//! the potential counts every old set not yet decided as kept and every rack tile
 //! as laid, while the tiles still to come usually force several old sets open together,
 //! or stay on the rack.
 //!
@@ -34,49 +34,34 @@ use super::{Problem, Unit, PRIMARY};
 use crate::groups;
 use crate::runs::{kind, len, tail, unpack, HEAD, OBLIGATION};
 
-/// Subgradient rounds when a search starts using the bound. Current rules, seed 1, 1,000
-/// positions, the bound from a search's 256th state: states at p99 1,203 without it,
-/// 928 after 10 rounds, 844 after 30, 759 after 100. Old rules, seed 1, 10,000
-/// positions, the bound from the 256th state (p50 / p99 / max, states at p99): 10
-/// rounds 345 µs / 56.0 ms / 841 ms, 19,414; 20 rounds 380 µs / 50.7 ms / 822 ms,
-/// 15,589; 30 rounds 405 µs / 50.4 ms / 805 ms, 14,749; 100 rounds 578 µs / 51.1 ms /
-/// 828 ms, 13,127. A round is a pass over every colour's [`PartGraph`]: some 800 to
-/// 16,000 steps under wrap-around runs, 5 ns each.
+/// Subgradient rounds when a search starts using the bound. More rounds give a tighter
+/// bound and fewer states, but past about thirty a fit costs more time than the states
+/// it saves; fewer leave the bound loose. A round is one pass over every colour's
+/// [`PartGraph`].
 const ROUNDS: usize = 30;
 
 /// How far below the best bound so far each subgradient step aims (Polyak's step), in
 /// potential units (a tile is 64): from `AIM` in the first round down to `AIM_END` in
-/// the last, tiles first, tie-break points at the end. Aiming at one point all along,
-/// the random positions of both rule sets
-/// (`the_relaxation_bounds_every_play_and_is_tighter_than_the_potential`, before runs
-/// over 13 were walked exactly) leave the bound 8,516 (old rules) and 3,125 (current)
-/// over the best plays in all; 16: 3,226 and 251; 32: 3,237 and 84; 64: 3,366 and 89
-/// (the potential: 14,193 and 9,996). In the search (current rules, 1,000 positions of
-/// seed 1, the bound from the 256th state): 32 all along, states at p99 1,000; 32 down
-/// to 1, 744 (and on those random positions 54 over, old rules 53 with runs over 13
-/// walked exactly).
+/// the last, tiles first, tie-break points at the end. Aiming at one point from the
+/// start fits the tie-break before the tiles and leaves the bound loose; aiming half a
+/// tile below all along never fits the tie-break.
 const AIM: f64 = 32.0;
 const AIM_END: f64 = 1.0;
 
 /// Without wrap-around runs (the current rules) a search works the bound out once it
 /// has stored this many states (see
-/// [`Cache::relaxation_from`](super::Cache::relaxation_from)): the suite's searches
-/// end before. A fit there costs some 2 to 3 ms (100 rounds), against 1.5 ms for the
-/// whole search at the suite's p99: from the 256th state its p99 rose from 1.54 to 3.85
-/// ms, from the 600th to 3.48 ms, from the 1,000th to 3.02 ms (seed 1, 1,000 positions).
+/// [`Cache::relaxation_from`](super::Cache::relaxation_from)): the self-play searches
+/// end before. Under the current rules a fit costs more than a whole search at the
+/// tail, so earlier it only slows them down.
 pub(super) const RELAXATION_FROM: usize = 50_000;
 
 /// From how many states a search uses the bound: under wrap-around runs (the old rules)
 /// from the first state that looks for stuck tiles
 /// ([`STUCK_FROM`](super::expand::STUCK_FROM), the 256th); else from
-/// [`RELAXATION_FROM`]. Old rules, 10,000 positions, p50 / p99 / max: seed 1, from the
-/// 256th state 375 µs / 42.5 ms / 620 ms; from the 512th 227 µs / 41.0 ms / 661 ms; from
-/// the 1,500th 221 µs / 37.2 ms / 2.00 s (an initial meld with a 25-tile rack, whose
-/// several frozen-set choices each search on without the bound: 296 ms → 2.00 s). Held
-/// out, from the 256th and the 512th: seed 3,000,001 410 µs / 38.2 ms / 254 ms and 231
-/// µs / 41.9 ms / 650 ms; seed 4,000,001 410 µs / 40.5 ms / 1.13 s and 251 µs / 43.3 ms /
-/// 1.18 s. The earlier bound costs the p50 (a fit of 0.1 to 2 ms where a search passes
-/// 256 states) and keeps the max lowest.
+/// [`RELAXATION_FROM`]. Under the old rules the earlier bound costs the median (a fit
+/// where a search passes 256 states) and keeps the worst positions cheapest: a later
+/// one lets an initial meld whose frozen-set choices each search on without it run
+/// several times longer.
 pub(super) fn relaxation_from(wrap: bool) -> usize {
     if wrap {
         0
@@ -133,8 +118,8 @@ struct GroupChoice {
 }
 
 /// Prices one search fitted, by printed number, for the other searches of the same
-/// problem (see [`Relaxation::new`]): fitting costs 50 to 250 ms under wrap-around runs,
-/// and a problem is walked up to three ways at once, more in a race.
+/// problem (see [`Relaxation::new`]): a fit is dear, and a problem is walked up to three
+/// ways at once, more in a race.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Prices {
     by_printed: [[f64; 4]; 14],
@@ -191,8 +176,8 @@ const NO_STEP: u32 = u32::MAX;
 
 /// One colour's parts reached so far with their steps, each stored after every part it
 /// leads to: one pass in order values them all at new prices (a subgradient round),
-/// with no look-up and no step worked out twice. (Walked as a memoized recursion, the
-/// rounds cost 50 to 250 ms a fit under wrap-around runs.)
+/// with no look-up and no step worked out twice (a memoized recursion, tried first, was
+/// a hundred times slower).
 #[derive(Default)]
 struct PartGraph {
     index: FxHashMap<Part, u32>,
@@ -348,8 +333,7 @@ impl Relaxation {
             // Another search of the problem fitted prices: walked another way it is the
             // same relaxation (runs over 13 are walked exactly wherever the cycle is
             // cut). (Shared between the problems of one call too, the other frozen-set
-            // choices, they made an initial meld of seed 1 slower: 410,465 → 514,675
-            // states.)
+            // choices, they made an initial meld slower: each choice has its own rest.)
             Some(prices) => {
                 for m in 1..14 {
                     self.lambda[m] = prices.by_printed[usize::from(self.printed[m])];

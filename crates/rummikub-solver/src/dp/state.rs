@@ -159,7 +159,7 @@ pub(super) struct Arena {
     /// score is updated there too).
     pub(super) dom_at: Vec<u32>,
     /// Emptied candidate lists of earlier searches, for new groups (most searches are
-    /// small, and allocating a list per group cost them 3 % of their instructions).
+    /// small, and allocating a list per group was a noticeable share of their work).
     pub(super) spare_groups: Vec<Vec<Candidate>>,
 }
 
