@@ -203,14 +203,14 @@ export function boardScenarios(x) {
     inside(l.place, l, "the Place button with a ghost shown");
     await docShot(page, `rumis-phone-${de ? "de" : "en"}.png`);
     await axeCheck(page, `a Rumis table on a phone (${locale})`);
-    if (!de) {
+    {
       // The same screen as someone with deuteranopia sees it.
       await page.evaluate((m) => {
         document.body.insertAdjacentHTML("beforeend", `<svg aria-hidden="true" width="0" height="0" style="position:absolute"><filter id="cvd-deuteranopia" color-interpolation-filters="linearRGB"><feColorMatrix type="matrix" values="${m}"/></filter></svg>`);
         document.documentElement.style.filter = "url(#cvd-deuteranopia)";
       }, DEUTERANOPIA);
       await page.waitForTimeout(200);
-      await docShot(page, "rumis-phone-deuteranopia-en.png");
+      await docShot(page, `rumis-phone-deuteranopia-${de ? "de" : "en"}.png`);
       await page.evaluate(() => (document.documentElement.style.filter = ""));
     }
     await page.locator(tid("place-button")).tap();
@@ -243,7 +243,7 @@ export function boardScenarios(x) {
     check(ll.canvas.height >= 140, `the build is only ${Math.round(ll.canvas.height)} px high in landscape`);
     const outL = await outOfCard(lp);
     check(outL.length === 0, `controls out of their cards in landscape: ${outL.join("; ")}`);
-    if (!de) await docShot(lp, "rumis-phone-landscape-en.png");
+    await docShot(lp, `rumis-phone-landscape-${de ? "de" : "en"}.png`);
     log(`phone ${locale}: portrait build ${Math.round(l.canvas.height)} px + tray, landscape build ${Math.round(ll.canvas.height)} px + tray, all on screen`);
     await land.close();
     await ctx.close();

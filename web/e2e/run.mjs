@@ -1330,7 +1330,7 @@ async function keyboardScenario(browser, base, problems) {
       check(/^Inti, (beginner|casual|intermediate|advanced|expert) bot$/.test(botName), `the bot's seat is called ${botName}`);
       // (its tiles drawn as tiles, issue #46: the same tiles as the server's text names)
       const saidTiles = await page.locator(tid("last")).getAttribute("data-tiles");
-      const shownTiles = await page.locator(`${tid("last")} .tile`).evaluateAll((els) => els.map((e) => e.dataset.tile).join(" "));
+      const shownTiles = await page.locator(`${tid("last")} .tile`).evaluateAll((els) => els.map((e) => e.dataset.code).join(" "));
       check(["played", "melded"].includes(event) && said.startsWith(`${botName} `) && saidTiles === raw.split(/ (?:played|melded) /)[1] && shownTiles === saidTiles, `the bot's turn (${event}) is said as "${said}" with the tiles ${shownTiles} (seat name ${botName})`);
       log(`the bot's turn highlighted: ${changed} sets, ${laid} tiles (${raw})`);
       await shot(page, "rummikub-bot-turn.png");

@@ -7,7 +7,7 @@
 // out of time). Lines since this player's last action are marked new.
 import type { Reason, TableView } from "../api";
 import { clear, h, seatName } from "../dom";
-import { t } from "../i18n/i18n";
+import { lang, t } from "../i18n/i18n";
 import { said } from "../i18n/server";
 import { parseTile, tileColourName } from "./sets";
 
@@ -64,7 +64,7 @@ export function smallTile(code: string): HTMLElement {
   const name = tile.joker ? t("tile.joker") : `${tileColourName(tile.colour!)} ${tile.number}`;
   return h(
     "span",
-    { className: `tile small ${tile.joker ? "joker" : "c-" + tile.colour}`, role: "img", "aria-label": name, title: name, "data-tile": code },
+    { className: `tile small ${tile.joker ? "joker" : "c-" + tile.colour}`, role: "img", "aria-label": name, title: name, "data-code": code },
     h("span", { className: "num", "aria-hidden": "true" }, tile.joker ? "J" : String(tile.number)),
     tile.joker ? null : h("span", { className: "mark", "aria-hidden": "true" }, MARKS[tile.colour!] ?? ""),
   );
@@ -83,8 +83,13 @@ export function eventLine(event: Reason, names: string[]): (Node | string)[] {
   return [head, h("span", { className: "tile-list" }, ...tiles.map(smallTile)), tail];
 }
 
+let logs = 0;
+
 export class MoveLog {
   lines: LogLine[] = [];
+  /** Which log and which list of lines a drawn box shows (a new round starts a new list). */
+  private readonly id = ++logs;
+  private generation = 0;
   private prev: TableView | null = null;
 
   /** Reads what happened between the last view and this one. */
@@ -104,6 +109,7 @@ export class MoveLog {
     }
     if (prk.round !== round) {
       this.lines = [];
+      this.generation++;
       if (event && event.code !== "round_dealt") this.push(this.fromEvent(event, view.version, round, null, rk.table, null));
       else this.push({ version: view.version, kind: "round", player: null, tiles: [], n: 0, changed: 0, round, fresh: true });
       return;
@@ -171,61 +177,70 @@ export class MoveLog {
     for (const l of this.lines) l.fresh = false;
   }
 
+  /** Draws the lines into `box`: only the new ones are added (a long game's log is
+   * not built again on every view); the whole list again when the round, the names or
+   * the language change. */
   render(box: HTMLElement, view: TableView): void {
     const names = view.seats.map(seatName);
-    const name = (p: number | null) => (p === null ? "" : (names[p] ?? t("seat.n", { n: p + 1 })));
-    clear(box);
-    if (this.lines.length === 0) {
-      box.append(h("li", { className: "muted" }, t("board.log_empty")));
-      return;
-    }
-    this.lines.forEach((l, i) => {
-      const player = name(l.player);
-      const words: (Node | string)[] = [];
-      switch (l.kind) {
-        case "laid":
-        case "melded":
-          words.push(t(l.kind === "laid" ? "board.log_laid" : "board.log_melded", { player, n: l.n }));
-          if (l.changed > 0) words.push(" ", t("board.log_changed", { n: l.changed }));
-          if (l.tiles.length) words.push(": ", h("span", { className: "tile-list" }, ...l.tiles.map(smallTile)));
-          break;
-        case "drew":
-          if (l.player !== null && l.player === view.you) {
-            words.push(t("board.log_you_drew"));
-            if (l.tiles.length) words.push(": ", h("span", { className: "tile-list" }, ...l.tiles.map(smallTile)));
-          } else words.push(t("board.log_drew", { player }));
-          break;
-        case "timeout":
-          words.push(t("board.log_timeout", { player, n: l.n }));
-          break;
-        case "passed":
-          words.push(said({ code: "passed", rule: null, params: { player: l.player } } as Reason, "event", names).text);
-          break;
-        case "redealt":
-          words.push(said({ code: "redealt", rule: null, params: { player: l.player } } as Reason, "event", names).text);
-          break;
-        case "round":
-          words.push(said({ code: "round_dealt", rule: null, params: { round: l.round } } as Reason, "event", names).text);
-          break;
+    const key = `${this.id}:${this.generation}:${view.you}:${lang()}:${names.join("\u0001")}`;
+    if (box.dataset.key !== key || this.lines.length < box.querySelectorAll("li.log-line").length || this.lines.length === 0) {
+      clear(box);
+      box.dataset.key = key;
+      if (this.lines.length === 0) {
+        box.append(h("li", { className: "muted" }, t("board.log_empty")));
+        return;
       }
-      box.append(
-        h(
-          "li",
-          {
-            className: "log-line" + (l.fresh ? " fresh" : ""),
-            testid: `rk-log-${i}`,
-            "data-kind": l.kind,
-            "data-player": l.player === null ? "" : String(l.player),
-            "data-tiles": l.tiles.join(" "),
-            "data-n": String(l.n),
-            "data-changed": String(l.changed),
-            "data-version": String(l.version),
-          },
-          l.fresh ? h("span", { className: "new-badge" }, t("board.log_new")) : null,
-          ...words,
-        ),
-      );
-    });
-    box.scrollTop = box.scrollHeight;
+    }
+    const shown = box.querySelectorAll<HTMLElement>("li.log-line");
+    shown.forEach((li, i) => li.classList.toggle("fresh", !!this.lines[i]?.fresh));
+    for (let i = shown.length; i < this.lines.length; i++) box.append(this.lineEl(this.lines[i], i, names, view.you));
+    if (shown.length < this.lines.length) box.scrollTop = box.scrollHeight;
+  }
+
+  private lineEl(l: LogLine, i: number, names: string[], you: number | null): HTMLElement {
+    const player = l.player === null ? "" : (names[l.player] ?? t("seat.n", { n: l.player + 1 }));
+    const words: (Node | string)[] = [];
+    switch (l.kind) {
+      case "laid":
+      case "melded":
+        words.push(t(l.kind === "laid" ? "board.log_laid" : "board.log_melded", { player, n: l.n }));
+        if (l.changed > 0) words.push(" ", t("board.log_changed", { n: l.changed }));
+        if (l.tiles.length) words.push(": ", h("span", { className: "tile-list" }, ...l.tiles.map(smallTile)));
+        break;
+      case "drew":
+        if (l.player !== null && l.player === you) {
+          words.push(t("board.log_you_drew"));
+          if (l.tiles.length) words.push(": ", h("span", { className: "tile-list" }, ...l.tiles.map(smallTile)));
+        } else words.push(t("board.log_drew", { player }));
+        break;
+      case "timeout":
+        words.push(t("board.log_timeout", { player, n: l.n }));
+        break;
+      case "passed":
+        words.push(said({ code: "passed", rule: null, params: { player: l.player } }, "event", names).text);
+        break;
+      case "redealt":
+        words.push(said({ code: "redealt", rule: null, params: { player: l.player } }, "event", names).text);
+        break;
+      case "round":
+        words.push(said({ code: "round_dealt", rule: null, params: { round: l.round } }, "event", names).text);
+        break;
+    }
+    return h(
+      "li",
+      {
+        className: "log-line" + (l.fresh ? " fresh" : ""),
+        testid: `rk-log-${i}`,
+        "data-kind": l.kind,
+        "data-player": l.player === null ? "" : String(l.player),
+        "data-tiles": l.tiles.join(" "),
+        "data-n": String(l.n),
+        "data-changed": String(l.changed),
+        "data-version": String(l.version),
+      },
+      // (shown while the line is new: CSS hides it after your next action)
+      h("span", { className: "new-badge" }, t("board.log_new")),
+      ...words,
+    );
   }
 }
