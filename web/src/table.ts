@@ -703,10 +703,17 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   }
 
   /** Your seat is played by a bot: take it back. */
+  /** What the take-back box shows: it is drawn again only when that changes, so that
+   * its button stays put while the bot plays (a button replaced on every move is hard
+   * to press). */
+  let takeBackKey = "";
   function renderTakeBack(v: TableView): void {
     const mine = v.you !== null ? v.seats[v.you] : undefined;
     const show = statusOf(v) !== "over" && mine?.kind === "bot";
     takeBackBox.hidden = !show;
+    const key = JSON.stringify([show, v.you, mine?.bot ?? null, mine?.name ?? null]);
+    if (key === takeBackKey) return;
+    takeBackKey = key;
     clear(takeBackBox);
     if (!show || v.you === null) return;
     const seat = v.you;
