@@ -6,7 +6,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post, MethodRouter};
@@ -19,6 +20,12 @@ use crate::error::{ApiError, ErrorKind};
 use crate::games::bots;
 use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
+
+mod extract;
+
+use extract::{
+    JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, Token, Viewer,
+};
 
 /// The OpenAPI document, generated from the wire types and the handlers below.
 #[derive(OpenApi)]
@@ -256,9 +263,8 @@ async fn open_tables(State(hub): State<Arc<Hub>>) -> Result<Json<LobbyTables>, A
 async fn create_table(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    body: axum::body::Bytes,
+    JsonBody(request): JsonBody<CreateTableRequest>,
 ) -> Result<Json<CreateTableResponse>, ApiError> {
-    let request: CreateTableRequest = parse_body(&body)?;
     let other_settings = match request.game {
         GameKind::Rumis => request.rummikub.is_some().then_some("rummikub"),
         GameKind::Rummikub => request.rumis.is_some().then_some("rumis"),
@@ -275,21 +281,6 @@ async fn create_table(
     Ok(Json(hub.create(request, from.ip()).await?))
 }
 
-/// Reads a JSON body with a message that says what is wrong with it.
-fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    from_json(body)
-        .map_err(|e| ApiError::bad_request("malformed_request", format!("malformed request: {e}")))
-}
-
-/// The seat token from the `X-Seat-Token` header (never from the address). A value
-/// that is not text is kept (as what it reads as), so that it is refused as a token of
-/// no seat instead of passing for no token at all.
-fn token_of(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get("x-seat-token")
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-}
-
 /// The table as seen by the token's seat, or by a spectator without a token.
 #[utoipa::path(get, path = "/api/tables/{id}",
     params(("id" = String, Path), ("X-Seat-Token" = Option<String>, Header, description = "The seat's secret token")),
@@ -301,12 +292,9 @@ fn token_of(headers: &HeaderMap) -> Option<String> {
     ))]
 async fn table_view(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    Viewer { table, seat }: Viewer,
 ) -> Result<Json<TableView>, ApiError> {
-    let table = hub.table(&id).await?;
     let mut state = table.state.lock().await;
-    let seat = state.seat_of(token_of(&headers).as_deref())?;
     if let Some(seat) = seat {
         hub.seen_player(&table.id, &mut state, seat).await;
     }
@@ -324,16 +312,10 @@ async fn table_view(
     ))]
 async fn join(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    TableAt(table): TableAt,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    body: axum::body::Bytes,
+    OptionalJsonBody(request): OptionalJsonBody<JoinRequest>,
 ) -> Result<Json<SeatGrant>, ApiError> {
-    let request: JoinRequest = if body.is_empty() {
-        JoinRequest::default()
-    } else {
-        parse_body(&body)?
-    };
-    let table = hub.table(&id).await?;
     Ok(Json(
         hub.join(&table, request.name.as_deref(), request.seat, from.ip())
             .await?,
@@ -353,17 +335,10 @@ async fn join(
     ))]
 async fn claim(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    TableAt(table): TableAt,
+    Token(token): Token,
+    OptionalJsonBody(request): OptionalJsonBody<ClaimRequest>,
 ) -> Result<Json<SeatGrant>, ApiError> {
-    let request: ClaimRequest = if body.is_empty() {
-        ClaimRequest::default()
-    } else {
-        parse_body(&body)?
-    };
-    let table = hub.table(&id).await?;
-    let token = token_of(&headers);
     Ok(Json(
         hub.claim_invite(&table, token.as_deref(), request.name.as_deref())
             .await?,
@@ -382,31 +357,15 @@ async fn claim(
     ))]
 async fn act(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    SeatAt { table, seat, .. }: SeatAt<ToAct>,
+    JsonBody(request): JsonBody<ActionRequest>,
 ) -> Result<Json<TableView>, ApiError> {
-    let table = hub.table(&id).await?;
-    let request: ActionRequest = parse_body(&body)?;
-    let seat = seat_of_request(&table, &headers, "an action").await?;
     let game = table.state.lock().await.settings.game;
     crate::forms::action_fits(game, &request.action)?;
     hub.submit(&table, seat, Some(request.version), &request.action)
         .await?;
     let state = table.state.lock().await;
     Ok(Json(state.view(&table.id, Some(seat))))
-}
-
-/// The seat of the request's token; `what` needs one (403 without).
-async fn seat_of_request(
-    table: &Arc<crate::hub::Table>,
-    headers: &HeaderMap,
-    what: &str,
-) -> Result<usize, ApiError> {
-    let state = table.state.lock().await;
-    state
-        .seat_of(token_of(headers).as_deref())?
-        .ok_or_else(|| ApiError::forbidden("token_needed", format!("{what} needs your seat token")))
 }
 
 /// Rumis: whether a placement is legal for the token's seat now, and why not.
@@ -420,14 +379,9 @@ async fn seat_of_request(
         (status = 409, body = ErrorBody, description = "Not a Rumis table"),
     ))]
 async fn check(
-    State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    SeatAt { table, seat, .. }: SeatAt<ToCheck>,
+    JsonBody(action): JsonBody<serde_json::Value>,
 ) -> Result<Json<CheckResult>, ApiError> {
-    let table = hub.table(&id).await?;
-    let action: serde_json::Value = parse_body(&body)?;
-    let seat = seat_of_request(&table, &headers, "a check").await?;
     let state = table.state.lock().await;
     if state.settings.game != GameKind::Rumis {
         return Err(ApiError::conflict(
@@ -464,6 +418,28 @@ struct HintQuery {
     objective: Option<String>,
 }
 
+/// The hint's objective from the query, checked before the table is looked at.
+struct HintObjective(rummikub_solver::Objective);
+
+impl<S: Send + Sync> FromRequestParts<S> for HintObjective {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let Query(goal) = Query::<HintQuery>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        match goal.objective.as_deref() {
+            None | Some("tiles") => Ok(HintObjective(rummikub_solver::Objective::Tiles)),
+            Some("value") => Ok(HintObjective(rummikub_solver::Objective::Value)),
+            Some(_) => Err(ApiError::bad_request(
+                "bad_objective",
+                "unknown objective (tiles or value)",
+            )
+            .into_response()),
+        }
+    }
+}
+
 /// Rummikub: the exact solver's best play for the token's own rack. Rumis: the
 /// strongest bot's best three moves for the seat to move. Limited per seat and per
 /// address, and queued below people's bots (see `hints`).
@@ -480,22 +456,9 @@ struct HintQuery {
 async fn hint(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Path(id): Path<String>,
-    Query(goal): Query<HintQuery>,
-    headers: HeaderMap,
+    HintObjective(objective): HintObjective,
+    SeatAt { table, seat, .. }: SeatAt<ToHint>,
 ) -> Result<Json<HintAnswer>, ApiError> {
-    let objective = match goal.objective.as_deref() {
-        None | Some("tiles") => rummikub_solver::Objective::Tiles,
-        Some("value") => rummikub_solver::Objective::Value,
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "bad_objective",
-                "unknown objective (tiles or value)",
-            ))
-        }
-    };
-    let table = hub.table(&id).await?;
-    let seat = seat_of_request(&table, &headers, "a hint").await?;
     Ok(Json(hub.hint(&table, seat, objective, from.ip()).await?))
 }
 
@@ -511,14 +474,13 @@ async fn hint(
     ))]
 async fn hand_to_bot(
     State(hub): State<Arc<Hub>>,
-    Path((id, seat)): Path<(String, usize)>,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    Path((_, seat)): Path<(String, usize)>,
+    SeatAt {
+        table, seat: you, ..
+    }: SeatAt<ToHandOver>,
+    JsonBody(request): JsonBody<BotRequest>,
 ) -> Result<Json<TableView>, ApiError> {
-    let table = hub.table(&id).await?;
-    let request: BotRequest = parse_body(&body)?;
-    let token = token_of(&headers);
-    hub.hand_to_bot(&table, token.as_deref(), seat, &request.bot)
+    hub.hand_to_bot(&table, you, seat, &request.bot)
         .await
         .map_err(|e| {
             // A bot of the other game: a known bot, but not for this table.
@@ -530,8 +492,7 @@ async fn hand_to_bot(
             }
         })?;
     let state = table.state.lock().await;
-    let you = state.seat_of(token.as_deref())?;
-    Ok(Json(state.view(&table.id, you)))
+    Ok(Json(state.view(&table.id, Some(you))))
 }
 
 /// Renames your own seat (the seat's token): the name the others see.
@@ -546,14 +507,11 @@ async fn hand_to_bot(
     ))]
 async fn rename(
     State(hub): State<Arc<Hub>>,
-    Path((id, seat)): Path<(String, usize)>,
-    headers: HeaderMap,
-    body: axum::body::Bytes,
+    Path((_, seat)): Path<(String, usize)>,
+    Viewer { table, seat: you }: Viewer,
+    JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Json<TableView>, ApiError> {
-    let table = hub.table(&id).await?;
-    let request: NameRequest = parse_body(&body)?;
-    hub.rename(&table, token_of(&headers).as_deref(), seat, &request.name)
-        .await?;
+    hub.rename(&table, you, seat, &request.name).await?;
     let state = table.state.lock().await;
     Ok(Json(state.view(&table.id, Some(seat))))
 }
@@ -570,12 +528,10 @@ async fn rename(
     ))]
 async fn take_back(
     State(hub): State<Arc<Hub>>,
-    Path((id, seat)): Path<(String, usize)>,
-    headers: HeaderMap,
+    Path((_, seat)): Path<(String, usize)>,
+    Viewer { table, seat: you }: Viewer,
 ) -> Result<Json<TableView>, ApiError> {
-    let table = hub.table(&id).await?;
-    let token = token_of(&headers);
-    hub.take_back(&table, token.as_deref(), seat).await?;
+    hub.take_back(&table, you, seat).await?;
     let state = table.state.lock().await;
     Ok(Json(state.view(&table.id, Some(seat))))
 }

@@ -100,22 +100,18 @@ impl TableState {
 }
 
 impl Hub {
-    /// Hands a seat to a bot: your own seat at any time, another player's once they
-    /// have been away for [`HubOptions::handover_after`]; never on a finished table.
+    /// Hands a seat to a bot, asked by the player of seat `caller`: their own seat at
+    /// any time, another player's once they have been away for
+    /// [`HubOptions::handover_after`](super::HubOptions::handover_after); never on a
+    /// finished table.
     pub async fn hand_to_bot(
         self: &Arc<Self>,
         table: &Arc<Table>,
-        token: Option<&str>,
+        caller: usize,
         seat: usize,
         bot: &str,
     ) -> Result<(), ApiError> {
         let mut state = table.state.lock().await;
-        let caller = state.seat_of(token)?.ok_or_else(|| {
-            ApiError::forbidden(
-                "token_needed",
-                "only a player at this table can hand a seat to a bot",
-            )
-        })?;
         check_bot(state.settings.game, bot)?;
         if state.game.is_over() {
             return Err(ApiError::conflict("game_over", "the game is over"));
@@ -195,11 +191,12 @@ impl Hub {
         Ok(())
     }
 
-    /// Renames your own seat (an invitee says who they are before sitting down).
+    /// Renames your own seat (an invitee says who they are before sitting down);
+    /// `caller` is the asker's seat ([`TableState::seat_of`]).
     pub async fn rename(
         self: &Arc<Self>,
         table: &Arc<Table>,
-        token: Option<&str>,
+        caller: Option<usize>,
         seat: usize,
         name: &str,
     ) -> Result<(), ApiError> {
@@ -207,7 +204,7 @@ impl Hub {
             ApiError::bad_request("bad_name", "a name needs at least one character")
         })?;
         let mut state = table.state.lock().await;
-        if state.seat_of(token)? != Some(seat) {
+        if caller != Some(seat) {
             return Err(ApiError::forbidden(
                 "not_your_seat",
                 format!("only the player of seat {} can rename it", seat + 1),
@@ -226,15 +223,15 @@ impl Hub {
         Ok(())
     }
 
-    /// Gives a seat that was handed to a bot back to its owner (the seat's token).
+    /// Gives a seat that was handed to a bot back to its owner; `caller` is the
+    /// asker's seat ([`TableState::seat_of`]).
     pub async fn take_back(
         self: &Arc<Self>,
         table: &Arc<Table>,
-        token: Option<&str>,
+        caller: Option<usize>,
         seat: usize,
     ) -> Result<(), ApiError> {
         let mut state = table.state.lock().await;
-        let caller = state.seat_of(token)?;
         if caller != Some(seat) {
             return Err(ApiError::forbidden(
                 "not_your_seat",

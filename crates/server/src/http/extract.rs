@@ -1,0 +1,162 @@
+//! What every table route starts with, as extractors: the table the path names, the
+//! seat the `X-Seat-Token` header opens, and the JSON body. Each refuses the way the
+//! API documents: 404 `no_table`; 403 `bad_token` for a token of no seat, 409
+//! `claim_needed` / `seat_taken` for an invite link's token, 403 `token_needed` where
+//! a seat is required and no token came; 400 `malformed_request` for a body that
+//! does not read.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use axum::extract::{FromRequest, FromRequestParts, RawPathParams, Request};
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+use crate::hub::{Hub, Table};
+use crate::wire::from_json;
+
+/// The table of the path's `{id}`, from memory or the database.
+pub struct TableAt(pub Arc<Table>);
+
+impl FromRequestParts<Arc<Hub>> for TableAt {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
+        let params = RawPathParams::from_request_parts(parts, hub)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let id = params
+            .iter()
+            .find_map(|(name, value)| (name == "id").then_some(value))
+            .ok_or_else(|| ApiError::internal("a table route without {id}").into_response())?;
+        let table = hub.table(id).await.map_err(IntoResponse::into_response)?;
+        Ok(TableAt(table))
+    }
+}
+
+/// The `X-Seat-Token` header (never the address). A value that is not text is kept
+/// (as what it reads as), so that it is refused as a token of no seat instead of
+/// passing for no token at all.
+pub struct Token(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Token {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Token(parts.headers.get("x-seat-token").map(|v| {
+            String::from_utf8_lossy(v.as_bytes()).into_owned()
+        })))
+    }
+}
+
+/// The table and who asks: the token's seat, or a spectator (`None`) without a token.
+pub struct Viewer {
+    pub table: Arc<Table>,
+    pub seat: Option<usize>,
+}
+
+impl FromRequestParts<Arc<Hub>> for Viewer {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
+        let TableAt(table) = TableAt::from_request_parts(parts, hub).await?;
+        let Ok(Token(token)) = Token::from_request_parts(parts, hub).await;
+        let seat = table
+            .state
+            .lock()
+            .await
+            .seat_of(token.as_deref())
+            .map_err(IntoResponse::into_response)?;
+        Ok(Viewer { table, seat })
+    }
+}
+
+/// What a route that needs a seat says to a request without a token.
+pub trait SeatNeeded {
+    const WITHOUT_TOKEN: &'static str;
+}
+
+/// The table and the token's seat, for a route only a player may use: like
+/// [`Viewer`], and 403 `token_needed` without a token.
+pub struct SeatAt<Why> {
+    pub table: Arc<Table>,
+    pub seat: usize,
+    why: PhantomData<Why>,
+}
+
+impl<Why: SeatNeeded> FromRequestParts<Arc<Hub>> for SeatAt<Why> {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
+        let Viewer { table, seat } = Viewer::from_request_parts(parts, hub).await?;
+        let seat = seat.ok_or_else(|| {
+            ApiError::forbidden("token_needed", Why::WITHOUT_TOKEN).into_response()
+        })?;
+        Ok(SeatAt {
+            table,
+            seat,
+            why: PhantomData,
+        })
+    }
+}
+
+/// Declares the marker types of [`SeatAt`] with their refusal without a token.
+macro_rules! seat_needed {
+    ($($name:ident => $text:literal),* $(,)?) => {$(
+        pub struct $name;
+        impl SeatNeeded for $name {
+            const WITHOUT_TOKEN: &'static str = $text;
+        }
+    )*};
+}
+
+seat_needed! {
+    ToAct => "an action needs your seat token",
+    ToCheck => "a check needs your seat token",
+    ToHint => "a hint needs your seat token",
+    ToHandOver => "only a player at this table can hand a seat to a bot",
+}
+
+/// A JSON body, read with a message that says what is wrong with it (400
+/// `malformed_request`).
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Response> {
+        let bytes = axum::body::Bytes::from_request(request, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        parse_body(&bytes)
+            .map(JsonBody)
+            .map_err(IntoResponse::into_response)
+    }
+}
+
+/// A JSON body that may be left out (then the type's default).
+pub struct OptionalJsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJsonBody<T> {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Response> {
+        let bytes = axum::body::Bytes::from_request(request, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        if bytes.is_empty() {
+            return Ok(OptionalJsonBody(T::default()));
+        }
+        parse_body(&bytes)
+            .map(OptionalJsonBody)
+            .map_err(IntoResponse::into_response)
+    }
+}
+
+/// Reads a JSON body with a message that says what is wrong with it.
+pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    from_json(body)
+        .map_err(|e| ApiError::bad_request("malformed_request", format!("malformed request: {e}")))
+}
