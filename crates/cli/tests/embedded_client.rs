@@ -90,9 +90,12 @@ fn hashed_names(text: &str) -> BTreeSet<String> {
     text.split(|c: char| !name_char(c))
         .filter(|word| word.ends_with(".js") || word.ends_with(".css"))
         .filter(|word| {
-            let stem = word.rsplit_once('.').map_or("", |(stem, _)| stem);
-            stem.rsplit_once('-')
-                .is_some_and(|(name, hash)| !name.is_empty() && hash.len() == 8)
+            // Vite's hash: 8 characters (`-` among them) after a `-`.
+            let stem = word
+                .rsplit_once('.')
+                .map_or("", |(stem, _)| stem)
+                .as_bytes();
+            stem.len() > 9 && stem[stem.len() - 9] == b'-'
         })
         .map(str::to_string)
         .collect()
