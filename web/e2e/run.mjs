@@ -20,7 +20,6 @@ import { lobbyScenarios } from "./lobby.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
-const webDist = path.join(repo, "web/dist");
 const shots = path.join(repo, "target/screenshots");
 const bin = process.env.RUMI_BIN ? path.resolve(process.env.RUMI_BIN) : path.join(repo, "target/release/rumi");
 const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -40,8 +39,7 @@ function check(condition, message) {
 
 async function startServer(tmp, addr = "127.0.0.1:0") {
   check(fs.existsSync(bin), `RUMI_BIN ${bin} does not exist (build it: cargo build --release -p rumi)`);
-  check(fs.existsSync(path.join(webDist, "index.html")), `${webDist}/index.html is missing (build the client: cd web && npm ci && npm run build)`);
-  const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(tmp, "e2e.db")}`, "--web-dir", webDist, "--bot-delay-ms", "60", "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0"];
+  const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(tmp, "e2e.db")}`, "--bot-delay-ms", "60", "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0"];
   const child = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => {

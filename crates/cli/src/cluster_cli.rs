@@ -36,7 +36,8 @@ pub struct ClusterArgs {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set,
           num_args = 0..=1, default_missing_value = "true")]
     restart: bool,
-    /// The built browser client (passed to every node; by default `web/dist`).
+    /// Serve the browser client from this directory (passed to every node) instead of
+    /// the one built into the binary.
     #[arg(long)]
     web_dir: Option<PathBuf>,
     /// Milliseconds a bot waits before it moves, so that people can follow.
@@ -215,11 +216,7 @@ async fn run(args: ClusterArgs) -> anyhow::Result<()> {
     }
 
     // Know who is healthy before the first client comes.
-    let http = reqwest::Client::builder()
-        .timeout(HEALTH_TIMEOUT)
-        .build()
-        .context("cannot build the health-check client")?;
-    check_health(&cluster, &http, true).await;
+    check_health(&cluster, true).await;
 
     // Tests and scripts read this line to find the port.
     println!("listening on http://{balancer}");
@@ -241,7 +238,7 @@ async fn run(args: ClusterArgs) -> anyhow::Result<()> {
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 every.tick().await;
-                check_health(&cluster, &http, false).await;
+                check_health(&cluster, false).await;
             }
         }
     });
@@ -298,7 +295,7 @@ fn serve_args(args: &ClusterArgs) -> Vec<String> {
 
 /// Asks every running node `GET /api/health` at once; 200 is healthy, anything else
 /// (or no answer in time) is not.
-async fn check_health(cluster: &Cluster, http: &reqwest::Client, quiet: bool) {
+async fn check_health(cluster: &Cluster, quiet: bool) {
     let targets: Vec<(usize, SocketAddr)> = {
         let nodes = cluster.nodes.lock().expect("node list lock");
         nodes
@@ -308,17 +305,32 @@ async fn check_health(cluster: &Cluster, http: &reqwest::Client, quiet: bool) {
             .collect()
     };
     let answers = futures_util::future::join_all(targets.iter().map(|(_, addr)| async move {
-        match http.get(format!("http://{addr}/api/health")).send().await {
-            Ok(response) if response.status().is_success() => (true, String::new()),
-            Ok(response) => (false, format!("health answers {}", response.status())),
-            Err(e) if e.is_timeout() => (false, "health does not answer".to_string()),
-            Err(_) => (false, "health unreachable".to_string()),
+        match tokio::time::timeout(HEALTH_TIMEOUT, health_status(*addr)).await {
+            Ok(Ok(status)) if status.is_success() => (true, String::new()),
+            Ok(Ok(status)) => (false, format!("health answers {status}")),
+            Ok(Err(_)) => (false, "health unreachable".to_string()),
+            Err(_) => (false, "health does not answer".to_string()),
         }
     }))
     .await;
     for ((index, addr), (healthy, why)) in targets.into_iter().zip(answers) {
         cluster.set_health(index, addr, healthy, &why, quiet);
     }
+}
+
+/// The status of `GET /api/health` on one node, over a connection of its own (hyper's
+/// HTTP/1 client: the server's HTTP library).
+async fn health_status(addr: SocketAddr) -> anyhow::Result<hyper::StatusCode> {
+    let stream = TcpStream::connect(addr).await?;
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream)).await?;
+    let connection = tokio::spawn(connection);
+    let request = hyper::Request::get("/api/health")
+        .header(hyper::header::HOST, addr.to_string())
+        .body(String::new())?;
+    let status = sender.send_request(request).await?.status();
+    connection.abort();
+    Ok(status)
 }
 
 /// The load balancer: every connection goes to the next healthy node; a node that

@@ -1,11 +1,8 @@
-//! `rumi`: terminal play, scripting commands and benchmarks for Rumis and Rummikub.
+//! `rumi`: the web app, terminal play and scripting commands for Rumis and Rummikub.
+//! The benchmarks are `rumi-bench` (crates/bench).
 //!
 //! Each game has its own module; this file only wires the command line together.
 
-mod bench_cluster;
-mod bench_server;
-mod bench_sockets;
-mod bench_starve;
 mod cluster_cli;
 mod match_cli;
 mod puzzle_cli;
@@ -13,7 +10,6 @@ mod rumis_cli;
 mod rummikub_cli;
 mod serve;
 mod solve_cli;
-mod solver_bench;
 mod terminal;
 mod verify;
 
@@ -82,11 +78,6 @@ enum Command {
     /// Check a finished game's replay from the server against the commitment to its
     /// deal that was published when the table was created.
     Verify(verify::VerifyArgs),
-    /// Measure the engines' speed against their reference implementations.
-    Bench {
-        #[command(subcommand)]
-        game: BenchGame,
-    },
 }
 
 #[derive(Subcommand)]
@@ -103,24 +94,6 @@ enum AnalyseGame {
     Rumis(match_cli::AnalyseArgs),
     /// A Rummikub turn: the last position of `--record FILE`, from the acting seat's view.
     Rummikub(match_cli::RummikubAnalyseArgs),
-}
-
-#[derive(Subcommand)]
-enum BenchGame {
-    /// Move generation and random playouts, fast engine against the reference.
-    Rumis(rumis_cli::BenchArgs),
-    /// A load run of `rumi serve`: many tables of bots with WebSocket spectators, a
-    /// kill -9 and restart halfway; actions per second, latency, lost actions. Or the
-    /// resource figures: --memory (RSS per table), --restart (first answers after a
-    /// restart with 10,000 tables), --fairness (bot replies while bot tables run).
-    Server(bench_server::ServerBenchArgs),
-    /// Idle WebSockets against `rumi serve`: RSS per socket, and whether a new client
-    /// gets in while 64 addresses hold the server full (`--baseline` another binary).
-    Sockets(bench_sockets::SocketsBenchArgs),
-    /// The Rummikub solver against the integer program on a seeded suite: p50/p99/max.
-    Solver(solver_bench::SolverBenchArgs),
-    /// A person's bot replies while one address floods hints or replays (issue 45).
-    Starve(bench_starve::StarveBenchArgs),
 }
 
 /// Errors are printed as one line of causes (`error: file:3: problem`), without a
@@ -161,12 +134,5 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             AnalyseGame::Rummikub(args) => match_cli::analyse_rummikub(args),
         },
         Command::Verify(args) => verify::verify(args),
-        Command::Bench { game } => match game {
-            BenchGame::Rumis(args) => rumis_cli::bench(args),
-            BenchGame::Server(args) => bench_server::bench(args),
-            BenchGame::Sockets(args) => bench_sockets::bench(args),
-            BenchGame::Solver(args) => solver_bench::bench(args),
-            BenchGame::Starve(args) => bench_starve::bench(args),
-        },
     }
 }

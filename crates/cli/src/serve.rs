@@ -18,7 +18,8 @@ pub struct ServeArgs {
     /// Database: sqlite://FILE (created if missing) or postgres://user@host/db.
     #[arg(long, default_value = "sqlite://rumi.db")]
     db: String,
-    /// The built browser client; by default `web/dist` of this checkout.
+    /// Serve the browser client from this directory (a `web/dist`, read on every
+    /// request: for development) instead of the one built into this binary.
     #[arg(long)]
     web_dir: Option<PathBuf>,
     /// Milliseconds a bot waits before it moves, so that people can follow.
@@ -97,17 +98,11 @@ pub struct ServeArgs {
     replay_cache_mib: usize,
 }
 
-/// Where the browser client was built: `web/dist` in the working directory, else in
-/// the checkout this binary was built from.
-fn default_web_dir() -> Option<PathBuf> {
-    let candidates = [
-        PathBuf::from("web/dist"),
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/dist")),
-    ];
-    candidates
-        .into_iter()
-        .find(|d| d.join("index.html").is_file())
-}
+/// The browser client as `web/dist` was when this binary was compiled, with the `.br`
+/// and `.gz` copies the web build writes (`build.rs` refuses to compile without it).
+#[derive(rust_embed::Embed)]
+#[folder = "../../web/dist/"]
+struct BuiltClient;
 
 pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // Secrets of the addresses never reach the logs, the libraries' lines included,
@@ -127,10 +122,13 @@ fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
                 .unwrap_or_else(|_| "info,sqlx=warn,tower_http=warn".into()),
         )
         .init();
-    let web_dir = args.web_dir.or_else(default_web_dir);
-    if web_dir.is_none() {
-        eprintln!("note: the browser client is not built (run `npm ci && npm run build` in web/); serving the API only");
-    }
+    let client = match args.web_dir {
+        Some(dir) if !dir.join("index.html").is_file() => {
+            anyhow::bail!("--web-dir {}: no index.html there (build the client with `cd web && npm ci && npm run build`)", dir.display())
+        }
+        Some(dir) => server::client::Client::Dir(dir),
+        None => server::client::Client::Embedded(BuiltClient::get),
+    };
     if args.nats.is_some() && args.db.starts_with("sqlite:") {
         anyhow::bail!(
             "several nodes share one PostgreSQL database: give --db postgres://… with --nats"
@@ -146,7 +144,7 @@ fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
         let running = server::start(ServerConfig {
             addr: args.addr,
             db: args.db.clone(),
-            web_dir,
+            client,
             hub: HubOptions {
                 bot_delay: Duration::from_millis(args.bot_delay_ms),
                 handover_after: Duration::from_secs(args.handover_after_seconds),

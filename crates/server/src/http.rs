@@ -3,7 +3,6 @@
 //! the same types and these handlers' annotations ([`ApiDoc`]).
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
@@ -88,7 +87,7 @@ impl IntoResponse for ApiError {
 
 /// The router: the API, and the built browser client (or a page that says how to
 /// build it) for every other path.
-pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
+pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
     let api = Router::new()
         .route("/api/openapi.json", get(openapi_json))
         .route("/api/meta", get(meta))
@@ -119,7 +118,7 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
             any(|| async { ApiError::not_found("no_route", "no such API route") }),
         )
         .with_state(hub);
-    api.merge(crate::client::router(web_dir))
+    api.merge(crate::client::router(client))
 }
 
 /// A route that writes: its POST (and a PUT, PATCH or DELETE with a body) must be sent

@@ -30,7 +30,6 @@ pub mod transport;
 pub mod wire;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use cluster::ClusterOptions;
@@ -44,9 +43,9 @@ pub struct ServerConfig {
     pub addr: SocketAddr,
     /// `sqlite://FILE` or `postgres://…`.
     pub db: String,
-    /// The built browser client (`web/dist`); `None` serves a page that says how to
-    /// build it.
-    pub web_dir: Option<PathBuf>,
+    /// The browser client: built into the binary, a `web/dist` directory, or none (a
+    /// page that says how to build it).
+    pub client: client::Client,
     pub hub: HubOptions,
     pub limits: Limits,
     /// Several nodes on one (PostgreSQL) database, with NATS for the news; `None`:
@@ -102,7 +101,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
     let app = transport::protect(
-        http::router(hub.clone(), config.web_dir.clone()),
+        http::router(hub.clone(), config.client.clone()),
         &config.limits,
     );
     let (stop, stopped) = tokio::sync::watch::channel(false);

@@ -1,7 +1,6 @@
 //! Rumis commands: terminal play (`play.rs`), scripting (`legal`, `perft`, `replay`,
-//! `stones`, `scenarios`) and the benchmark (`bench.rs`).
+//! `stones`, `scenarios`). The benchmark is `rumi-bench rumis`.
 
-mod bench;
 pub(crate) mod draw;
 mod play;
 
@@ -17,7 +16,6 @@ use rumis::perft::perft;
 use rumis::record::{interim_line, result_line, Record};
 use rumis::{Position, Scenario, Stone};
 
-pub use bench::{bench, BenchArgs};
 pub use play::{play, PlayArgs};
 
 #[derive(Subcommand)]

@@ -88,7 +88,7 @@ pub async fn start_full(
     let running = server::start(ServerConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: db.to_string(),
-        web_dir,
+        client: web_dir.map_or(server::client::Client::None, server::client::Client::Dir),
         hub,
         limits,
         cluster: None,

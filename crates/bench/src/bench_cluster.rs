@@ -1,4 +1,4 @@
-//! `rumi bench server --nodes N --db postgres://… --nats nats://…`: the load run on
+//! `rumi-bench server --nodes N --db postgres://… --nats nats://…`: the load run on
 //! several nodes. Each table's seat of this program plays over a WebSocket on a node
 //! chosen at random, its spectator watches on another node, and one node is killed
 //! with SIGKILL halfway. Reports actions per second, the latency of an action from

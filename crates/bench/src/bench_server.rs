@@ -1,4 +1,4 @@
-//! `rumi bench server`: a bounded load run on loopback. Starts `rumi serve` as a child
+//! `rumi-bench server`: a bounded load run on loopback. Starts `rumi serve` as a child
 //! process, opens many tables where one seat is played by this program (over a
 //! WebSocket, with a think time) and the rest by the server's bots, watches every table
 //! with a WebSocket spectator, kills the server with SIGKILL halfway and starts it
@@ -101,8 +101,24 @@ pub(crate) struct Served {
     pub base: String,
 }
 
+/// The `rumi` binary the server benches start: `RUMI_BIN`, else the one beside this
+/// program (`cargo build --release -p rumi -p rumi-bench` builds both).
+pub(crate) fn rumi_exe() -> anyhow::Result<std::path::PathBuf> {
+    let exe = match std::env::var_os("RUMI_BIN") {
+        Some(path) => std::path::PathBuf::from(path),
+        None => std::env::current_exe()?.with_file_name("rumi"),
+    };
+    if !exe.is_file() {
+        bail!(
+            "no rumi binary at {} (build it with `cargo build --release -p rumi`, or set RUMI_BIN)",
+            exe.display()
+        );
+    }
+    Ok(exe)
+}
+
 pub(crate) fn start_server(db: &str, bot_delay_ms: u64, extra: &[&str]) -> anyhow::Result<Served> {
-    let exe = std::env::current_exe()?;
+    let exe = rumi_exe()?;
     let mut child = Command::new(exe)
         .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
         .args(["--bot-delay-ms", &bot_delay_ms.to_string()])

@@ -1,4 +1,4 @@
-//! `rumi bench solver`: the Rummikub solver against the integer program (den Hertog &
+//! `rumi-bench solver`: the Rummikub solver against the integer program (den Hertog &
 //! Hulshof, good_lp + microlp) on one fixed seeded suite, both timed in the same run
 //! (the solver over the suite first, then the integer program; `--interleaved` takes
 //! each position by both in turn).
@@ -14,7 +14,7 @@ use rummikub_oracle::ilp::{self, Goal};
 use rummikub_oracle::suite::{self, SuitePosition};
 use rummikub_solver::{Objective, Solution, SolveError, SolverCache, TableAndRack, TieBreak};
 
-/// Options for `rumi bench solver`.
+/// Options for `rumi-bench solver`.
 #[derive(Args)]
 pub struct SolverBenchArgs {
     /// Positions from self-play games (the constructed worst cases come on top).

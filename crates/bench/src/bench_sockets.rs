@@ -1,4 +1,4 @@
-//! `rumi bench sockets`: what idle WebSockets cost `rumi serve`, and whether a new
+//! `rumi-bench sockets`: what idle WebSockets cost `rumi serve`, and whether a new
 //! client still gets in while many addresses hold the server full.
 //!
 //! Each server under test is a child process, so that its resident memory (VmRSS of
@@ -65,7 +65,7 @@ impl Figures {
 
 pub fn bench(args: SocketsBenchArgs) -> anyhow::Result<()> {
     raise_open_files_limit();
-    let this = std::env::current_exe()?;
+    let this = crate::bench_server::rumi_exe()?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let mut runs = Vec::new();

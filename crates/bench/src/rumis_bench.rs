@@ -1,4 +1,4 @@
-//! `rumi bench rumis`: the fast move generator against the plain reference generator,
+//! `rumi-bench rumis`: the fast move generator against the plain reference generator,
 //! in the same run, on one core: legal-move generation per position and random
 //! playouts (whole games) per second, and their ratios.
 
@@ -71,11 +71,30 @@ fn sample_games(setup: &Setup, games: u64) -> Vec<Vec<rumis::Move>> {
     lines
 }
 
+/// A built-in scenario by its key, or a scenario file.
+fn load_scenario(name: &str) -> anyhow::Result<Scenario> {
+    if let Some(s) = Scenario::builtin(name) {
+        return Ok(s);
+    }
+    let text = std::fs::read_to_string(name).map_err(|e| {
+        let keys: Vec<&str> = Scenario::builtin_keys().collect();
+        anyhow::anyhow!(
+            "unknown scenario `{name}`: not a built-in one ({}) and no file to read ({e})",
+            keys.join(", ")
+        )
+    })?;
+    let stem = std::path::Path::new(name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("scenario");
+    Ok(Scenario::parse(name, stem, &text)?)
+}
+
 pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
     let budget = Duration::from_secs_f64(args.seconds);
     let mut rows = Vec::new();
     for key in &args.scenarios {
-        let scenario = super::load_scenario(key)?;
+        let scenario = load_scenario(key)?;
         rows.push(bench_scenario(&scenario, budget)?);
     }
     println!();

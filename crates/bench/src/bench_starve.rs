@@ -1,4 +1,4 @@
-//! `rumi bench starve`: does one client starve people's games? A person plays Rumis
+//! `rumi-bench starve`: does one client starve people's games? A person plays Rumis
 //! against the greedy bot (over a WebSocket, as the browser does) and each of the
 //! bot's replies is timed, from sending the person's move to the state in which they
 //! are to move again. Three phases on one server, in one run:
@@ -38,7 +38,8 @@ pub struct StarveBenchArgs {
     /// Replay loops in the replay phase.
     #[arg(long, default_value_t = 16)]
     pub replay_loops: usize,
-    /// The `rumi` binary whose `serve` is measured (default: this one).
+    /// The `rumi` binary whose `serve` is measured (default: `RUMI_BIN`, else the one
+    /// beside `rumi-bench`).
     #[arg(long)]
     pub server_bin: Option<PathBuf>,
     /// More flags for `rumi serve` (repeat; e.g. `--server-arg=--hints-per-minute-per-seat=0`
@@ -98,7 +99,7 @@ fn start(
 async fn run(args: &StarveBenchArgs, db: &str) -> anyhow::Result<()> {
     let bin = match &args.server_bin {
         Some(bin) => bin.clone(),
-        None => std::env::current_exe()?,
+        None => crate::bench_server::rumi_exe()?,
     };
     let mut served = start(&bin, db, &args.server_arg)?;
     let result = phases(args, &served.base).await;

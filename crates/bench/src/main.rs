@@ -1,0 +1,57 @@
+//! `rumi-bench`: rumi's benchmarks, kept out of the shipped `rumi` binary with what
+//! only they need (the integer program, HTTP and WebSocket clients). The server
+//! benches start the `rumi` binary beside this one, or `RUMI_BIN`.
+
+mod bench_cluster;
+mod bench_server;
+mod bench_sockets;
+mod bench_starve;
+mod rumis_bench;
+mod solver_bench;
+
+use clap::{Parser, Subcommand};
+
+/// The same allocator as `rumi`, so that the engines measure as they run there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Measure the engines' speed against their reference implementations, and `rumi
+/// serve` under load.
+#[derive(Parser)]
+#[command(name = "rumi-bench", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Move generation and random playouts, fast engine against the reference.
+    Rumis(rumis_bench::BenchArgs),
+    /// A load run of `rumi serve`: many tables of bots with WebSocket spectators, a
+    /// kill -9 and restart halfway; actions per second, latency, lost actions. Or the
+    /// resource figures: --memory (RSS per table), --restart (first answers after a
+    /// restart with 10,000 tables), --fairness (bot replies while bot tables run).
+    Server(bench_server::ServerBenchArgs),
+    /// Idle WebSockets against `rumi serve`: RSS per socket, and whether a new client
+    /// gets in while 64 addresses hold the server full (`--baseline` another binary).
+    Sockets(bench_sockets::SocketsBenchArgs),
+    /// The Rummikub solver against the integer program on a seeded suite: p50/p99/max.
+    Solver(solver_bench::SolverBenchArgs),
+    /// A person's bot replies while one address floods hints or replays (issue 45).
+    Starve(bench_starve::StarveBenchArgs),
+}
+
+fn main() {
+    let result = match Cli::parse().command {
+        Command::Rumis(args) => rumis_bench::bench(args),
+        Command::Server(args) => bench_server::bench(args),
+        Command::Sockets(args) => bench_sockets::bench(args),
+        Command::Solver(args) => solver_bench::bench(args),
+        Command::Starve(args) => bench_starve::bench(args),
+    };
+    if let Err(error) = result {
+        eprintln!("error: {error:#}");
+        std::process::exit(1);
+    }
+}
