@@ -468,13 +468,13 @@ function openFor(since: number | null | undefined): string {
 /** A lobby line ("Chullpa, 2 players, Ruins") from the table's settings, in the player's language. */
 function lobbyDetail(tb: LobbyTable, meta: Meta): string {
   const st = tb.settings;
-  if (st?.game === "rumis" && st.rumis) {
+  if (st && "rumis" in st) {
     const r = st.rumis;
     const name = meta.rumis.scenarios.find((s) => s.key === r.scenario)?.name ?? r.scenario;
     return `${t("rumis.info", { scenario: name, players: r.players })}, ${variantLabel(r.variant ?? "standard")}`;
   }
-  if (st?.game === "rummikub") {
-    const k = st.rummikub ?? {};
+  if (st && "rummikub" in st) {
+    const k = st.rummikub;
     const rules = k.rules ?? "current";
     return t("lobby.rk_detail", { rules: tr(`preset.${rules}`, undefined, rules), players: st.players, rounds: k.rounds ?? 1 });
   }

@@ -66,7 +66,7 @@ impl IntoResponse for ApiError {
             .or((self.kind == ErrorKind::TooMany).then_some(1));
         let body = ErrorBody {
             error: self.message,
-            code: self.code.to_string(),
+            code: self.code,
             why: self.why,
         };
         let mut response = (status, Json(body)).into_response();
@@ -109,7 +109,7 @@ pub fn router(hub: Arc<Hub>, web_dir: Option<PathBuf>) -> Router {
         .route("/api/tables/{id}/ws", get(crate::live::websocket))
         .route(
             "/api/{*rest}",
-            any(|| async { ApiError::not_found("no_route", "no such API route") }),
+            any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
         .with_state(hub);
     api.merge(crate::client::router(web_dir))
@@ -265,7 +265,7 @@ async fn create_table(
     };
     if let Some(other) = other_settings {
         return Err(ApiError::bad_request(
-            "bad_settings",
+            ErrorCode::BadSettings,
             format!(
                 "a {} table takes no `{other}` settings",
                 request.game.name()
@@ -277,8 +277,12 @@ async fn create_table(
 
 /// Reads a JSON body with a message that says what is wrong with it.
 fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    from_json(body)
-        .map_err(|e| ApiError::bad_request("malformed_request", format!("malformed request: {e}")))
+    serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(
+            ErrorCode::MalformedRequest,
+            format!("malformed request: {e}"),
+        )
+    })
 }
 
 /// The seat token from the `X-Seat-Token` header (never from the address). A value
@@ -389,8 +393,6 @@ async fn act(
     let table = hub.table(&id).await?;
     let request: ActionRequest = parse_body(&body)?;
     let seat = seat_of_request(&table, &headers, "an action").await?;
-    let game = table.state.lock().await.settings.game;
-    crate::forms::action_fits(game, &request.action)?;
     hub.submit(&table, seat, Some(request.version), &request.action)
         .await?;
     let state = table.state.lock().await;
@@ -404,9 +406,12 @@ async fn seat_of_request(
     what: &str,
 ) -> Result<usize, ApiError> {
     let state = table.state.lock().await;
-    state
-        .seat_of(token_of(headers).as_deref())?
-        .ok_or_else(|| ApiError::forbidden("token_needed", format!("{what} needs your seat token")))
+    state.seat_of(token_of(headers).as_deref())?.ok_or_else(|| {
+        ApiError::forbidden(
+            ErrorCode::TokenNeeded,
+            format!("{what} needs your seat token"),
+        )
+    })
 }
 
 /// Rumis: whether a placement is legal for the token's seat now, and why not.
@@ -426,16 +431,15 @@ async fn check(
     body: axum::body::Bytes,
 ) -> Result<Json<CheckResult>, ApiError> {
     let table = hub.table(&id).await?;
-    let action: serde_json::Value = parse_body(&body)?;
+    let action: crate::wire::GameAction = parse_body(&body)?;
     let seat = seat_of_request(&table, &headers, "a check").await?;
     let state = table.state.lock().await;
     if state.settings.game != GameKind::Rumis {
         return Err(ApiError::conflict(
-            "not_for_this_game",
+            ErrorCode::NotForThisGame,
             "checking a placement is for Rumis tables",
         ));
     }
-    crate::forms::action_fits(GameKind::Rumis, &action)?;
     match state.game.check(seat, &action) {
         Ok(()) => Ok(Json(CheckResult {
             legal: true,
@@ -489,7 +493,7 @@ async fn hint(
         Some("value") => rummikub::solver::Objective::Value,
         Some(_) => {
             return Err(ApiError::bad_request(
-                "bad_objective",
+                ErrorCode::BadObjective,
                 "unknown objective (tiles or value)",
             ))
         }
@@ -524,7 +528,7 @@ async fn hand_to_bot(
             // A bot of the other game: a known bot, but not for this table.
             let game = |g| crate::games::is_bot(g, &request.bot);
             if e.code == "unknown_bot" && (game(GameKind::Rumis) || game(GameKind::Rummikub)) {
-                ApiError::conflict("not_for_this_game", e.message)
+                ApiError::conflict(ErrorCode::NotForThisGame, e.message)
             } else {
                 e
             }
