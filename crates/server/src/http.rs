@@ -277,7 +277,7 @@ async fn create_table(
 
 /// Reads a JSON body with a message that says what is wrong with it.
 fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| {
+    crate::wire::read(body).map_err(|e| {
         ApiError::bad_request(
             ErrorCode::MalformedRequest,
             format!("malformed request: {e}"),

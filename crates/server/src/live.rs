@@ -412,7 +412,7 @@ fn too_big(error: &axum::Error) -> bool {
     false
 }
 
-fn malformed(e: serde_json::Error) -> ApiError {
+fn malformed(e: impl std::fmt::Display) -> ApiError {
     ApiError::bad_request(
         ErrorCode::MalformedMessage,
         format!("malformed message: {e}"),
@@ -420,7 +420,7 @@ fn malformed(e: serde_json::Error) -> ApiError {
 }
 
 fn parse(text: &str) -> Result<ClientMessage, ApiError> {
-    serde_json::from_str(text).map_err(malformed)
+    crate::wire::read(text.as_bytes()).map_err(malformed)
 }
 
 /// The `type` of a message.

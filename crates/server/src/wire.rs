@@ -314,6 +314,15 @@ impl TryFrom<ActionFields> for GameAction {
     }
 }
 
+/// Reads a wire type from JSON text; an error names the field it is about
+/// (`action.cells: invalid type: …`).
+pub fn read<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut json).map_err(|e| e.to_string())?;
+    json.end().map_err(|e| e.to_string())?;
+    Ok(value)
+}
+
 /// A string schema with a length limit and a pattern, for the types below.
 fn string_schema(
     description: &str,

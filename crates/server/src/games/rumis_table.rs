@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use play::game::Game;
-use play::rumis_game::{RumisConfig, RumisGame};
+use play::rumis_game::{RumisConfig, RumisError, RumisGame};
 use rumis::notation::format_move;
 use rumis::{Cell, Colour, Position, Stone};
 
@@ -127,9 +127,10 @@ impl Adapter for RumisTable {
     fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {
         let mv = self.read_move(seat, action)?;
         let canonical = self.canonical(mv);
-        self.game
-            .apply(seat, &mv)
-            .map_err(|e| ActionError::Illegal(e.to_string()))?;
+        self.game.apply(seat, &mv).map_err(|e| match e {
+            RumisError::Illegal(illegal) => refused(&illegal),
+            other => ActionError::Illegal(other.to_string()),
+        })?;
         if let GameAction::Rumis(RumisAction::Notation { notation }) = &canonical {
             self.history.push(notation.text().to_string());
         }
