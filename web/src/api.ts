@@ -17,9 +17,11 @@ import type {
   SeatGrant,
   ServerMessage,
   TableStatus,
-  TableView,
+  TableView as WireTableView,
   PlacementView,
   Reason,
+  RumisView,
+  RummikubView,
 } from "./generated/api";
 
 export type {
@@ -45,10 +47,17 @@ export type {
   SeatRequest,
   SeatView as Seat,
   TableStatus,
-  TableView,
   Reason,
+  Event,
+  ErrorCode,
+  RefusalCode,
   RumisSuggestion,
 } from "./generated/api";
+
+/** A table as one seat sees it. The wire type carries exactly one game's part
+ * (`rumis` or `rummikub`, as `game` says); here both may be asked for, the other
+ * game's being `undefined`. */
+export type TableView = WireTableView & { rumis?: RumisView; rummikub?: RummikubView };
 
 export type Cell = [number, number, number];
 

@@ -468,13 +468,13 @@ function openFor(since: number | null | undefined): string {
 /** A lobby line ("Chullpa, 2 players, Ruins") from the table's settings, in the player's language. */
 function lobbyDetail(tb: LobbyTable, meta: Meta): string {
   const st = tb.settings;
-  if (st?.game === "rumis" && st.rumis) {
+  if (st && "rumis" in st) {
     const r = st.rumis;
     const name = meta.rumis.scenarios.find((s) => s.key === r.scenario)?.name ?? r.scenario;
     return `${t("rumis.info", { scenario: name, players: r.players })}, ${variantLabel(r.variant ?? "standard")}`;
   }
-  if (st?.game === "rummikub") {
-    const k = st.rummikub ?? {};
+  if (st && "rummikub" in st) {
+    const k = st.rummikub;
     const rules = k.rules ?? "current";
     return t("lobby.rk_detail", { rules: tr(`preset.${rules}`, undefined, rules), players: st.players, rounds: k.rounds ?? 1 });
   }
@@ -491,9 +491,11 @@ function openTablesSection(error: HTMLElement, meta: Meta): HTMLElement {
       if (tables.length === 0) list.append(h("p", { className: "muted" }, t("lobby.no_open")));
       for (const tb of tables) {
         const open = tb.open_seats;
-        const what = tb.settings?.rumis
-          ? (meta.rumis.scenarios.find((s) => s.key === tb.settings.rumis!.scenario)?.name ?? tb.settings.rumis.scenario)
-          : rulesName(tb.settings?.rummikub?.rules);
+        const st = tb.settings;
+        const what =
+          st && "rumis" in st
+            ? (meta.rumis.scenarios.find((s) => s.key === st.rumis.scenario)?.name ?? st.rumis.scenario)
+            : rulesName(st && "rummikub" in st ? st.rummikub.rules : undefined);
         const title = tableTitle(tb.game, what, tb.seats, (s: TitleSeat) =>
           s.kind !== "bot" && open.includes(s.seat) ? `${t("lobby.open_seat")} (${openFor((s as { open_since_ms?: number | null }).open_since_ms)})` : titleName(s),
         );

@@ -1,7 +1,7 @@
 // Plurals by the language's own rules (`Intl.PluralRules`): a message whose text is
 // `{one, other}` instead of a string is picked by its count, so no "Stein(e)" and no
 // "1 Steine". The count is the parameter named by the entry's `by` (else `n`, else
-// `count`). scripts/check-i18n.mjs checks that every form names the same parameters.
+// `count`). scripts/check-untranslated.mjs checks that every form names the same parameters.
 export type Forms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
 const rules = new Map<string, Intl.PluralRules>();

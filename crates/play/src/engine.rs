@@ -255,7 +255,7 @@ impl<G: Analysed> Held for Session<G> {
             .game
             .parse_action(text)
             .and_then(|a| self.game.apply(seat, &a));
-        answer(result.map(|_| String::new()))
+        answer(result.map(|_| String::new()).map_err(GameError::of))
     }
 
     fn set_bot(&mut self, spec: &str) -> String {
@@ -269,7 +269,10 @@ impl<G: Analysed> Held for Session<G> {
         let observation = self.game.observe(seat);
         let chosen = self.bot.choose(spec, &observation, seat).and_then(|a| {
             let text = self.game.format_action(&a);
-            self.game.apply(seat, &a).map(|_| text)
+            self.game
+                .apply(seat, &a)
+                .map(|_| text)
+                .map_err(GameError::of)
         });
         answer(chosen)
     }

@@ -13,8 +13,14 @@
 
 use std::fmt;
 
-/// The games this crate plays.
+/// The games this crate plays: the one list of games, also on the server's wire
+/// (`rumis`, `rummikub`; the `wire` feature derives its serde, OpenAPI and TypeScript).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "wire",
+    derive(serde::Serialize, serde::Deserialize, utoipa::ToSchema, ts_rs::TS),
+    serde(rename_all = "lowercase")
+)]
 pub enum GameKind {
     Rumis,
     Rummikub,
@@ -40,7 +46,9 @@ impl GameKind {
     }
 }
 
-/// Why a game could not be started or an action was refused. The text is for a person.
+/// Why a bot, a match or an engine could not go on (a bad bot name, an engine that
+/// stopped answering, or a game's own error passed up). The text is for a person. A
+/// game's refusals are its own typed errors ([`Game::Error`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameError(pub String);
 
@@ -55,6 +63,11 @@ impl std::error::Error for GameError {}
 impl GameError {
     pub fn new(text: impl Into<String>) -> GameError {
         GameError(text.into())
+    }
+
+    /// A game's own error ([`Game::Error`]), as text.
+    pub fn of(error: impl fmt::Display) -> GameError {
+        GameError(error.to_string())
     }
 }
 
@@ -86,6 +99,9 @@ pub trait Game: Clone + Send + 'static {
     type Action: Clone + PartialEq + fmt::Debug + Send;
     /// What one seat may know.
     type Observation: Clone;
+    /// Why the game could not start or refused an action: the game's own reasons, for
+    /// a front end to tell apart (the server says each refusal as a key).
+    type Error: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
     /// What an action did, for a front end to tell (Rummikub: the tiles laid, the tile
     /// drawn); `()` where the new state says it all (Rumis).
     type Event;
@@ -94,7 +110,7 @@ pub trait Game: Clone + Send + 'static {
     const NAME: &'static str;
 
     /// A new game; every chance event in it is drawn from `seed`.
-    fn start(config: &Self::Config, seed: u64) -> Result<Self, GameError>;
+    fn start(config: &Self::Config, seed: u64) -> Result<Self, Self::Error>;
 
     fn seats(&self) -> usize;
 
@@ -106,10 +122,10 @@ pub trait Game: Clone + Send + 'static {
     fn legal_actions(&self) -> Option<Vec<Self::Action>>;
 
     /// Whether `seat` may take `action` now, with the reason when it may not.
-    fn validate(&self, seat: usize, action: &Self::Action) -> Result<(), GameError>;
+    fn validate(&self, seat: usize, action: &Self::Action) -> Result<(), Self::Error>;
 
     /// Takes the action; a refused action changes nothing.
-    fn apply(&mut self, seat: usize, action: &Self::Action) -> Result<Self::Event, GameError>;
+    fn apply(&mut self, seat: usize, action: &Self::Action) -> Result<Self::Event, Self::Error>;
 
     /// What `seat` may know now.
     fn observe(&self, seat: usize) -> Self::Observation;
@@ -121,7 +137,7 @@ pub trait Game: Clone + Send + 'static {
     fn format_action(&self, action: &Self::Action) -> String;
 
     /// Reads an action in the game's notation for the seat to act.
-    fn parse_action(&self, text: &str) -> Result<Self::Action, GameError>;
+    fn parse_action(&self, text: &str) -> Result<Self::Action, Self::Error>;
 
     /// The game so far as a text record that replays it.
     fn record(&self, seats: Option<&str>) -> String;
@@ -144,7 +160,5 @@ pub trait Game: Clone + Send + 'static {
     }
 
     /// Deals the next round of a game that [`Game::awaits_next_round`].
-    fn start_next_round(&mut self) -> Result<(), GameError> {
-        Err(GameError::new("this game has no rounds to start"))
-    }
+    fn start_next_round(&mut self) -> Result<(), Self::Error>;
 }

@@ -36,7 +36,7 @@ pub fn play_game<G: Game>(
     seed: u64,
     bots: &mut [Box<dyn Bot<G>>],
 ) -> Result<G, GameError> {
-    let mut game = G::start(config, seed)?;
+    let mut game = G::start(config, seed).map_err(GameError::of)?;
     if bots.len() != game.seats() {
         return Err(GameError::new(format!(
             "{} bots for {} seats",

@@ -102,18 +102,39 @@ pub fn rumis_outcome(position: &Position) -> Outcome {
     }
 }
 
+/// Why a Rumis game refused an action (or could not start).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RumisError {
+    #[error(transparent)]
+    Setup(#[from] rumis::SetupError),
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is player {}'s turn, not player {}'s", .to_act + 1, .seat + 1)]
+    NotYourTurn { seat: usize, to_act: usize },
+    #[error("that move is not legal here")]
+    NotLegal,
+    /// The rules refused the move (R1–R16).
+    #[error(transparent)]
+    Illegal(#[from] rumis::Illegal),
+    /// The move text could not be read, or the rules refused it.
+    #[error(transparent)]
+    Move(#[from] rumis::notation::MoveError),
+    #[error("Rumis is played in one round")]
+    NoRounds,
+}
+
 impl Game for RumisGame {
     type Config = RumisConfig;
     type Action = Move;
     type Observation = Position;
     type Event = ();
+    type Error = RumisError;
 
     const NAME: &'static str = "rumis";
 
     /// The game starts on the process's shared board ([`crate::boards::shared`]).
-    fn start(config: &RumisConfig, seed: u64) -> Result<RumisGame, GameError> {
-        let position = crate::boards::position(config.setup(seed))
-            .map_err(|e| GameError::new(e.to_string()))?;
+    fn start(config: &RumisConfig, seed: u64) -> Result<RumisGame, RumisError> {
+        let position = crate::boards::position(config.setup(seed))?;
         Ok(RumisGame { position })
     }
 
@@ -129,26 +150,18 @@ impl Game for RumisGame {
         Some(self.position.legal_moves())
     }
 
-    fn validate(&self, seat: usize, action: &Move) -> Result<(), GameError> {
+    fn validate(&self, seat: usize, action: &Move) -> Result<(), RumisError> {
         match self.to_act() {
-            None => Err(GameError::new("the game is over")),
-            Some(s) if s != seat => Err(GameError::new(format!(
-                "it is player {}'s turn, not player {}'s",
-                s + 1,
-                seat + 1
-            ))),
-            Some(_) if !self.position.is_legal(*action) => {
-                Err(GameError::new("that move is not legal here"))
-            }
+            None => Err(RumisError::GameOver),
+            Some(to_act) if to_act != seat => Err(RumisError::NotYourTurn { seat, to_act }),
+            Some(_) if !self.position.is_legal(*action) => Err(RumisError::NotLegal),
             Some(_) => Ok(()),
         }
     }
 
-    fn apply(&mut self, seat: usize, action: &Move) -> Result<(), GameError> {
+    fn apply(&mut self, seat: usize, action: &Move) -> Result<(), RumisError> {
         self.validate(seat, action)?;
-        self.position
-            .play(*action)
-            .map_err(|e| GameError::new(e.to_string()))
+        Ok(self.position.play(*action)?)
     }
 
     fn observe(&self, _seat: usize) -> Position {
@@ -165,14 +178,16 @@ impl Game for RumisGame {
         format_move(&self.position, *action)
     }
 
-    fn parse_action(&self, text: &str) -> Result<Move, GameError> {
-        self.position
-            .parse_move(text)
-            .map_err(|e| GameError::new(e.to_string()))
+    fn parse_action(&self, text: &str) -> Result<Move, RumisError> {
+        Ok(self.position.parse_move(text)?)
     }
 
     fn record(&self, seats: Option<&str>) -> String {
         Record::write(&self.position, seats)
+    }
+
+    fn start_next_round(&mut self) -> Result<(), RumisError> {
+        Err(RumisError::NoRounds)
     }
 }
 

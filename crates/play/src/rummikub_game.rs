@@ -111,19 +111,35 @@ impl RummikubGame {
     }
 }
 
+/// Why a Rummikub game refused an action (or could not start).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RummikubError {
+    #[error("Rummikub is played by 2 to 4 players, not {0}")]
+    Players(usize),
+    /// The rules refused the turn (K1–K10).
+    #[error(transparent)]
+    Turn(#[from] TurnError),
+    /// The action's text could not be read.
+    #[error("{0}")]
+    Notation(String),
+    #[error("the game is over")]
+    GameOver,
+    #[error("the round is still being played")]
+    RoundRunning,
+}
+
 impl Game for RummikubGame {
     type Config = RummikubConfig;
     type Action = Action;
     type Observation = PlayerView;
     type Event = Event;
+    type Error = RummikubError;
 
     const NAME: &'static str = "rummikub";
 
-    fn start(config: &RummikubConfig, seed: u64) -> Result<RummikubGame, GameError> {
+    fn start(config: &RummikubConfig, seed: u64) -> Result<RummikubGame, RummikubError> {
         let series = rummikub::RoundSeries::new(config.rules.clone(), config.players, seed)
-            .map_err(|e| {
-                GameError::new(format!("Rummikub is played by 2 to 4 players, not {}", e.0))
-            })?;
+            .map_err(|e| RummikubError::Players(e.0))?;
         Ok(RummikubGame {
             series,
             rounds: Vec::new(),
@@ -144,24 +160,17 @@ impl Game for RummikubGame {
         None
     }
 
-    fn validate(&self, seat: usize, action: &Action) -> Result<(), GameError> {
+    fn validate(&self, seat: usize, action: &Action) -> Result<(), RummikubError> {
         let round = self.series.round();
         match action {
-            Action::Play(table) => round
-                .check_play(seat, table)
-                .map(|_| ())
-                .map_err(|e| GameError::new(e.to_string())),
-            _ => round
-                .clone()
-                .apply(seat, action.clone())
-                .map(|_| ())
-                .map_err(|e| GameError::new(e.to_string())),
+            Action::Play(table) => round.check_play(seat, table).map(|_| ())?,
+            _ => round.clone().apply(seat, action.clone()).map(|_| ())?,
         }
+        Ok(())
     }
 
-    fn apply(&mut self, seat: usize, action: &Action) -> Result<Event, GameError> {
-        self.play_turn(seat, action.clone())
-            .map_err(|e| GameError::new(e.to_string()))
+    fn apply(&mut self, seat: usize, action: &Action) -> Result<Event, RummikubError> {
+        Ok(self.play_turn(seat, action.clone())?)
     }
 
     fn observe(&self, seat: usize) -> PlayerView {
@@ -179,8 +188,8 @@ impl Game for RummikubGame {
         format_action(action)
     }
 
-    fn parse_action(&self, text: &str) -> Result<Action, GameError> {
-        parse_action(text).map_err(GameError::new)
+    fn parse_action(&self, text: &str) -> Result<Action, RummikubError> {
+        parse_action(text).map_err(RummikubError::Notation)
     }
 
     fn record(&self, _seats: Option<&str>) -> String {
@@ -200,12 +209,12 @@ impl Game for RummikubGame {
         self.series.round().is_over() && !self.series.is_over()
     }
 
-    fn start_next_round(&mut self) -> Result<(), GameError> {
+    fn start_next_round(&mut self) -> Result<(), RummikubError> {
         if self.series.is_over() {
-            return Err(GameError::new("the game is over"));
+            return Err(RummikubError::GameOver);
         }
         if !self.series.round().is_over() {
-            return Err(GameError::new("the round is still being played"));
+            return Err(RummikubError::RoundRunning);
         }
         self.deal_next();
         Ok(())

@@ -213,30 +213,104 @@ pub fn format_turn(position: &Position, moves: &[Move]) -> (String, usize) {
     (text, 1)
 }
 
+/// A move as written, read without a position: a placement in either form, or (R16) a
+/// removal. [`Position::resolve_written`] matches it against a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Written {
+    Place(MoveText),
+    Remove(RemovalText),
+}
+
+/// Reads a move in any form of the notation (`L4 a1:1 …`, `L4/7@c3`, `x L4`).
+pub fn parse_written(text: &str) -> Result<Written, NotationError> {
+    match parse_removal(text) {
+        Some(removal) => removal.map(Written::Remove),
+        None => parse_move(text).map(Written::Place),
+    }
+}
+
+/// A word in any case, as a pattern: `tripod` → `[tT][rR]…`.
+fn any_case(word: &str) -> String {
+    word.chars()
+        .map(|c| {
+            if c.is_ascii_alphabetic() {
+                format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The stone codes [`Stone::from_code`] reads, and their aliases, in any case.
+fn stone_code_pattern() -> String {
+    let mut codes: Vec<String> = Stone::ALL.iter().map(|s| any_case(s.code())).collect();
+    // After the codes, so that `D2` is not read as the alias `D`.
+    for alias in ["DOMINO", "TRIPOD", "D", "O", "T", "S", "Y"] {
+        codes.push(any_case(alias));
+    }
+    format!("(?:{})", codes.join("|"))
+}
+
+/// Most cells a written move names (the largest stone has 4 cubes; a move that names
+/// more is refused by the rules anyway).
+pub const MAX_WRITTEN_CELLS: usize = 8;
+
+/// A stone's code on its own, as a regular expression (for documents that describe
+/// the notation, such as the server's OpenAPI schema).
+pub fn stone_pattern() -> String {
+    format!("^{}$", stone_code_pattern())
+}
+
+/// The notation as a regular expression (for documents): a stone and 1 to
+/// [`MAX_WRITTEN_CELLS`] cells, a drop, or a removal. Every text it admits
+/// [`parse_written`] reads (a test holds the two together).
+pub fn move_pattern() -> String {
+    let code = stone_code_pattern();
+    let column = "[a-zA-Z][1-9][0-9]?";
+    let cell = format!("{column}(?::[1-9][0-9]?)?");
+    let gap = "[ \\t]+";
+    format!(
+        "^[ \\t]*(?:{code}(?:{gap}{cell}){{1,{MAX_WRITTEN_CELLS}}}|{code}/[0-9]{{1,3}}@{column}|[xX]{gap}{code}(?:{gap}{cell}){{0,{MAX_WRITTEN_CELLS}}})[ \\t]*$"
+    )
+}
+
 impl Position {
     /// Reads a move in either notation and checks it for the colour to move.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        if let Some(removal) = parse_removal(text) {
-            let RemovalText { stone, cells } = removal?;
-            let mv = self.check_removal(stone)?;
-            // Given cells must be the stone's (a left-out level matches its column).
-            let mut actual = self.cells_of(mv);
-            let matches = cells.is_empty()
-                || (cells.len() == actual.len()
-                    && cells.iter().all(|&(x, y, z)| {
-                        let found = actual
-                            .iter()
-                            .position(|c| c.x == x && c.y == y && z.is_none_or(|z| z == c.z));
-                        found.map(|i| actual.swap_remove(i)).is_some()
-                    }));
-            if !matches {
-                let colour = self.to_move().ok_or(Illegal::GameOver)?;
-                return Err(Illegal::NotOnTheBuild { colour, stone }.into());
+        Ok(self.resolve_written(&parse_written(text)?)?)
+    }
+
+    /// Matches a written move against this position and checks it for the colour to
+    /// move.
+    pub fn resolve_written(&self, written: &Written) -> Result<Move, Illegal> {
+        match written {
+            Written::Remove(RemovalText { stone, cells }) => {
+                let mv = self.check_removal(*stone)?;
+                // Given cells must be the stone's (a left-out level matches its column).
+                let mut actual = self.cells_of(mv);
+                let matches = cells.is_empty()
+                    || (cells.len() == actual.len()
+                        && cells.iter().all(|&(x, y, z)| {
+                            let found = actual
+                                .iter()
+                                .position(|c| c.x == x && c.y == y && z.is_none_or(|z| z == c.z));
+                            found.map(|i| actual.swap_remove(i)).is_some()
+                        }));
+                if !matches {
+                    let colour = self.to_move().ok_or(Illegal::GameOver)?;
+                    return Err(Illegal::NotOnTheBuild {
+                        colour,
+                        stone: *stone,
+                    });
+                }
+                Ok(mv)
             }
-            return Ok(mv);
+            Written::Place(text) => {
+                let (stone, cells) = self.resolve(text.clone())?;
+                self.check(stone, &cells)
+            }
         }
-        let (stone, cells) = self.resolve(parse_move(text)?)?;
-        Ok(self.check(stone, &cells)?)
     }
 
     /// Plays a typed turn: one move, or (R16) `x L4 > L4 f1 g1 h1 f2` (take a stone off,

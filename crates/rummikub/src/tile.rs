@@ -148,6 +148,13 @@ impl fmt::Debug for Tile {
 )]
 pub struct ParseTileError(pub String);
 
+impl Tile {
+    /// The text [`Tile::from_str`] reads, as a regular expression (for documents such
+    /// as the server's OpenAPI schema): `J`, or a colour letter and a number 1 to 13,
+    /// in any case.
+    pub const PATTERN: &'static str = "^(?:[jJ]|[rRbBkKoO](?:0?[1-9]|1[0-3]))$";
+}
+
 impl FromStr for Tile {
     type Err = ParseTileError;
 

@@ -224,7 +224,7 @@ async fn no_overlong_names(
     if overlong {
         return crate::transport::json_error(
             axum::http::StatusCode::NOT_FOUND,
-            "not_found",
+            crate::wire::ErrorCode::NotFound,
             "there is no such file",
         );
     }

@@ -2,6 +2,7 @@
 //! for programs and translations, and a message for a person.
 
 use crate::games::ActionError;
+use crate::wire::ErrorCode;
 
 /// What kind of refusal an error is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +26,7 @@ pub enum ErrorKind {
 #[error("{message}")]
 pub struct ApiError {
     pub kind: ErrorKind,
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
     /// The engine's reason for a refused move, as a key with parameters.
     pub why: Option<crate::wire::Reason>,
@@ -35,7 +36,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub fn new(kind: ErrorKind, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(kind: ErrorKind, code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
             kind,
             code,
@@ -45,29 +46,29 @@ impl ApiError {
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::BadRequest, code, message)
     }
 
-    pub fn forbidden(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn forbidden(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::Forbidden, code, message)
     }
 
-    pub fn not_found(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn not_found(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::NotFound, code, message)
     }
 
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn conflict(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::Conflict, code, message)
     }
 
-    pub fn too_many(code: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn too_many(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::TooMany, code, message)
     }
 
     /// A 429 that may be tried again after `wait`.
     pub fn too_many_for(
-        code: &'static str,
+        code: ErrorCode,
         message: impl Into<String>,
         wait: std::time::Duration,
     ) -> ApiError {
@@ -82,21 +83,21 @@ impl ApiError {
     }
 
     pub fn internal(message: impl Into<String>) -> ApiError {
-        ApiError::new(ErrorKind::Internal, "internal", message)
+        ApiError::new(ErrorKind::Internal, ErrorCode::Internal, message)
     }
 }
 
 impl From<ActionError> for ApiError {
     fn from(e: ActionError) -> ApiError {
         match e {
-            ActionError::Malformed(m) => ApiError::bad_request("malformed_action", m),
+            ActionError::Malformed(m) => ApiError::bad_request(ErrorCode::MalformedAction, m),
             // The request is well formed; the table plays another game (its state).
-            ActionError::NotForThisGame(m) => ApiError::conflict("not_for_this_game", m),
-            ActionError::OutOfTurn(m) => ApiError::conflict("out_of_turn", m),
-            ActionError::Illegal(m) => ApiError::conflict("illegal", m),
+            ActionError::NotForThisGame(m) => ApiError::conflict(ErrorCode::NotForThisGame, m),
+            ActionError::OutOfTurn(m) => ApiError::conflict(ErrorCode::OutOfTurn, m),
+            ActionError::Illegal(m) => ApiError::conflict(ErrorCode::Illegal, m),
             ActionError::Refused(m, why) => ApiError {
                 why: Some(why),
-                ..ApiError::conflict("illegal", m)
+                ..ApiError::conflict(ErrorCode::Illegal, m)
             },
         }
     }

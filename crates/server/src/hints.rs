@@ -19,13 +19,12 @@ use rummikub_solver::Objective;
 use tokio::sync::OnceCell;
 
 use crate::error::ApiError;
-use crate::games::rummikub_table::{best_play, RummikubTable};
-use crate::games::{suggestions, RumisTable};
+use crate::games::{HintJob, HintRequest};
 use crate::hub::{Table, TableState};
 use crate::metrics::Metrics;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::{client_key, RateLimiter};
-use crate::wire::HintAnswer;
+use crate::wire::{ErrorCode, HintAnswer};
 
 /// Positions whose hint is remembered.
 const CACHE_ENTRIES: usize = 512;
@@ -63,12 +62,6 @@ struct HintKey {
 }
 
 type Outcome = Result<HintAnswer, ApiError>;
-
-/// What to compute for a hint, taken from the table under its lock.
-enum Job {
-    Rummikub(rummikub::RuleSet, rummikub_solver::TableAndRack),
-    Rumis(Box<rumis::Position>),
-}
 
 pub struct Hints {
     limits: HintLimits,
@@ -184,12 +177,12 @@ impl Hints {
         seat: usize,
         from: IpAddr,
         objective: Objective,
-        job: Job,
+        job: HintJob,
     ) -> Result<Outcome, ApiError> {
         if let Some(limiter) = &self.per_seat {
             if let Err(wait) = limiter.check_key((table.id.clone(), seat)) {
                 return Err(ApiError::too_many_for(
-                    "too_many_hints",
+                    ErrorCode::TooManyHints,
                     format!(
                         "your seat may ask for {} hints a minute; wait a moment",
                         self.limits.per_minute_per_seat
@@ -201,7 +194,7 @@ impl Hints {
         if let Some(limiter) = &self.per_address {
             if let Err(wait) = limiter.check_key(client_key(from)) {
                 return Err(ApiError::too_many_for(
-                    "too_many_hints",
+                    ErrorCode::TooManyHints,
                     format!(
                         "your address may ask for {} hints a minute; wait a moment",
                         self.limits.per_minute_per_address
@@ -214,56 +207,38 @@ impl Hints {
         let queued = Queued(self.queued.clone());
         if before >= self.limits.max_queued {
             return Err(ApiError::too_many_for(
-                "hints_busy",
+                ErrorCode::HintsBusy,
                 "the server is busy with other hints; try again in a moment",
                 self.limits.rumis_search.max(Duration::from_secs(1)),
             ));
         }
-        let search = self.limits.rumis_search.as_millis() as u64;
+        let request = HintRequest {
+            objective,
+            search_millis: self.limits.rumis_search.as_millis() as u64,
+        };
         thinking
             .run(Priority::Hint, move || {
                 let _queued = queued;
-                match job {
-                    Job::Rummikub(rules, position) => best_play(&rules, &position, objective)
-                        .map(|play| HintAnswer {
-                            play,
-                            moves: Vec::new(),
-                        })
-                        .map_err(ApiError::from),
-                    Job::Rumis(position) => Ok(HintAnswer {
-                        play: None,
-                        moves: suggestions(&position, search, 3),
-                    }),
-                }
+                job(request).map_err(ApiError::from)
             })
             .await
     }
 }
 
-/// What a hint for `seat` computes: only while the game runs.
-fn job(state: &TableState, seat: usize) -> Result<Job, ApiError> {
+/// What a hint for `seat` computes: only while the game runs, and only where the
+/// table's game has hints.
+fn job(state: &TableState, seat: usize) -> Result<HintJob, ApiError> {
     if state.started_ms.is_none() {
         return Err(ApiError::conflict(
-            "not_started",
+            ErrorCode::NotStarted,
             "the game has not started: hints open when every seat is taken",
         ));
     }
     if state.game.is_over() {
         return Err(ApiError::conflict(
-            "game_over",
+            ErrorCode::GameOver,
             "the game is over: there are no more hints",
         ));
     }
-    let any = state.game.as_any();
-    if let Some(game) = any.downcast_ref::<RummikubTable>() {
-        let (rules, position) = game.hint_position(seat)?;
-        Ok(Job::Rummikub(rules, position))
-    } else if let Some(game) = any.downcast_ref::<RumisTable>() {
-        Ok(Job::Rumis(Box::new(game.hint_position(seat)?)))
-    } else {
-        Err(ApiError::conflict(
-            "not_for_this_game",
-            "this table's game has no hints",
-        ))
-    }
+    Ok(state.game.hint(seat)?)
 }

@@ -72,7 +72,7 @@ impl IntoResponse for ApiError {
             .or((self.kind == ErrorKind::TooMany).then_some(1));
         let body = ErrorBody {
             error: self.message,
-            code: self.code.to_string(),
+            code: self.code,
             why: self.why,
         };
         let mut response = (status, Json(body)).into_response();
@@ -115,7 +115,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
         .route("/api/tables/{id}/ws", get(crate::live::websocket))
         .route(
             "/api/{*rest}",
-            any(|| async { ApiError::not_found("no_route", "no such API route") }),
+            any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
         .with_state(hub);
     api.merge(crate::client::router(client))
@@ -270,7 +270,7 @@ async fn create_table(
     };
     if let Some(other) = other_settings {
         return Err(ApiError::bad_request(
-            "bad_settings",
+            ErrorCode::BadSettings,
             format!(
                 "a {} table takes no `{other}` settings",
                 request.game.name()
@@ -359,8 +359,6 @@ async fn act(
     SeatAt { table, seat, .. }: SeatAt<ToAct>,
     JsonBody(request): JsonBody<ActionRequest>,
 ) -> Result<Json<TableView>, ApiError> {
-    let game = table.state.lock().await.settings.game;
-    crate::forms::action_fits(game, &request.action)?;
     hub.submit(&table, seat, Some(request.version), &request.action)
         .await?;
     let state = table.state.lock().await;
@@ -379,16 +377,15 @@ async fn act(
     ))]
 async fn check(
     SeatAt { table, seat, .. }: SeatAt<ToCheck>,
-    JsonBody(action): JsonBody<serde_json::Value>,
+    JsonBody(action): JsonBody<crate::wire::GameAction>,
 ) -> Result<Json<CheckResult>, ApiError> {
     let state = table.state.lock().await;
     if state.settings.game != GameKind::Rumis {
         return Err(ApiError::conflict(
-            "not_for_this_game",
+            ErrorCode::NotForThisGame,
             "checking a placement is for Rumis tables",
         ));
     }
-    crate::forms::action_fits(GameKind::Rumis, &action)?;
     match state.game.check(seat, &action) {
         Ok(()) => Ok(Json(CheckResult {
             legal: true,
@@ -431,7 +428,7 @@ impl<S: Send + Sync> FromRequestParts<S> for HintObjective {
             None | Some("tiles") => Ok(HintObjective(rummikub_solver::Objective::Tiles)),
             Some("value") => Ok(HintObjective(rummikub_solver::Objective::Value)),
             Some(_) => Err(ApiError::bad_request(
-                "bad_objective",
+                ErrorCode::BadObjective,
                 "unknown objective (tiles or value)",
             )
             .into_response()),
@@ -485,7 +482,7 @@ async fn hand_to_bot(
             // A bot of the other game: a known bot, but not for this table.
             let game = |g| crate::games::is_bot(g, &request.bot);
             if e.code == "unknown_bot" && (game(GameKind::Rumis) || game(GameKind::Rummikub)) {
-                ApiError::conflict("not_for_this_game", e.message)
+                ApiError::conflict(ErrorCode::NotForThisGame, e.message)
             } else {
                 e
             }

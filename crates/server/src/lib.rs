@@ -13,7 +13,6 @@ pub mod client;
 pub mod cluster;
 pub mod error;
 pub mod fairness;
-pub mod forms;
 pub mod games;
 pub mod hints;
 pub mod http;

@@ -17,12 +17,23 @@ use axum::Extension;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use serde_json::{json, Value};
 use tokio::time::{sleep_until, Instant};
 
 use crate::error::ApiError;
 use crate::hub::{Hub, Table};
 use crate::transport::{json_error, ConnectionSlot, Ending, Limits, LiveSocket, TokenBucket};
+use crate::wire::{ClientMessage, ErrorCode, ServerMessage};
+
+/// A WebSocket key: 16 bytes in base64 (RFC 6455 §4.1).
+pub const WEBSOCKET_KEY_PATTERN: &str = "^[A-Za-z0-9+/]{21}[AQgw]==$";
+
+/// Whether `key` is a WebSocket key ([`WEBSOCKET_KEY_PATTERN`]).
+fn valid_key(key: &str) -> bool {
+    static PATTERN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    PATTERN
+        .get_or_init(|| regex::Regex::new(WEBSOCKET_KEY_PATTERN).expect("a valid pattern"))
+        .is_match(key)
+}
 
 /// Close codes (RFC 6455 §7.4.1; 1013 from the IANA registry).
 const GOING_AWAY: u16 = 1001;
@@ -62,17 +73,17 @@ pub async fn websocket(
     if query.token.is_some() {
         return json_error(
             StatusCode::BAD_REQUEST,
-            "token_in_url",
+            ErrorCode::TokenInUrl,
             "send the seat token in the hello message, not in the address",
         );
     }
     let key = headers
         .get(header::SEC_WEBSOCKET_KEY)
         .and_then(|k| k.to_str().ok());
-    if !key.is_some_and(|k| crate::forms::matches(crate::forms::WEBSOCKET_KEY_PATTERN, k)) {
+    if !key.is_some_and(valid_key) {
         return json_error(
             StatusCode::BAD_REQUEST,
-            "bad_websocket_key",
+            ErrorCode::BadWebsocketKey,
             "Sec-WebSocket-Key must be 16 bytes in base64 (RFC 6455)",
         );
     }
@@ -101,18 +112,6 @@ pub async fn websocket(
 struct Kind<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
-}
-
-#[derive(Deserialize)]
-struct Hello {
-    #[serde(default)]
-    token: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ActionMessage {
-    version: u64,
-    action: Value,
 }
 
 /// Why the server ends a socket.
@@ -191,16 +190,22 @@ impl Socket {
                     None => continue,
                 },
             };
-            let hello = match kind_of(text.as_str()) {
-                Ok("hello") => parse::<Hello>(text.as_str()),
-                Ok(_) => Err(ApiError::bad_request(
-                    "hello_first",
+            let hello_first = || {
+                ApiError::bad_request(
+                    ErrorCode::HelloFirst,
                     "send {\"type\":\"hello\",\"token\":…} first",
-                )),
+                )
+            };
+            let hello = match kind_of(text.as_str()) {
+                Ok("hello") => parse(text.as_str()),
+                Ok(_) => Err(hello_first()),
                 Err(e) => Err(e),
             };
             let token = match hello {
-                Ok(hello) => hello.token,
+                Ok(ClientMessage::Hello { token }) => token,
+                Ok(ClientMessage::Action { .. }) => {
+                    return Err(self.refuse_and_close(&hello_first()).await)
+                }
                 Err(e) => return Err(self.refuse_and_close(&e).await),
             };
             let seat = async {
@@ -238,7 +243,10 @@ impl Socket {
                     state.view_update(&table.id, seat)
                 }
             };
-            self.send(json!({ "type": "state", "view": view })).await?;
+            self.send(ServerMessage::State {
+                view: Box::new(view),
+            })
+            .await?;
             loop {
                 let idle_until = self.last_heard + self.limits.ws_idle_timeout;
                 tokio::select! {
@@ -298,11 +306,11 @@ impl Socket {
                 return Err(Some(Close::new(POLICY, "too many messages")));
             }
             if matches!(message, Message::Text(_) | Message::Binary(_)) {
-                let error = json!({
-                    "type": "error",
-                    "message": "too many messages; slow down",
-                    "code": "rate_limited",
-                });
+                let error = ServerMessage::Error {
+                    message: "too many messages; slow down".into(),
+                    code: ErrorCode::RateLimited,
+                    why: None,
+                };
                 self.send(error).await?;
             }
             return Ok(None);
@@ -314,7 +322,7 @@ impl Socket {
         match message {
             Message::Text(text) => Ok(Some(text)),
             Message::Binary(_) => {
-                let e = ApiError::bad_request("binary_message", "messages are JSON text");
+                let e = ApiError::bad_request(ErrorCode::BinaryMessage, "messages are JSON text");
                 self.refuse(&e).await?;
                 Ok(None)
             }
@@ -323,8 +331,9 @@ impl Socket {
         }
     }
 
-    async fn send(&mut self, message: Value) -> Step<()> {
-        self.write(Message::Text(message.to_string().into())).await
+    async fn send(&mut self, message: ServerMessage) -> Step<()> {
+        let text = serde_json::to_string(&message).expect("a server message serialises");
+        self.write(Message::Text(text.into())).await
     }
 
     /// Writes a message; a client that does not take it within the idle time (it reads
@@ -338,12 +347,12 @@ impl Socket {
 
     /// Answers an error message.
     async fn refuse(&mut self, error: &ApiError) -> Step<()> {
-        let code = error.code;
-        let mut message = json!({ "type": "error", "message": error.to_string(), "code": code });
-        if let Some(why) = &error.why {
-            message["why"] = json!(why);
-        }
-        self.send(message).await
+        self.send(ServerMessage::Error {
+            message: error.to_string(),
+            code: error.code,
+            why: error.why.clone(),
+        })
+        .await
     }
 
     /// Answers an error message and closes for it.
@@ -403,12 +412,15 @@ fn too_big(error: &axum::Error) -> bool {
     false
 }
 
-fn malformed(e: serde_json::Error) -> ApiError {
-    ApiError::bad_request("malformed_message", format!("malformed message: {e}"))
+fn malformed(e: impl std::fmt::Display) -> ApiError {
+    ApiError::bad_request(
+        ErrorCode::MalformedMessage,
+        format!("malformed message: {e}"),
+    )
 }
 
-fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ApiError> {
-    crate::wire::from_json(text.as_bytes()).map_err(malformed)
+fn parse(text: &str) -> Result<ClientMessage, ApiError> {
+    crate::wire::read(text.as_bytes()).map_err(malformed)
 }
 
 /// The `type` of a message.
@@ -426,28 +438,28 @@ async fn socket_action(
     seat: Option<usize>,
     text: &str,
 ) -> Result<(), ApiError> {
+    let hello_twice =
+        || ApiError::bad_request(ErrorCode::HelloTwice, "this socket has said hello already");
     match kind_of(text)? {
         "action" => {}
-        "hello" => {
-            return Err(ApiError::bad_request(
-                "hello_twice",
-                "this socket has said hello already",
-            ))
-        }
+        "hello" => return Err(hello_twice()),
         _ => {
             return Err(ApiError::bad_request(
-                "unknown_message",
+                ErrorCode::UnknownMessage,
                 "a message must be {\"type\": \"action\", \"version\": N, \"action\": {…}}",
             ))
         }
     }
     let seat = seat.ok_or_else(|| {
-        ApiError::forbidden("spectator", "spectators cannot act; open your invite link")
+        ApiError::forbidden(
+            ErrorCode::Spectator,
+            "spectators cannot act; open your invite link",
+        )
     })?;
-    let message: ActionMessage = parse(text)?;
-    let game = table.state.lock().await.settings.game;
-    crate::forms::action_fits(game, &message.action)?;
-    hub.submit(table, seat, Some(message.version), &message.action)
+    let ClientMessage::Action { version, action } = parse(text)? else {
+        return Err(hello_twice());
+    };
+    hub.submit(table, seat, Some(version), &action)
         .await
         .map(|_| ())
 }

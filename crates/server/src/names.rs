@@ -14,38 +14,45 @@ use unicode_security::general_security_profile::IdentifierType;
 use unicode_security::GeneralSecurityProfile;
 
 use crate::error::ApiError;
-use crate::wire::Reason;
+use crate::wire::{ErrorCode, Reason, RefusalCode};
 
 /// Longest seat name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
 
 /// Why a character may not be in a name: the `why` code of the refusal and the words.
-fn refused(c: char) -> Option<(&'static str, &'static str)> {
+fn refused(c: char) -> Option<(RefusalCode, &'static str)> {
     let u = c as u32;
     if matches!(u, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069) {
-        Some(("name_bidi", "a bidirectional control character"))
+        Some((RefusalCode::NameBidi, "a bidirectional control character"))
     } else if (0xE0000..=0xE007F).contains(&u) {
-        Some(("name_tag", "a tag character"))
+        Some((RefusalCode::NameTag, "a tag character"))
     } else if c.is_control() {
-        Some(("name_control", "a control character"))
+        Some((RefusalCode::NameControl, "a control character"))
     } else if c.identifier_type() == Some(IdentifierType::Default_Ignorable)
         // Blank-looking characters that Unicode does not count as ignorable.
         || matches!(u, 0x2800 | 0x3164 | 0xFFA0 | 0x115F | 0x1160)
     {
-        Some(("name_invisible", "an invisible (zero-width) character"))
+        Some((
+            RefusalCode::NameInvisible,
+            "an invisible (zero-width) character",
+        ))
     } else {
         None
     }
 }
 
-fn bad_name(code: &str, message: String, params: BTreeMap<String, serde_json::Value>) -> ApiError {
+fn bad_name(
+    code: RefusalCode,
+    message: String,
+    params: BTreeMap<String, serde_json::Value>,
+) -> ApiError {
     ApiError {
         why: Some(Reason {
-            code: code.to_string(),
+            code,
             rule: None,
             params,
         }),
-        ..ApiError::bad_request("bad_name", message)
+        ..ApiError::bad_request(ErrorCode::BadName, message)
     }
 }
 
@@ -65,7 +72,7 @@ pub fn clean_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
     let name = name.trim();
     if name.chars().count() > MAX_NAME_CHARS {
         return Err(bad_name(
-            "name_too_long",
+            RefusalCode::NameTooLong,
             format!("a name has at most {MAX_NAME_CHARS} characters"),
             BTreeMap::from([("max".to_string(), json!(MAX_NAME_CHARS))]),
         ));
@@ -95,7 +102,7 @@ pub fn check_distinct<'a>(
     for (seat, other) in others {
         if likeness(other) == key {
             return Err(ApiError::conflict(
-                "name_taken",
+                ErrorCode::NameTaken,
                 format!(
                     "the name `{name}` looks the same as `{other}` (seat {}) at this table; choose another",
                     seat + 1
@@ -125,10 +132,13 @@ mod tests {
     use super::*;
 
     fn why(name: &str) -> Option<String> {
-        clean_name(Some(name))
-            .err()
-            .and_then(|e| e.why)
-            .map(|w| w.code)
+        clean_name(Some(name)).err().and_then(|e| e.why).map(|w| {
+            serde_json::to_value(w.code)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
     }
 
     #[test]

@@ -18,12 +18,9 @@ use std::sync::OnceLock;
 use rumis::{Scenario, Setup, Variant};
 use serde_json::{json, Value};
 
-use crate::forms::{
-    any_case, move_pattern, stone_pattern, MAX_CELLS, MAX_MOVE_CHARS, MAX_TILES,
-    RUMMIKUB_ACTION_TYPES, TILE_PATTERN, WEBSOCKET_KEY_PATTERN,
-};
 use crate::games;
 use crate::hub::MAX_NAME_CHARS;
+use crate::live::WEBSOCKET_KEY_PATTERN;
 use crate::wire::GameKind;
 
 /// Table ids: `t` and 12 hex digits (`hub::valid_table_id`).
@@ -40,6 +37,19 @@ pub const RUMMIKUB_PRESETS: [&str; 2] = rummikub::rules::PRESETS;
 
 /// Rummikub tables seat 2 to 4 players.
 pub const RUMMIKUB_PLAYERS: [usize; 3] = [2, 3, 4];
+
+/// A word in any case, as a pattern: `upgrade` → `[uU][pP]…`.
+fn any_case(word: &str) -> String {
+    word.chars()
+        .map(|c| {
+            if c.is_ascii_alphabetic() {
+                format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
 
 /// White space as Rust's `str::trim` sees it, less the control characters (which a
 /// name may not hold at all).
@@ -288,68 +298,6 @@ pub fn refine(doc: &mut Value) {
     seat["bot"]["enum"] = Value::Array(nullable_bots);
     schemas["CreateTableRequest"] = create_table_request(&schemas["CreateTableRequest"]);
 
-    schemas["GameAction"] = json!({
-        "description": schemas["GameAction"]["description"],
-        "anyOf": schemas["GameAction"]["oneOf"],
-    });
-    schemas["RumisAction"] = json!({
-        "description": schemas["RumisAction"]["description"],
-        "anyOf": [
-            {
-                "type": "object",
-                "required": ["move"],
-                "properties": {
-                    "move": {
-                        "type": "string",
-                        "maxLength": MAX_MOVE_CHARS,
-                        "pattern": move_pattern(),
-                    },
-                },
-            },
-            {
-                "type": "object",
-                "required": ["stone", "cells"],
-                "properties": {
-                    "move": false,
-                    "stone": { "type": "string", "pattern": stone_pattern() },
-                    "cells": {
-                        "type": "array",
-                        "maxItems": MAX_CELLS,
-                        "items": {
-                            "type": "array",
-                            "minItems": 3,
-                            "maxItems": 3,
-                            "items": { "type": "integer", "minimum": 0, "maximum": 63 },
-                        },
-                    },
-                },
-            },
-        ],
-    });
-    let variants = schemas["RummikubAction"]["oneOf"]
-        .as_array_mut()
-        .expect("RummikubAction is one of its variants");
-    variants.push(json!({
-        "type": "object",
-        "description": "The server clock's time-out (K7), in the log; a seat's is refused (409).",
-        "required": ["type"],
-        "properties": { "type": { "type": "string", "enum": ["timeout"] } },
-    }));
-    debug_assert_eq!(variants.len(), RUMMIKUB_ACTION_TYPES.len());
-    for variant in variants {
-        if variant["properties"].get("table").is_some() {
-            variant["properties"]["table"] = json!({
-                "type": "array",
-                "description": format!("The sets, at most {MAX_TILES} tiles in all."),
-                "maxItems": MAX_TILES,
-                "items": {
-                    "type": "array",
-                    "items": { "type": "string", "pattern": TILE_PATTERN },
-                },
-            });
-        }
-    }
-
     // A new name must say something: at least one character that is not white space.
     schemas["NameRequest"]["properties"]["name"] = json!({
         "type": "string",
@@ -517,7 +465,7 @@ fn refine_operation(path: &str, method: &str, operation: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::{RumisSettings, TableSettings};
+    use crate::wire::{GameSettings, RumisSettings, TableSettings};
 
     /// The settings the document offers (and `/api/meta` lists) are exactly those a
     /// table can be created with.
@@ -527,16 +475,14 @@ mod tests {
         for scenario in Scenario::builtins() {
             for variant in Variant::ALL {
                 for players in 2..=6u8 {
-                    let settings = TableSettings {
-                        game: GameKind::Rumis,
-                        rumis: Some(RumisSettings {
+                    let settings = TableSettings::new(
+                        GameSettings::Rumis(RumisSettings {
                             scenario: scenario.key.clone(),
                             players,
                             variant: variant.name().to_string(),
                         }),
-                        rummikub: None,
-                        players: usize::from(players),
-                    };
+                        usize::from(players),
+                    );
                     let offered = setups
                         .get(&(players, variant.name().to_string()))
                         .is_some_and(|keys| keys.contains(&scenario.key));

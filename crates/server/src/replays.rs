@@ -23,6 +23,7 @@ use crate::metrics::Metrics;
 use crate::store::StoredTable;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::RateLimiter;
+use crate::wire::ErrorCode;
 
 /// A built replay in every encoding it is served in.
 pub struct Replay {
@@ -184,7 +185,7 @@ impl Replays {
     pub fn admit(&self, from: IpAddr) -> Result<(), ApiError> {
         match self.per_address.as_ref().map(|l| l.check(from)) {
             Some(Err(wait)) => Err(ApiError::too_many_for(
-                "too_many_replays",
+                ErrorCode::TooManyReplays,
                 format!(
                     "your address may ask for {} replays a minute; wait a moment",
                     self.limits.per_minute_per_address

@@ -10,49 +10,8 @@ use serde_json::Value;
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-/// Reads a wire type from JSON. A whole number written as a float (`2.0`, `1e3`) is
-/// the same JSON number as the integer (RFC 8259 has one number type, and JSON Schema's
-/// `integer` admits it), so it is read as that integer; any other float stays a float
-/// and is refused where an integer is expected.
-pub fn from_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
-    let mut value: Value = serde_json::from_slice(bytes)?;
-    whole_numbers_as_integers(&mut value);
-    serde_json::from_value(value)
-}
-
-fn whole_numbers_as_integers(value: &mut Value) {
-    match value {
-        Value::Number(n) if n.is_f64() => {
-            let f = n.as_f64().unwrap_or(f64::NAN);
-            // The bounds are exact powers of two: 2^64 and -2^63.
-            if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) {
-                *value = Value::from(f as u64);
-            } else if f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
-                *value = Value::from(f as i64);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
-        Value::Object(fields) => fields.values_mut().for_each(whole_numbers_as_integers),
-        _ => {}
-    }
-}
-
-/// Which game a table plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum GameKind {
-    Rumis,
-    Rummikub,
-}
-
-impl GameKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Rumis => "rumis",
-            GameKind::Rummikub => "rummikub",
-        }
-    }
-}
+/// Which game a table plays (`rumis`, `rummikub`): the games' one list, `play`'s.
+pub use play::game::GameKind;
 
 /// The settings of a Rumis table.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -97,6 +56,17 @@ pub struct RummikubSettings {
 
 fn current() -> String {
     "current".into()
+}
+
+impl Default for RummikubSettings {
+    /// The preset's rules and clock, one round.
+    fn default() -> Self {
+        RummikubSettings {
+            rules: current(),
+            turn_seconds: None,
+            rounds: one(),
+        }
+    }
 }
 
 fn one() -> u32 {
@@ -234,15 +204,14 @@ pub struct ClaimRequest {
 pub struct ActionRequest {
     #[ts(as = "f64")]
     pub version: u64,
-    /// Read by the table's game, which says exactly what is wrong with it.
-    #[schema(value_type = GameAction)]
-    #[ts(as = "GameAction")]
-    pub action: Value,
+    pub action: GameAction,
 }
 
-/// A seat's action: a Rumis placement or a Rummikub turn.
+/// A seat's action: a Rumis placement or a Rummikub turn. Read whole before any game
+/// sees it (a malformed action is a 400 whosever turn it is); the table's game then
+/// refuses an action of the other game (409). The log stores it in this same form.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
-#[serde(untagged)]
+#[serde(untagged, try_from = "ActionFields")]
 pub enum GameAction {
     Rummikub(RummikubAction),
     Rumis(RumisAction),
@@ -255,30 +224,327 @@ pub enum GameAction {
 pub enum RumisAction {
     Notation {
         #[serde(rename = "move")]
-        #[schema(max_length = 200)]
-        notation: String,
+        #[ts(as = "String")]
+        notation: RumisMove,
     },
     Cells {
-        #[schema(max_length = 3)]
-        stone: String,
-        #[schema(max_items = 8)]
-        cells: Vec<[u8; 3]>,
+        #[ts(as = "String")]
+        stone: StoneCode,
+        #[ts(as = "Vec<[u8; 3]>")]
+        cells: Cells,
     },
 }
 
 /// Rummikub: the whole new table (K5), a draw (K6), a new deal for three pairs (K2),
-/// or dealing the next round after one ended (K9). Time-outs are the server's.
+/// or dealing the next round after one ended (K9). `timeout` is the server clock's
+/// (K7), in the log; a seat that sends it is refused (409).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum RummikubAction {
     Play {
-        #[schema(max_items = 106)]
-        table: Vec<Vec<String>>,
+        #[ts(as = "Vec<Vec<String>>")]
+        table: Sets,
     },
     Draw,
     Redeal,
     NextRound,
+    Timeout,
 }
+
+/// The type of a Rummikub action, as [`ActionFields`] reads it.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RummikubType {
+    Play,
+    Draw,
+    Redeal,
+    NextRound,
+    Timeout,
+}
+
+/// Every field an action may have, read first so that a malformed action gets a
+/// message that says what is wrong (an untagged enum could only say "no variant").
+#[derive(Deserialize)]
+struct ActionFields {
+    #[serde(rename = "type", default)]
+    kind: Option<RummikubType>,
+    #[serde(default)]
+    table: Option<Sets>,
+    #[serde(rename = "move", default)]
+    notation: Option<RumisMove>,
+    #[serde(default)]
+    stone: Option<StoneCode>,
+    #[serde(default)]
+    cells: Option<Cells>,
+}
+
+impl TryFrom<ActionFields> for GameAction {
+    type Error = String;
+
+    fn try_from(fields: ActionFields) -> Result<GameAction, String> {
+        let rumis = fields.notation.is_some() || fields.stone.is_some() || fields.cells.is_some();
+        if let Some(kind) = fields.kind {
+            if rumis {
+                return Err("an action is a Rumis move (`move`, or `stone` and `cells`) or a Rummikub action (`type`), not both".into());
+            }
+            let action = match kind {
+                RummikubType::Play => RummikubAction::Play {
+                    table: fields
+                        .table
+                        .ok_or("a play needs `table`: the whole new table as lists of tiles")?,
+                },
+                RummikubType::Draw => RummikubAction::Draw,
+                RummikubType::Redeal => RummikubAction::Redeal,
+                RummikubType::NextRound => RummikubAction::NextRound,
+                RummikubType::Timeout => RummikubAction::Timeout,
+            };
+            return Ok(GameAction::Rummikub(action));
+        }
+        if fields.table.is_some() {
+            return Err("a Rummikub play needs `\"type\": \"play\"`".into());
+        }
+        match (fields.notation, fields.stone, fields.cells) {
+            (Some(notation), None, None) => Ok(GameAction::Rumis(RumisAction::Notation { notation })),
+            (Some(_), _, _) => Err("a Rumis action is a `move`, or a `stone` with its `cells`, not both".into()),
+            (None, Some(stone), Some(cells)) => Ok(GameAction::Rumis(RumisAction::Cells { stone, cells })),
+            (None, Some(_), None) => Err("the action needs `cells`: a list of [x, y, z] cells".into()),
+            (None, None, Some(_)) => Err("the action needs `stone`: a stone code like \"L4\"".into()),
+            (None, None, None) => Err("an action is {\"move\": \"L4 a1:1 …\"} or {\"stone\": \"L4\", \"cells\": [[x, y, z], …]} (Rumis), or {\"type\": \"play\", \"table\": [[…], …]}, {\"type\": \"draw\"}, {\"type\": \"redeal\"} or {\"type\": \"next_round\"} (Rummikub)".into()),
+        }
+    }
+}
+
+/// Reads a wire type from JSON text; an error names the field it is about
+/// (`action.cells: invalid type: …`).
+pub fn read<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut json).map_err(|e| e.to_string())?;
+    json.end().map_err(|e| e.to_string())?;
+    Ok(value)
+}
+
+/// A string schema with a length limit and a pattern, for the types below.
+fn string_schema(
+    description: &str,
+    max_length: Option<usize>,
+    pattern: String,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(description))
+        .max_length(max_length)
+        .pattern(Some(pattern))
+        .into()
+}
+
+/// A Rumis move in the engine's notation, read by the engine's parser
+/// ([`rumis::notation::parse_written`]): a text it cannot read is refused with the
+/// notation's own words. Written back as it was sent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RumisMove {
+    text: String,
+    written: rumis::notation::Written,
+}
+
+impl RumisMove {
+    /// Longest move text, in characters.
+    pub const MAX_CHARS: usize = 200;
+
+    pub fn parse(text: &str) -> Result<RumisMove, String> {
+        if text.chars().count() > Self::MAX_CHARS {
+            return Err(format!("a move has at most {} characters", Self::MAX_CHARS));
+        }
+        let written = rumis::notation::parse_written(text).map_err(|e| e.to_string())?;
+        Ok(RumisMove {
+            text: text.to_string(),
+            written,
+        })
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn written(&self) -> &rumis::notation::Written {
+        &self.written
+    }
+}
+
+impl Serialize for RumisMove {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl<'de> Deserialize<'de> for RumisMove {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(d)?;
+        RumisMove::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl utoipa::PartialSchema for RumisMove {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        string_schema(
+            "A move in the notation (`rumis::notation`): a stone and its cells, a drop, or (R16) a removal.",
+            Some(Self::MAX_CHARS),
+            rumis::notation::move_pattern(),
+        )
+    }
+}
+
+impl ToSchema for RumisMove {}
+
+/// A Rumis stone by its code or alias (`L4`, `tripod`), as the engine reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoneCode(pub rumis::Stone);
+
+impl Serialize for StoneCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.code())
+    }
+}
+
+impl<'de> Deserialize<'de> for StoneCode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let code = std::borrow::Cow::<str>::deserialize(d)?;
+        rumis::Stone::from_code(&code)
+            .map(StoneCode)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown stone `{}` (stones: D2 I3 L3 I4 O4 T4 L4 S4 Y4 A4 B4)",
+                    code.chars().take(20).collect::<String>()
+                ))
+            })
+    }
+}
+
+impl utoipa::PartialSchema for StoneCode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        string_schema("A stone's code.", None, rumis::notation::stone_pattern())
+    }
+}
+
+impl ToSchema for StoneCode {}
+
+/// The cells `[x, y, z]` of a placed stone: at most 8, each coordinate 0 to 63.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cells(pub Vec<[u8; 3]>);
+
+impl Cells {
+    pub const MAX: usize = rumis::notation::MAX_WRITTEN_CELLS;
+    /// Coordinates are below this.
+    pub const LIMIT: u8 = 64;
+}
+
+impl<'de> Deserialize<'de> for Cells {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let cells = Vec::<[u8; 3]>::deserialize(d)?;
+        if cells.len() > Self::MAX || cells.iter().flatten().any(|&n| n >= Self::LIMIT) {
+            return Err(serde::de::Error::custom(format!(
+                "`cells` must be a list of at most {} cells [x, y, z] of whole numbers 0 to {}",
+                Self::MAX,
+                Self::LIMIT - 1
+            )));
+        }
+        Ok(Cells(cells))
+    }
+}
+
+impl utoipa::PartialSchema for Cells {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+        let coordinate = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(0))
+            .maximum(Some(Self::LIMIT - 1));
+        let cell = ArrayBuilder::new()
+            .items(coordinate)
+            .min_items(Some(3))
+            .max_items(Some(3));
+        ArrayBuilder::new()
+            .items(cell)
+            .max_items(Some(Self::MAX))
+            .into()
+    }
+}
+
+impl ToSchema for Cells {}
+
+/// A Rummikub tile as the engine reads it (`r7`, `J`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileCode(pub rummikub::Tile);
+
+impl Serialize for TileCode {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for TileCode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(d)?;
+        text.parse::<rummikub::Tile>().map(TileCode).map_err(|_| {
+            let shown = text.chars().take(20).collect();
+            serde::de::Error::custom(rummikub::tile::ParseTileError(shown))
+        })
+    }
+}
+
+/// A whole Rummikub table: its sets, at most the game's 106 tiles in all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Sets(pub Vec<Vec<TileCode>>);
+
+impl Sets {
+    pub const MAX_TILES: usize = 106;
+
+    pub fn from_sets(sets: &[rummikub::Set]) -> Sets {
+        Sets(
+            sets.iter()
+                .map(|set| set.tiles().iter().copied().map(TileCode).collect())
+                .collect(),
+        )
+    }
+
+    pub fn to_sets(&self) -> Vec<rummikub::Set> {
+        self.0
+            .iter()
+            .map(|set| rummikub::Set::new(set.iter().map(|t| t.0).collect()))
+            .collect()
+    }
+}
+
+impl<'de> Deserialize<'de> for Sets {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let sets = Vec::<Vec<TileCode>>::deserialize(d)?;
+        let tiles: usize = sets.iter().map(Vec::len).sum();
+        if tiles > Self::MAX_TILES {
+            return Err(serde::de::Error::custom(format!(
+                "a table holds at most the game's {} tiles, not {tiles}",
+                Self::MAX_TILES
+            )));
+        }
+        Ok(Sets(sets))
+    }
+}
+
+impl utoipa::PartialSchema for Sets {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::ArrayBuilder;
+        let tile = string_schema("A tile.", None, rummikub::Tile::PATTERN.to_string());
+        ArrayBuilder::new()
+            .description(Some(format!(
+                "The sets, at most {} tiles in all.",
+                Self::MAX_TILES
+            )))
+            .items(ArrayBuilder::new().items(tile))
+            .max_items(Some(Self::MAX_TILES))
+            .into()
+    }
+}
+
+impl ToSchema for Sets {}
 
 /// `POST /api/tables/{id}/seats/{seat}/name`: the name a player sits under.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -295,25 +561,278 @@ pub struct BotRequest {
     pub bot: String,
 }
 
+/// An error's stable key, for programs and translations (`code.<code>` in the client,
+/// whose compiler checks that each has a text in every language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    AlreadySeated,
+    BadCreatorSeat,
+    BadName,
+    BadObjective,
+    BadRequest,
+    BadSeats,
+    BadWebsocketKey,
+    BadSeed,
+    BadSettings,
+    BadToken,
+    BinaryMessage,
+    ClaimNeeded,
+    Conflict,
+    Error,
+    Forbidden,
+    GameOver,
+    HeadersTooLarge,
+    HelloFirst,
+    HelloTwice,
+    HintsBusy,
+    Illegal,
+    Internal,
+    MalformedAction,
+    MalformedMessage,
+    MalformedRequest,
+    MethodNotAllowed,
+    NameTaken,
+    NoOpenSeat,
+    NoRoute,
+    NoSeat,
+    NoTable,
+    NotAnInvite,
+    NotForThisGame,
+    NotFound,
+    NotOver,
+    NotStarted,
+    NotYourSeat,
+    OutOfTurn,
+    PlayerNotAwayLongEnough,
+    PlayerPresent,
+    RangeNotSatisfiable,
+    RateLimited,
+    SeatIsBot,
+    SeatNotBot,
+    SeatNotOpen,
+    SeatTaken,
+    SeedNotAllowed,
+    Spectator,
+    Stale,
+    Timeout,
+    TokenInUrl,
+    TokenNeeded,
+    TooLarge,
+    TooManyConnections,
+    TooManyConnectionsFromNetwork,
+    TooManyHints,
+    TooManyOpenTables,
+    TooManyReplays,
+    TooManySeats,
+    TooManyTablesPerMinute,
+    Unauthorized,
+    Unavailable,
+    UnknownBot,
+    UnknownMessage,
+    Unprocessable,
+    UnsupportedMediaType,
+    UpgradeRequired,
+    UriTooLong,
+}
+
+impl ErrorCode {
+    /// The key as it is sent (`not_found`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::AlreadySeated => "already_seated",
+            ErrorCode::BadCreatorSeat => "bad_creator_seat",
+            ErrorCode::BadName => "bad_name",
+            ErrorCode::BadObjective => "bad_objective",
+            ErrorCode::BadRequest => "bad_request",
+            ErrorCode::BadSeats => "bad_seats",
+            ErrorCode::BadWebsocketKey => "bad_websocket_key",
+            ErrorCode::BadSeed => "bad_seed",
+            ErrorCode::BadSettings => "bad_settings",
+            ErrorCode::BadToken => "bad_token",
+            ErrorCode::BinaryMessage => "binary_message",
+            ErrorCode::ClaimNeeded => "claim_needed",
+            ErrorCode::Conflict => "conflict",
+            ErrorCode::Error => "error",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::HeadersTooLarge => "headers_too_large",
+            ErrorCode::HelloFirst => "hello_first",
+            ErrorCode::HelloTwice => "hello_twice",
+            ErrorCode::HintsBusy => "hints_busy",
+            ErrorCode::Illegal => "illegal",
+            ErrorCode::Internal => "internal",
+            ErrorCode::MalformedAction => "malformed_action",
+            ErrorCode::MalformedMessage => "malformed_message",
+            ErrorCode::MalformedRequest => "malformed_request",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::NameTaken => "name_taken",
+            ErrorCode::NoOpenSeat => "no_open_seat",
+            ErrorCode::NoRoute => "no_route",
+            ErrorCode::NoSeat => "no_seat",
+            ErrorCode::NoTable => "no_table",
+            ErrorCode::NotAnInvite => "not_an_invite",
+            ErrorCode::NotForThisGame => "not_for_this_game",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::NotOver => "not_over",
+            ErrorCode::NotStarted => "not_started",
+            ErrorCode::NotYourSeat => "not_your_seat",
+            ErrorCode::OutOfTurn => "out_of_turn",
+            ErrorCode::PlayerNotAwayLongEnough => "player_not_away_long_enough",
+            ErrorCode::PlayerPresent => "player_present",
+            ErrorCode::RangeNotSatisfiable => "range_not_satisfiable",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::SeatIsBot => "seat_is_bot",
+            ErrorCode::SeatNotBot => "seat_not_bot",
+            ErrorCode::SeatNotOpen => "seat_not_open",
+            ErrorCode::SeatTaken => "seat_taken",
+            ErrorCode::SeedNotAllowed => "seed_not_allowed",
+            ErrorCode::Spectator => "spectator",
+            ErrorCode::Stale => "stale",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::TokenInUrl => "token_in_url",
+            ErrorCode::TokenNeeded => "token_needed",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::TooManyConnections => "too_many_connections",
+            ErrorCode::TooManyConnectionsFromNetwork => "too_many_connections_from_network",
+            ErrorCode::TooManyHints => "too_many_hints",
+            ErrorCode::TooManyOpenTables => "too_many_open_tables",
+            ErrorCode::TooManyReplays => "too_many_replays",
+            ErrorCode::TooManySeats => "too_many_seats",
+            ErrorCode::TooManyTablesPerMinute => "too_many_tables_per_minute",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Unavailable => "unavailable",
+            ErrorCode::UnknownBot => "unknown_bot",
+            ErrorCode::UnknownMessage => "unknown_message",
+            ErrorCode::Unprocessable => "unprocessable",
+            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::UpgradeRequired => "upgrade_required",
+            ErrorCode::UriTooLong => "uri_too_long",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for ErrorCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// An error: a message for a person and a key for programs (and translations).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct ErrorBody {
     pub error: String,
-    pub code: String,
+    pub code: ErrorCode,
     /// For a move the rules refuse: the engine's reason as a key with parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub why: Option<Reason>,
 }
 
-/// A refusal or an event as a key with parameters, for the client to say in the
-/// player's language (`{"code": "hole_under", "rule": "R3", "params": {"cell":
-/// {"column": "b5", "level": 2}}}`). Players are seat numbers (0-based) in `params`.
+/// Why the rules refused a move, as a key (`games::reasons` maps every engine refusal
+/// to one). The client has a text for each in every language (`reason.<code>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalCode {
+    GameOver,
+    NoSuchPlacement,
+    NotColoursTurn,
+    AlreadyPlaced,
+    CubeCount,
+    NotTheStone,
+    CellTwice,
+    Outside,
+    TooHigh,
+    Taken,
+    HoleUnder,
+    FirstOnBoard,
+    FirstTouch,
+    OwnContact,
+    NoSuchOrientation,
+    WouldLeave,
+    FirstEdge,
+    FirstFace,
+    InverseOwn,
+    InverseOther,
+    OutsideRed,
+    InsideRed,
+    RebuiltOnBoard,
+    RebuiltTouch,
+    MustRemove,
+    NoRemovalNow,
+    PlaceRemoved,
+    NotOnBuild,
+    RemoveOutside,
+    RemovalHole,
+    CannotSetAside,
+    RoundOver,
+    NoSuchPlayer,
+    NotPlayersTurn,
+    SetProblem,
+    ThirdCopy,
+    UnknownTile,
+    LeftTable,
+    PlayOne,
+    MeldValue,
+    MeldTouch,
+    Frozen,
+    NoClock,
+    RedealOld,
+    RedealLate,
+    RedealPairs,
+    /// A seat name (no rule): a character that hides or reorders text, or too long.
+    NameBidi,
+    NameTag,
+    NameControl,
+    NameInvisible,
+    NameTooLong,
+}
+
+/// What happened at a Rummikub table, as a key (`event.<code>` in the client).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum EventCode {
+    Played,
+    Melded,
+    Drew,
+    Passed,
+    Penalty,
+    Redealt,
+    RoundDealt,
+}
+
+/// What is wrong with a Rummikub set, the `problem` of `set_problem` (`problem.<code>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SetProblemCode {
+    TooShort,
+    Jokers,
+    Neither,
+}
+
+/// A refusal as a key with parameters, for the client to say in the player's language
+/// (`{"code": "hole_under", "rule": "R3", "params": {"cell": {"column": "b5",
+/// "level": 2}}}`). Players are seat numbers (0-based) in `params`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
 pub struct Reason {
-    pub code: String,
+    pub code: RefusalCode,
     /// The ruling the refusal enforces (`R7`, `K4`), for a "Why?" link.
     pub rule: Option<String>,
+    #[schema(value_type = Object)]
+    #[ts(type = "Record<string, unknown>")]
+    pub params: BTreeMap<String, Value>,
+}
+
+/// An event as a key with parameters (`{"code": "drew", "params": {"player": 1}}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Event {
+    pub code: EventCode,
     #[schema(value_type = Object)]
     #[ts(type = "Record<string, unknown>")]
     pub params: BTreeMap<String, Value>,
@@ -390,12 +909,17 @@ pub struct TableView {
     pub deadline_ms: Option<i64>,
     pub result: Option<ResultView>,
     pub fairness: Fairness,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub rumis: Option<RumisView>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub rummikub: Option<RummikubView>,
+    /// The game's own part, under its name: `"rumis": {…}` or `"rummikub": {…}`.
+    #[serde(flatten)]
+    pub state: GameView,
+}
+
+/// The game part of a view, one game's, under the game's name.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum GameView {
+    Rumis(Box<RumisView>),
+    Rummikub(Box<RummikubView>),
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -497,7 +1021,7 @@ pub struct RummikubView {
     /// What happened last, without secrets ("Ana drew a tile").
     pub last: Option<String>,
     /// The same as a key with parameters (`drew`, `{"player": 1}`).
-    pub last_event: Option<Reason>,
+    pub last_event: Option<Event>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -640,25 +1164,87 @@ pub struct LoggedAction {
     /// The seat, or `null` for the server's clock.
     pub actor: Option<usize>,
     /// The action as stored (canonical form; `{"type": "timeout"}` for the clock).
-    #[ts(type = "unknown")]
-    pub action: Value,
+    pub action: GameAction,
     #[ts(as = "f64")]
     pub at_ms: i64,
 }
 
 /// The settings a table was created with, as stored.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(try_from = "SettingsFields")]
 pub struct TableSettings {
+    /// The game of `settings` (said once more for readers of the JSON).
     pub game: GameKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub rumis: Option<RumisSettings>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub rummikub: Option<RummikubSettings>,
+    /// The game's own settings, under its name: `"rumis": {…}` or `"rummikub": {…}`.
+    #[serde(flatten)]
+    pub settings: GameSettings,
     /// Seats (Rummikub players).
     #[serde(default)]
     pub players: usize,
+}
+
+/// The settings of one game, under the game's name.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum GameSettings {
+    Rumis(RumisSettings),
+    Rummikub(RummikubSettings),
+}
+
+impl GameSettings {
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSettings::Rumis(_) => GameKind::Rumis,
+            GameSettings::Rummikub(_) => GameKind::Rummikub,
+        }
+    }
+
+    /// A table's settings from the fields a request (or a stored table) gives: a Rumis
+    /// table needs its settings, a Rummikub table keeps its preset's when it has none.
+    pub fn of(
+        game: GameKind,
+        rumis: Option<RumisSettings>,
+        rummikub: Option<RummikubSettings>,
+    ) -> Result<GameSettings, String> {
+        match game {
+            GameKind::Rumis => rumis.map(GameSettings::Rumis).ok_or_else(|| {
+                "a Rumis table needs `rumis`: {\"scenario\": …, \"players\": …}".to_string()
+            }),
+            GameKind::Rummikub => Ok(GameSettings::Rummikub(rummikub.unwrap_or_default())),
+        }
+    }
+}
+
+impl TableSettings {
+    pub fn new(settings: GameSettings, players: usize) -> TableSettings {
+        TableSettings {
+            game: settings.kind(),
+            settings,
+            players,
+        }
+    }
+}
+
+/// The fields of stored settings, as tables of every release stored them (a Rummikub
+/// table may have none of its own).
+#[derive(Deserialize)]
+struct SettingsFields {
+    game: GameKind,
+    #[serde(default)]
+    rumis: Option<RumisSettings>,
+    #[serde(default)]
+    rummikub: Option<RummikubSettings>,
+    #[serde(default)]
+    players: usize,
+}
+
+impl TryFrom<SettingsFields> for TableSettings {
+    type Error = String;
+
+    fn try_from(fields: SettingsFields) -> Result<TableSettings, String> {
+        let settings = GameSettings::of(fields.game, fields.rumis, fields.rummikub)?;
+        Ok(TableSettings::new(settings, fields.players))
+    }
 }
 
 /// `GET /api/tables/{id}/replay`: a finished game, step by step, with what
@@ -695,9 +1281,7 @@ pub enum ClientMessage {
     Action {
         #[ts(as = "f64")]
         version: u64,
-        #[schema(value_type = GameAction)]
-        #[ts(as = "GameAction")]
-        action: Value,
+        action: GameAction,
     },
 }
 
@@ -710,7 +1294,7 @@ pub enum ServerMessage {
     },
     Error {
         message: String,
-        code: String,
+        code: ErrorCode,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         why: Option<Reason>,
@@ -745,14 +1329,116 @@ pub struct Health {
 mod tests {
     use super::*;
 
+    fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The document says integers: a whole number written as a float is refused like
+    /// any other malformed request.
     #[test]
-    fn a_whole_number_written_as_a_float_is_that_integer() {
-        let join: JoinRequest = from_json(br#"{"seat": 2.0}"#).unwrap();
-        assert_eq!(join.seat, Some(2));
-        let action: ActionRequest = from_json(br#"{"version": 1e1, "action": {}}"#).unwrap();
-        assert_eq!(action.version, 10);
-        assert!(from_json::<JoinRequest>(br#"{"seat": 2.5}"#).is_err());
-        assert!(from_json::<JoinRequest>(br#"{"seat": -1.0}"#).is_err());
-        assert!(from_json::<JoinRequest>(br#"{"seat": 1e30}"#).is_err());
+    fn a_whole_number_written_as_a_float_is_refused() {
+        assert_eq!(read::<JoinRequest>(r#"{"seat": 2}"#).unwrap().seat, Some(2));
+        assert!(read::<JoinRequest>(r#"{"seat": 2.0}"#).is_err());
+        assert!(read::<ActionRequest>(r#"{"version": 1e1, "action": {"type": "draw"}}"#).is_err());
+        assert!(read::<JoinRequest>(r#"{"seat": 2.5}"#).is_err());
+        assert!(read::<JoinRequest>(r#"{"seat": -1}"#).is_err());
+    }
+
+    /// Every form the log has stored reads back as the same action, and is written
+    /// again exactly as it was stored (existing databases replay).
+    #[test]
+    fn logged_actions_read_back_as_they_were_stored() {
+        for stored in [
+            r#"{"move":"L4 a1:1 b1:1 c1:1 a2:1"}"#,
+            r#"{"move":"x L4 a1:1 b1:1 c1:1 a2:1"}"#,
+            r#"{"type":"play","table":[["r7","r8","r9"],["J","b5","k5"]]}"#,
+            r#"{"type":"draw"}"#,
+            r#"{"type":"redeal"}"#,
+            r#"{"type":"next_round"}"#,
+            r#"{"type":"timeout"}"#,
+        ] {
+            let action: GameAction = read(stored).unwrap();
+            assert_eq!(serde_json::to_string(&action).unwrap(), stored);
+        }
+        let cells: GameAction =
+            read(r#"{"stone": "l4", "cells": [[0, 0, 0], [1, 0, 0]]}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&cells).unwrap(),
+            r#"{"stone":"L4","cells":[[0,0,0],[1,0,0]]}"#
+        );
+    }
+
+    /// A malformed action is refused with what is wrong with it, in the engine's words
+    /// where the engine reads it.
+    #[test]
+    fn a_malformed_action_says_what_is_wrong() {
+        let wrong = |text: &str| read::<GameAction>(text).unwrap_err();
+        assert!(wrong(r#"{"move": "X9 a1"}"#).contains("unknown stone `X9`"));
+        assert!(wrong(r#"{"move": "L4 a1 b1 c1 zz"}"#).contains("`zz` is not a cell"));
+        assert!(wrong(r#"{"move": "L4"}"#).contains("a move needs the stone's cells"));
+        let long = format!(r#"{{"move": "L4 {}"}}"#, "a1 ".repeat(80));
+        assert!(wrong(&long).contains("at most 200 characters"));
+        assert!(wrong(r#"{"stone": "Q4", "cells": []}"#).contains("unknown stone `Q4`"));
+        assert!(wrong(r#"{"stone": "D2", "cells": [[0, 0, 64]]}"#).contains("0 to 63"));
+        assert!(wrong(r#"{"stone": "D2"}"#).contains("needs `cells`"));
+        assert!(wrong(r#"{"type": "play", "table": [["r7", "r8", "r99"]]}"#).contains("r99"));
+        assert!(wrong(r#"{"type": "play"}"#).contains("needs `table`"));
+        assert!(wrong(r#"{"type": "jump"}"#).contains("unknown variant `jump`"));
+        assert!(wrong(r#"{"type": "draw", "move": "L4 a1 b1 c1 a2"}"#).contains("not both"));
+        assert!(wrong(r#"{}"#).contains("an action is"));
+        assert!(wrong(r#"5"#).contains("invalid type"));
+        let many = format!(
+            r#"{{"type": "play", "table": [[{}]]}}"#,
+            vec![r#""r1""#; 107].join(",")
+        );
+        assert!(wrong(&many).contains("at most the game's 106 tiles"));
+    }
+
+    /// Everything the document's move pattern admits, the engine's notation reads: the
+    /// pattern only describes the notation, it never widens it.
+    #[test]
+    fn what_the_move_pattern_admits_the_notation_reads() {
+        let matches =
+            |pattern: &str, text: &str| regex::Regex::new(pattern).unwrap().is_match(text);
+        let stone = rumis::notation::stone_pattern();
+        let mv = rumis::notation::move_pattern();
+        for code in [
+            "D2", "d2", "I3", "L3", "I4", "O4", "T4", "L4", "S4", "Y4", "A4", "B4", "domino",
+            "TriPod", "D", "o", "T", "s", "y",
+        ] {
+            assert!(matches(&stone, code), "{code}");
+            assert!(rumis::Stone::from_code(code).is_some(), "{code}");
+        }
+        for text in [
+            "L4 a1:1 b1:1 c1:1 a2:1",
+            "  l4\ta1 b1   c1 a2:99 ",
+            "D2/7@c3",
+            "domino/123@Z99",
+            "x L4",
+            "X y4 a1 b2:3",
+        ] {
+            assert!(matches(&mv, text), "{text}");
+            assert!(RumisMove::parse(text).is_ok(), "{text}");
+        }
+        for text in [
+            "",
+            "L4",
+            "L4 a0",
+            "L4 a1:0",
+            "Q4 a1",
+            "L4 a1 > aside",
+            "x",
+            "L4/7@c3:1",
+        ] {
+            assert!(!matches(&mv, text), "{text}");
+        }
+        for tile in ["J", "j", "r1", "R13", "k09", "o10"] {
+            assert!(matches(rummikub::Tile::PATTERN, tile), "{tile}");
+            assert!(tile.parse::<rummikub::Tile>().is_ok(), "{tile}");
+        }
+        for tile in ["r0", "r14", "x1", "r100", "jj", ""] {
+            assert!(!matches(rummikub::Tile::PATTERN, tile), "{tile}");
+            assert!(tile.parse::<rummikub::Tile>().is_err(), "{tile}");
+        }
     }
 }

@@ -169,11 +169,14 @@ async fn the_deal_is_drawn_by_the_server_and_checkable_after_the_game() {
     // The replay's settings, seed and actions rebuild the same result.
     let settings: server::wire::TableSettings =
         serde_json::from_value(replay["settings"].clone()).unwrap();
-    let actions: Vec<(Option<usize>, Value)> = replay["actions"]
+    let actions: Vec<(Option<usize>, server::wire::GameAction)> = replay["actions"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|a| (a["actor"].as_u64().map(|s| s as usize), a["action"].clone()))
+        .map(|a| {
+            let action = serde_json::from_value(a["action"].clone()).unwrap();
+            (a["actor"].as_u64().map(|s| s as usize), action)
+        })
         .collect();
     let (result, _) = server::hub::replay_game(&settings, seed, &actions).unwrap();
     assert_eq!(

@@ -97,17 +97,13 @@ export type ClaimRequest = {
  */
 name?: string, };
 
-export type ActionRequest = { version: number, 
-/**
- * Read by the table's game, which says exactly what is wrong with it.
- */
-action: GameAction, };
+export type ActionRequest = { version: number, action: GameAction, };
 
 export type GameAction = RummikubAction | RumisAction;
 
 export type RumisAction = { move: string, } | { stone: string, cells: Array<[number, number, number]>, };
 
-export type RummikubAction = { "type": "play", table: Array<Array<string>>, } | { "type": "draw" } | { "type": "redeal" } | { "type": "next_round" };
+export type RummikubAction = { "type": "play", table: Array<Array<string>>, } | { "type": "draw" } | { "type": "redeal" } | { "type": "next_round" } | { "type": "timeout" };
 
 export type BotRequest = { bot: string, };
 
@@ -131,17 +127,27 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorBody = { error: string, code: string, 
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long";
+
+export type ErrorBody = { error: string, code: ErrorCode, 
 /**
  * For a move the rules refuse: the engine's reason as a key with parameters.
  */
 why?: Reason, };
 
-export type Reason = { code: string, 
+export type RefusalCode = "game_over" | "no_such_placement" | "not_colours_turn" | "already_placed" | "cube_count" | "not_the_stone" | "cell_twice" | "outside" | "too_high" | "taken" | "hole_under" | "first_on_board" | "first_touch" | "own_contact" | "no_such_orientation" | "would_leave" | "first_edge" | "first_face" | "inverse_own" | "inverse_other" | "outside_red" | "inside_red" | "rebuilt_on_board" | "rebuilt_touch" | "must_remove" | "no_removal_now" | "place_removed" | "not_on_build" | "remove_outside" | "removal_hole" | "cannot_set_aside" | "round_over" | "no_such_player" | "not_players_turn" | "set_problem" | "third_copy" | "unknown_tile" | "left_table" | "play_one" | "meld_value" | "meld_touch" | "frozen" | "no_clock" | "redeal_old" | "redeal_late" | "redeal_pairs" | "name_bidi" | "name_tag" | "name_control" | "name_invisible" | "name_too_long";
+
+export type Reason = { code: RefusalCode, 
 /**
  * The ruling the refusal enforces (`R7`, `K4`), for a "Why?" link.
  */
 rule: string | null, params: Record<string, unknown>, };
+
+export type EventCode = "played" | "melded" | "drew" | "passed" | "penalty" | "redealt" | "round_dealt";
+
+export type Event = { code: EventCode, params: Record<string, unknown>, };
+
+export type SetProblemCode = "too_short" | "jokers" | "neither";
 
 export type TableStatus = "waiting" | "playing" | "over";
 
@@ -192,7 +198,9 @@ waiting_for: Array<number>, seats: Array<SeatView>, to_move: number | null, over
 /**
  * When the running turn's clock runs out (Unix ms).
  */
-deadline_ms: number | null, result: ResultView | null, fairness: Fairness, rumis?: RumisView, rummikub?: RummikubView, };
+deadline_ms: number | null, result: ResultView | null, fairness: Fairness, } & ({ "rumis": RumisView } | { "rummikub": RummikubView });
+
+export type GameView = { "rumis": RumisView } | { "rummikub": RummikubView };
 
 export type ScenarioView = { key: string, name: string, width: number, depth: number, 
 /**
@@ -249,7 +257,7 @@ last: string | null,
 /**
  * The same as a key with parameters (`drew`, `{"player": 1}`).
  */
-last_event: Reason | null, };
+last_event: Event | null, };
 
 export type LobbySeat = { seat: number, name: string, kind: SeatKind, 
 /**
@@ -326,13 +334,19 @@ actor: number | null,
 /**
  * The action as stored (canonical form; `{"type": "timeout"}` for the clock).
  */
-action: unknown, at_ms: number, };
+action: GameAction, at_ms: number, };
 
-export type TableSettings = { game: GameKind, rumis?: RumisSettings, rummikub?: RummikubSettings, 
+export type TableSettings = { 
+/**
+ * The game of `settings` (said once more for readers of the JSON).
+ */
+game: GameKind, 
 /**
  * Seats (Rummikub players).
  */
-players: number, };
+players: number, } & ({ "rumis": RumisSettings } | { "rummikub": RummikubSettings });
+
+export type GameSettings = { "rumis": RumisSettings } | { "rummikub": RummikubSettings };
 
 export type ReplayAnswer = { id: string, settings: TableSettings, fairness: Fairness, actions: Array<LoggedAction>, 
 /**
@@ -352,7 +366,7 @@ racks?: Array<Array<Array<string>>>, };
 
 export type ClientMessage = { "type": "hello", token?: string, } | { "type": "action", version: number, action: GameAction, };
 
-export type ServerMessage = { "type": "state", view: TableView, } | { "type": "error", message: string, code: string, why?: Reason, };
+export type ServerMessage = { "type": "state", view: TableView, } | { "type": "error", message: string, code: ErrorCode, why?: Reason, };
 
 export type NodeStatus = "ready" | "degraded" | "draining";
 

@@ -1,15 +1,29 @@
 // German and English for every text of the client. The language comes from the
 // browser (`navigator.languages`), can be switched in the top bar and is remembered
-// (localStorage `rumi.lang`). Texts live in `messages.json` as `{key: {en, de}}`;
-// `npm run build` runs `scripts/check-i18n.mjs`, which fails when a key lacks a language,
-// when the two texts name different parameters, when the code uses a key that does not
-// exist, or when the server can answer an error code that has no text.
+// (localStorage `rumi.lang`). Texts live in `messages.json` as `{key: {en, de}}`.
+// The compiler checks them: `t` takes only keys that exist, and every code the server
+// can send (its error codes, refusals, events and set problems, exported from the
+// server's Rust enums into ../generated/api.ts) must have a text in both languages
+// (`texts` below). `npm run build` runs `scripts/check-untranslated.mjs`, which checks
+// what a type cannot: that the two texts name the same parameters and plural forms.
 import messages from "./messages.json";
 import { countParam, pluralForm, type Forms } from "../plural";
+import type { ErrorCode, EventCode, RefusalCode, SetProblemCode } from "../generated/api";
 
 export type Lang = "de" | "en";
 export type MessageKey = keyof typeof messages;
 export type Params = Record<string, string | number>;
+
+/** A message: a text per language, or its plural forms (see plural.ts). */
+type Entry = { en: string | Forms; de: string | Forms; by?: string };
+
+/** The keys of what the server says: an error code, a refusal of a move, an event, or
+ * what is wrong with a Rummikub set. */
+export type ServerKey = `code.${ErrorCode}` | `reason.${RefusalCode}` | `event.${EventCode}` | `problem.${SetProblemCode}`;
+
+/** Every text, with one in both languages for each code the server can send: a code
+ * without one (or with one language missing) does not compile. */
+const texts: Record<ServerKey, Entry> & Record<MessageKey, Entry> = messages;
 
 const LANG_KEY = "rumi.lang";
 
@@ -45,9 +59,6 @@ export function setLang(l: Lang): void {
   document.documentElement.lang = l;
 }
 
-/** A message: a text per language, or its plural forms (see plural.ts). */
-type Entry = { en: string | Forms; de: string | Forms; by?: string };
-
 function fill(text: string, params?: Params): string {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
@@ -55,7 +66,7 @@ function fill(text: string, params?: Params): string {
 
 /** The text of a key in the current language, with `{name}` parameters filled in. */
 export function t(key: MessageKey, params?: Params): string {
-  const entry = (messages as unknown as Record<string, Entry>)[key];
+  const entry: Entry | undefined = texts[key];
   if (!entry) return key;
   const text = entry[current] ?? entry.en;
   return fill(typeof text === "string" ? text : pluralForm(current, text, countParam(entry.by, params)), params);

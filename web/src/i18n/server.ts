@@ -3,11 +3,11 @@
 // crates/server/src/games/reasons.rs) and each Rummikub event as `last_event`; the
 // client says them with `reason.<code>`, `problem.<problem>` and `event.<code>`, names
 // players by their seats' names and links each refusal to its rule ("Why? R7").
-// `npm run build` runs scripts/check-reasons.mjs: every code and problem of reasons.rs
-// has a text in both languages using exactly the parameters the server sends.
+// The codes are the server's enums (`RefusalCode`, `EventCode`, `SetProblemCode` in
+// ../generated/api.ts); i18n.ts makes the compiler check that each has a text.
 // A message without `why` (not a refusal of a move) is shown by its error code's text,
 // or as the server wrote it.
-import type { Reason } from "../generated/api";
+import type { Event, Reason } from "../generated/api";
 import { has, lang, t, tr, type Params } from "./i18n";
 
 export interface Said {
@@ -47,17 +47,21 @@ function params(raw: Record<string, unknown>, names: string[]): Params {
   return p;
 }
 
+/** A key with parameters: a refusal (`Reason`), an event, or one of the client's own. */
+type Keyed = { code: Reason["code"] | Event["code"] | "off_board"; rule?: string | null; params: Record<string, unknown> };
+
 /** A reason (`why`) or event (`last_event`) in the player's language. */
-export function said(why: Reason, family: "reason" | "event" = "reason", names: string[] = seatNames): Said {
+export function said(why: Keyed, family: "reason" | "event" = "reason", names: string[] = seatNames): Said {
   const key = `${family}.${why.code}`;
+  const rule = "rule" in why ? (why.rule ?? null) : null;
   const p = params(why.params ?? {}, names);
   if (why.code === "set_problem" && typeof why.params?.problem === "string") p.problem = tr(`problem.${why.params.problem}`, p, String(why.params.problem));
-  if (!has(key)) return { text: why.code, rule: why.rule ?? null, key: null };
-  return { text: t(key, p), rule: why.rule ?? null, key };
+  if (!has(key)) return { text: why.code, rule, key: null };
+  return { text: t(key, p), rule, key };
 }
 
 /** A refusal: from `why` when the server sent it, else by the error code's text. */
-export function reason(text: string, code?: string | null, why?: Reason | null): Said {
+export function reason(text: string, code?: string | null, why?: Keyed | null): Said {
   if (why) return said(why);
   const s = text.trim();
   // English: the server's own sentence is the most precise; other languages: the code's text.
@@ -66,14 +70,14 @@ export function reason(text: string, code?: string | null, why?: Reason | null):
 }
 
 /** The last event of a Rummikub view ("Ana drew a tile") in the player's language. */
-export function lastEvent(rk: { last: string | null; last_event?: Reason | null } | null | undefined, names: string[] = seatNames): string {
+export function lastEvent(rk: { last: string | null; last_event?: Event | null } | null | undefined, names: string[] = seatNames): string {
   if (!rk) return "";
   if (rk.last_event) return said(rk.last_event, "event", names).text;
   return rk.last ?? "";
 }
 
 /** The tiles the last event laid, for highlighting. */
-export function lastTiles(rk: { last: string | null; last_event?: Reason | null }): string[] {
+export function lastTiles(rk: { last: string | null; last_event?: Event | null }): string[] {
   const e = rk.last_event;
   if (e && (e.code === "played" || e.code === "melded") && Array.isArray(e.params?.tiles)) return (e.params.tiles as unknown[]).map(String);
   const m = rk.last?.match(/ (?:melded|played) ((?:[rbko]\d+|J)(?: (?:[rbko]\d+|J))*)$/);

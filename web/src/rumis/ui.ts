@@ -18,7 +18,8 @@ import { stoneSvg } from "./tray";
 interface Verdict {
   legal: boolean;
   reason: string;
-  why?: Reason | null;
+  /** The server's reason, or the client's own for a stone off the board. */
+  why?: Reason | (Omit<Reason, "code"> & { code: "off_board" }) | null;
 }
 
 declare global {

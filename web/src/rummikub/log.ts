@@ -5,7 +5,7 @@
 // skip versions (the socket sends the newest one): the turns in between are read from
 // the rack sizes (a rack that shrank laid tiles, one that grew by one drew, by more ran
 // out of time). Lines since this player's last action are marked new.
-import type { Reason, TableView } from "../api";
+import type { Event, TableView } from "../api";
 import { clear, h, seatName } from "../dom";
 import { lang, t } from "../i18n/i18n";
 import { said } from "../i18n/server";
@@ -74,7 +74,7 @@ export function smallTile(code: string): HTMLElement {
 export const MARKS: Record<string, string> = { r: "◆", b: "●", k: "■", o: "▲" };
 
 /** An event's sentence with its `{tiles}` drawn as tiles (the other parameters as words). */
-export function eventLine(event: Reason, names: string[]): (Node | string)[] {
+export function eventLine(event: Event, names: string[]): (Node | string)[] {
   const tiles = Array.isArray(event.params?.tiles) ? (event.params.tiles as unknown[]).map(String) : null;
   if (!tiles) return [said(event, "event", names).text];
   const marker = "\u0000";
@@ -141,7 +141,7 @@ export class MoveLog {
     return extra.length === 1 ? extra[0] : null;
   }
 
-  private fromEvent(event: Reason, version: number, round: number, before: string[][] | null, after: string[][], drawn: string | null): LogLine {
+  private fromEvent(event: Event, version: number, round: number, before: string[][] | null, after: string[][], drawn: string | null): LogLine {
     const p = event.params ?? {};
     const player = typeof p.player === "number" ? p.player : null;
     const base = { version, player, tiles: [] as string[], n: 0, changed: 0, round, fresh: true };

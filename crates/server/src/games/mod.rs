@@ -11,17 +11,15 @@ pub mod reasons;
 mod rumis_table;
 pub(crate) mod rummikub_table;
 
-use std::any::Any;
-
 use play::bots::WithBots;
 use play::game::Game;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 pub use rumis_table::{suggestions, RumisTable};
 pub use rummikub_table::RummikubTable;
 
-use crate::wire::{GameKind, RumisView, RummikubView, TableSettings};
+pub use crate::wire::GameView;
+use crate::wire::{GameAction, GameKind, GameSettings, HintAnswer, RummikubAction, TableSettings};
 
 /// Why a seat's action was refused. The text is for the person who sent it; the code
 /// is for programs and translations.
@@ -51,11 +49,18 @@ pub struct GameResult {
     pub scores: Vec<i64>,
 }
 
-/// The game part of a view.
-pub enum GameView {
-    Rumis(Box<RumisView>),
-    Rummikub(Box<RummikubView>),
+/// What a hint is asked with.
+#[derive(Clone, Copy, Debug)]
+pub struct HintRequest {
+    /// What the best Rummikub play is best at.
+    pub objective: rummikub_solver::Objective,
+    /// How long a search may take (the Rumis bot's), in milliseconds.
+    pub search_millis: u64,
 }
+
+/// A hint's work, taken from the table under its lock and done outside it (on the
+/// thinking pool): the game's own search, which sees only what the seat may know.
+pub type HintJob = Box<dyn FnOnce(HintRequest) -> Result<HintAnswer, ActionError> + Send>;
 
 /// A game in progress at a table, as the hub drives it.
 pub trait TableGame: Send + Sync + 'static {
@@ -80,18 +85,18 @@ pub trait TableGame: Send + Sync + 'static {
     /// Whether a finished round waits for someone to deal the next (K9).
     fn awaits_next_round(&self) -> bool;
 
-    /// Applies a seat's action as sent; a refused action changes nothing. Returns the
+    /// Applies a seat's action; a refused action changes nothing. Returns the
     /// canonical form that is stored in the log and replayed after a restart.
-    fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError>;
+    fn apply(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError>;
 
     /// The turn clock ran out (K7): the engine's time-out for the seat to act.
-    fn time_out(&mut self) -> Result<Value, ActionError>;
+    fn time_out(&mut self) -> Result<GameAction, ActionError>;
 
     /// Deals the next round (K9) for a table of bots only; canonical action.
-    fn next_round(&mut self) -> Result<Value, ActionError>;
+    fn next_round(&mut self) -> Result<GameAction, ActionError>;
 
     /// Checks an action for `seat` without playing it (the Rumis client's ghost).
-    fn check(&self, _seat: usize, _action: &Value) -> Result<(), ActionError> {
+    fn check(&self, _seat: usize, _action: &GameAction) -> Result<(), ActionError> {
         Err(ActionError::NotForThisGame(
             "checking a placement is for Rumis tables".into(),
         ))
@@ -103,13 +108,18 @@ pub trait TableGame: Send + Sync + 'static {
     fn view(&self, seat: Option<usize>, full: bool, names: &[String]) -> GameView;
 
     /// The action a bot of this name takes for `seat`; `seed` fixes its chance.
-    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value>;
+    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<GameAction>;
 
     /// The game as a text record, for download and replay.
     fn record(&self) -> String;
 
-    /// For requests only one game answers (the Rummikub hint).
-    fn as_any(&self) -> &dyn Any;
+    /// A hint for `seat` (a capability: a game without hints refuses), as work to do
+    /// outside the table's lock.
+    fn hint(&self, _seat: usize) -> Result<HintJob, ActionError> {
+        Err(ActionError::NotForThisGame(
+            "this table's game has no hints".into(),
+        ))
+    }
 }
 
 /// The per-game half of a table: its `play` game, and the conversions between that
@@ -122,17 +132,17 @@ pub trait Adapter: Clone + Send + Sync + 'static {
 
     fn engine(&self) -> &Self::Engine;
 
-    /// [`TableGame::apply`]: reads the wire action, plays it, answers its canonical form.
-    fn apply_wire(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError>;
+    /// [`TableGame::apply`]: plays the action, answers its canonical form.
+    fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError>;
 
     /// [`TableGame::time_out`].
-    fn time_out_wire(&mut self) -> Result<Value, ActionError>;
+    fn time_out_wire(&mut self) -> Result<GameAction, ActionError>;
 
     /// [`TableGame::next_round`].
-    fn next_round_wire(&mut self) -> Result<Value, ActionError>;
+    fn next_round_wire(&mut self) -> Result<GameAction, ActionError>;
 
     /// [`TableGame::check`].
-    fn check_wire(&self, _seat: usize, _action: &Value) -> Result<(), ActionError> {
+    fn check_wire(&self, _seat: usize, _action: &GameAction) -> Result<(), ActionError> {
         Err(ActionError::NotForThisGame(
             "checking a placement is for Rumis tables".into(),
         ))
@@ -142,7 +152,10 @@ pub trait Adapter: Clone + Send + Sync + 'static {
     fn view_wire(&self, seat: Option<usize>, full: bool, names: &[String]) -> GameView;
 
     /// An action of the game as the wire carries it (a bot's, for [`TableGame::bot_action`]).
-    fn action_wire(&self, action: &<Self::Engine as Game>::Action) -> Value;
+    fn action_wire(&self, action: &<Self::Engine as Game>::Action) -> GameAction;
+
+    /// [`TableGame::hint`].
+    fn hint_job(&self, seat: usize) -> Result<HintJob, ActionError>;
 }
 
 impl<A: Adapter> TableGame for A {
@@ -178,19 +191,19 @@ impl<A: Adapter> TableGame for A {
         self.engine().awaits_next_round()
     }
 
-    fn apply(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
+    fn apply(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {
         self.apply_wire(seat, action)
     }
 
-    fn time_out(&mut self) -> Result<Value, ActionError> {
+    fn time_out(&mut self) -> Result<GameAction, ActionError> {
         self.time_out_wire()
     }
 
-    fn next_round(&mut self) -> Result<Value, ActionError> {
+    fn next_round(&mut self) -> Result<GameAction, ActionError> {
         self.next_round_wire()
     }
 
-    fn check(&self, seat: usize, action: &Value) -> Result<(), ActionError> {
+    fn check(&self, seat: usize, action: &GameAction) -> Result<(), ActionError> {
         self.check_wire(seat, action)
     }
 
@@ -199,7 +212,7 @@ impl<A: Adapter> TableGame for A {
     }
 
     /// The registered bot `bot` chooses from its seat's observation only.
-    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<Value> {
+    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<GameAction> {
         let game = self.engine();
         if game.to_act() != Some(seat) {
             return None;
@@ -213,8 +226,8 @@ impl<A: Adapter> TableGame for A {
         self.engine().record(None)
     }
 
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn hint(&self, seat: usize) -> Result<HintJob, ActionError> {
+        self.hint_job(seat)
     }
 }
 
@@ -226,24 +239,13 @@ impl Clone for Box<dyn TableGame> {
 
 /// A new game from a table's settings; a bad setting is a specific error.
 pub fn new_game(settings: &TableSettings, seed: u64) -> Result<Box<dyn TableGame>, String> {
-    match settings.game {
-        GameKind::Rumis => {
-            let rumis = settings
-                .rumis
-                .as_ref()
-                .ok_or("a Rumis table needs `rumis`: {\"scenario\": …, \"players\": …}")?;
-            Ok(Box::new(RumisTable::new(rumis, seed)?))
-        }
-        GameKind::Rummikub => {
-            let rummikub = settings.rummikub.clone().unwrap_or_else(|| {
-                serde_json::from_value(serde_json::json!({})).expect("defaults")
-            });
-            Ok(Box::new(RummikubTable::new(
-                &rummikub,
-                settings.players,
-                seed,
-            )?))
-        }
+    match &settings.settings {
+        GameSettings::Rumis(rumis) => Ok(Box::new(RumisTable::new(rumis, seed)?)),
+        GameSettings::Rummikub(rummikub) => Ok(Box::new(RummikubTable::new(
+            rummikub,
+            settings.players,
+            seed,
+        )?)),
     }
 }
 
@@ -251,11 +253,11 @@ pub fn new_game(settings: &TableSettings, seed: u64) -> Result<Box<dyn TableGame
 pub fn replay_action(
     game: &mut dyn TableGame,
     actor: Option<usize>,
-    action: &Value,
+    action: &GameAction,
 ) -> Result<(), ActionError> {
     match actor {
         None => game.time_out().map(|_| ()),
-        Some(seat) if action.get("type").and_then(Value::as_str) == Some("next_round") => {
+        Some(seat) if *action == GameAction::Rummikub(RummikubAction::NextRound) => {
             if game.awaits_next_round() {
                 game.next_round().map(|_| ())
             } else {
@@ -268,7 +270,7 @@ pub fn replay_action(
 
 /// The bots a seat can be given: the registry of `play` ([`play::bots::REGISTRY`]).
 pub fn bots(game: GameKind) -> impl Iterator<Item = &'static play::bots::BotEntry> {
-    play::bots::registered(game.into())
+    play::bots::registered(game)
 }
 
 /// Whether `bot` is one of the game's registered bots (exactly as listed: a seat
@@ -277,20 +279,12 @@ pub fn is_bot(game: GameKind, bot: &str) -> bool {
     bots(game).any(|b| b.spec == bot)
 }
 
-impl From<GameKind> for play::game::GameKind {
-    fn from(game: GameKind) -> Self {
-        match game {
-            GameKind::Rumis => play::game::GameKind::Rumis,
-            GameKind::Rummikub => play::game::GameKind::Rummikub,
-        }
-    }
-}
-
-/// Reads a field of an action object, with a message that says what was expected.
-fn field<'a>(action: &'a Value, name: &str, expected: &str) -> Result<&'a Value, ActionError> {
-    action
-        .get(name)
-        .ok_or_else(|| ActionError::Malformed(format!("the action needs `{name}`: {expected}")))
+/// The refusal of an action of the other game.
+fn other_game(kind: GameKind) -> ActionError {
+    ActionError::NotForThisGame(format!(
+        "this is a {} table; that action is for the other game",
+        kind.name()
+    ))
 }
 
 /// A player's name for messages: their seat's name, else "player N".
@@ -299,4 +293,47 @@ fn name_of(names: &[String], seat: usize) -> String {
         .get(seat)
         .cloned()
         .unwrap_or_else(|| format!("player {}", seat + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{RumisSettings, RummikubSettings};
+
+    fn action(json: &str) -> GameAction {
+        serde_json::from_str(json).unwrap()
+    }
+
+    /// An action of the other game is refused for the table (409), whosever turn it is.
+    #[test]
+    fn an_action_is_checked_against_the_tables_game() {
+        let rumis = TableSettings::new(
+            GameSettings::Rumis(RumisSettings {
+                scenario: "chullpa".into(),
+                players: 2,
+                variant: "standard".into(),
+            }),
+            2,
+        );
+        let rummikub = TableSettings::new(GameSettings::Rummikub(RummikubSettings::default()), 2);
+        let mut rumis = new_game(&rumis, 7).unwrap();
+        let mut rummikub = new_game(&rummikub, 7).unwrap();
+        let draw = action(r#"{"type": "draw"}"#);
+        let mv = action(r#"{"move": "L4 a1 b1 c1 a2"}"#);
+        for seat in 0..2 {
+            assert!(matches!(
+                rumis.apply(seat, &draw),
+                Err(ActionError::NotForThisGame(_))
+            ));
+            assert!(matches!(
+                rummikub.apply(seat, &mv),
+                Err(ActionError::NotForThisGame(_))
+            ));
+        }
+        // Each game's own action is its rules' to judge, and the log keeps its canonical form.
+        let first = rumis.bot_action("random", 0, 1).unwrap();
+        let canonical = rumis.apply(0, &first).unwrap();
+        assert_eq!(canonical, first);
+        assert!(rummikub.apply(rummikub.to_move().unwrap(), &draw).is_ok());
+    }
 }

@@ -1,8 +1,9 @@
 //! The engines' refusals and the table's events as keys with parameters, so that a
 //! client says them in the player's language and links each refusal to the rule it
 //! enforces ("Why? R7"). The matches are exhaustive: a new refusal in an engine does
-//! not compile until it has a key here, and the client's build checks that every key
-//! listed in [`KEYS`] has a text in each language.
+//! not compile until it has a code here, and the codes are Rust enums exported to the
+//! client ([`RefusalCode`], [`EventCode`], [`SetProblemCode`]), whose compiler checks
+//! that every code has a text in each language.
 
 use std::collections::BTreeMap;
 
@@ -11,80 +12,21 @@ use rummikub::round::TurnError;
 use rummikub::set::SetProblem;
 use serde_json::{json, Value};
 
-use crate::wire::Reason;
+use crate::wire::{Event, EventCode, Reason, RefusalCode, SetProblemCode};
 
-/// Every key a reason or event can carry (the client's translations are checked
-/// against this list).
-pub const KEYS: &[&str] = &[
-    "game_over",
-    "no_such_placement",
-    "not_colours_turn",
-    "already_placed",
-    "cube_count",
-    "not_the_stone",
-    "cell_twice",
-    "outside",
-    "too_high",
-    "taken",
-    "hole_under",
-    "first_on_board",
-    "first_touch",
-    "own_contact",
-    "no_such_orientation",
-    "would_leave",
-    "first_edge",
-    "first_face",
-    "inverse_own",
-    "inverse_other",
-    "outside_red",
-    "inside_red",
-    "rebuilt_on_board",
-    "rebuilt_touch",
-    "must_remove",
-    "no_removal_now",
-    "place_removed",
-    "not_on_build",
-    "remove_outside",
-    "removal_hole",
-    "cannot_set_aside",
-    "round_over",
-    "no_such_player",
-    "not_players_turn",
-    "set_problem",
-    "third_copy",
-    "unknown_tile",
-    "left_table",
-    "play_one",
-    "meld_value",
-    "meld_touch",
-    "frozen",
-    "no_clock",
-    "redeal_old",
-    "redeal_late",
-    "redeal_pairs",
-    "played",
-    "melded",
-    "drew",
-    "passed",
-    "penalty",
-    "redealt",
-    "round_dealt",
-];
+fn reason(code: RefusalCode, rule: Option<&str>, params: Value) -> Reason {
+    Reason {
+        code,
+        rule: rule.map(str::to_string),
+        params: object(params),
+    }
+}
 
-/// The problem keys of an invalid set (a parameter of `set_problem`).
-pub const PROBLEMS: &[&str] = &["too_short", "jokers", "neither"];
-
-fn reason(code: &str, rule: Option<&str>, params: Value) -> Reason {
-    let params: BTreeMap<String, Value> = params
+fn object(params: Value) -> BTreeMap<String, Value> {
+    params
         .as_object()
         .map(|m| m.clone().into_iter().collect())
-        .unwrap_or_default();
-    debug_assert!(KEYS.contains(&code), "{code} is not in KEYS");
-    Reason {
-        code: code.to_string(),
-        rule: rule.map(str::to_string),
-        params,
-    }
+        .unwrap_or_default()
 }
 
 /// A cell as the client shows it: its column (`b5`) and level (counted from 1).
@@ -96,15 +38,15 @@ fn cell(name: &CellName) -> Value {
 pub fn rumis(e: &Illegal) -> Reason {
     use Illegal::*;
     match e {
-        GameOver => reason("game_over", None, json!({})),
-        NoSuchPlacement(n) => reason("no_such_placement", None, json!({ "number": n })),
+        GameOver => reason(RefusalCode::GameOver, None, json!({})),
+        NoSuchPlacement(n) => reason(RefusalCode::NoSuchPlacement, None, json!({ "number": n })),
         NotYourTurn { colour, to_move } => reason(
-            "not_colours_turn",
+            RefusalCode::NotColoursTurn,
             Some("R6"),
             json!({ "colour": colour.name(), "to_move": to_move.name() }),
         ),
         StoneAlreadyPlaced { colour, stone } => reason(
-            "already_placed",
+            RefusalCode::AlreadyPlaced,
             Some("R5"),
             json!({ "colour": colour.name(), "stone": stone.code() }),
         ),
@@ -113,40 +55,48 @@ pub fn rumis(e: &Illegal) -> Reason {
             expected,
             given,
         } => reason(
-            "cube_count",
+            RefusalCode::CubeCount,
             Some("R5"),
             json!({ "stone": stone.code(), "expected": expected, "given": given }),
         ),
         NotTheStone { stone } => reason(
-            "not_the_stone",
+            RefusalCode::NotTheStone,
             Some("R5"),
             json!({ "stone": stone.code() }),
         ),
-        RepeatedCell(c) => reason("cell_twice", Some("R1"), json!({ "cell": cell(c) })),
-        OutsideFootprint(c) => reason("outside", Some("R4"), json!({ "cell": cell(c) })),
+        RepeatedCell(c) => reason(
+            RefusalCode::CellTwice,
+            Some("R1"),
+            json!({ "cell": cell(c) }),
+        ),
+        OutsideFootprint(c) => reason(RefusalCode::Outside, Some("R4"), json!({ "cell": cell(c) })),
         TooHigh { cell: c, limit } => reason(
-            "too_high",
+            RefusalCode::TooHigh,
             Some("R4"),
             json!({ "cell": cell(c), "limit": limit }),
         ),
         Occupied { cell: c, by } => reason(
-            "taken",
+            RefusalCode::Taken,
             Some("R1"),
             json!({ "cell": cell(c), "by": by.name() }),
         ),
-        Hole(c) => reason("hole_under", Some("R3"), json!({ "cell": cell(c) })),
+        Hole(c) => reason(
+            RefusalCode::HoleUnder,
+            Some("R3"),
+            json!({ "cell": cell(c) }),
+        ),
         FirstStoneNotOnBoard(colour) => reason(
-            "first_on_board",
+            RefusalCode::FirstOnBoard,
             Some("R6"),
             json!({ "colour": colour.name() }),
         ),
         FirstStoneWithoutContact(colour) => reason(
-            "first_touch",
+            RefusalCode::FirstTouch,
             Some("R6"),
             json!({ "colour": colour.name() }),
         ),
         NoOwnContact(colour) => reason(
-            "own_contact",
+            RefusalCode::OwnContact,
             Some("R7"),
             json!({ "colour": colour.name() }),
         ),
@@ -155,17 +105,17 @@ pub fn rumis(e: &Illegal) -> Reason {
             orientation,
             count,
         } => reason(
-            "no_such_orientation",
+            RefusalCode::NoSuchOrientation,
             Some("R5"),
             json!({ "stone": stone.code(), "orientation": orientation, "count": count }),
         ),
         OffTheBoard { stone, column } => reason(
-            "would_leave",
+            RefusalCode::WouldLeave,
             Some("R4"),
             json!({ "stone": stone.code(), "column": column }),
         ),
         FirstStoneWithoutEdgeContact { colour } => reason(
-            "first_edge",
+            RefusalCode::FirstEdge,
             Some("R14"),
             json!({ "colour": colour.name() }),
         ),
@@ -174,64 +124,72 @@ pub fn rumis(e: &Illegal) -> Reason {
             other,
             cell: c,
         } => reason(
-            "first_face",
+            RefusalCode::FirstFace,
             Some("R14"),
             json!({ "colour": colour.name(), "other": other.name(), "cell": cell(c) }),
         ),
         InverseOwnContact { colour, cell: c } => reason(
-            "inverse_own",
+            RefusalCode::InverseOwn,
             Some("R15"),
             json!({ "colour": colour.name(), "cell": cell(c) }),
         ),
         InverseWithoutOtherContact(colour) => reason(
-            "inverse_other",
+            RefusalCode::InverseOther,
             Some("R15"),
             json!({ "colour": colour.name() }),
         ),
-        OutsideRedLine(c) => reason("outside_red", Some("R16"), json!({ "cell": cell(c) })),
-        InsideRedLine(c) => reason("inside_red", Some("R16"), json!({ "cell": cell(c) })),
+        OutsideRedLine(c) => reason(
+            RefusalCode::OutsideRed,
+            Some("R16"),
+            json!({ "cell": cell(c) }),
+        ),
+        InsideRedLine(c) => reason(
+            RefusalCode::InsideRed,
+            Some("R16"),
+            json!({ "cell": cell(c) }),
+        ),
         FirstRebuiltNotOnBoard(colour) => reason(
-            "rebuilt_on_board",
+            RefusalCode::RebuiltOnBoard,
             Some("R16"),
             json!({ "colour": colour.name() }),
         ),
         FirstRebuiltWithoutContact(colour) => reason(
-            "rebuilt_touch",
+            RefusalCode::RebuiltTouch,
             Some("R16"),
             json!({ "colour": colour.name() }),
         ),
         MustRemove { colour, example } => reason(
-            "must_remove",
+            RefusalCode::MustRemove,
             Some("R16"),
             json!({ "colour": colour.name(), "example": example.code() }),
         ),
-        NoRemovalNow => reason("no_removal_now", Some("R16"), json!({})),
+        NoRemovalNow => reason(RefusalCode::NoRemovalNow, Some("R16"), json!({})),
         NotTheRemovedStone {
             colour,
             removed,
             stone,
         } => reason(
-            "place_removed",
+            RefusalCode::PlaceRemoved,
             Some("R16"),
             json!({ "colour": colour.name(), "stone": removed.code(), "given": stone.code() }),
         ),
         NotOnTheBuild { colour, stone } => reason(
-            "not_on_build",
+            RefusalCode::NotOnBuild,
             Some("R16"),
             json!({ "colour": colour.name(), "stone": stone.code() }),
         ),
         RemovalOutsideRedLine { colour, stone } => reason(
-            "remove_outside",
+            RefusalCode::RemoveOutside,
             Some("R16"),
             json!({ "colour": colour.name(), "stone": stone.code() }),
         ),
         RemovalLeavesHole { stone, cell: c } => reason(
-            "removal_hole",
+            RefusalCode::RemovalHole,
             Some("R16"),
             json!({ "stone": stone.code(), "cell": cell(c) }),
         ),
         CannotSetAside(stone) => reason(
-            "cannot_set_aside",
+            RefusalCode::CannotSetAside,
             Some("R16"),
             json!({ "stone": stone.code() }),
         ),
@@ -240,11 +198,13 @@ pub fn rumis(e: &Illegal) -> Reason {
 
 fn problem(p: &SetProblem) -> Value {
     match p {
-        SetProblem::TooShort(count) => json!({ "problem": "too_short", "count": count }),
-        SetProblem::TooManyJokers { jokers, allowed } => {
-            json!({ "problem": "jokers", "jokers": jokers, "allowed": allowed })
+        SetProblem::TooShort(count) => {
+            json!({ "problem": SetProblemCode::TooShort, "count": count })
         }
-        SetProblem::NeitherRunNorGroup => json!({ "problem": "neither" }),
+        SetProblem::TooManyJokers { jokers, allowed } => {
+            json!({ "problem": SetProblemCode::Jokers, "jokers": jokers, "allowed": allowed })
+        }
+        SetProblem::NeitherRunNorGroup => json!({ "problem": SetProblemCode::Neither }),
     }
 }
 
@@ -253,14 +213,14 @@ fn problem(p: &SetProblem) -> Value {
 pub fn rummikub(e: &TurnError) -> Reason {
     use TurnError::*;
     match e {
-        RoundOver => reason("round_over", Some("K8"), json!({})),
+        RoundOver => reason(RefusalCode::RoundOver, Some("K8"), json!({})),
         NoSuchPlayer(n) => reason(
-            "no_such_player",
+            RefusalCode::NoSuchPlayer,
             None,
             json!({ "player": n.saturating_sub(1) }),
         ),
         NotYourTurn { player, current } => reason(
-            "not_players_turn",
+            RefusalCode::NotPlayersTurn,
             None,
             json!({ "player": player.saturating_sub(1), "current": current.saturating_sub(1) }),
         ),
@@ -272,40 +232,44 @@ pub fn rummikub(e: &TurnError) -> Reason {
             let mut params = problem(p);
             params["set"] = json!(index);
             params["tiles"] = json!(set.to_string());
-            reason("set_problem", Some("K3"), params)
+            reason(RefusalCode::SetProblem, Some("K3"), params)
         }
         ThirdCopy(tile) => reason(
-            "third_copy",
+            RefusalCode::ThirdCopy,
             Some("K1"),
             json!({ "tile": tile.to_string() }),
         ),
         NotAvailable(tile) => reason(
-            "unknown_tile",
+            RefusalCode::UnknownTile,
             Some("K5"),
             json!({ "tile": tile.to_string() }),
         ),
         LeftTable(tile) => reason(
-            "left_table",
+            RefusalCode::LeftTable,
             Some("K5"),
             json!({ "tile": tile.to_string() }),
         ),
-        NoTilePlayed => reason("play_one", Some("K5"), json!({})),
+        NoTilePlayed => reason(RefusalCode::PlayOne, Some("K5"), json!({})),
         InitialMeldTooLow { value, needed } => reason(
-            "meld_value",
+            RefusalCode::MeldValue,
             Some("K4"),
             json!({ "value": value, "needed": needed }),
         ),
         InitialMeldTouchedTable(set) => reason(
-            "meld_touch",
+            RefusalCode::MeldTouch,
             Some("K4"),
             json!({ "tiles": set.to_string() }),
         ),
-        FrozenJokerSet(set) => reason("frozen", Some("K5"), json!({ "tiles": set.to_string() })),
-        NoTimeLimit => reason("no_clock", Some("K7"), json!({})),
-        RedealNotAllowed => reason("redeal_old", Some("K2"), json!({})),
-        RedealTooLate => reason("redeal_late", Some("K2"), json!({})),
+        FrozenJokerSet(set) => reason(
+            RefusalCode::Frozen,
+            Some("K5"),
+            json!({ "tiles": set.to_string() }),
+        ),
+        NoTimeLimit => reason(RefusalCode::NoClock, Some("K7"), json!({})),
+        RedealNotAllowed => reason(RefusalCode::RedealOld, Some("K2"), json!({})),
+        RedealTooLate => reason(RefusalCode::RedealLate, Some("K2"), json!({})),
         NotThreePairs { player, pairs } => reason(
-            "redeal_pairs",
+            RefusalCode::RedealPairs,
             Some("K2"),
             json!({ "player": player.saturating_sub(1), "pairs": pairs }),
         ),
@@ -313,19 +277,9 @@ pub fn rummikub(e: &TurnError) -> Reason {
 }
 
 /// An event at a Rummikub table, for the client to say with names.
-pub fn event(code: &str, params: Value) -> Reason {
-    reason(code, None, params)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_key_is_listed_once() {
-        let mut keys = KEYS.to_vec();
-        keys.sort_unstable();
-        keys.dedup();
-        assert_eq!(keys.len(), KEYS.len());
+pub fn event(code: EventCode, params: Value) -> Event {
+    Event {
+        code,
+        params: object(params),
     }
 }

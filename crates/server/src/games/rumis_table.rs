@@ -4,15 +4,14 @@
 use std::collections::BTreeMap;
 
 use play::game::Game;
-use play::rumis_game::{RumisConfig, RumisGame};
-use rumis::notation::{format_move, MoveError};
+use play::rumis_game::{RumisConfig, RumisError, RumisGame};
+use rumis::notation::format_move;
 use rumis::{Cell, Colour, Position, Stone};
-use serde_json::{json, Value};
 
-use super::{field, ActionError, Adapter, GameView, TableGame};
+use super::{other_game, ActionError, Adapter, GameView, HintJob, TableGame};
 use crate::wire::{
-    ColourView, CubeView, GameKind, PlacementView, RumisSettings, RumisSuggestion, RumisView,
-    ScenarioView,
+    ColourView, CubeView, GameAction, GameKind, HintAnswer, PlacementView, RumisAction, RumisMove,
+    RumisSettings, RumisSuggestion, RumisView, ScenarioView,
 };
 
 #[derive(Clone)]
@@ -54,12 +53,10 @@ impl RumisTable {
         }
     }
 
-    fn read_move(&self, seat: usize, action: &Value) -> Result<rumis::Move, ActionError> {
-        if !action.is_object() {
-            return Err(ActionError::Malformed(
-                "a Rumis action is {\"move\": \"L4 a1:1 …\"} or {\"stone\": \"L4\", \"cells\": [[x, y, z], …]}".into(),
-            ));
-        }
+    fn read_move(&self, seat: usize, action: &GameAction) -> Result<rumis::Move, ActionError> {
+        let GameAction::Rumis(action) = action else {
+            return Err(other_game(GameKind::Rumis));
+        };
         if seat >= self.seat_count() {
             return Err(ActionError::OutOfTurn(format!(
                 "there is no player {} at this table",
@@ -77,26 +74,16 @@ impl RumisTable {
             }
             Some(_) => {}
         }
-        if let Some(text) = action.get("move") {
-            let text = text
-                .as_str()
-                .ok_or_else(|| ActionError::Malformed("`move` must be a string".into()))?;
-            return self.position().parse_move(text).map_err(|e| match e {
-                MoveError::Notation(n) => ActionError::Malformed(n.to_string()),
-                MoveError::Illegal(i) => refused(&i),
-            });
-        }
-        let stone = field(action, "stone", "a stone code like \"L4\", or `move`")?;
-        let code = stone
-            .as_str()
-            .ok_or_else(|| ActionError::Malformed("`stone` must be a string".into()))?;
-        let stone = Stone::from_code(code).ok_or_else(|| {
-            ActionError::Malformed(format!(
-                "unknown stone `{code}` (stones: D2 I3 L3 I4 O4 T4 L4 S4 Y4 A4 B4)"
-            ))
-        })?;
-        let cells = read_cells(field(action, "cells", "a list of [x, y, z] cells")?)?;
         let position = self.position();
+        let (stone, cells) = match action {
+            RumisAction::Notation { notation } => {
+                return position
+                    .resolve_written(notation.written())
+                    .map_err(|e| refused(&e))
+            }
+            RumisAction::Cells { stone, cells } => (stone.0, &cells.0),
+        };
+        let cells: Vec<Cell> = cells.iter().map(|&[x, y, z]| Cell { x, y, z }).collect();
         if position.removing() {
             // R16: taking a stone off; the cells must be where that stone stands.
             let mv = position.check_removal(stone).map_err(|e| refused(&e))?;
@@ -114,6 +101,13 @@ impl RumisTable {
         }
         position.check(stone, &cells).map_err(|e| refused(&e))
     }
+
+    /// A move as the log keeps it: its canonical text.
+    fn canonical(&self, mv: rumis::Move) -> GameAction {
+        let text = format_move(self.position(), mv);
+        let notation = RumisMove::parse(&text).expect("the engine reads what it writes");
+        GameAction::Rumis(RumisAction::Notation { notation })
+    }
 }
 
 /// A refusal of the rules, with its reason as a key (`reasons::rumis`).
@@ -130,26 +124,29 @@ impl Adapter for RumisTable {
     }
 
     /// `{"move": "L4 a1:1 …"}` or `{"stone": "L4", "cells": [[x, y, z], …]}`.
-    fn apply_wire(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
+    fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {
         let mv = self.read_move(seat, action)?;
-        let text = format_move(self.position(), mv);
-        self.game
-            .apply(seat, &mv)
-            .map_err(|e| ActionError::Illegal(e.to_string()))?;
-        self.history.push(text.clone());
-        Ok(json!({ "move": text }))
+        let canonical = self.canonical(mv);
+        self.game.apply(seat, &mv).map_err(|e| match e {
+            RumisError::Illegal(illegal) => refused(&illegal),
+            other => ActionError::Illegal(other.to_string()),
+        })?;
+        if let GameAction::Rumis(RumisAction::Notation { notation }) = &canonical {
+            self.history.push(notation.text().to_string());
+        }
+        Ok(canonical)
     }
 
-    fn time_out_wire(&mut self) -> Result<Value, ActionError> {
+    fn time_out_wire(&mut self) -> Result<GameAction, ActionError> {
         Err(ActionError::Illegal("Rumis has no turn clock".into()))
     }
 
-    fn next_round_wire(&mut self) -> Result<Value, ActionError> {
+    fn next_round_wire(&mut self) -> Result<GameAction, ActionError> {
         Err(ActionError::Illegal("Rumis is played in one round".into()))
     }
 
     /// Checks a placement for `seat` without playing it (the client's red ghost).
-    fn check_wire(&self, seat: usize, action: &Value) -> Result<(), ActionError> {
+    fn check_wire(&self, seat: usize, action: &GameAction) -> Result<(), ActionError> {
         self.read_move(seat, action).map(|_| ())
     }
 
@@ -157,8 +154,19 @@ impl Adapter for RumisTable {
         GameView::Rumis(Box::new(self.rumis_view(seat, full)))
     }
 
-    fn action_wire(&self, mv: &rumis::Move) -> Value {
-        json!({ "move": format_move(self.position(), *mv) })
+    fn action_wire(&self, mv: &rumis::Move) -> GameAction {
+        self.canonical(*mv)
+    }
+
+    /// The strongest bot's best three moves, for the seat to move only.
+    fn hint_job(&self, seat: usize) -> Result<HintJob, ActionError> {
+        let position = self.hint_position(seat)?;
+        Ok(Box::new(move |request| {
+            Ok(HintAnswer {
+                play: None,
+                moves: suggestions(&position, request.search_millis, 3),
+            })
+        }))
     }
 }
 
@@ -283,33 +291,6 @@ fn stone_orientations() -> BTreeMap<String, Vec<Vec<[i8; 3]>>> {
                 .collect()
         })
         .clone()
-}
-
-fn read_cells(value: &Value) -> Result<Vec<Cell>, ActionError> {
-    let bad = || {
-        ActionError::Malformed(
-            "`cells` must be a list of [x, y, z] with small whole numbers".into(),
-        )
-    };
-    let list = value.as_array().ok_or_else(bad)?;
-    list.iter()
-        .map(|cell| {
-            let xyz = cell.as_array().filter(|a| a.len() == 3).ok_or_else(bad)?;
-            let mut n = [0u8; 3];
-            for (slot, v) in n.iter_mut().zip(xyz) {
-                *slot = v
-                    .as_u64()
-                    .and_then(|v| u8::try_from(v).ok())
-                    .filter(|&v| v < 64)
-                    .ok_or_else(bad)?;
-            }
-            Ok(Cell {
-                x: n[0],
-                y: n[1],
-                z: n[2],
-            })
-        })
-        .collect()
 }
 
 /// The strongest bot's best `count` moves for the player to move, from a search of

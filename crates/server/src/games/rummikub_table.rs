@@ -6,10 +6,13 @@ use play::game::Game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
 use rummikub::{Action, EndReason, Event, GameLength, RuleSet, Set, Tile};
 use rummikub_solver::{self as solver, Objective, SolveError, TableAndRack};
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::{field, name_of, ActionError, Adapter, GameView, TableGame};
-use crate::wire::{GameKind, HintPlay, RoundOverView, RulesView, RummikubSettings, RummikubView};
+use super::{name_of, other_game, ActionError, Adapter, GameView, HintJob, TableGame};
+use crate::wire::{
+    EventCode, GameAction, GameKind, HintAnswer, HintPlay, RoundOverView, RulesView,
+    RummikubAction, RummikubSettings, RummikubView, Sets,
+};
 
 /// What happened last at the table, said without secrets; rendered with the
 /// players' names when a view is built.
@@ -113,21 +116,28 @@ impl RummikubTable {
     }
 
     /// The last event as a key with parameters (players by seat).
-    fn last_event(&self) -> Option<crate::wire::Reason> {
+    fn last_event(&self) -> Option<crate::wire::Event> {
         use super::reasons::event;
         let tiles_of = |tiles: &[Tile]| tiles.iter().map(Tile::to_string).collect::<Vec<_>>();
         Some(match self.last.as_ref()? {
             LastEvent::Played { seat, tiles, meld } => event(
-                if *meld { "melded" } else { "played" },
+                if *meld {
+                    EventCode::Melded
+                } else {
+                    EventCode::Played
+                },
                 json!({ "player": seat, "tiles": tiles_of(tiles) }),
             ),
-            LastEvent::Drew { seat } => event("drew", json!({ "player": seat })),
-            LastEvent::Passed { seat } => event("passed", json!({ "player": seat })),
-            LastEvent::Penalty { seat, tiles } => {
-                event("penalty", json!({ "player": seat, "tiles": tiles }))
+            LastEvent::Drew { seat } => event(EventCode::Drew, json!({ "player": seat })),
+            LastEvent::Passed { seat } => event(EventCode::Passed, json!({ "player": seat })),
+            LastEvent::Penalty { seat, tiles } => event(
+                EventCode::Penalty,
+                json!({ "player": seat, "tiles": tiles }),
+            ),
+            LastEvent::Redealt { seat } => event(EventCode::Redealt, json!({ "player": seat })),
+            LastEvent::RoundDealt { round } => {
+                event(EventCode::RoundDealt, json!({ "round": round }))
             }
-            LastEvent::Redealt { seat } => event("redealt", json!({ "player": seat })),
-            LastEvent::RoundDealt { round } => event("round_dealt", json!({ "round": round })),
         })
     }
 
@@ -241,52 +251,41 @@ impl Adapter for RummikubTable {
         &self.game
     }
 
-    fn apply_wire(&mut self, seat: usize, action: &Value) -> Result<Value, ActionError> {
+    fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {
+        let GameAction::Rummikub(action) = action else {
+            return Err(other_game(GameKind::Rummikub));
+        };
         if seat >= self.seat_count() {
             return Err(ActionError::OutOfTurn(format!(
                 "there is no player {} at this table",
                 seat + 1
             )));
         }
-        if !action.is_object() {
-            return Err(ActionError::Malformed(
-                "a Rummikub action is {\"type\": \"play\", \"table\": [[…], …]}, {\"type\": \"draw\"}, {\"type\": \"redeal\"} or {\"type\": \"next_round\"}".into(),
-            ));
-        }
-        let kind = field(action, "type", "one of play, draw, redeal, next_round")?
-            .as_str()
-            .ok_or_else(|| ActionError::Malformed("`type` must be a string".into()))?;
-        match kind {
-            "play" => {
-                let table = read_table(field(
-                    action,
-                    "table",
-                    "the whole new table as lists of tiles",
-                )?)?;
-                let canonical = json!({ "type": "play", "table": table_json(&table) });
+        match action {
+            RummikubAction::Play { table } => {
+                let table = table.to_sets();
+                let canonical = RummikubAction::Play {
+                    table: Sets::from_sets(&table),
+                };
                 self.act(seat, Action::Play(table))?;
-                Ok(canonical)
+                Ok(GameAction::Rummikub(canonical))
             }
-            "draw" => {
+            RummikubAction::Draw => {
                 self.act(seat, Action::Draw)?;
-                Ok(json!({ "type": "draw" }))
+                Ok(GameAction::Rummikub(RummikubAction::Draw))
             }
-            "redeal" => {
+            RummikubAction::Redeal => {
                 self.act(seat, Action::ClaimRedeal)?;
-                Ok(json!({ "type": "redeal" }))
+                Ok(GameAction::Rummikub(RummikubAction::Redeal))
             }
-            "next_round" => self.next_round_wire(),
-            "timeout" => Err(ActionError::Illegal(
+            RummikubAction::NextRound => self.next_round_wire(),
+            RummikubAction::Timeout => Err(ActionError::Illegal(
                 "only the server's clock can time a turn out (K7)".into(),
             )),
-            other => Err(ActionError::Malformed(format!(
-                "unknown action type `{}` (play, draw, redeal, next_round)",
-                other.chars().take(40).collect::<String>()
-            ))),
         }
     }
 
-    fn time_out_wire(&mut self) -> Result<Value, ActionError> {
+    fn time_out_wire(&mut self) -> Result<GameAction, ActionError> {
         let seat = self
             .to_move()
             .ok_or_else(|| ActionError::Illegal("no turn is running".into()))?;
@@ -295,28 +294,41 @@ impl Adapter for RummikubTable {
             .time_out_action()
             .ok_or_else(|| ActionError::Illegal("these rules have no turn clock".into()))?;
         self.act(seat, action)?;
-        Ok(json!({ "type": "timeout" }))
+        Ok(GameAction::Rummikub(RummikubAction::Timeout))
     }
 
-    fn next_round_wire(&mut self) -> Result<Value, ActionError> {
+    fn next_round_wire(&mut self) -> Result<GameAction, ActionError> {
         self.game
             .start_next_round()
             .map_err(|e| ActionError::Illegal(e.to_string()))?;
         self.last = Some(LastEvent::RoundDealt {
             round: self.game.series.round_number(),
         });
-        Ok(json!({ "type": "next_round" }))
+        Ok(GameAction::Rummikub(RummikubAction::NextRound))
     }
 
     fn view_wire(&self, seat: Option<usize>, _full: bool, names: &[String]) -> GameView {
         GameView::Rummikub(Box::new(self.rummikub_view(seat, names)))
     }
 
-    fn action_wire(&self, action: &Action) -> Value {
-        match action {
-            Action::Play(table) => json!({ "type": "play", "table": table_json(table) }),
-            _ => json!({ "type": "draw" }),
-        }
+    fn action_wire(&self, action: &Action) -> GameAction {
+        GameAction::Rummikub(match action {
+            Action::Play(table) => RummikubAction::Play {
+                table: Sets::from_sets(table),
+            },
+            _ => RummikubAction::Draw,
+        })
+    }
+
+    /// The exact solver's best play, from the seat's own rack and the table.
+    fn hint_job(&self, seat: usize) -> Result<HintJob, ActionError> {
+        let (rules, position) = self.hint_position(seat)?;
+        Ok(Box::new(move |request| {
+            best_play(&rules, &position, request.objective).map(|play| HintAnswer {
+                play,
+                moves: Vec::new(),
+            })
+        }))
     }
 }
 
@@ -324,35 +336,6 @@ fn table_json(table: &[Set]) -> Vec<Vec<String>> {
     table
         .iter()
         .map(|set| set.tiles().iter().map(Tile::to_string).collect())
-        .collect()
-}
-
-fn read_table(value: &Value) -> Result<Vec<Set>, ActionError> {
-    let bad = || {
-        ActionError::Malformed(
-            "`table` must be a list of sets, each a list of tiles like \"r7\" or \"J\"".into(),
-        )
-    };
-    let sets = value.as_array().ok_or_else(bad)?;
-    let tiles: usize = sets.iter().filter_map(Value::as_array).map(Vec::len).sum();
-    if tiles > 106 {
-        return Err(ActionError::Malformed(format!(
-            "a table holds at most the game's 106 tiles, not {tiles}"
-        )));
-    }
-    sets.iter()
-        .map(|set| {
-            let tiles = set.as_array().ok_or_else(bad)?;
-            let tiles = tiles
-                .iter()
-                .map(|t| {
-                    let text = t.as_str().ok_or_else(bad)?;
-                    text.parse::<Tile>()
-                        .map_err(|e| ActionError::Malformed(e.to_string()))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Set::new(tiles))
-        })
         .collect()
 }
 

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 use crate::hub::{Hub, Table};
-use crate::wire::from_json;
+use crate::wire::{read, ErrorCode};
 
 /// The table of the path's `{id}`, from memory or the database.
 pub struct TableAt(pub Arc<Table>);
@@ -92,7 +92,7 @@ impl<Why: SeatNeeded> FromRequestParts<Arc<Hub>> for SeatAt<Why> {
     async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
         let Viewer { table, seat } = Viewer::from_request_parts(parts, hub).await?;
         let seat = seat.ok_or_else(|| {
-            ApiError::forbidden("token_needed", Why::WITHOUT_TOKEN).into_response()
+            ApiError::forbidden(ErrorCode::TokenNeeded, Why::WITHOUT_TOKEN).into_response()
         })?;
         Ok(SeatAt {
             table,
@@ -157,6 +157,10 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
 
 /// Reads a JSON body with a message that says what is wrong with it.
 pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    from_json(body)
-        .map_err(|e| ApiError::bad_request("malformed_request", format!("malformed request: {e}")))
+    read(body).map_err(|e| {
+        ApiError::bad_request(
+            ErrorCode::MalformedRequest,
+            format!("malformed request: {e}"),
+        )
+    })
 }

@@ -3,14 +3,13 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use crate::error::ApiError;
 use crate::games::TableGame;
 use crate::store::StoredAction;
 
 use super::drive::due_ms;
 use super::{now_ms, Hub, Table, TableState};
+use crate::wire::{ErrorCode, GameAction};
 
 impl Hub {
     /// The one path of every client's action: version check, seat check, rules,
@@ -20,7 +19,7 @@ impl Hub {
         table: &Arc<Table>,
         seat: usize,
         version: Option<u64>,
-        action: &Value,
+        action: &GameAction,
     ) -> Result<u64, ApiError> {
         let started = std::time::Instant::now();
         let mut state = table.state.lock().await;
@@ -41,7 +40,7 @@ impl Hub {
         self.seen_player(&table.id, &mut state, seat).await;
         if let Some(bot) = state.seats.get(seat).and_then(|s| s.stored.bot.clone()) {
             return Err(ApiError::conflict(
-                "seat_is_bot",
+                ErrorCode::SeatIsBot,
                 format!(
                     "seat {} is played by the {bot} bot; take your seat back to play it yourself",
                     seat + 1
@@ -67,13 +66,13 @@ impl Hub {
         state: &mut TableState,
         game: Box<dyn TableGame>,
         actor: Option<usize>,
-        canonical: Value,
+        canonical: GameAction,
     ) -> Result<u64, ApiError> {
         let at_ms = now_ms();
         let stored = StoredAction {
             version: state.version + 1,
             actor,
-            action: canonical.to_string(),
+            action: serde_json::to_string(&canonical).expect("an action serialises"),
             at_ms,
         };
         let old_game = std::mem::replace(&mut state.game, game);
@@ -119,7 +118,7 @@ fn check_version(state: &TableState, version: Option<u64>) -> Result<(), ApiErro
 
 fn stale(made_on: u64, now: u64) -> ApiError {
     ApiError::conflict(
-        "stale",
+        ErrorCode::Stale,
         format!(
             "stale action: it was made on version {made_on}, the table is at version {now}; reload and try again"
         ),
@@ -133,7 +132,7 @@ fn not_started(state: &TableState) -> ApiError {
         .map(|&s| format!("{} (seat {})", state.seats[s].stored.name, s + 1))
         .collect();
     ApiError::conflict(
-        "not_started",
+        ErrorCode::NotStarted,
         format!("the game has not started: waiting for {}", names.join(", ")),
     )
 }

@@ -11,8 +11,8 @@ use crate::names::{check_distinct, distinct_default};
 use crate::store::{StoredSeat, StoredTable};
 use crate::transport::client_key;
 use crate::wire::{
-    CreateTableRequest, CreateTableResponse, CreatedSeat, GameKind, SeatGrant, SeatKind,
-    TableSettings,
+    CreateTableRequest, CreateTableResponse, CreatedSeat, ErrorCode, GameKind, GameSettings,
+    SeatGrant, SeatKind, TableSettings,
 };
 
 use super::registry::evict_idle;
@@ -35,7 +35,7 @@ impl Hub {
         if let Some(limiter) = &self.creations {
             if let Err(wait) = limiter.check(from) {
                 return Err(ApiError::too_many_for(
-                    "too_many_tables_per_minute",
+                    ErrorCode::TooManyTablesPerMinute,
                     format!(
                         "you have created {} tables in the last minute; wait a moment",
                         self.options.tables_per_minute_per_address
@@ -49,24 +49,25 @@ impl Hub {
         if cap > 0 && self.store.open_tables_of(&creator).await? >= cap {
             // Tables end as games finish or are abandoned; no clock says when.
             return Err(ApiError::too_many_for(
-                "too_many_open_tables",
+                ErrorCode::TooManyOpenTables,
                 format!("you already have {cap} unfinished tables; finish or leave one first"),
                 OPEN_TABLES_RETRY_AFTER,
             ));
         }
         let seats = &request.seats;
-        let settings = TableSettings {
-            game: request.game,
-            rumis: request.rumis.clone(),
-            rummikub: request.rummikub.clone(),
-            players: seats.len(),
-        };
+        let settings = GameSettings::of(
+            request.game,
+            request.rumis.clone(),
+            request.rummikub.clone(),
+        )
+        .map(|game| TableSettings::new(game, seats.len()))
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadSettings, e))?;
         // The settings first: a bad scenario is the first thing to say.
         let game = games::new_game(&settings, fairness::secure_seed())
-            .map_err(|e| ApiError::bad_request("bad_settings", e))?;
+            .map_err(|e| ApiError::bad_request(ErrorCode::BadSettings, e))?;
         if seats.len() != game.seat_count() {
             return Err(ApiError::bad_request(
-                "bad_seats",
+                ErrorCode::BadSeats,
                 format!(
                     "this game has {} seats, but {} were given",
                     game.seat_count(),
@@ -77,7 +78,7 @@ impl Hub {
         let creator_seat = match request.creator_seat {
             Some(seat) if seats.get(seat).map(|s| s.kind) != Some(SeatKind::Human) => {
                 return Err(ApiError::bad_request(
-                    "bad_creator_seat",
+                    ErrorCode::BadCreatorSeat,
                     format!(
                         "the creator's seat {} must be one of the table's human seats",
                         seat + 1
@@ -95,14 +96,14 @@ impl Hub {
                 .any(|(i, s)| s.kind != SeatKind::Bot && Some(i) != creator_seat);
             if others_human && !self.options.chosen_seeds_with_people {
                 return Err(ApiError::bad_request(
-                    "seed_not_allowed",
+                    ErrorCode::SeedNotAllowed,
                     "a fixed seed is only for practice tables, where every other seat is a bot; \
                      with other people the server draws the deal",
                 ));
             }
             if seed >= fairness::SEED_LIMIT {
                 return Err(ApiError::bad_request(
-                    "bad_seed",
+                    ErrorCode::BadSeed,
                     "a seed is a whole number below 2^53",
                 ));
             }
@@ -133,7 +134,7 @@ impl Hub {
                 }
                 _ if request.bot.is_some() => {
                     return Err(ApiError::bad_request(
-                        "bad_seats",
+                        ErrorCode::BadSeats,
                         format!("seat {}: only a bot seat names a bot", index + 1),
                     ))
                 }
@@ -230,7 +231,7 @@ pub(super) fn check_bot(game: GameKind, bot: &str) -> Result<(), ApiError> {
     } else {
         let known: Vec<&str> = games::bots(game).map(|b| b.spec).collect();
         Err(ApiError::bad_request(
-            "unknown_bot",
+            ErrorCode::UnknownBot,
             format!(
                 "unknown {} bot `{}` (bots: {})",
                 game.name(),

@@ -5,13 +5,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
-
 use crate::fairness;
 use crate::games::{ActionError, TableGame};
 use crate::thinking::Priority;
 
 use super::{now_ms, DriverCount, Hub, HubOptions, Table, TableState};
+use crate::wire::GameAction;
 
 impl Hub {
     /// Starts the driver for the table's next server-side action, if any: a bot's
@@ -128,7 +127,7 @@ impl Hub {
         act: impl FnOnce(
             &TableState,
         )
-            -> Option<Result<(Box<dyn TableGame>, Option<usize>, Value), ActionError>>,
+            -> Option<Result<(Box<dyn TableGame>, Option<usize>, GameAction), ActionError>>,
     ) {
         let mut state = table.state.lock().await;
         match act(&state) {

@@ -9,6 +9,7 @@ use crate::error::ApiError;
 
 use super::replay::rebuild;
 use super::{now_ms, Hub, Table};
+use crate::wire::ErrorCode;
 
 impl Hub {
     /// Whether the table with this id is in memory now.
@@ -61,7 +62,7 @@ impl Hub {
 
     /// A table by id, from memory or from the database.
     pub async fn table(self: &Arc<Self>, id: &str) -> Result<Arc<Table>, ApiError> {
-        let unknown = || ApiError::not_found("no_table", "there is no such table");
+        let unknown = || ApiError::not_found(ErrorCode::NoTable, "there is no such table");
         if !valid_table_id(id) {
             return Err(unknown());
         }

@@ -12,17 +12,18 @@ use crate::error::ApiError;
 use crate::games;
 use crate::replays::Replay;
 use crate::store::{StoredAction, StoredSeat, StoredTable};
-use crate::wire::{GameKind, LoggedAction, ReplayAnswer, SeatKind, TableSettings};
+use crate::wire::{GameKind, GameView, LoggedAction, ReplayAnswer, SeatKind, TableSettings};
 
 use super::presence::presence_every_ms;
 use super::registry::valid_table_id;
 use super::{Elsewhere, Hub, HubOptions, Seat, Table, TableState};
+use crate::wire::{ErrorCode, GameAction};
 
 impl Hub {
     /// A finished game's replay, built once and kept (see `replays`).
     pub async fn replay(&self, id: &str, from: IpAddr) -> Result<Arc<Replay>, ApiError> {
         self.replays.admit(from)?;
-        let unknown = || ApiError::not_found("no_table", "there is no such table");
+        let unknown = || ApiError::not_found(ErrorCode::NoTable, "there is no such table");
         if !valid_table_id(id) {
             return Err(unknown());
         }
@@ -33,7 +34,7 @@ impl Hub {
         let stored = self.store.load(id).await?.ok_or_else(unknown)?;
         if !stored.finished {
             return Err(ApiError::conflict(
-                "not_over",
+                ErrorCode::NotOver,
                 "the game is still being played; its replay opens when it is over",
             ));
         }
@@ -53,8 +54,8 @@ pub(super) fn rebuild(
     let mut game = games::new_game(&settings, stored.seed).map_err(anyhow::Error::msg)?;
     let mut turn_started_ms = stored.started_ms.unwrap_or(stored.created_ms);
     for action in &stored.actions {
-        let value: Value = serde_json::from_str(&action.action)?;
-        games::replay_action(game.as_mut(), action.actor, &value).map_err(|e| {
+        let logged: GameAction = serde_json::from_str(&action.action)?;
+        games::replay_action(game.as_mut(), action.actor, &logged).map_err(|e| {
             anyhow::anyhow!(
                 "table {}: stored action {} ({}) no longer replays: {e}",
                 stored.id,
@@ -141,15 +142,18 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
             return None;
         }
         (0..state.seats.len())
-            .map(|seat| state.view(&stored.id, Some(seat)).rummikub?.rack)
+            .map(|seat| match state.view(&stored.id, Some(seat)).state {
+                GameView::Rummikub(view) => view.rack,
+                GameView::Rumis(_) => None,
+            })
             .collect()
     };
     let mut steps = vec![step(&state)];
     let mut racks = Vec::new();
     racks.extend(racks_of(&state));
     for action in &stored.actions {
-        let value: Value = serde_json::from_str(&action.action)?;
-        games::replay_action(state.game.as_mut(), action.actor, &value)
+        let logged: GameAction = serde_json::from_str(&action.action)?;
+        games::replay_action(state.game.as_mut(), action.actor, &logged)
             .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
         state.version = action.version;
         state.turn_started_ms = action.at_ms;
@@ -166,13 +170,15 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
         actions: stored
             .actions
             .iter()
-            .map(|a| LoggedAction {
-                version: a.version,
-                actor: a.actor,
-                action: serde_json::from_str(&a.action).unwrap_or_default(),
-                at_ms: a.at_ms,
+            .map(|a| {
+                Ok(LoggedAction {
+                    version: a.version,
+                    actor: a.actor,
+                    action: serde_json::from_str(&a.action)?,
+                    at_ms: a.at_ms,
+                })
             })
-            .collect(),
+            .collect::<serde_json::Result<_>>()?,
         steps,
         record: state.game.record(),
         result: last.result,
@@ -228,7 +234,7 @@ pub fn rebuild_replay(replay: &ReplayAnswer) -> anyhow::Result<ReplayAnswer> {
             .map(|a| StoredAction {
                 version: a.version,
                 actor: a.actor,
-                action: a.action.to_string(),
+                action: serde_json::to_string(&a.action).expect("an action serialises"),
                 at_ms: a.at_ms,
             })
             .collect(),
@@ -241,7 +247,7 @@ pub fn rebuild_replay(replay: &ReplayAnswer) -> anyhow::Result<ReplayAnswer> {
 pub fn replay_game(
     settings: &TableSettings,
     seed: u64,
-    actions: &[(Option<usize>, Value)],
+    actions: &[(Option<usize>, GameAction)],
 ) -> Result<(Option<games::GameResult>, String), String> {
     let mut game = games::new_game(settings, seed)?;
     for (index, (actor, action)) in actions.iter().enumerate() {

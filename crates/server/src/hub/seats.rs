@@ -14,6 +14,7 @@ use crate::wire::SeatGrant;
 use super::create::check_bot;
 use super::drive::due_ms;
 use super::{clean_name, now_ms, Hub, Seat, Table, TableState};
+use crate::wire::ErrorCode;
 
 impl TableState {
     /// The seat a token belongs to. No token: a spectator. A token of no seat: refused.
@@ -25,7 +26,7 @@ impl TableState {
         };
         let forged = || {
             ApiError::forbidden(
-                "bad_token",
+                ErrorCode::BadToken,
                 "this seat token does not belong to any seat at this table",
             )
         };
@@ -40,7 +41,7 @@ impl TableState {
         match self.invited_seat(token) {
             Some(seat) if self.seats[seat].stored.claimed => Err(seat_taken(seat)),
             Some(seat) => Err(ApiError::conflict(
-                "claim_needed",
+                ErrorCode::ClaimNeeded,
                 format!(
                     "this is the invite link of seat {}: take the seat with it first (POST …/claim), which answers the seat's own token",
                     seat + 1
@@ -75,7 +76,7 @@ impl TableState {
         let target = &self.seats[seat];
         if target.connected() {
             return Some(ApiError::conflict(
-                "player_present",
+                ErrorCode::PlayerPresent,
                 format!(
                     "{} (seat {}) is connected; only they can hand their seat to a bot",
                     target.stored.name,
@@ -86,7 +87,7 @@ impl TableState {
         let allowed_ms = self.handover_at(target);
         (now < allowed_ms).then(|| {
             ApiError::conflict(
-                "player_not_away_long_enough",
+                ErrorCode::PlayerNotAwayLongEnough,
                 format!(
                     "{} (seat {}) has been away for {} s; you may hand their seat to a bot in {} s",
                     target.stored.name,
@@ -114,15 +115,15 @@ impl Hub {
         let mut state = table.state.lock().await;
         check_bot(state.settings.game, bot)?;
         if state.game.is_over() {
-            return Err(ApiError::conflict("game_over", "the game is over"));
+            return Err(ApiError::conflict(ErrorCode::GameOver, "the game is over"));
         }
         self.seen_player(&table.id, &mut state, caller).await;
         let target = state.seats.get(seat).ok_or_else(|| {
-            ApiError::not_found("no_seat", format!("there is no seat {}", seat + 1))
+            ApiError::not_found(ErrorCode::NoSeat, format!("there is no seat {}", seat + 1))
         })?;
         if let Some(current) = &target.stored.bot {
             return Err(ApiError::conflict(
-                "seat_is_bot",
+                ErrorCode::SeatIsBot,
                 format!("seat {} is already played by the {current} bot", seat + 1),
             ));
         }
@@ -156,7 +157,7 @@ impl Hub {
                             let s = &state.seats[seat];
                             s.stored.bot.as_ref().map(|current| {
                                 ApiError::conflict(
-                                    "seat_is_bot",
+                                    ErrorCode::SeatIsBot,
                                     format!(
                                         "seat {} is already played by the {current} bot",
                                         seat + 1
@@ -166,7 +167,7 @@ impl Hub {
                         })
                         .unwrap_or_else(|| {
                             ApiError::conflict(
-                                "player_not_away_long_enough",
+                                ErrorCode::PlayerNotAwayLongEnough,
                                 format!(
                                     "seat {} was just seen on another server; try again later",
                                     seat + 1
@@ -201,12 +202,12 @@ impl Hub {
         name: &str,
     ) -> Result<(), ApiError> {
         let name = clean_name(Some(name))?.ok_or_else(|| {
-            ApiError::bad_request("bad_name", "a name needs at least one character")
+            ApiError::bad_request(ErrorCode::BadName, "a name needs at least one character")
         })?;
         let mut state = table.state.lock().await;
         if caller != Some(seat) {
             return Err(ApiError::forbidden(
-                "not_your_seat",
+                ErrorCode::NotYourSeat,
                 format!("only the player of seat {} can rename it", seat + 1),
             ));
         }
@@ -234,16 +235,16 @@ impl Hub {
         let mut state = table.state.lock().await;
         if caller != Some(seat) {
             return Err(ApiError::forbidden(
-                "not_your_seat",
+                ErrorCode::NotYourSeat,
                 format!("only the owner of seat {} can take it back", seat + 1),
             ));
         }
         if state.game.is_over() {
-            return Err(ApiError::conflict("game_over", "the game is over"));
+            return Err(ApiError::conflict(ErrorCode::GameOver, "the game is over"));
         }
         if state.seats[seat].stored.bot.is_none() {
             return Err(ApiError::conflict(
-                "seat_not_bot",
+                ErrorCode::SeatNotBot,
                 format!("seat {} is not played by a bot", seat + 1),
             ));
         }
@@ -279,7 +280,7 @@ impl Hub {
         let joiner = client_key(from).to_string();
         let mut state = table.state.lock().await;
         if state.game.is_over() {
-            return Err(ApiError::conflict("game_over", "the game is over"));
+            return Err(ApiError::conflict(ErrorCode::GameOver, "the game is over"));
         }
         let open: Vec<usize> = state
             .seats
@@ -291,12 +292,15 @@ impl Hub {
             Some(seat) if open.contains(&seat) => seat,
             Some(seat) => {
                 return Err(ApiError::conflict(
-                    "seat_not_open",
+                    ErrorCode::SeatNotOpen,
                     format!("seat {} is not open to join", seat + 1),
                 ))
             }
             None => *open.first().ok_or_else(|| {
-                ApiError::conflict("no_open_seat", "no seat at this table is open to join")
+                ApiError::conflict(
+                    ErrorCode::NoOpenSeat,
+                    "no seat at this table is open to join",
+                )
             })?,
         };
         let per_table = self.options.max_open_seats_per_table_per_address;
@@ -308,7 +312,7 @@ impl Hub {
             .collect();
         if per_table > 0 && here.len() as u64 >= per_table {
             return Err(ApiError::conflict(
-                "already_seated",
+                ErrorCode::AlreadySeated,
                 format!(
                     "your address already holds seat {} of this table; one address takes at most {per_table} open seat(s) of a table",
                     here.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
@@ -318,7 +322,7 @@ impl Hub {
         let cap = self.options.max_open_seats_per_address;
         if cap > 0 && self.store.open_seats_of(&joiner).await? >= cap {
             return Err(ApiError::conflict(
-                "too_many_seats",
+                ErrorCode::TooManySeats,
                 format!(
                     "your address already holds {cap} open seats at unfinished tables; finish a game or hand a seat to a bot first"
                 ),
@@ -336,7 +340,7 @@ impl Hub {
             // Taken a moment ago through another node.
             let _ = self.catch_up_locked(table, &mut state).await;
             return Err(ApiError::conflict(
-                "seat_not_open",
+                ErrorCode::SeatNotOpen,
                 format!("seat {} was just taken", seat + 1),
             ));
         }
@@ -369,7 +373,7 @@ impl Hub {
         let name = clean_name(name)?;
         let invite = invite.filter(|t| !t.is_empty()).ok_or_else(|| {
             ApiError::forbidden(
-                "token_needed",
+                ErrorCode::TokenNeeded,
                 "taking an invited seat needs the invite link's token",
             )
         })?;
@@ -378,7 +382,7 @@ impl Hub {
             // A seat's own token is no invite; anything else is forged.
             state.seat_of(Some(invite))?;
             return Err(ApiError::forbidden(
-                "not_an_invite",
+                ErrorCode::NotAnInvite,
                 "this token is a seat's own token, not an invite link; open the table with it",
             ));
         };
@@ -443,7 +447,7 @@ impl Hub {
 /// An invite link used after its seat was taken.
 fn seat_taken(seat: usize) -> ApiError {
     ApiError::conflict(
-        "seat_taken",
+        ErrorCode::SeatTaken,
         format!(
             "this seat is taken: the invite link of seat {} was used already, and it no longer opens the seat",
             seat + 1

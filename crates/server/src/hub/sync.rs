@@ -3,11 +3,10 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use crate::games;
 
 use super::{now_ms, Hub, Table, TableState};
+use crate::wire::GameAction;
 
 impl Hub {
     /// Tells the other nodes that a table changed (no-op on a single node): a new
@@ -109,8 +108,8 @@ impl Hub {
                     state.version
                 );
             }
-            let value: Value = serde_json::from_str(&action.action)?;
-            games::replay_action(state.game.as_mut(), action.actor, &value)
+            let logged: GameAction = serde_json::from_str(&action.action)?;
+            games::replay_action(state.game.as_mut(), action.actor, &logged)
                 .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
             state.version = action.version;
             state.turn_started_ms = action.at_ms;

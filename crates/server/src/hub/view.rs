@@ -2,7 +2,6 @@
 
 use crate::error::ApiError;
 use crate::fairness;
-use crate::games::GameView;
 use crate::store::StoredSeat;
 use crate::wire::{
     Fairness, LobbySeat, LobbyTable, ResultView, SeatKind, SeatView, TableSettings, TableView,
@@ -10,6 +9,7 @@ use crate::wire::{
 
 use super::replay::read_settings;
 use super::{now_ms, Hub, Seat, TableState};
+use crate::wire::GameSettings;
 
 impl TableState {
     fn fairness(&self) -> Fairness {
@@ -70,10 +70,6 @@ impl TableState {
 
     fn view_detail(&self, id: &str, seat: Option<usize>, full: bool) -> TableView {
         let now = now_ms();
-        let (rumis, rummikub) = match self.game.view(seat, full, &self.names()) {
-            GameView::Rumis(v) => (Some(*v), None),
-            GameView::Rummikub(v) => (None, Some(*v)),
-        };
         TableView {
             id: id.to_string(),
             game: self.settings.game,
@@ -91,8 +87,7 @@ impl TableState {
             deadline_ms: self.deadline_ms(),
             result: self.result(),
             fairness: self.fairness(),
-            rumis,
-            rummikub,
+            state: self.game.view(seat, full, &self.names()),
         }
     }
 
@@ -123,16 +118,15 @@ fn lobby_line<'a>(
     created_ms: i64,
     seats: impl Iterator<Item = &'a StoredSeat> + Clone,
 ) -> LobbyTable {
-    let detail = match (&settings.rumis, &settings.rummikub) {
-        (Some(rumis), _) => format!(
+    let detail = match &settings.settings {
+        GameSettings::Rumis(rumis) => format!(
             "{}, {} players, {}",
             rumis.scenario, rumis.players, rumis.variant
         ),
-        (_, Some(rummikub)) => format!(
+        GameSettings::Rummikub(rummikub) => format!(
             "{} rules, {} players, {} round(s)",
             rummikub.rules, settings.players, rummikub.rounds
         ),
-        _ => String::new(),
     };
     LobbyTable {
         id: id.to_string(),

@@ -10,7 +10,6 @@ use std::time::Duration;
 use axum::{Extension, Router};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
@@ -18,6 +17,7 @@ use tower::{Layer, Service};
 
 use super::connections::{turned_true, Connections, Refusal};
 use super::Limits;
+use crate::wire::{ErrorBody, ErrorCode};
 
 /// Seconds a refused client is told to wait (`Retry-After`): places free up as other
 /// connections close, which no clock predicts.
@@ -180,22 +180,27 @@ fn json_for_hyper_error(head: &[u8]) -> Option<Vec<u8>> {
     let (status, code, message) = match rest.get(..4)? {
         "400 " => (
             "400 Bad Request",
-            "bad_request",
+            ErrorCode::BadRequest,
             "the request cannot be read: its request line or a header is malformed",
         ),
         "414 " => (
             "414 URI Too Long",
-            "uri_too_long",
+            ErrorCode::UriTooLong,
             "the request's address is too long",
         ),
         "431 " => (
             "431 Request Header Fields Too Large",
-            "headers_too_large",
+            ErrorCode::HeadersTooLarge,
             "the request's headers are too large, or too many",
         ),
         _ => return None,
     };
-    let body = json!({ "error": message, "code": code }).to_string();
+    let body = serde_json::to_string(&ErrorBody {
+        error: message.to_string(),
+        code,
+        why: None,
+    })
+    .expect("an error serialises");
     Some(
         format!(
             "HTTP/1.1 {status}\r\ncontent-type: application/json\r\nx-content-type-options: nosniff\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",

@@ -11,13 +11,13 @@ mod rate;
 
 use std::time::Duration;
 
+use crate::wire::{ErrorBody, ErrorCode};
 use axum::body::Body;
 use axum::extract::DefaultBodyLimit;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{Response, StatusCode};
 use axum::response::IntoResponse;
 use axum::{Extension, Router};
-use serde_json::json;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -90,7 +90,7 @@ pub fn too_many_requests(retry_after: Duration) -> axum::response::Response {
     let seconds = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
     let mut response = json_error(
         StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
+        ErrorCode::RateLimited,
         &format!("too many requests; try again in {seconds} s"),
     );
     response
@@ -100,35 +100,39 @@ pub fn too_many_requests(retry_after: Duration) -> axum::response::Response {
 }
 
 /// An error answer as every error is: `{"error": …, "code": …}`.
-pub fn json_error(status: StatusCode, code: &str, message: &str) -> axum::response::Response {
+pub fn json_error(status: StatusCode, code: ErrorCode, message: &str) -> axum::response::Response {
     (
         status,
-        axum::Json(json!({ "error": message, "code": code })),
+        axum::Json(ErrorBody {
+            error: message.to_string(),
+            code,
+            why: None,
+        }),
     )
         .into_response()
 }
 
 /// The `code` for an error status that came from outside the handlers.
-fn status_code_key(status: StatusCode) -> &'static str {
+fn status_code_key(status: StatusCode) -> ErrorCode {
     match status.as_u16() {
-        400 => "bad_request",
-        401 => "unauthorized",
-        403 => "forbidden",
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "timeout",
-        409 => "conflict",
-        413 => "too_large",
-        414 => "uri_too_long",
-        415 => "unsupported_media_type",
-        416 => "range_not_satisfiable",
-        422 => "unprocessable",
-        426 => "upgrade_required",
-        429 => "rate_limited",
-        431 => "headers_too_large",
-        503 => "unavailable",
-        _ if status.is_server_error() => "internal",
-        _ => "error",
+        400 => ErrorCode::BadRequest,
+        401 => ErrorCode::Unauthorized,
+        403 => ErrorCode::Forbidden,
+        404 => ErrorCode::NotFound,
+        405 => ErrorCode::MethodNotAllowed,
+        408 => ErrorCode::Timeout,
+        409 => ErrorCode::Conflict,
+        413 => ErrorCode::TooLarge,
+        414 => ErrorCode::UriTooLong,
+        415 => ErrorCode::UnsupportedMediaType,
+        416 => ErrorCode::RangeNotSatisfiable,
+        422 => ErrorCode::Unprocessable,
+        426 => ErrorCode::UpgradeRequired,
+        429 => ErrorCode::RateLimited,
+        431 => ErrorCode::HeadersTooLarge,
+        503 => ErrorCode::Unavailable,
+        _ if status.is_server_error() => ErrorCode::Internal,
+        _ => ErrorCode::Error,
     }
 }
 
@@ -161,7 +165,7 @@ pub fn protect(routes: Router, limits: &Limits) -> Router {
         .layer(CatchPanicLayer::custom(|_| {
             json_error(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
+                ErrorCode::Internal,
                 "the server failed on this request",
             )
         }))
@@ -210,7 +214,7 @@ pub async fn json_writes_only(
     if must_be_json && !content_type.is_some_and(is_json) {
         return json_error(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
+            ErrorCode::UnsupportedMediaType,
             "a write must be sent as JSON, with Content-Type: application/json",
         );
     }
@@ -261,7 +265,12 @@ async fn json_errors(
             .unwrap_or("the request failed")
             .to_string(),
     };
-    let body = json!({ "error": message, "code": status_code_key(status) }).to_string();
+    let body = serde_json::to_string(&ErrorBody {
+        error: message.to_string(),
+        code: status_code_key(status),
+        why: None,
+    })
+    .expect("an error serialises");
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.remove(header::CONTENT_ENCODING);
     parts.headers.insert(
