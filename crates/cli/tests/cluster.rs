@@ -425,7 +425,9 @@ async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_once_its_lease_runs_out(
     let at_ms = |id: &str, version: u64| -> i64 {
         psql(
             &db,
-            &format!("SELECT at_ms FROM rumi_actions WHERE table_id = '{id}' AND version = {version}"),
+            &format!(
+                "SELECT at_ms FROM rumi_actions WHERE table_id = '{id}' AND version = {version}"
+            ),
         )
         .parse()
         .unwrap()
