@@ -22,15 +22,19 @@ fn node(db: &str, nats: &Nats, name: &str) -> Served {
     node_with(db, nats, name, &[])
 }
 
+/// A node with the tests' flags, and `more` (which may set `--lease-seconds` anew).
 fn node_with(db: &str, nats: &Nats, name: &str, more: &[&str]) -> Served {
     let url = nats.url();
+    let lease = if more.contains(&"--lease-seconds") {
+        &[][..]
+    } else {
+        &["--lease-seconds", "2"][..]
+    };
     let mut flags = vec![
         "--nats",
         &url,
         "--node-id",
         name,
-        "--lease-seconds",
-        "2",
         "--bot-delay-ms",
         "100",
         "--max-open-tables-per-address",
@@ -38,6 +42,7 @@ fn node_with(db: &str, nats: &Nats, name: &str, more: &[&str]) -> Served {
         "--tables-per-minute-per-address",
         "0",
     ];
+    flags.extend_from_slice(lease);
     flags.extend_from_slice(more);
     serve_with(db, &flags)
 }
@@ -186,6 +191,9 @@ async fn two_people(creator: &str, other: &str, body: Value) -> (String, String,
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every_state() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
     let db = temp_postgres("cluster_games");
     let nats = Nats::start();
     let nodes = [
@@ -285,6 +293,9 @@ async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_action_sent_to_two_nodes_is_stored_once() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
     let db = temp_postgres("cluster_race");
     let nats = Nats::start();
     let nodes = [node(&db, &nats, "r1"), node(&db, &nats, "r2")];
@@ -320,7 +331,10 @@ async fn the_same_action_sent_to_two_nodes_is_stored_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_within_five_seconds() {
+async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_once_its_lease_runs_out() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
     let db = temp_postgres("cluster_kill");
     let nats = Nats::start();
     let mut nodes = vec![
@@ -382,6 +396,19 @@ async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_within_five_seconds() {
         .parse()
         .unwrap()
     };
+    // The dead node's leases run out at the latest expiry it wrote (read before the
+    // kill: it may only have pushed it later since). The events below are what the
+    // test waits for; `watch`'s deadline, fifteen lease lifetimes, only keeps a
+    // broken hand-over from hanging the test.
+    let expiry = |id: &str| -> i64 {
+        psql(
+            &db,
+            &format!("SELECT expires_ms FROM rumi_leases WHERE table_id = '{id}'"),
+        )
+        .parse()
+        .unwrap()
+    };
+    let (bots_expiry, clock_expiry) = (expiry(&bots), expiry(&clock));
     nodes[victim].take().unwrap().kill_9();
     let killed = Instant::now();
     // What the killed node had stored is all there is; the next action is another's.
@@ -393,14 +420,28 @@ async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_within_five_seconds() {
     println!(
         "after kill -9 of {victim_name}: bots moved again in {bots_after:?}, the clock in {clock_after:?} (its lease on the killed node: {clock_on_victim})"
     );
+    // The next actions came from another node that took the lease once it ran out,
+    // not before: nobody drove the table beside its holder.
+    let at_ms = |id: &str, version: u64| -> i64 {
+        psql(
+            &db,
+            &format!(
+                "SELECT at_ms FROM rumi_actions WHERE table_id = '{id}' AND version = {version}"
+            ),
+        )
+        .parse()
+        .unwrap()
+    };
     assert!(
-        bots_after < Duration::from_secs(5),
-        "bots resumed after {bots_after:?}"
+        at_ms(&bots, before_bots + 1) > bots_expiry,
+        "the bots moved again only once the dead node's lease ran out"
     );
-    assert!(
-        clock_after < Duration::from_secs(5),
-        "the clock resumed after {clock_after:?}"
-    );
+    if clock_on_victim {
+        assert!(
+            at_ms(&clock, before_clock + 1) > clock_expiry,
+            "the clock went on only once the dead node's lease ran out"
+        );
+    }
     assert!(moved["version"].as_u64().unwrap() > before_bots);
     assert_ne!(
         holder(&bots),
@@ -433,6 +474,9 @@ async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_within_five_seconds() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_cut_off_from_nats_catches_up_when_it_returns() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
     let db = temp_postgres("cluster_nats");
     let nats = Nats::start();
     let nodes = [node(&db, &nats, "c1"), node(&db, &nats, "c2")];
@@ -477,9 +521,10 @@ async fn a_node_cut_off_from_nats_catches_up_when_it_returns() {
     }
     // NATS comes back on the same address: node 2 catches up from the database.
     let _nats = Nats::start_on(port);
-    let caught_up = tokio::time::timeout(Duration::from_secs(15), spectator.until(3))
+    // The deadline only keeps a node that never catches up from hanging the test.
+    let caught_up = tokio::time::timeout(Duration::from_secs(60), spectator.until(3))
         .await
-        .expect("the spectator on node 2 caught up within 15 s");
+        .expect("the spectator on node 2 caught up");
     assert_eq!(caught_up["version"], 3);
     let truth = get(&nodes[0].base, &format!("/api/tables/{id}"), None).await;
     assert_eq!(
@@ -496,10 +541,17 @@ async fn a_node_cut_off_from_nats_catches_up_when_it_returns() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_reports_its_health_and_metrics_and_hands_its_tables_over_on_sigterm() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
     let db = temp_postgres("cluster_stop");
     let nats = Nats::start();
-    let first = node(&db, &nats, "h1");
-    let second = node(&db, &nats, "h2");
+    // Leases and the drain far longer than the test may take: a node that stops at
+    // all stopped without waiting for its requests to drain, and a table that goes
+    // on elsewhere was handed over, not left to run out. No clock is raced.
+    let patient = ["--lease-seconds", "600", "--drain-timeout-secs", "600"];
+    let first = node_with(&db, &nats, "h1", &patient);
+    let second = node_with(&db, &nats, "h2", &patient);
     let health = get(&first.base, "/api/health", None).await;
     assert_eq!(health["status"], "ready", "{health}");
     assert_eq!(
@@ -559,8 +611,8 @@ async fn a_node_reports_its_health_and_metrics_and_hands_its_tables_over_on_sigt
         (second, first)
     };
     let (status, took) = driver.terminate();
+    println!("stopping took {took:?}");
     assert!(status.success(), "{status:?}");
-    assert!(took < Duration::from_secs(5), "stopping took {took:?}");
     let left = psql(
         &db,
         &format!("SELECT COUNT(*) FROM rumi_leases WHERE node = '{holder}'"),
@@ -579,8 +631,8 @@ async fn a_node_reports_its_health_and_metrics_and_hands_its_tables_over_on_sigt
             break;
         }
         assert!(
-            since.elapsed() < Duration::from_secs(5),
-            "nobody took the table over"
+            since.elapsed() < Duration::from_secs(120),
+            "nobody took the table over (the lease runs for 600 s)"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -643,6 +695,9 @@ impl PresenceCluster {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_another() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
     let PresenceCluster {
         _nats,
         nodes,
@@ -718,6 +773,9 @@ async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_cut_off_from_nats_says_degraded_and_still_serves() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
     let db = temp_postgres("cluster_degraded");
     let nats = Nats::start();
     let node = node(&db, &nats, "d1");
@@ -762,6 +820,9 @@ async fn a_node_cut_off_from_nats_says_degraded_and_still_serves() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_only_polls_one_node_is_not_away_on_another() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
     let PresenceCluster {
         _nats,
         nodes,

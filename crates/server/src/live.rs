@@ -21,7 +21,7 @@ use tokio::time::{sleep_until, Instant};
 
 use crate::error::ApiError;
 use crate::hub::{Hub, Table};
-use crate::transport::{json_error, ConnectionSlot, Ending, Limits, LiveSocket, TokenBucket};
+use crate::transport::{json_error, ConnectionSlot, DirectLimiter, Ending, Limits, LiveSocket};
 use crate::wire::{ClientMessage, ErrorCode, ServerMessage};
 
 /// A WebSocket key: 16 bytes in base64 (RFC 6455 §4.1).
@@ -135,7 +135,8 @@ struct Socket {
     sender: SplitSink<WebSocket, Message>,
     receiver: SplitStream<WebSocket>,
     limits: Limits,
-    bucket: TokenBucket,
+    /// The socket's message rate (`Limits::ws_messages`).
+    messages: DirectLimiter,
     /// Messages refused in a row for the rate; too many and the socket is closed.
     refused: u32,
     last_heard: Instant,
@@ -156,7 +157,7 @@ async fn live(
     let mut socket = Socket {
         sender,
         receiver,
-        bucket: TokenBucket::new(limits.ws_messages),
+        messages: DirectLimiter::new(limits.ws_messages),
         limits,
         refused: 0,
         last_heard: Instant::now(),
@@ -300,7 +301,7 @@ impl Socket {
         if let Message::Close(_) = message {
             return Err(None);
         }
-        if self.bucket.take(self.limits.ws_messages).is_err() {
+        if self.messages.take().is_err() {
             self.refused += 1;
             if f64::from(self.refused) >= self.limits.ws_messages.burst {
                 return Err(Some(Close::new(POLICY, "too many messages")));

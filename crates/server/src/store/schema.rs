@@ -1,37 +1,46 @@
-//! The schema, and the columns and tables added since the first one.
+//! Opening the database, and its schema: numbered sqlx migrations in `crates/server/migrations/sqlite`
+//! and `…/postgres`, embedded in the binary and applied when the server opens the
+//! database (one node at a time: sqlx holds a PostgreSQL advisory lock meanwhile).
+//! A migration, once released, never changes (sqlx checks each one's checksum); a
+//! change of schema is a new numbered file in both folders.
+//!
+//! Migration 1 is the baseline: the schema the releases before numbered migrations
+//! left. A database they made (rumi's tables there, sqlx's `_sqlx_migrations` not) is
+//! brought to the baseline and marked as at it, instead of running the baseline on it.
 
 use std::time::Duration;
 
 use sqlx::any::AnyPoolOptions;
-use sqlx::Executor;
+use sqlx::migrate::{Migrate, Migrator};
+use sqlx::{AnyConnection, AnyPool, Executor, Row};
 
 use super::Store;
 
-/// Columns added after the first schema; adding one that exists fails and is ignored.
-const MIGRATIONS: [&str; 14] = [
-    // Which node runs a table's bots and clock (several nodes on one database).
+static SQLITE: Migrator = sqlx::migrate!("migrations/sqlite");
+static POSTGRES: Migrator = sqlx::migrate!("migrations/postgres");
+
+/// The version of the baseline migration.
+const BASELINE: i64 = 1;
+
+/// Columns that the releases before numbered migrations added to their own older
+/// databases, in order: a database one of them made may lack the later ones.
+const ADDED_COLUMNS: [(&str, &str, &str); 8] = [
+    ("rumi_tables", "salt", "TEXT NOT NULL DEFAULT ''"),
+    ("rumi_tables", "practice", "BIGINT NOT NULL DEFAULT 0"),
+    ("rumi_tables", "started_ms", "BIGINT"),
+    ("rumi_tables", "creator", "TEXT NOT NULL DEFAULT ''"),
+    ("rumi_tables", "due_ms", "BIGINT"),
+    ("rumi_seats", "open", "BIGINT NOT NULL DEFAULT 0"),
+    ("rumi_seats", "invite", "TEXT NOT NULL DEFAULT ''"),
+    ("rumi_seats", "joiner", "TEXT NOT NULL DEFAULT ''"),
+];
+
+/// Tables and indexes that those releases created when missing (after the columns).
+const ADDED_TABLES: [&str; 7] = [
     "CREATE TABLE IF NOT EXISTS rumi_leases (
         table_id TEXT PRIMARY KEY,
         node TEXT NOT NULL,
         expires_ms BIGINT NOT NULL)",
-    "ALTER TABLE rumi_tables ADD COLUMN salt TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE rumi_tables ADD COLUMN practice BIGINT NOT NULL DEFAULT 0",
-    "ALTER TABLE rumi_tables ADD COLUMN started_ms BIGINT",
-    "ALTER TABLE rumi_tables ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
-    // When the server must act next at the table (a bot's move, the clock); lets a
-    // restart resume exactly the tables that need it without rebuilding the others.
-    "ALTER TABLE rumi_tables ADD COLUMN due_ms BIGINT",
-    "ALTER TABLE rumi_seats ADD COLUMN open BIGINT NOT NULL DEFAULT 0",
-    "CREATE INDEX IF NOT EXISTS rumi_tables_creator ON rumi_tables (creator, finished)",
-    // A seat's invite link is spent when its seat is taken (a new token replaces it).
-    "ALTER TABLE rumi_seats ADD COLUMN invite TEXT NOT NULL DEFAULT ''",
-    "ALTER TABLE rumi_seats ADD COLUMN joiner TEXT NOT NULL DEFAULT ''",
-    "CREATE INDEX IF NOT EXISTS rumi_seats_joiner ON rumi_seats (joiner)",
-    // The tables whose clock comes soon (loaded again after a drop from memory).
-    "CREATE INDEX IF NOT EXISTS rumi_tables_due ON rumi_tables (due_ms)",
-    // Several nodes: when each node last saw a seat's player, and the connections it
-    // holds for them (`seen_ms` refreshed while any is open), so that a seat is
-    // handed to a bot only when no node has seen its player for the hand-over time.
     "CREATE TABLE IF NOT EXISTS rumi_presence (
         table_id TEXT NOT NULL,
         seat BIGINT NOT NULL,
@@ -39,32 +48,11 @@ const MIGRATIONS: [&str; 14] = [
         connections BIGINT NOT NULL,
         seen_ms BIGINT NOT NULL,
         PRIMARY KEY (table_id, seat, node))",
-    "CREATE INDEX IF NOT EXISTS rumi_presence_node ON rumi_presence (node, connections)",
-];
-
-const SCHEMA: [&str; 4] = [
-    "CREATE TABLE IF NOT EXISTS rumi_tables (
-        id TEXT PRIMARY KEY,
-        config TEXT NOT NULL,
-        seed BIGINT NOT NULL,
-        created_ms BIGINT NOT NULL,
-        finished BIGINT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS rumi_seats (
-        table_id TEXT NOT NULL,
-        seat BIGINT NOT NULL,
-        name TEXT NOT NULL,
-        bot TEXT,
-        token TEXT NOT NULL,
-        claimed BIGINT NOT NULL,
-        PRIMARY KEY (table_id, seat))",
-    "CREATE TABLE IF NOT EXISTS rumi_actions (
-        table_id TEXT NOT NULL,
-        version BIGINT NOT NULL,
-        actor BIGINT NOT NULL,
-        action TEXT NOT NULL,
-        at_ms BIGINT NOT NULL,
-        PRIMARY KEY (table_id, version))",
     "CREATE INDEX IF NOT EXISTS rumi_tables_finished ON rumi_tables (finished)",
+    "CREATE INDEX IF NOT EXISTS rumi_tables_creator ON rumi_tables (creator, finished)",
+    "CREATE INDEX IF NOT EXISTS rumi_tables_due ON rumi_tables (due_ms)",
+    "CREATE INDEX IF NOT EXISTS rumi_seats_joiner ON rumi_seats (joiner)",
+    "CREATE INDEX IF NOT EXISTS rumi_presence_node ON rumi_presence (node, connections)",
 ];
 
 impl Store {
@@ -106,35 +94,97 @@ impl Store {
             .map_err(|e| {
                 anyhow::anyhow!("cannot open database {}: {e}", crate::redact_url(&url))
             })?;
-        for statement in SCHEMA {
-            // Nodes started together race to create the schema; PostgreSQL may refuse
-            // the loser's `IF NOT EXISTS` once: try again.
-            let mut tries = 0;
-            while let Err(e) = pool.execute(statement).await {
-                tries += 1;
-                if tries == 5 {
-                    return Err(e.into());
-                }
-                tokio::time::sleep(Duration::from_millis(100 * tries)).await;
-            }
-        }
-        let (mut added_due, mut added_invite) = (false, false);
-        for statement in MIGRATIONS {
-            let added = pool.execute(statement).await.is_ok();
-            added_due |= added && statement.contains("ADD COLUMN due_ms");
-            added_invite |= added && statement.contains("COLUMN invite");
-        }
-        if added_invite {
-            // Seats invited before links were spent: the link's token is the seat's
-            // token until someone takes the seat (and gets a new one).
-            pool.execute("UPDATE rumi_seats SET invite = token WHERE claimed = 0 AND open = 0")
-                .await?;
-        }
-        if added_due {
-            // Tables from before `due_ms`: look at each unfinished one once.
-            pool.execute("UPDATE rumi_tables SET due_ms = created_ms, started_ms = created_ms WHERE finished = 0")
-                .await?;
-        }
+        migrate(&pool, sqlite).await.map_err(|e| {
+            anyhow::anyhow!(
+                "cannot bring database {} to this version's schema: {e:#}",
+                crate::redact_url(&url)
+            )
+        })?;
         Ok(Store { pool })
     }
+}
+
+/// Brings the database to the newest schema.
+async fn migrate(pool: &AnyPool, sqlite: bool) -> anyhow::Result<()> {
+    let migrator = if sqlite { &SQLITE } else { &POSTGRES };
+    let mut conn = pool.acquire().await?;
+    // The lock is sqlx's own (re-entrant), so that the adoption below and the
+    // migrations are one step for nodes started together.
+    conn.lock().await?;
+    let result = async {
+        if !has_table(&mut conn, sqlite, "_sqlx_migrations").await?
+            && has_table(&mut conn, sqlite, "rumi_tables").await?
+        {
+            adopt(&mut conn, sqlite).await?;
+            migrator.skip(&mut *conn, Some(BASELINE)).await?;
+            tracing::info!("a database from before numbered migrations: marked as at the baseline");
+        }
+        migrator.run(&mut *conn).await?;
+        anyhow::Ok(())
+    }
+    .await;
+    conn.unlock().await?;
+    result
+}
+
+/// Brings a database of the releases before numbered migrations to the baseline, as
+/// those releases did: the columns, tables and indexes it lacks, and the values that
+/// the seats and tables from before a column need.
+async fn adopt(conn: &mut AnyConnection, sqlite: bool) -> anyhow::Result<()> {
+    let mut added = Vec::new();
+    for (table, column, definition) in ADDED_COLUMNS {
+        if !has_column(conn, sqlite, table, column).await? {
+            let statement = format!("ALTER TABLE {table} ADD COLUMN {column} {definition}");
+            conn.execute(sqlx::AssertSqlSafe(statement)).await?;
+            added.push(column);
+        }
+    }
+    for statement in ADDED_TABLES {
+        conn.execute(statement).await?;
+    }
+    if added.contains(&"invite") {
+        // Seats invited before links were spent: the link's token is the seat's token
+        // until someone takes the seat (and gets a new one).
+        conn.execute("UPDATE rumi_seats SET invite = token WHERE claimed = 0 AND open = 0")
+            .await?;
+    }
+    if added.contains(&"due_ms") {
+        // Tables from before `due_ms`: look at each unfinished one once.
+        conn.execute(
+            "UPDATE rumi_tables SET due_ms = created_ms, started_ms = created_ms WHERE finished = 0",
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+async fn has_table(conn: &mut AnyConnection, sqlite: bool, table: &str) -> anyhow::Result<bool> {
+    let query = if sqlite {
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = $1"
+    } else {
+        "SELECT COUNT(*) FROM information_schema.tables
+         WHERE table_schema = current_schema() AND table_name = $1"
+    };
+    let row = sqlx::query(query).bind(table).fetch_one(&mut *conn).await?;
+    Ok(row.try_get::<i64, _>(0)? > 0)
+}
+
+async fn has_column(
+    conn: &mut AnyConnection,
+    sqlite: bool,
+    table: &str,
+    column: &str,
+) -> anyhow::Result<bool> {
+    let query = if sqlite {
+        "SELECT COUNT(*) FROM pragma_table_info($1) WHERE name = $2"
+    } else {
+        "SELECT COUNT(*) FROM information_schema.columns
+         WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2"
+    };
+    let row = sqlx::query(query)
+        .bind(table)
+        .bind(column)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(row.try_get::<i64, _>(0)? > 0)
 }

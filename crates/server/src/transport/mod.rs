@@ -2,8 +2,9 @@
 //! limits, security headers and JSON errors. The server listens on public addresses,
 //! so every connection and request is assumed hostile until it has behaved.
 //!
-//! [`rate`] holds the token buckets for per-client rates, [`connections`] counts
-//! open connections against their caps, [`listener`] accepts them.
+//! [`rate`] holds the rate limits (`governor`), per client and per WebSocket;
+//! [`connections`] counts open connections against their caps (a cap on how many at
+//! once, which no rate limiter expresses), [`listener`] accepts them.
 
 mod connections;
 mod listener;
@@ -25,7 +26,7 @@ use tower_http::timeout::TimeoutLayer;
 
 pub use connections::{ConnectionSlot, Ending, LiveSocket};
 pub use listener::serve;
-pub use rate::{client_key, network_key, Rate, RateLimiter, TokenBucket};
+pub use rate::{client_key, network_key, DirectLimiter, Rate, RateLimiter};
 
 pub use crate::redact::redact_url;
 

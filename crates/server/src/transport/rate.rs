@@ -1,85 +1,117 @@
-//! Token buckets: per-client rates for requests that cost the server something.
+//! Rate limits, on `governor` (GCRA, the token bucket's exact equivalent): per client
+//! address (IPv6 per /64) for requests that cost the server something (creating
+//! tables, hints, replays), per seat for hints, and per WebSocket for its messages.
+//! Open connections are counted, not rated: see `connections`.
+//!
+//! The limiters read tokio's clock, so that tests with paused time drive them too.
 
-use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::{IpAddr, Ipv6Addr};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::RwLock;
+use std::time::Duration;
 
-/// A token bucket's rate: `per_second` on average, `burst` at once.
+use governor::clock::Clock;
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::Quota;
+
+/// A rate: `per_second` on average, `burst` at once.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate {
     pub per_second: f64,
     pub burst: f64,
 }
 
-/// A token bucket: each event takes a token; tokens come back at the rate's pace.
-#[derive(Clone, Copy, Debug)]
-pub struct TokenBucket {
-    tokens: f64,
-    last: Instant,
-}
-
-impl TokenBucket {
-    /// A full bucket.
-    pub fn new(rate: Rate) -> TokenBucket {
-        TokenBucket {
-            tokens: rate.burst,
-            last: Instant::now(),
-        }
-    }
-
-    fn refill(&mut self, rate: Rate, now: Instant) {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.tokens = (self.tokens + elapsed * rate.per_second).min(rate.burst);
-        self.last = now;
-    }
-
-    /// Takes a token, or says how long until there is one.
-    pub fn take(&mut self, rate: Rate) -> Result<(), Duration> {
-        self.refill(rate, Instant::now());
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            Ok(())
-        } else {
-            let wait = (1.0 - self.tokens) / rate.per_second.max(f64::MIN_POSITIVE);
-            Err(Duration::from_secs_f64(wait.min(86_400.0)))
-        }
-    }
-
-    /// Whether the bucket would be full by `now`: forgetting it changes nothing.
-    fn is_full(&self, rate: Rate, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.tokens + elapsed * rate.per_second >= rate.burst
+impl Rate {
+    fn quota(self) -> Quota {
+        // One cell every period; at most a day, at least a nanosecond.
+        let period = Duration::from_secs_f64((1.0 / self.per_second.max(1e-9)).min(86_400.0))
+            .max(Duration::from_nanos(1));
+        let burst = NonZeroU32::new(self.burst.clamp(1.0, f64::from(u32::MAX)) as u32)
+            .unwrap_or(NonZeroU32::MIN);
+        Quota::with_period(period)
+            .expect("a period above zero")
+            .allow_burst(burst)
     }
 }
 
-/// A token bucket per key: per client address (IPv6 per /64) by default, for
-/// requests that cost the server something (creating tables, hints, replays), or per
-/// seat. Memory is bounded: full buckets are forgotten, and past `max_clients` the
-/// least recently seen half goes.
-pub struct RateLimiter<K = IpAddr> {
-    rate: Rate,
-    max_clients: usize,
-    buckets: Mutex<HashMap<K, TokenBucket>>,
+/// Tokio's clock (`tokio::time::Instant`): the real one, or a test's paused one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TokioClock;
+
+impl Clock for TokioClock {
+    type Instant = std::time::Instant;
+
+    fn now(&self) -> Self::Instant {
+        tokio::time::Instant::now().into_std()
+    }
+}
+
+type Direct =
+    governor::RateLimiter<NotKeyed, InMemoryState, TokioClock, NoOpMiddleware<std::time::Instant>>;
+type Keyed<K> = governor::RateLimiter<
+    K,
+    DefaultKeyedStateStore<K>,
+    TokioClock,
+    NoOpMiddleware<std::time::Instant>,
+>;
+
+/// One rate for one thing (a WebSocket's messages).
+pub struct DirectLimiter(Direct);
+
+impl DirectLimiter {
+    /// A limiter that allows `rate.burst` at once.
+    pub fn new(rate: Rate) -> DirectLimiter {
+        DirectLimiter(governor::RateLimiter::direct_with_clock(
+            rate.quota(),
+            TokioClock,
+        ))
+    }
+
+    /// Takes one, or says how long until there is one.
+    pub fn take(&self) -> Result<(), Duration> {
+        self.0
+            .check()
+            .map_err(|not_until| not_until.wait_time_from(TokioClock.now()))
+    }
+}
+
+/// Checks between two sweeps of the keys that are back to a full burst.
+const SWEEP_EVERY: usize = 4096;
+
+/// A rate per key: per client address by default, or per seat. Memory is bounded:
+/// keys back to a full burst are forgotten now and then (governor's `retain_recent`),
+/// and past `max_keys` at once, all the rest are forgotten too (they start again with a
+/// full burst, as a new client does).
+pub struct RateLimiter<K: Hash + Eq + Clone = IpAddr> {
+    quota: Quota,
+    max_keys: usize,
+    keys: RwLock<Keyed<K>>,
+    checks: AtomicUsize,
 }
 
 impl RateLimiter<IpAddr> {
-    /// Takes a token of `ip`'s bucket, or says how long until there is one.
+    /// Takes one of `ip`'s, or says how long until there is one.
     pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
         self.check_key(client_key(ip))
     }
 }
 
-impl<K: std::hash::Hash + Eq + Clone> RateLimiter<K> {
+impl<K: Hash + Eq + Clone> RateLimiter<K> {
     pub fn new(rate: Rate) -> RateLimiter<K> {
         RateLimiter::with_capacity(rate, 100_000)
     }
 
-    pub fn with_capacity(rate: Rate, max_clients: usize) -> RateLimiter<K> {
+    pub fn with_capacity(rate: Rate, max_keys: usize) -> RateLimiter<K> {
+        let quota = rate.quota();
         RateLimiter {
-            rate,
-            max_clients: max_clients.max(2),
-            buckets: Mutex::new(HashMap::new()),
+            quota,
+            max_keys: max_keys.max(2),
+            keys: RwLock::new(Self::empty(quota)),
+            checks: AtomicUsize::new(0),
         }
     }
 
@@ -94,38 +126,51 @@ impl<K: std::hash::Hash + Eq + Clone> RateLimiter<K> {
         })
     }
 
-    /// Takes a token of `key`'s bucket, or says how long until there is one.
+    fn empty(quota: Quota) -> Keyed<K> {
+        governor::RateLimiter::new(quota, DefaultKeyedStateStore::default(), TokioClock)
+    }
+
+    /// Takes one of `key`'s, or says how long until there is one.
     pub fn check_key(&self, key: K) -> Result<(), Duration> {
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() >= self.max_clients && !buckets.contains_key(&key) {
-            self.prune(&mut buckets);
+        let (taken, full) = {
+            let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+            let taken = keys
+                .check_key(&key)
+                .map_err(|not_until| not_until.wait_time_from(TokioClock.now()));
+            if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+                keys.retain_recent();
+            }
+            (taken, keys.len() > self.max_keys)
+        };
+        if full {
+            self.make_room(&key);
         }
-        buckets
-            .entry(key)
-            .or_insert_with(|| TokenBucket::new(self.rate))
-            .take(self.rate)
+        taken
+    }
+
+    /// Past `max_keys`: forgets the keys back to a full burst, then, if that is not
+    /// enough, all of them but `key` (the one just checked, which stays counted).
+    fn make_room(&self, key: &K) {
+        let mut keys = self.keys.write().unwrap_or_else(|e| e.into_inner());
+        keys.retain_recent();
+        if keys.len() > self.max_keys / 2 {
+            tracing::warn!(
+                "{} clients at once in a rate limiter: forgetting them",
+                keys.len()
+            );
+            *keys = Self::empty(self.quota);
+            let _ = keys.check_key(key);
+        }
+        keys.shrink_to_fit();
     }
 
     /// How many keys are remembered.
     pub fn len(&self) -> usize {
-        self.buckets.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.keys.read().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    fn prune(&self, buckets: &mut HashMap<K, TokenBucket>) {
-        let now = Instant::now();
-        buckets.retain(|_, b| !b.is_full(self.rate, now));
-        if buckets.len() >= self.max_clients / 2 {
-            // Many clients at once: keep the most recently seen half.
-            let mut seen: Vec<Instant> = buckets.values().map(|b| b.last).collect();
-            let middle = seen.len() - self.max_clients / 2;
-            let (_, cut, _) = seen.select_nth_unstable(middle);
-            let cut = *cut;
-            buckets.retain(|_, b| b.last > cut);
-        }
     }
 }
 
@@ -158,8 +203,8 @@ pub fn network_key(ip: IpAddr) -> IpAddr {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_bucket_allows_its_burst_then_its_rate() {
+    #[tokio::test(start_paused = true)]
+    async fn a_limiter_allows_its_burst_then_its_rate() {
         let rate = Rate {
             per_second: 10.0,
             burst: 3.0,
@@ -171,7 +216,7 @@ mod tests {
         }
         let wait = limiter.check(ip).unwrap_err();
         assert!(wait <= Duration::from_millis(100), "{wait:?}");
-        // Another address has its own bucket; an IPv6 /64 shares one.
+        // Another address has its own; an IPv6 /64 shares one.
         assert!(limiter.check("203.0.113.8".parse().unwrap()).is_ok());
         let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
         let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
@@ -179,7 +224,7 @@ mod tests {
             assert!(limiter.check(a).is_ok());
         }
         assert!(limiter.check(b).is_err());
-        std::thread::sleep(Duration::from_millis(120));
+        tokio::time::advance(Duration::from_millis(120)).await;
         assert!(limiter.check(ip).is_ok());
     }
 
@@ -195,9 +240,25 @@ mod tests {
             assert!(limiter.check(ip).is_ok());
             assert!(limiter.len() <= 100);
         }
-        // The most recent client is remembered: its bucket is empty.
+        // The most recent client is remembered: it has none left.
         let last = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + 9_999));
         assert!(limiter.check(last).is_err());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_socket_limiter_refuses_past_its_burst_until_time_passes() {
+        let limiter = DirectLimiter::new(Rate {
+            per_second: 20.0,
+            burst: 40.0,
+        });
+        for _ in 0..40 {
+            assert!(limiter.take().is_ok());
+        }
+        let wait = limiter.take().unwrap_err();
+        assert!(wait <= Duration::from_millis(50), "{wait:?}");
+        tokio::time::advance(Duration::from_millis(50)).await;
+        assert!(limiter.take().is_ok());
+        assert!(limiter.take().is_err());
     }
 
     #[test]

@@ -1,0 +1,180 @@
+//! The schema's migrations: a database made by the last release before numbered
+//! migrations opens in place (marked as at the baseline; its table loads and plays
+//! on), and a new database gets the very schema that release made.
+
+mod common;
+
+use common::{skipped_when_quick, start, temp_postgres, temp_sqlite};
+use serde_json::json;
+use sqlx::{AnyPool, Executor, Row};
+
+/// The schema as the last release before numbered migrations made it (its statements).
+const PREVIOUS_SCHEMA: &str = include_str!("fixtures/previous_release_schema.sql");
+/// A Rummikub table of Ana and Bo with three draws logged, as that release stored it.
+const PREVIOUS_TABLE: &str = include_str!("fixtures/previous_release_table.sql");
+/// That table's id.
+const TABLE: &str = "t50a91eb12dc7";
+
+async fn pool(url: &str) -> AnyPool {
+    sqlx::any::install_default_drivers();
+    let url = if url.starts_with("sqlite:") {
+        format!("{url}?mode=rwc")
+    } else {
+        url.to_string()
+    };
+    AnyPool::connect(&url).await.unwrap()
+}
+
+/// Runs each statement of an SQL file (`;` at a line's end ends one; `--` comments).
+async fn run(db: &AnyPool, sql: &str) {
+    let mut statement = String::new();
+    for line in sql.lines().filter(|l| !l.trim_start().starts_with("--")) {
+        statement.push_str(line);
+        statement.push('\n');
+        if line.trim_end().ends_with(';') {
+            db.execute(sqlx::AssertSqlSafe(statement.clone()))
+                .await
+                .unwrap_or_else(|e| panic!("{statement}: {e}"));
+            statement.clear();
+        }
+    }
+    assert!(statement.trim().is_empty(), "unended: {statement}");
+}
+
+/// The migrations' versions, from their files.
+fn versions() -> Vec<i64> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite");
+    let mut versions: Vec<i64> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            name.split('_').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    versions.sort();
+    versions
+}
+
+async fn previous_release_opens_in_place_and_plays_on(url: &str) {
+    let db = pool(url).await;
+    run(&db, PREVIOUS_SCHEMA).await;
+    run(&db, PREVIOUS_TABLE).await;
+    let tokens: Vec<String> =
+        sqlx::query("SELECT token FROM rumi_seats WHERE table_id = $1 ORDER BY seat")
+            .bind(TABLE)
+            .fetch_all(&db)
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| row.get("token"))
+            .collect();
+    db.close().await;
+
+    let server = start(url, 0).await;
+    let view = server.view(TABLE, None).await;
+    assert_eq!(view["version"], 3, "the logged actions load: {view}");
+    let seat = view["to_move"].as_u64().unwrap() as usize;
+    let (status, after) = server
+        .act(TABLE, &tokens[seat], 3, json!({"type": "draw"}))
+        .await;
+    assert_eq!(status, 200, "the table plays on: {after}");
+    assert_eq!(after["version"], 4);
+    server.running.shutdown();
+    let _ = server.running.task.await;
+
+    // Marked as at the baseline (not run on it), then brought to the newest.
+    let db = pool(url).await;
+    let applied: Vec<i64> = sqlx::query("SELECT version FROM _sqlx_migrations ORDER BY version")
+        .fetch_all(&db)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get("version"))
+        .collect();
+    assert_eq!(applied, versions());
+    db.close().await;
+
+    // Opened once more: nothing to adopt, the table as it was left.
+    let server = start(url, 0).await;
+    assert_eq!(server.view(TABLE, None).await["version"], 4);
+}
+
+#[tokio::test]
+async fn a_database_of_the_previous_release_opens_in_place_on_sqlite() {
+    previous_release_opens_in_place_and_plays_on(&temp_sqlite("migrate-previous")).await;
+}
+
+#[tokio::test]
+async fn a_database_of_the_previous_release_opens_in_place_on_postgresql() {
+    if skipped_when_quick("PostgreSQL") {
+        return;
+    }
+    previous_release_opens_in_place_and_plays_on(&temp_postgres("migrate_previous").await).await;
+}
+
+/// Each column of rumi's tables (in order, with type, nullability and default) and
+/// each index, as the database describes them.
+async fn schema(url: &str) -> Vec<String> {
+    let db = pool(url).await;
+    let (columns, indexes) = if url.starts_with("sqlite:") {
+        (
+            "SELECT m.name || '.' || c.name || ' ' || c.type || ' ' || c.\"notnull\" || ' '
+                    || COALESCE(c.dflt_value, 'none') || ' ' || c.pk
+             FROM sqlite_master m, pragma_table_info(m.name) c
+             WHERE m.type = 'table' AND m.name LIKE 'rumi_%' ORDER BY m.name, c.cid",
+            "SELECT name || ' ' || tbl_name FROM sqlite_master
+             WHERE type = 'index' AND name LIKE 'rumi_%' ORDER BY name",
+        )
+    } else {
+        (
+            "SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable
+                    || ' ' || COALESCE(column_default, 'none')
+             FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name LIKE 'rumi_%'
+             ORDER BY table_name, ordinal_position",
+            "SELECT indexname || ' ' || indexdef FROM pg_indexes
+             WHERE schemaname = current_schema() AND tablename LIKE 'rumi_%' ORDER BY indexname",
+        )
+    };
+    let mut described = Vec::new();
+    for query in [columns, indexes] {
+        for row in sqlx::query(query).fetch_all(&db).await.unwrap() {
+            described.push(row.get::<String, _>(0));
+        }
+    }
+    db.close().await;
+    described
+}
+
+async fn the_baseline_is_the_previous_schema(fresh: &str, previous: &str) {
+    let db = pool(previous).await;
+    run(&db, PREVIOUS_SCHEMA).await;
+    db.close().await;
+    let server = start(fresh, 0).await;
+    server.running.shutdown();
+    let _ = server.running.task.await;
+    let made = schema(fresh).await;
+    assert!(made.len() > 30, "{made:?}");
+    assert_eq!(made, schema(previous).await);
+}
+
+#[tokio::test]
+async fn a_new_database_gets_the_previous_releases_schema_on_sqlite() {
+    the_baseline_is_the_previous_schema(
+        &temp_sqlite("migrate-fresh"),
+        &temp_sqlite("migrate-previous-schema"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_new_database_gets_the_previous_releases_schema_on_postgresql() {
+    if skipped_when_quick("PostgreSQL") {
+        return;
+    }
+    the_baseline_is_the_previous_schema(
+        &temp_postgres("migrate_fresh").await,
+        &temp_postgres("migrate_previous_schema").await,
+    )
+    .await;
+}
