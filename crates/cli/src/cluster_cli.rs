@@ -1,20 +1,19 @@
 //! `rumi cluster`: a local cluster in one command. Starts several `rumi serve` nodes on
-//! one PostgreSQL database and one NATS server, and a small TCP load balancer in front
-//! of them that sends each connection to the next healthy node (WebSockets included:
-//! the balancer only copies bytes). A node that dies is started again under the same
-//! name; Ctrl-C or SIGTERM makes every node hand its leases over before the cluster
-//! exits.
+//! one PostgreSQL database and one NATS server, and HAProxy (Debian's `haproxy`) in
+//! front of them with a configuration from [`haproxy_config`]: round robin over the
+//! nodes whose `/api/health` answers 200, WebSockets included. A node that dies is
+//! started again under the same name and port; Ctrl-C or SIGTERM makes every node hand
+//! its leases over before the cluster exits.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::net::{TcpListener, TcpStream};
 use tokio::process::{Child, Command};
 use tokio::sync::{oneshot, watch};
 
@@ -24,12 +23,12 @@ pub struct ClusterArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=64))]
     nodes: u16,
     /// The nodes' shared database: postgres://user@host/db (SQLite serves one node only).
-    #[arg(long)]
-    db: String,
+    #[arg(long, required_unless_present = "print_haproxy_config")]
+    db: Option<String>,
     /// The NATS server that carries news between the nodes.
     #[arg(long, default_value = "nats://127.0.0.1:4222")]
     nats: String,
-    /// Address of the load balancer that clients connect to (port 0 picks a free port).
+    /// Address of HAProxy, which clients connect to (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
     /// Start a node again, under the same name, when its process exits.
@@ -64,83 +63,69 @@ pub struct ClusterArgs {
     /// and private servers only).
     #[arg(long)]
     allow_chosen_seeds: bool,
+    /// Print the HAProxy configuration for `--addr` and `--nodes` nodes listening on
+    /// 127.0.0.1:8081 and up, and exit (a start for production's, see docs/cluster.md).
+    #[arg(long)]
+    print_haproxy_config: bool,
 }
 
 /// How long a node has to print its address after it was started.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a node has to hand its leases over after SIGTERM before it is killed.
 const STOP_TIMEOUT: Duration = Duration::from_secs(20);
-/// How often, and how patiently, the nodes' health is asked.
-const HEALTH_EVERY: Duration = Duration::from_secs(1);
-const HEALTH_TIMEOUT: Duration = Duration::from_millis(800);
-/// How long the balancer waits to reach a node before it tries the next one.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long HAProxy has to stop after SIGTERM before it is killed.
+const HAPROXY_STOP_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// What the balancer and the health checks know of one node.
-struct Node {
-    name: String,
-    /// Where the node listens; `None` while it is (re)starting or dead.
-    addr: Option<SocketAddr>,
-    /// The last health answer: `None` before the first one.
-    healthy: Option<bool>,
-}
+/// The HAProxy configuration for clients on `bind` (an address, or `fd@N` for a socket
+/// HAProxy inherits) and the nodes `(name, address)`. It keeps the nodes whose
+/// `/api/health` answers 200 (a degraded node still does; a draining one answers 503),
+/// asks every second, and retries a failed connection on another node.
+pub fn haproxy_config(bind: &str, nodes: &[(String, String)]) -> String {
+    let mut text = format!(
+        "global
+    log stderr format short local0 notice
 
-/// The nodes, shared by the balancer, the health checks and the node supervisors.
-struct Cluster {
-    nodes: Mutex<Vec<Node>>,
-    next: AtomicUsize,
-}
+defaults
+    mode http
+    log global
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+    # A WebSocket stays open as long as its game.
+    timeout tunnel 1h
+    timeout http-request 10s
+    timeout check 800ms
+    # A node that refuses a connection (dead, restarting) is skipped for the next one.
+    retries 3
+    option redispatch 1
 
-impl Cluster {
-    /// The nodes to try for a new connection, the next one in turn first: the healthy
-    /// ones, or every running one when none is known healthy.
-    fn candidates(&self) -> Vec<(usize, SocketAddr)> {
-        let nodes = self.nodes.lock().expect("node list lock");
-        let running: Vec<(usize, SocketAddr, bool)> = nodes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, n)| n.addr.map(|a| (i, a, n.healthy == Some(true))))
-            .collect();
-        let healthy: Vec<(usize, SocketAddr)> = running
-            .iter()
-            .filter(|(_, _, h)| *h)
-            .map(|(i, a, _)| (*i, *a))
-            .collect();
-        let mut list = if healthy.is_empty() {
-            running.iter().map(|(i, a, _)| (*i, *a)).collect()
-        } else {
-            healthy
-        };
-        if !list.is_empty() {
-            let start = self.next.fetch_add(1, Ordering::Relaxed) % list.len();
-            list.rotate_left(start);
-        }
-        list
+frontend rumi
+    bind {bind}
+    default_backend nodes
+
+backend nodes
+    balance roundrobin
+    option httpchk GET /api/health
+    http-check expect status 200
+    default-server check inter 1s fall 1 rise 1
+"
+    );
+    for (name, addr) in nodes {
+        text.push_str(&format!("    server {name} {addr}\n"));
     }
-
-    /// Records a health answer for the node at `addr` (ignored if the node has moved
-    /// since); prints a line when the node turns unhealthy or healthy again.
-    fn set_health(&self, index: usize, addr: SocketAddr, healthy: bool, why: &str, quiet: bool) {
-        let mut nodes = self.nodes.lock().expect("node list lock");
-        let node = &mut nodes[index];
-        if node.addr != Some(addr) {
-            return;
-        }
-        let before = node.healthy;
-        node.healthy = Some(healthy);
-        if quiet {
-            return;
-        }
-        match (before, healthy) {
-            (Some(true) | None, false) => println!("node {} unhealthy: {why}", node.name),
-            (Some(false), true) => println!("node {} healthy", node.name),
-            _ => {}
-        }
-    }
+    text
 }
 
 pub fn cluster(args: ClusterArgs) -> anyhow::Result<()> {
-    if !(args.db.starts_with("postgres://") || args.db.starts_with("postgresql://")) {
+    if args.print_haproxy_config {
+        let nodes: Vec<(String, String)> = (1..=args.nodes)
+            .map(|i| (format!("node{i}"), format!("127.0.0.1:{}", 8080 + i)))
+            .collect();
+        print!("{}", haproxy_config(&args.addr.to_string(), &nodes));
+        return Ok(());
+    }
+    let db = args.db.as_deref().unwrap_or_default();
+    if !(db.starts_with("postgres://") || db.starts_with("postgresql://")) {
         bail!(
             "rumi cluster runs several nodes on one database, which must be PostgreSQL: \
              give --db postgres://user@host/db (SQLite serves a single node: use rumi serve)"
@@ -154,24 +139,14 @@ pub fn cluster(args: ClusterArgs) -> anyhow::Result<()> {
 
 async fn run(args: ClusterArgs) -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("cannot find the rumi executable")?;
-    let listener = TcpListener::bind(args.addr)
-        .await
+    let haproxy = haproxy_binary()?;
+    // Bound here, so that port 0 works and no one takes the port; HAProxy inherits it.
+    let listener = std::net::TcpListener::bind(args.addr)
         .with_context(|| format!("cannot listen on {}", args.addr))?;
     let balancer = listener.local_addr()?;
     let names: Vec<String> = (1..=args.nodes).map(|i| format!("node{i}")).collect();
-    let cluster = Arc::new(Cluster {
-        nodes: Mutex::new(
-            names
-                .iter()
-                .map(|name| Node {
-                    name: name.clone(),
-                    addr: None,
-                    healthy: None,
-                })
-                .collect(),
-        ),
-        next: AtomicUsize::new(0),
-    });
+    // Each node keeps its port across restarts, so HAProxy's configuration holds.
+    let addrs = free_ports(names.len())?;
     let serve_args = Arc::new(serve_args(&args));
     let (stop_tx, stop_rx) = watch::channel(false);
     let (announced_tx, announced_rx) = watch::channel(false);
@@ -179,15 +154,14 @@ async fn run(args: ClusterArgs) -> anyhow::Result<()> {
     // Start the nodes side by side; each supervisor reports its node's first start.
     let mut supervisors = Vec::new();
     let mut first_starts = Vec::new();
-    for (index, name) in names.iter().enumerate() {
+    for (name, addr) in names.iter().zip(&addrs) {
         let (started_tx, started_rx) = oneshot::channel();
         first_starts.push(started_rx);
         supervisors.push(tokio::spawn(supervise(Supervisor {
-            index,
             name: name.clone(),
+            addr: *addr,
             exe: exe.clone(),
             serve_args: serve_args.clone(),
-            cluster: cluster.clone(),
             restart: args.restart,
             stop: stop_rx.clone(),
             announced: announced_rx.clone(),
@@ -207,16 +181,21 @@ async fn run(args: ClusterArgs) -> anyhow::Result<()> {
             }
         }
     }
-    if let Some(error) = failure {
-        let _ = stop_tx.send(true);
-        for supervisor in supervisors {
-            let _ = supervisor.await;
+    let proxy = match failure {
+        None => start_haproxy(&haproxy, &listener, &names, &addrs).await,
+        Some(error) => Err(error),
+    };
+    drop(listener);
+    let (mut proxy, _config_dir) = match proxy {
+        Ok(proxy) => proxy,
+        Err(error) => {
+            let _ = stop_tx.send(true);
+            for supervisor in supervisors {
+                let _ = supervisor.await;
+            }
+            return Err(error);
         }
-        return Err(error);
-    }
-
-    // Know who is healthy before the first client comes.
-    check_health(&cluster, true).await;
+    };
 
     // Tests and scripts read this line to find the port.
     println!("listening on http://{balancer}");
@@ -224,40 +203,133 @@ async fn run(args: ClusterArgs) -> anyhow::Result<()> {
         println!("node {name} http://{addr} pid {pid}");
     }
     eprintln!(
-        "rumi cluster: {} nodes on {} and NATS {}, balanced on http://{balancer}",
+        "rumi cluster: {} nodes on {} and NATS {}, HAProxy on http://{balancer}",
         args.nodes,
-        server::redact_url(&args.db),
+        server::redact_url(args.db.as_deref().unwrap_or_default()),
         args.nats
     );
     let _ = announced_tx.send(true);
 
-    let health = tokio::spawn({
-        let cluster = cluster.clone();
-        async move {
-            let mut every = tokio::time::interval(HEALTH_EVERY);
-            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                every.tick().await;
-                check_health(&cluster, false).await;
-            }
-        }
-    });
-    let balance = tokio::spawn(balance(listener, cluster.clone()));
-
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .context("cannot listen for SIGTERM")?;
+    let mut result = Ok(());
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}
         _ = terminate.recv() => {}
+        status = proxy.wait() => {
+            result = Err(anyhow::anyhow!("HAProxy exited: {}", describe(status)));
+        }
     }
     eprintln!("rumi cluster: stopping the nodes (they hand their leases over)");
-    balance.abort();
-    health.abort();
+    stop_child(&mut proxy, "haproxy", HAPROXY_STOP_TIMEOUT).await;
     let _ = stop_tx.send(true);
     for supervisor in supervisors {
         let _ = supervisor.await;
     }
     eprintln!("rumi cluster: stopped");
+    result
+}
+
+/// `haproxy` on the PATH, or Debian's /usr/sbin/haproxy.
+fn haproxy_binary() -> anyhow::Result<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/sbin")])
+        .map(|dir| dir.join("haproxy"))
+        .find(|file| file.is_file())
+        .context("rumi cluster needs HAProxy in front of the nodes: apt-get install haproxy")
+}
+
+/// `count` addresses on 127.0.0.1 that were free a moment ago.
+fn free_ports(count: usize) -> anyhow::Result<Vec<SocketAddr>> {
+    // All held at once, so that they differ.
+    let held = (0..count)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0"))
+        .collect::<std::io::Result<Vec<_>>>()
+        .context("cannot find free ports for the nodes")?;
+    held.iter()
+        .map(|l| l.local_addr().context("a free port"))
+        .collect()
+}
+
+/// Writes the configuration into a temporary directory and starts HAProxy in the foreground on the inherited `listener` (as fd 3).
+async fn start_haproxy(
+    haproxy: &Path,
+    listener: &std::net::TcpListener,
+    names: &[String],
+    addrs: &[SocketAddr],
+) -> anyhow::Result<(Child, ConfigDir)> {
+    let nodes: Vec<(String, String)> = names
+        .iter()
+        .zip(addrs)
+        .map(|(name, addr)| (name.clone(), addr.to_string()))
+        .collect();
+    let dir = ConfigDir(std::env::temp_dir().join(format!("rumi-cluster-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).with_context(|| format!("cannot make {}", dir.0.display()))?;
+    let config = dir.0.join("haproxy.cfg");
+    std::fs::write(&config, haproxy_config("fd@3", &nodes))
+        .with_context(|| format!("cannot write {}", config.display()))?;
+    let mut command = Command::new(haproxy);
+    command
+        .arg("-db")
+        .arg("-f")
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .process_group(0);
+    let fd = listener.as_raw_fd();
+    let parent = std::process::id();
+    // SAFETY: between fork and exec only async-signal-safe calls (dup2, fcntl, prctl,
+    // getppid, kill).
+    unsafe {
+        command.pre_exec(move || {
+            // fd 3 is the listener, open across exec.
+            if fd == 3 {
+                let flags = libc::fcntl(3, libc::F_GETFD);
+                libc::fcntl(3, libc::F_SETFD, flags & !libc::FD_CLOEXEC);
+            } else if libc::dup2(fd, 3) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            die_with_parent(parent)
+        });
+    }
+    let mut child = command
+        .spawn()
+        .with_context(|| format!("cannot start {}", haproxy.display()))?;
+    let stderr = child.stderr.take().expect("piped stderr");
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(stderr).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            eprintln!("[haproxy] {line}");
+        }
+    });
+    Ok((child, dir))
+}
+
+/// The cluster's directory for HAProxy's configuration, removed when the cluster ends.
+struct ConfigDir(PathBuf);
+
+impl Drop for ConfigDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// In a child before exec: it gets SIGTERM when the cluster dies without stopping it.
+/// (The signal comes when the spawning thread ends: a runtime worker, which lives as
+/// long as the cluster.)
+fn die_with_parent(parent: u32) -> std::io::Result<()> {
+    // SAFETY: async-signal-safe calls only.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if libc::getppid() != parent as libc::pid_t {
+            libc::kill(libc::getpid(), libc::SIGTERM);
+        }
+    }
     Ok(())
 }
 
@@ -265,7 +337,7 @@ async fn run(args: ClusterArgs) -> anyhow::Result<()> {
 fn serve_args(args: &ClusterArgs) -> Vec<String> {
     let mut list: Vec<String> = vec![
         "--db".into(),
-        args.db.clone(),
+        args.db.clone().unwrap_or_default(),
         "--nats".into(),
         args.nats.clone(),
         "--lease-seconds".into(),
@@ -293,97 +365,14 @@ fn serve_args(args: &ClusterArgs) -> Vec<String> {
     list
 }
 
-/// Asks every running node `GET /api/health` at once; 200 is healthy, anything else
-/// (or no answer in time) is not.
-async fn check_health(cluster: &Cluster, quiet: bool) {
-    let targets: Vec<(usize, SocketAddr)> = {
-        let nodes = cluster.nodes.lock().expect("node list lock");
-        nodes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, n)| n.addr.map(|a| (i, a)))
-            .collect()
-    };
-    let answers = futures_util::future::join_all(targets.iter().map(|(_, addr)| async move {
-        match tokio::time::timeout(HEALTH_TIMEOUT, health_status(*addr)).await {
-            Ok(Ok(status)) if status.is_success() => (true, String::new()),
-            Ok(Ok(status)) => (false, format!("health answers {status}")),
-            Ok(Err(_)) => (false, "health unreachable".to_string()),
-            Err(_) => (false, "health does not answer".to_string()),
-        }
-    }))
-    .await;
-    for ((index, addr), (healthy, why)) in targets.into_iter().zip(answers) {
-        cluster.set_health(index, addr, healthy, &why, quiet);
-    }
-}
-
-/// The status of `GET /api/health` on one node, over a connection of its own (hyper's
-/// HTTP/1 client: the server's HTTP library).
-async fn health_status(addr: SocketAddr) -> anyhow::Result<hyper::StatusCode> {
-    let stream = TcpStream::connect(addr).await?;
-    let (mut sender, connection) =
-        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream)).await?;
-    let connection = tokio::spawn(connection);
-    let request = hyper::Request::get("/api/health")
-        .header(hyper::header::HOST, addr.to_string())
-        .body(String::new())?;
-    let status = sender.send_request(request).await?.status();
-    connection.abort();
-    Ok(status)
-}
-
-/// The load balancer: every connection goes to the next healthy node; a node that
-/// cannot be reached is marked unhealthy and the next one is tried.
-async fn balance(listener: TcpListener, cluster: Arc<Cluster>) {
-    loop {
-        let client = match listener.accept().await {
-            Ok((client, _)) => client,
-            Err(e) => {
-                // Out of file descriptors and the like: wait rather than spin.
-                eprintln!("rumi cluster: accept failed: {e}");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            }
-        };
-        let cluster = cluster.clone();
-        tokio::spawn(async move {
-            if let Some(mut upstream) = connect(&cluster).await {
-                let mut client = client;
-                let _ = client.set_nodelay(true);
-                let _ = upstream.set_nodelay(true);
-                let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
-            }
-        });
-    }
-}
-
-/// A connection to a node for a new client, or `None` when no node can be reached.
-async fn connect(cluster: &Cluster) -> Option<TcpStream> {
-    // Right after a node died or while the nodes restart, none may be listening: wait
-    // a little for one.
-    for _ in 0..50 {
-        let candidates = cluster.candidates();
-        for (index, addr) in &candidates {
-            match tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(addr)).await {
-                Ok(Ok(stream)) => return Some(stream),
-                Ok(Err(e)) => cluster.set_health(*index, *addr, false, &e.to_string(), false),
-                Err(_) => cluster.set_health(*index, *addr, false, "connect timed out", false),
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    None
-}
-
 /// One node's keeper: starts it, watches it, starts it again when it exits, and
 /// stops it (SIGTERM, then SIGKILL after [`STOP_TIMEOUT`]) when the cluster stops.
 struct Supervisor {
-    index: usize,
     name: String,
+    /// Where the node listens, every time it starts.
+    addr: SocketAddr,
     exe: PathBuf,
     serve_args: Arc<Vec<String>>,
-    cluster: Arc<Cluster>,
     restart: bool,
     stop: watch::Receiver<bool>,
     announced: watch::Receiver<bool>,
@@ -398,7 +387,7 @@ async fn supervise(mut s: Supervisor) {
             return;
         }
         let start = tokio::select! {
-            start = start_node(&s.exe, &s.name, &s.serve_args) => start,
+            start = start_node(&s.exe, &s.name, s.addr, &s.serve_args) => start,
             _ = s.stop.wait_for(|stop| *stop) => return,
         };
         let (mut child, addr) = match start {
@@ -421,11 +410,6 @@ async fn supervise(mut s: Supervisor) {
             }
         };
         let pid = child.id().unwrap_or(0);
-        {
-            let mut nodes = s.cluster.nodes.lock().expect("node list lock");
-            nodes[s.index].addr = Some(addr);
-            nodes[s.index].healthy = None;
-        }
         if let Some(report) = s.started.take() {
             let _ = report.send(Ok((addr, pid)));
             // The cluster prints its own address first, then every node's.
@@ -442,11 +426,9 @@ async fn supervise(mut s: Supervisor) {
             _ = s.stop.wait_for(|stop| *stop) => None,
         };
         let Some(status) = exited else {
-            stop_node(&mut child, &s.name, pid).await;
-            mark_down(&s.cluster, s.index);
+            stop_child(&mut child, &format!("node {}", s.name), STOP_TIMEOUT).await;
             return;
         };
-        mark_down(&s.cluster, s.index);
         let again = s.restart && !*s.stop.borrow();
         println!(
             "node {} (pid {pid}) exited: {}{}",
@@ -471,12 +453,6 @@ async fn supervise(mut s: Supervisor) {
     }
 }
 
-fn mark_down(cluster: &Cluster, index: usize) {
-    let mut nodes = cluster.nodes.lock().expect("node list lock");
-    nodes[index].addr = None;
-    nodes[index].healthy = Some(false);
-}
-
 fn describe(status: std::io::Result<ExitStatus>) -> String {
     use std::os::unix::process::ExitStatusExt;
     match status {
@@ -489,15 +465,16 @@ fn describe(status: std::io::Result<ExitStatus>) -> String {
     }
 }
 
-/// Starts `rumi serve` as node `name` on a free port and reads the address it prints.
+/// Starts `rumi serve` as node `name` on `addr` and reads the address it prints.
 async fn start_node(
     exe: &PathBuf,
     name: &str,
+    addr: SocketAddr,
     serve_args: &[String],
 ) -> anyhow::Result<(Child, SocketAddr)> {
     let mut command = Command::new(exe);
     command
-        .args(["serve", "--addr", "127.0.0.1:0", "--node-id", name])
+        .args(["serve", "--addr", &addr.to_string(), "--node-id", name])
         .args(serve_args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -508,20 +485,10 @@ async fn start_node(
         // which stops the nodes with SIGTERM so that they hand their leases over.
         .process_group(0);
     let parent = std::process::id();
-    // SAFETY: between fork and exec only async-signal-safe calls (prctl, getppid, kill).
+    // SAFETY: between fork and exec only async-signal-safe calls.
     unsafe {
-        command.pre_exec(move || {
-            // If the cluster dies without stopping its nodes, they stop themselves.
-            // (The signal comes when the spawning thread ends: a runtime worker,
-            // which lives as long as the cluster.)
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) == -1 {
-                return Err(std::io::Error::last_os_error());
-            }
-            if libc::getppid() != parent as libc::pid_t {
-                libc::kill(libc::getpid(), libc::SIGTERM);
-            }
-            Ok(())
-        });
+        // If the cluster dies without stopping its nodes, they stop themselves.
+        command.pre_exec(move || die_with_parent(parent));
     }
     let mut child = command
         .spawn()
@@ -572,20 +539,58 @@ async fn start_node(
     Ok((child, addr))
 }
 
-/// SIGTERM, so that the node hands its leases over; SIGKILL if it takes too long.
-async fn stop_node(child: &mut Child, name: &str, pid: u32) {
+/// SIGTERM (a node hands its leases over); SIGKILL if it takes longer than `patience`.
+async fn stop_child(child: &mut Child, name: &str, patience: Duration) {
     if let Ok(Some(_)) = child.try_wait() {
         return;
     }
+    let Some(pid) = child.id() else { return };
     // SAFETY: kill(2) on our own child, which has not been reaped (try_wait above).
     unsafe {
         libc::kill(pid as libc::pid_t, libc::SIGTERM);
     }
-    match tokio::time::timeout(STOP_TIMEOUT, child.wait()).await {
-        Ok(status) => eprintln!("rumi cluster: node {name} stopped ({})", describe(status)),
+    match tokio::time::timeout(patience, child.wait()).await {
+        Ok(status) => eprintln!("rumi cluster: {name} stopped ({})", describe(status)),
         Err(_) => {
-            eprintln!("rumi cluster: node {name} did not stop within {STOP_TIMEOUT:?}: killing it");
+            eprintln!("rumi cluster: {name} did not stop within {patience:?}: killing it");
             let _ = child.kill().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nodes() -> Vec<(String, String)> {
+        vec![
+            ("node1".into(), "127.0.0.1:8081".into()),
+            ("node2".into(), "127.0.0.1:8082".into()),
+        ]
+    }
+
+    #[test]
+    fn the_haproxy_config_checks_health_and_lists_every_node() {
+        let text = haproxy_config("0.0.0.0:8080", &nodes());
+        assert!(text.contains("    bind 0.0.0.0:8080\n"), "{text}");
+        assert!(text.contains("option httpchk GET /api/health\n"), "{text}");
+        // A draining node answers 503: out of rotation. A degraded one answers 200.
+        assert!(text.contains("http-check expect status 200\n"), "{text}");
+        assert!(text.contains("balance roundrobin\n"), "{text}");
+        assert!(text.contains("timeout tunnel "), "{text}");
+        assert!(text.contains("option redispatch"), "{text}");
+        assert!(
+            text.ends_with("    server node1 127.0.0.1:8081\n    server node2 127.0.0.1:8082\n")
+        );
+    }
+
+    #[test]
+    fn docs_cluster_md_shows_the_generated_config() {
+        let docs = include_str!("../../../docs/cluster.md");
+        let text = haproxy_config("0.0.0.0:8080", &nodes());
+        assert!(
+            docs.contains(&format!("```\n{text}```\n")),
+            "docs/cluster.md should show:\n{text}"
+        );
     }
 }

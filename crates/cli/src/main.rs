@@ -36,7 +36,7 @@ enum Command {
     /// Start the web app: lobby, tables, bots, browser client (default SQLite database).
     Serve(serve::ServeArgs),
     /// A local cluster: several `rumi serve` nodes on one PostgreSQL database and NATS,
-    /// behind a small load balancer; dead nodes are restarted.
+    /// behind HAProxy; dead nodes are restarted.
     Cluster(cluster_cli::ClusterArgs),
     /// Play a game in the terminal against bots or at one keyboard.
     Play {
