@@ -316,11 +316,37 @@ impl TryFrom<ActionFields> for GameAction {
 
 /// Reads a wire type from JSON text; an error names the field it is about
 /// (`action.cells: invalid type: …`).
+///
+/// A whole number written as a float (`2.0`, `1e1`) is read as that integer: the
+/// document is OpenAPI 3.1, whose JSON Schema `integer` admits it (and RFC 8259 has
+/// one number type), so refusing it would refuse requests the document allows
+/// (schemathesis sends them). Any other float is refused where an integer is expected.
 pub fn read<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
     let mut json = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut json).map_err(|e| e.to_string())?;
+    let mut number_line: serde_json::Value =
+        serde::Deserialize::deserialize(&mut json).map_err(|e| e.to_string())?;
     json.end().map_err(|e| e.to_string())?;
-    Ok(value)
+    whole_numbers_as_integers(&mut number_line);
+    serde_path_to_error::deserialize(number_line).map_err(|e| e.to_string())
+}
+
+/// Rewrites every whole-number float in `value` as the integer it spells.
+fn whole_numbers_as_integers(value: &mut serde_json::Value) {
+    use serde_json::Value as Json;
+    match value {
+        Json::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            // The bounds are exact powers of two: 2^64 and -2^63.
+            if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+                *value = Json::from(f as u64);
+            } else if f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..0.0).contains(&f) {
+                *value = Json::from(f as i64);
+            }
+        }
+        Json::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
+        Json::Object(fields) => fields.values_mut().for_each(whole_numbers_as_integers),
+        _ => {}
+    }
 }
 
 /// A string schema with a length limit and a pattern, for the types below.
@@ -1329,17 +1355,26 @@ pub struct Health {
 mod tests {
     use super::*;
 
+    /// What the server reads a request with.
     fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-        serde_json::from_str(text).map_err(|e| e.to_string())
+        super::read(text.as_bytes())
     }
 
-    /// The document says integers: a whole number written as a float is refused like
-    /// any other malformed request.
+    /// OpenAPI 3.1's `integer` admits `2.0`: it is read as 2; a fraction or a negative
+    /// seat is refused like any other malformed request.
     #[test]
-    fn a_whole_number_written_as_a_float_is_refused() {
+    fn a_whole_number_written_as_a_float_is_that_integer_and_a_fraction_is_refused() {
         assert_eq!(read::<JoinRequest>(r#"{"seat": 2}"#).unwrap().seat, Some(2));
-        assert!(read::<JoinRequest>(r#"{"seat": 2.0}"#).is_err());
-        assert!(read::<ActionRequest>(r#"{"version": 1e1, "action": {"type": "draw"}}"#).is_err());
+        assert_eq!(
+            read::<JoinRequest>(r#"{"seat": 2.0}"#).unwrap().seat,
+            Some(2)
+        );
+        assert_eq!(
+            read::<ActionRequest>(r#"{"version": 1e1, "action": {"type": "draw"}}"#)
+                .unwrap()
+                .version,
+            10
+        );
         assert!(read::<JoinRequest>(r#"{"seat": 2.5}"#).is_err());
         assert!(read::<JoinRequest>(r#"{"seat": -1}"#).is_err());
     }
