@@ -229,8 +229,9 @@ pub fn parse_written(text: &str) -> Result<Written, NotationError> {
     }
 }
 
-/// A word in any case, as a pattern: `tripod` → `[tT][rR]…`.
-fn any_case(word: &str) -> String {
+/// A word in any case, as a regex pattern: `tripod` → `[tT][rR]…` (for documents that
+/// describe what the notation reads).
+pub fn any_case(word: &str) -> String {
     word.chars()
         .map(|c| {
             if c.is_ascii_alphabetic() {

@@ -38,19 +38,6 @@ pub const RUMMIKUB_PRESETS: [&str; 2] = rummikub::rules::PRESETS;
 /// Rummikub tables seat 2 to 4 players.
 pub const RUMMIKUB_PLAYERS: [usize; 3] = [2, 3, 4];
 
-/// A word in any case, as a pattern: `upgrade` → `[uU][pP]…`.
-fn any_case(word: &str) -> String {
-    word.chars()
-        .map(|c| {
-            if c.is_ascii_alphabetic() {
-                format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase())
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
 /// White space as Rust's `str::trim` sees it, less the control characters (which a
 /// name may not hold at all).
 const SPACE: &str = " \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}";
@@ -393,11 +380,11 @@ fn refine_operation(path: &str, method: &str, operation: &mut Value) {
         // `upgrade`, in any case; the key is checked by `live::websocket`.
         params.push(header(
             "Upgrade",
-            json!({ "type": "string", "pattern": format!("^{}$", any_case("websocket")) }),
+            json!({ "type": "string", "pattern": format!("^{}$", rumis::notation::any_case("websocket")) }),
         ));
         params.push(header(
             "Connection",
-            json!({ "type": "string", "pattern": any_case("upgrade") }),
+            json!({ "type": "string", "pattern": rumis::notation::any_case("upgrade") }),
         ));
         params.push(header(
             "Sec-WebSocket-Version",
