@@ -1,0 +1,439 @@
+//! Views: a table as one seat sees it, the lobby, the meta data, hints, replays.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+use utoipa::ToSchema;
+
+use super::*;
+
+/// Where a table is: waiting for its human seats to be taken, being played, or over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum TableStatus {
+    Waiting,
+    Playing,
+    Over,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct SeatView {
+    pub seat: usize,
+    pub name: String,
+    /// `human` (invited), `open` (joinable from the lobby) or `bot`; a seat handed to a
+    /// bot is `bot` with `claimed` still set, and its owner may take it back.
+    pub kind: SeatKind,
+    pub bot: Option<String>,
+    /// Whether a person has taken the seat.
+    pub claimed: bool,
+    /// Whether the seat's player has a live connection.
+    pub connected: bool,
+    /// Since when (Unix ms) the seat's player has been away, while they are.
+    #[ts(as = "Option<f64>")]
+    pub away_since_ms: Option<i64>,
+    /// From when (Unix ms) the other players may hand this seat to a bot.
+    #[ts(as = "Option<f64>")]
+    pub handover_ms: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct ResultView {
+    pub winners: Vec<usize>,
+    #[ts(as = "Vec<f64>")]
+    pub scores: Vec<i64>,
+    pub text: String,
+}
+
+/// Proof that nobody chose the deal: the commitment is published at creation, seed and
+/// salt once the game is over. `commitment = sha256("rumi-seed:{seed}:{salt}")`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Fairness {
+    pub commitment: String,
+    /// Set on practice tables, whose creator chose the seed.
+    #[ts(as = "Option<f64>")]
+    pub practice_seed: Option<u64>,
+    #[ts(as = "Option<f64>")]
+    pub seed: Option<u64>,
+    pub salt: Option<String>,
+}
+
+/// A table as one seat (or a spectator) sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct TableView {
+    pub id: String,
+    pub game: GameKind,
+    /// Accepted actions so far; an action names the version it was made on.
+    #[ts(as = "f64")]
+    pub version: u64,
+    /// The viewer's seat; `null` for spectators.
+    pub you: Option<usize>,
+    pub status: TableStatus,
+    /// Human seats not taken yet (the table starts when none is left).
+    pub waiting_for: Vec<usize>,
+    pub seats: Vec<SeatView>,
+    pub to_move: Option<usize>,
+    pub over: bool,
+    /// When the running turn's clock runs out (Unix ms).
+    #[ts(as = "Option<f64>")]
+    pub deadline_ms: Option<i64>,
+    pub result: Option<ResultView>,
+    pub fairness: Fairness,
+    /// The game's own part, under its name: `"rumis": {…}` or `"rummikub": {…}`.
+    #[serde(flatten)]
+    pub state: GameView,
+}
+
+/// The game part of a view, one game's, under the game's name.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum GameView {
+    Rumis(Box<RumisView>),
+    Rummikub(Box<RummikubView>),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct ScenarioView {
+    pub key: String,
+    pub name: String,
+    pub width: usize,
+    pub depth: usize,
+    /// `limits[y][x]`: the height limit of column (x, y); 0 = outside the footprint.
+    pub limits: Vec<Vec<u8>>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct CubeView {
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+    pub colour: String,
+    /// The placed stone this cube belongs to (its index in `history`).
+    pub stone: Option<usize>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct ColourView {
+    pub colour: String,
+    pub owner: Option<u8>,
+    pub out: bool,
+    /// Stones not placed yet (public).
+    pub supply: Vec<String>,
+    /// Live top-view points (R9).
+    pub score: i32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct PlacementView {
+    pub stone: String,
+    pub cells: Vec<[u8; 3]>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RumisView {
+    pub scenario: ScenarioView,
+    pub players: u8,
+    pub variant: String,
+    pub cubes: Vec<CubeView>,
+    pub colours: Vec<ColourView>,
+    pub to_move_colour: Option<String>,
+    pub building_ruin: bool,
+    pub scores: Vec<i32>,
+    /// Every legal placement, sent only to the seat to move.
+    pub legal: Vec<PlacementView>,
+    pub history: Vec<String>,
+    /// R16: the columns inside the red line, `red_line[y][x]`.
+    pub red_line: Option<Vec<Vec<bool>>>,
+    pub removing: bool,
+    pub stone_in_hand: Option<String>,
+    pub interim: Option<Vec<i32>>,
+    /// Every stone's orientations as cube offsets; in HTTP views and the first
+    /// WebSocket view only (it never changes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stones: Option<BTreeMap<String, Vec<Vec<[i8; 3]>>>>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RulesView {
+    pub name: String,
+    pub initial_meld: u32,
+    pub initial_meld_may_use_table: bool,
+    pub turn_seconds: Option<u32>,
+    pub jokers_per_set: u8,
+    pub run_wraps_around: bool,
+    pub frozen_joker_sets: bool,
+    pub joker_penalty: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RoundOverView {
+    pub winners: Vec<usize>,
+    pub scores: Vec<i32>,
+    pub rack_values: Vec<u32>,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RummikubView {
+    pub rules: RulesView,
+    /// The viewer's own rack; `null` for spectators and other seats.
+    pub rack: Option<Vec<String>>,
+    pub rack_sizes: Vec<usize>,
+    pub melded: Vec<bool>,
+    pub pool_size: usize,
+    pub table: Vec<Vec<String>>,
+    pub round: u32,
+    pub rounds: u32,
+    pub totals: Vec<i32>,
+    pub round_over: Option<RoundOverView>,
+    pub can_claim_redeal: bool,
+    /// What happened last, without secrets ("Ana drew a tile").
+    pub last: Option<String>,
+    /// The same as a key with parameters (`drew`, `{"player": 1}`).
+    pub last_event: Option<Event>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct LobbySeat {
+    pub seat: usize,
+    pub name: String,
+    pub kind: SeatKind,
+    /// For a seat still open to join: since when (Unix ms).
+    #[ts(as = "Option<f64>")]
+    pub open_since_ms: Option<i64>,
+}
+
+/// A table with open seats, for the lobby.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct LobbyTable {
+    pub id: String,
+    pub game: GameKind,
+    /// The settings in English words (`chullpa, 2 players, standard`); clients in other
+    /// languages build their own line from `settings`.
+    pub detail: String,
+    pub settings: TableSettings,
+    #[ts(as = "f64")]
+    pub created_ms: i64,
+    pub open_seats: Vec<usize>,
+    pub seats: Vec<LobbySeat>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct LobbyTables {
+    pub tables: Vec<LobbyTable>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct ScenarioMeta {
+    pub key: String,
+    pub name: String,
+    pub theme: String,
+    pub status: String,
+    pub players: Vec<u8>,
+    pub variants: Vec<String>,
+    /// Per variant, the player counts it can be played with on this board.
+    pub variant_players: BTreeMap<String, Vec<u8>>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct BotMeta {
+    /// The name a seat request uses (`mcts:3`).
+    pub name: String,
+    /// 1 (beginner) to 5 (expert).
+    pub level: u8,
+    pub description: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RumisMeta {
+    pub scenarios: Vec<ScenarioMeta>,
+    pub variants: Vec<String>,
+    pub bots: Vec<BotMeta>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RummikubMeta {
+    pub presets: Vec<String>,
+    pub players: Vec<usize>,
+    /// The clock each preset keeps when `turn_seconds` is missing.
+    pub preset_turn_seconds: BTreeMap<String, Option<u32>>,
+    pub bots: Vec<BotMeta>,
+}
+
+/// `GET /api/meta`: what a table can be created with.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct Meta {
+    pub rumis: RumisMeta,
+    pub rummikub: RummikubMeta,
+    /// The server's limits a client should know.
+    pub limits: LimitsMeta,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct LimitsMeta {
+    /// Seconds a player must be away before others may hand their seat to a bot.
+    pub handover_after_seconds: u32,
+    pub max_name_chars: usize,
+}
+
+/// `POST /api/tables/{id}/check` (Rumis): whether a placement is legal, and why not.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct CheckResult {
+    pub legal: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reason: Option<String>,
+    /// The reason as a key with parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub why: Option<Reason>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct HintPlay {
+    pub placed: Vec<String>,
+    pub table: Vec<Vec<String>>,
+    pub tiles: u32,
+    pub value: u32,
+    pub changed_sets: u32,
+    /// Whether `changed_sets` is proven the fewest among the best plays: false on the
+    /// rare position whose tie-break search passed the solver's state limit (the play
+    /// is still best on tiles or value).
+    pub fewest_changed_proven: bool,
+}
+
+/// A Rumis move the strongest bot rates highly, with its estimated win chance.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RumisSuggestion {
+    /// The move in the project's notation (`L4 a1:1 b1:1 c1:1 a2:1`).
+    #[serde(rename = "move")]
+    pub notation: String,
+    pub stone: String,
+    pub cells: Vec<[u8; 3]>,
+    /// The search's estimate of the mover's chance to win after this move (0 to 1).
+    pub win_chance: f64,
+    /// Playouts the search spent on it.
+    pub visits: u32,
+}
+
+/// `GET /api/tables/{id}/hint`. Rummikub: the exact solver's best play (`play`, `null`
+/// when the best is to draw). Rumis: the strongest bot's best three moves (`moves`).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct HintAnswer {
+    pub play: Option<HintPlay>,
+    #[serde(default)]
+    pub moves: Vec<RumisSuggestion>,
+}
+
+/// One accepted action of the log.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct LoggedAction {
+    #[ts(as = "f64")]
+    pub version: u64,
+    /// The seat, or `null` for the server's clock.
+    pub actor: Option<usize>,
+    /// The action as stored (canonical form; `{"type": "timeout"}` for the clock).
+    pub action: GameAction,
+    #[ts(as = "f64")]
+    pub at_ms: i64,
+}
+
+/// The settings a table was created with, as stored.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(try_from = "SettingsFields")]
+pub struct TableSettings {
+    /// The game of `settings` (said once more for readers of the JSON).
+    pub game: GameKind,
+    /// The game's own settings, under its name: `"rumis": {…}` or `"rummikub": {…}`.
+    #[serde(flatten)]
+    pub settings: GameSettings,
+    /// Seats (Rummikub players).
+    #[serde(default)]
+    pub players: usize,
+}
+
+/// The settings of one game, under the game's name.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum GameSettings {
+    Rumis(RumisSettings),
+    Rummikub(RummikubSettings),
+}
+
+impl GameSettings {
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSettings::Rumis(_) => GameKind::Rumis,
+            GameSettings::Rummikub(_) => GameKind::Rummikub,
+        }
+    }
+
+    /// A table's settings from the fields a request (or a stored table) gives: a Rumis
+    /// table needs its settings, a Rummikub table keeps its preset's when it has none.
+    pub fn of(
+        game: GameKind,
+        rumis: Option<RumisSettings>,
+        rummikub: Option<RummikubSettings>,
+    ) -> Result<GameSettings, String> {
+        match game {
+            GameKind::Rumis => rumis.map(GameSettings::Rumis).ok_or_else(|| {
+                "a Rumis table needs `rumis`: {\"scenario\": …, \"players\": …}".to_string()
+            }),
+            GameKind::Rummikub => Ok(GameSettings::Rummikub(rummikub.unwrap_or_default())),
+        }
+    }
+}
+
+impl TableSettings {
+    pub fn new(settings: GameSettings, players: usize) -> TableSettings {
+        TableSettings {
+            game: settings.kind(),
+            settings,
+            players,
+        }
+    }
+}
+
+/// The fields of stored settings, as tables of every release stored them (a Rummikub
+/// table may have none of its own).
+#[derive(Deserialize)]
+struct SettingsFields {
+    game: GameKind,
+    #[serde(default)]
+    rumis: Option<RumisSettings>,
+    #[serde(default)]
+    rummikub: Option<RummikubSettings>,
+    #[serde(default)]
+    players: usize,
+}
+
+impl TryFrom<SettingsFields> for TableSettings {
+    type Error = String;
+
+    fn try_from(fields: SettingsFields) -> Result<TableSettings, String> {
+        let settings = GameSettings::of(fields.game, fields.rumis, fields.rummikub)?;
+        Ok(TableSettings::new(settings, fields.players))
+    }
+}
+
+/// `GET /api/tables/{id}/replay`: a finished game, step by step, with what
+/// `rumi verify` needs to check that the deal was the committed one.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct ReplayAnswer {
+    pub id: String,
+    pub settings: TableSettings,
+    pub fairness: Fairness,
+    pub actions: Vec<LoggedAction>,
+    /// The spectator's view before the first action and after each.
+    pub steps: Vec<TableView>,
+    /// The game as a text record (`rumi rumis replay` / `rumi rummikub replay`).
+    pub record: String,
+    pub result: Option<ResultView>,
+    /// Rummikub, once the game is over: every seat's rack after each step
+    /// (`racks[step][seat]`, as in `steps`). Never sent while the game runs: the
+    /// replay opens only at the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub racks: Option<Vec<Vec<Vec<String>>>>,
+}
