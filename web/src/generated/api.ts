@@ -182,6 +182,27 @@ export type Fairness = { commitment: string,
  */
 practice_seed: number | null, seed: number | null, salt: string | null, };
 
+export type BotTrouble = { seat: number, 
+/**
+ * What went wrong the last time.
+ */
+code: BotTroubleCode, 
+/**
+ * Since when (Unix ms) the seat's bot has been failing.
+ */
+since_ms: number, 
+/**
+ * Retries so far.
+ */
+retries: number, 
+/**
+ * The retries are spent: a simpler bot (random legal moves; Rummikub: the random
+ * bot, or a draw) moved for the seat.
+ */
+fallback: boolean, };
+
+export type BotTroubleCode = "error" | "panic" | "refused";
+
 export type TableView = { id: string, game: GameKind, 
 /**
  * Accepted actions so far; an action names the version it was made on.
@@ -198,7 +219,11 @@ waiting_for: Array<number>, seats: Array<SeatView>, to_move: number | null, over
 /**
  * When the running turn's clock runs out (Unix ms).
  */
-deadline_ms: number | null, result: ResultView | null, fairness: Fairness, } & ({ "rumis": RumisView } | { "rummikub": RummikubView });
+deadline_ms: number | null, result: ResultView | null, fairness: Fairness, 
+/**
+ * Bot seats whose bot failed to move lately (empty while all is well).
+ */
+bot_trouble: Array<BotTrouble>, } & ({ "rumis": RumisView } | { "rummikub": RummikubView });
 
 export type GameView = { "rumis": RumisView } | { "rummikub": RummikubView };
 

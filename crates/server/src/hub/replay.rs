@@ -87,6 +87,7 @@ pub(super) fn rebuild(
         version: stored.actions.len() as u64,
         seat_epoch: 0,
         turn_started_ms,
+        bots: Default::default(),
         handover_after_ms: options.handover_after.as_millis() as i64,
         presence_slack_ms: presence_every_ms(options),
     };

@@ -87,6 +87,7 @@ impl TableState {
             deadline_ms: self.deadline_ms(),
             result: self.result(),
             fairness: self.fairness(),
+            bot_trouble: self.bots.view(&self.seats, self.game.is_over()),
             state: self.game.view(seat, full, &self.names()),
         }
     }
