@@ -81,7 +81,10 @@ pub fn bench(args: MctsReuseArgs) -> anyhow::Result<()> {
     let config = RumisConfig::named(&args.scenario, args.players, &args.variant)?;
     let (spec, budget) = match args.playouts {
         Some(n) => (format!("mcts:p={n}"), format!("{n} new playouts a move")),
-        None => (format!("mcts:ms={}", args.ms), format!("{} ms a move", args.ms)),
+        None => (
+            format!("mcts:ms={}", args.ms),
+            format!("{} ms a move", args.ms),
+        ),
     };
     // One entrant kept, the others rebuilt: with more players, the kept bot meets
     // several rebuilt ones.
