@@ -164,7 +164,7 @@ impl SeatBots {
             .filter_map(|(seat, t)| {
                 let t = t.as_ref()?;
                 let same_bot = seats.get(seat)?.stored.bot.as_deref() == Some(t.spec.as_str());
-                same_bot.then(|| BotTrouble {
+                same_bot.then_some(BotTrouble {
                     seat,
                     code: t.code,
                     since_ms: t.since_ms,
@@ -210,8 +210,11 @@ pub mod faults {
         Refused,
     }
 
-    /// Per table: the fault, how many more times it fires, how often it fired.
-    static FAULTS: Mutex<Option<HashMap<String, (Fault, u32, u32)>>> = Mutex::new(None);
+    /// A table's fault, how many more times it fires, how often it fired.
+    type Armed = (Fault, u32, u32);
+
+    /// Per table, its fault.
+    static FAULTS: Mutex<Option<HashMap<String, Armed>>> = Mutex::new(None);
 
     /// The bots of table `id` fail with `fault` on their next `times` moves.
     pub fn inject(id: &str, fault: Fault, times: u32) {

@@ -114,7 +114,7 @@ async fn bot_seats_keep_their_bot_and_its_tree_for_the_whole_game() {
                 .map(|bot| (bot.moves(), bot.carried_visits()))
                 .collect();
             carried = kept.iter().map(|k| k.1).max().unwrap_or(0).max(carried);
-            state.game.is_over().then(|| (state.version, kept))
+            state.game.is_over().then_some((state.version, kept))
         })
         .await;
         assert_eq!(kept.len(), 2, "both seats kept their bot");
