@@ -361,8 +361,7 @@ async fn act(
 ) -> Result<Json<TableView>, ApiError> {
     hub.submit(&table, seat, Some(request.version), &request.action)
         .await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// Rumis: whether a placement is legal for the token's seat now, and why not.
@@ -487,8 +486,7 @@ async fn hand_to_bot(
                 e
             }
         })?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(you))))
+    Ok(Json(table.view(Some(you)).await))
 }
 
 /// Renames your own seat (the seat's token): the name the others see.
@@ -508,8 +506,7 @@ async fn rename(
     JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Json<TableView>, ApiError> {
     hub.rename(&table, you, seat, &request.name).await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// Takes your seat back from the bot it was handed to.
@@ -528,8 +525,7 @@ async fn take_back(
     Viewer { table, seat: you }: Viewer,
 ) -> Result<Json<TableView>, ApiError> {
     hub.take_back(&table, you, seat).await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// A finished game: every step, the record, and the revealed seed and salt. Built

@@ -52,7 +52,7 @@ use crate::replays::{ReplayLimits, Replays};
 use crate::store::{Store, StoredSeat};
 use crate::thinking::Thinking;
 use crate::transport::{Rate, RateLimiter};
-use crate::wire::{HintAnswer, TableSettings, TableStatus};
+use crate::wire::{HintAnswer, TableSettings, TableStatus, TableView};
 
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 pub use registry::valid_table_id;
@@ -212,6 +212,11 @@ impl Drop for DriverCount {
 }
 
 impl Table {
+    /// The table as `seat` (or a spectator) sees it now.
+    pub async fn view(&self, seat: Option<usize>) -> TableView {
+        self.state.lock().await.view(&self.id, seat)
+    }
+
     fn changed(&self) {
         self.touch();
         self.changes.send_modify(|n| *n += 1);
