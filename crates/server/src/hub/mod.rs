@@ -43,6 +43,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{watch, Mutex};
 
+use crate::accounts::{AccountOptions, Accounts};
 use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::games::TableGame;
@@ -266,6 +267,8 @@ pub struct HubOptions {
     pub hints: HintLimits,
     /// Replays: rate per address, the cache's bytes.
     pub replays: ReplayLimits,
+    /// Accounts: sign-in limits, password hashing, sessions.
+    pub accounts: AccountOptions,
 }
 
 impl Default for HubOptions {
@@ -283,6 +286,7 @@ impl Default for HubOptions {
             chosen_seeds_with_people: false,
             hints: HintLimits::default(),
             replays: ReplayLimits::default(),
+            accounts: AccountOptions::default(),
         }
     }
 }
@@ -290,6 +294,8 @@ impl Default for HubOptions {
 /// All tables of the server.
 pub struct Hub {
     pub store: Store,
+    /// Accounts and their sessions (the same database).
+    pub accounts: Accounts,
     tables: StdMutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
     thinking: Thinking,
@@ -325,6 +331,7 @@ impl Hub {
         });
         let node = cluster.as_ref().map_or("single", |c| c.node.as_str());
         let hub = Arc::new(Hub {
+            accounts: Accounts::new(store.clone(), options.accounts.clone()),
             store,
             tables: StdMutex::new(HashMap::new()),
             hints: Hints::new(options.hints.clone()),
