@@ -132,6 +132,11 @@ pub struct CreateTableRequest {
     #[ts(optional, as = "Option<u32>")]
     #[schema(maximum = 9007199254740991_u64)]
     pub seed: Option<u64>,
+    /// Whether the players may ask for hints, shown to everyone. When missing: on at
+    /// a practice table (at most one person), off when two or more people sit.
+    #[serde(default)]
+    #[ts(optional)]
+    pub hints: Option<bool>,
 }
 
 /// A seat handed to the one who asked for it, with its secret token.
