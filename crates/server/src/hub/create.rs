@@ -240,7 +240,12 @@ impl Hub {
             tables.insert(stored.id.clone(), table.clone());
             if tables.len() > self.options.max_loaded_tables {
                 let idle_ms = self.options.idle_after.as_millis() as i64;
-                evict_idle(&mut tables, self.options.max_loaded_tables, &stored.id, idle_ms);
+                evict_idle(
+                    &mut tables,
+                    self.options.max_loaded_tables,
+                    &stored.id,
+                    idle_ms,
+                );
             }
         }
         self.schedule(table.clone());

@@ -83,7 +83,11 @@ impl Hub {
 
     /// The asker's seat at the rematch: taken for them with the seat's hidden invite
     /// (the way an invite link takes a seat), or, taken already, handed to them again.
-    async fn rematch_seat(self: &Arc<Self>, table: &Arc<Table>, seat: usize) -> Result<SeatGrant, ApiError> {
+    async fn rematch_seat(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        seat: usize,
+    ) -> Result<SeatGrant, ApiError> {
         for _ in 0..2 {
             let invite = {
                 let state = table.state.lock().await;
@@ -101,7 +105,9 @@ impl Hub {
                     });
                 }
                 if stored.invite.is_empty() {
-                    return Err(ApiError::internal("the rematch gave a person's seat to a bot"));
+                    return Err(ApiError::internal(
+                        "the rematch gave a person's seat to a bot",
+                    ));
                 }
                 stored.invite.clone()
             };
