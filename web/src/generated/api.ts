@@ -360,8 +360,8 @@ game: GameKind,
  */
 players: number, 
 /**
- * Whether the players may ask for hints ([`TableSettings::hints_by_default`] for
- * tables stored without it).
+ * Whether the players may ask for hints (a table stored before this setting has
+ * them as its seats give by default: on for at most one person).
  */
 hints: boolean, } & ({ "rumis": RumisSettings } | { "rummikub": RummikubSettings });
 
