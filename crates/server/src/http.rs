@@ -562,7 +562,7 @@ async fn replay(
 /// or later, gets their own seat there (`you`), taken for them with their seat token
 /// here. Asking again answers the same table. The finished table's view names it
 /// (`rematch`), so that the others' clients offer to join.
-#[utoipa::path(post, path = "/api/tables/{id}/rematch",
+#[utoipa::path(post, path = "/api/tables/{id}/rematch", request_body = RematchRequest,
     params(("id" = String, Path), ("X-Seat-Token" = String, Header, description = "Your seat's token at the finished table")),
     responses(
         (status = 200, body = CreateTableResponse),
@@ -575,6 +575,7 @@ async fn rematch(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
     SeatAt { table, seat, .. }: SeatAt<ToRematch>,
+    OptionalJsonBody(RematchRequest {}): OptionalJsonBody<RematchRequest>,
 ) -> Result<Json<CreateTableResponse>, ApiError> {
     Ok(Json(hub.rematch(&table, seat, from.ip()).await?))
 }

@@ -142,6 +142,15 @@ async fn a_rematch_has_the_same_seats_a_new_deal_and_is_made_once() {
     assert_eq!(named, new);
     assert_eq!(server.view(&old, None).await["rematch"], new);
 
+    // The request says nothing but `{}` (or nothing at all): the token says who asks.
+    let (status, body) = server
+        .post_as(&format!("/api/tables/{old}/rematch"), &bo, r#"{"seat": 0}"#)
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("malformed_request")),
+        "{body}"
+    );
     // Asking again answers the same table and seat: no second table.
     let (status, again) = rematch(&server, &old, Some(&ana)).await;
     assert_eq!(status, 200, "{again}");

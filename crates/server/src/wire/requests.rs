@@ -196,6 +196,12 @@ pub struct ClaimRequest {
     pub name: Option<String>,
 }
 
+/// `POST /api/tables/{id}/rematch`: nothing to say (`{}`): the seat token says who asks,
+/// and the rematch has the finished table's settings and seats.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct RematchRequest {}
+
 /// `POST /api/tables/{id}/seats/{seat}/name`: the name a player sits under.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 #[serde(deny_unknown_fields)]
