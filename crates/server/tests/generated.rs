@@ -27,6 +27,7 @@ fn typescript() -> String {
         CreateTableResponse::decl(&cfg),
         JoinRequest::decl(&cfg),
         ClaimRequest::decl(&cfg),
+        RematchRequest::decl(&cfg),
         ActionRequest::decl(&cfg),
         GameAction::decl(&cfg),
         RumisAction::decl(&cfg),

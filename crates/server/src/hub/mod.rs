@@ -23,13 +23,15 @@
 //! One idea per file: [`registry`] (loaded tables, loading, eviction), [`seats`]
 //! (tokens, joining, claiming, renaming, bots taking seats), [`create`], [`commit`]
 //! (the action path), [`drive`] (bots and clocks), [`sync`] (cluster catch-up and
-//! leases), [`presence`], [`replay`] (rebuilding from the log) and [`view`].
+//! leases), [`presence`], [`replay`] (rebuilding from the log), [`rematch`] (the
+//! same seats again, a new deal) and [`view`].
 
 mod commit;
 mod create;
 mod drive;
 mod presence;
 mod registry;
+mod rematch;
 mod replay;
 mod seats;
 mod sync;
@@ -124,6 +126,8 @@ pub struct TableState {
     /// When the current turn began (the last action, or the start): the turn clock
     /// counts from here, also after a restart.
     pub turn_started_ms: i64,
+    /// Once over: the rematch's table id, once a player asked for it ([`rematch`]).
+    pub rematch: Option<String>,
     handover_after_ms: i64,
     /// How late another node's sighting may be written ([`presence_every_ms`]): a
     /// hand-over waits this much longer after it, to be sure.
