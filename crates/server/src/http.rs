@@ -20,7 +20,7 @@ use crate::games::bots;
 use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
-mod extract;
+pub(crate) mod extract;
 
 use extract::{
     JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, Token, Viewer,
@@ -49,7 +49,9 @@ use extract::{
         take_back,
         rename,
         replay,
-        crate::live::websocket
+        crate::live::websocket,
+        crate::tutorial::tutorial,
+        crate::tutorial::check_step
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -117,6 +119,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             "/api/{*rest}",
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
+        .merge(crate::tutorial::routes(Default::default()))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }

@@ -75,6 +75,11 @@ fn typescript() -> String {
         ServerMessage::decl(&cfg),
         NodeStatus::decl(&cfg),
         Health::decl(&cfg),
+        TutorialKey::decl(&cfg),
+        TutorialGoal::decl(&cfg),
+        Tutorial::decl(&cfg),
+        TutorialStep::decl(&cfg),
+        TutorialCheck::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/server/src/wire.rs by crates/server/tests/generated.rs.\n\
