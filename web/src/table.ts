@@ -24,7 +24,7 @@ import {
 import { clear, h, seatName } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason, ruleHref, setSeatNames } from "./i18n/server";
-import type { Reason } from "./api";
+import type { CheckResult, Placement, Reason } from "./api";
 import { showNotFound } from "./notfound";
 import { botLabel } from "./lobby";
 import { rememberTable, forgetMyTable, myTables } from "./api";
@@ -44,6 +44,9 @@ export interface GameContext {
   error(message: string, code?: string | null, why?: Reason | null): void;
   clearError(): void;
   current(): TableView | null;
+  /** Rumis: whether a placement is legal now, and why not (the red ghost); the table's
+   * `POST …/check` when missing (a tutorial asks its step instead). */
+  check?(placement: Placement): Promise<CheckResult>;
 }
 
 export interface GameUI {

@@ -21,7 +21,7 @@ use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
 mod accounts;
-mod extract;
+pub(crate) mod extract;
 
 use extract::{
     JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, ToRematch,
@@ -60,7 +60,9 @@ use extract::{
         accounts::me,
         accounts::change_password,
         accounts::delete_account,
-        accounts::my_data
+        accounts::my_data,
+        crate::tutorial::tutorial,
+        crate::tutorial::check_step
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -148,6 +150,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             "/api/{*rest}",
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
+        .merge(crate::tutorial::routes(Default::default()))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }

@@ -27,6 +27,7 @@ pub mod replays;
 pub mod store;
 pub mod thinking;
 pub mod transport;
+pub mod tutorial;
 pub mod wire;
 
 use std::net::SocketAddr;

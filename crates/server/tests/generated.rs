@@ -82,6 +82,11 @@ fn typescript() -> String {
         DeleteAccount::decl(&cfg),
         SessionData::decl(&cfg),
         AccountData::decl(&cfg),
+        TutorialKey::decl(&cfg),
+        TutorialGoal::decl(&cfg),
+        Tutorial::decl(&cfg),
+        TutorialStep::decl(&cfg),
+        TutorialCheck::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/server/src/wire/ by crates/server/tests/generated.rs.\n\

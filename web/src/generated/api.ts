@@ -398,3 +398,50 @@ node: string, database: boolean,
  * Whether NATS is connected; `null` on a single node.
  */
 nats: boolean | null, loaded_tables: number, };
+
+export type TutorialKey = "rumis_first_stone" | "rumis_first_touch" | "rumis_own_colour" | "rumis_no_hole" | "rumis_height" | "rumis_scoring" | "rummikub_group" | "rummikub_run" | "rummikub_initial_meld" | "rummikub_add_to_set" | "rummikub_rearrange" | "rummikub_joker";
+
+export type TutorialGoal = "legal" | "build_up" | "reach_top" | "win_game" | "group" | "run" | "add_to_set" | "rearrange" | "free_joker";
+
+export type Tutorial = { game: GameKind, steps: Array<TutorialStep>, };
+
+export type TutorialStep = { 
+/**
+ * 1-based, as in the check's address.
+ */
+number: number, key: TutorialKey, 
+/**
+ * The rulings it teaches (`R6`, `K4`), the main one first.
+ */
+rules: Array<string>, goal: TutorialGoal, 
+/**
+ * The position as the learner's seat (`you`, the seat to move) sees it.
+ */
+view: TableView, 
+/**
+ * A move the engine refuses here (or, on a step whose goal asks for more than a
+ * legal move, one that misses it): shown on request, with the engine's answer.
+ */
+wrong: GameAction, };
+
+export type TutorialCheck = { 
+/**
+ * The rules accept the move and it does what the step asks.
+ */
+done: boolean, 
+/**
+ * The rules accept the move.
+ */
+legal: boolean, 
+/**
+ * Why the rules refuse it, in English.
+ */
+reason?: string, 
+/**
+ * The refusal as a key with parameters (`reason.<code>` in the client).
+ */
+why?: Reason, 
+/**
+ * The position after a legal move, as the learner sees it.
+ */
+view?: TableView, };

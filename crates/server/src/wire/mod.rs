@@ -4,7 +4,8 @@
 //! them, so the three cannot disagree (a test keeps the generated files current).
 //!
 //! `requests` (what a client asks), `actions` (what a seat plays), `codes` (errors,
-//! refusals, events), `views` (what a seat sees), `messages` (the WebSocket).
+//! refusals, events), `views` (what a seat sees), `messages` (the WebSocket),
+//! `tutorial` (the tutorials' steps and checks).
 
 mod accounts;
 mod actions;
@@ -13,6 +14,7 @@ mod messages;
 mod requests;
 #[cfg(test)]
 mod tests;
+mod tutorial;
 mod views;
 
 pub use accounts::*;
@@ -20,6 +22,7 @@ pub use actions::*;
 pub use codes::*;
 pub use messages::*;
 pub use requests::*;
+pub use tutorial::*;
 pub use views::*;
 
 /// Which game a table plays (`rumis`, `rummikub`): the games' one list, `play`'s.
