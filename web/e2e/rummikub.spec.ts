@@ -346,6 +346,7 @@ test("keyboard: a touch drag, the meld by keyboard alone, the bot's turn lit, my
 });
 
 test("rounds (de): a new deal, old rules, a time-out, a bot plays two rounds, the replay", async ({ pageDe: page, base, api }) => {
+  test.setTimeout(480_000);
   // Three pairs (current rules): a new deal, demanded before the first turn.
   {
     let table: Awaited<ReturnType<typeof practiceTable>> | null = null;
@@ -397,19 +398,22 @@ test("rounds (de): a new deal, old rules, a time-out, a bot plays two rounds, th
   expect(rules, "the old rules").toMatch(/alte Regeln/);
   expect(rules, "the old rules").toMatch(/Reihen über 13/);
   await expect(page.locator(tid("turn-status")), "my turn").toHaveAttribute("data-my-turn", "true", { timeout: 20_000 });
-  const penalty = await waitText(page, "last", (t) => /Strafsteine/.test(t), 15_000, "(time-out in German)");
-  expect(penalty, "the time-out").toMatch(/Zeit überschritten und 3 Strafsteine/);
+  // (the bot's move replaces the message at once: the message as it was shown)
+  await page.waitForFunction(() => (window as any).__shown.some((s: { last: string }) => /Strafsteine/.test(s.last)), null, { timeout: 15_000 });
   // The rack as shown just before the first time-out was said, and with it.
   const shown: { rack: string; last: string }[] = await page.evaluate(() => (window as any).__shown);
   const k = shown.findIndex((s) => /Strafsteine/.test(s.last));
+  const penalty = shown[k].last;
+  expect(penalty, "the time-out in German").toMatch(/Zeit überschritten und 3 Strafsteine/);
   expect(k, `the time-out said after a rack was shown: ${JSON.stringify(shown)}`).toBeGreaterThan(0);
   expect(Number(shown[k].rack), `three penalty tiles (the page showed ${JSON.stringify(shown.slice(0, k + 1))})`).toBe(Number(shown[k - 1].rack) + 3);
   log(`time-out: "${penalty}"`);
-  // Hand my seat to a bot: it plays both rounds (a bot deals the next round).
-  await page.selectOption(tid("hand-bot-choice-0"), "random");
+  // Hand my seat to a bot: it plays both rounds (a bot deals the next round). (The
+  // greedy bot goes out where two random bots would play on until the pool is empty.)
+  await page.selectOption(tid("hand-bot-choice-0"), "greedy");
   await handToBot(page, 0);
-  await waitText(page, "round", (t) => t.startsWith("Runde 2"), 90_000, "(round 2 dealt)");
-  await expect(page.locator(tid("turn-status")), "game over").toHaveAttribute("data-over", "true", { timeout: 90_000 });
+  await waitText(page, "round", (t) => t.startsWith("Runde 2"), 180_000, "(round 2 dealt)");
+  await expect(page.locator(tid("turn-status")), "game over").toHaveAttribute("data-over", "true", { timeout: 180_000 });
   await expect(page.locator(tid("round-over")), "the round-over box").toContainText(/Runde 2 vorbei/);
   const result = (await page.locator(tid("result-text")).textContent()) ?? "";
   expect(result, "the result in German").toMatch(/gewinnt|gewinnen|Unentschieden/);
