@@ -6,6 +6,7 @@
 //! `requests` (what a client asks), `actions` (what a seat plays), `codes` (errors,
 //! refusals, events), `views` (what a seat sees), `messages` (the WebSocket).
 
+mod accounts;
 mod actions;
 mod codes;
 mod messages;
@@ -14,6 +15,7 @@ mod requests;
 mod tests;
 mod views;
 
+pub use accounts::*;
 pub use actions::*;
 pub use codes::*;
 pub use messages::*;
