@@ -46,6 +46,8 @@ fn typescript() -> String {
         SeatView::decl(&cfg),
         ResultView::decl(&cfg),
         Fairness::decl(&cfg),
+        BotTrouble::decl(&cfg),
+        BotTroubleCode::decl(&cfg),
         TableView::decl(&cfg),
         GameView::decl(&cfg),
         ScenarioView::decl(&cfg),
