@@ -282,7 +282,11 @@ impl<G: WithBots> Bot<G> for RebuiltEachMove<G> {
         format!("{} (rebuilt each move)", self.spec)
     }
 
-    fn choose(&mut self, observation: &G::Observation, seat: usize) -> Result<G::Action, GameError> {
+    fn choose(
+        &mut self,
+        observation: &G::Observation,
+        seat: usize,
+    ) -> Result<G::Action, GameError> {
         let mut bot = G::bot(&self.spec, self.seed.wrapping_add(self.moves))?;
         self.moves += 1;
         bot.choose(observation, seat)

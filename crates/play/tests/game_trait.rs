@@ -37,10 +37,7 @@ fn conform<G: WithBots>(config: &G::Config, seed: u64, specs: &[&str]) -> G {
         let other = (seat + 1) % game.seats();
         let mut copy = game.clone();
         let before = copy.record(None);
-        assert!(
-            copy.apply(other, action).is_err(),
-            "out of turn is refused"
-        );
+        assert!(copy.apply(other, action).is_err(), "out of turn is refused");
         assert_eq!(
             copy.record(None),
             before,
@@ -273,7 +270,10 @@ fn a_tree_is_reused_only_where_the_rule_allows() {
     let mut next = start.clone();
     next.play(search.best_move().unwrap()).unwrap();
     assert!(search.advance_to(&next));
-    assert!(!search.advance_to(&start), "a move taken back starts afresh");
+    assert!(
+        !search.advance_to(&start),
+        "a move taken back starts afresh"
+    );
 
     let tiny = MctsConfig {
         max_kept_edges: 0,

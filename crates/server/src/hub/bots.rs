@@ -58,12 +58,18 @@ impl SeatBots {
     pub fn sync(&mut self, seats: &[Seat]) {
         let spec_of = |seat: usize| seats.get(seat).and_then(|s| s.stored.bot.as_deref());
         for (seat, slot) in self.kept.iter_mut().enumerate() {
-            if slot.as_ref().is_some_and(|b| Some(b.spec()) != spec_of(seat)) {
+            if slot
+                .as_ref()
+                .is_some_and(|b| Some(b.spec()) != spec_of(seat))
+            {
                 *slot = None;
             }
         }
         for (seat, slot) in self.trouble.iter_mut().enumerate() {
-            if slot.as_ref().is_some_and(|t| Some(t.spec.as_str()) != spec_of(seat)) {
+            if slot
+                .as_ref()
+                .is_some_and(|t| Some(t.spec.as_str()) != spec_of(seat))
+            {
                 *slot = None;
             }
         }
@@ -118,14 +124,13 @@ impl SeatBots {
         if self.trouble.len() <= seat {
             self.trouble.resize_with(seat + 1, || None);
         }
-        let trouble = self.trouble[seat]
-            .get_or_insert_with(|| Trouble {
-                spec: spec.to_string(),
-                code: failure.code(),
-                since_ms: now_ms,
-                retries: 0,
-                fallback: false,
-            });
+        let trouble = self.trouble[seat].get_or_insert_with(|| Trouble {
+            spec: spec.to_string(),
+            code: failure.code(),
+            since_ms: now_ms,
+            retries: 0,
+            fallback: false,
+        });
         trouble.code = failure.code();
         if trouble.fallback || trouble.retries >= BOT_RETRIES {
             trouble.fallback = true;
@@ -206,10 +211,7 @@ pub mod faults {
     /// How often the fault of table `id` fired.
     pub fn fired(id: &str) -> u32 {
         let faults = FAULTS.lock().unwrap_or_else(|e| e.into_inner());
-        faults
-            .as_ref()
-            .and_then(|f| f.get(id))
-            .map_or(0, |f| f.2)
+        faults.as_ref().and_then(|f| f.get(id)).map_or(0, |f| f.2)
     }
 
     /// Fires the table's fault, if it has one left: the bot's answer instead of its own.

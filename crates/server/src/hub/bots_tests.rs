@@ -193,7 +193,12 @@ async fn a_panicking_or_refused_bot_shows_its_trouble_and_a_retry_moves() {
     })
     .await;
     assert_eq!(
-        (trouble[0].seat, trouble[0].code, trouble[0].retries, trouble[0].fallback),
+        (
+            trouble[0].seat,
+            trouble[0].code,
+            trouble[0].retries,
+            trouble[0].fallback
+        ),
         (1, BotTroubleCode::Panic, 1, false)
     );
     assert_eq!(table.state.lock().await.version, 1, "no move yet");
@@ -211,8 +216,14 @@ async fn a_panicking_or_refused_bot_shows_its_trouble_and_a_retry_moves() {
     })
     .await;
     assert_eq!(faults::fired(&table.id), 2);
-    assert!(trouble.is_empty(), "the bot's own move clears it: {trouble:?}");
-    assert!(seen.iter().all(|&c| c == BotTroubleCode::Refused), "{seen:?}");
+    assert!(
+        trouble.is_empty(),
+        "the bot's own move clears it: {trouble:?}"
+    );
+    assert!(
+        seen.iter().all(|&c| c == BotTroubleCode::Refused),
+        "{seen:?}"
+    );
     let state = table.state.lock().await;
     assert_eq!(state.bots.kept(1).map(|b| b.moves()), Some(1));
 }

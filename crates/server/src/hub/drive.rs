@@ -169,13 +169,10 @@ impl Hub {
                 // The failed bot is dropped: a retry builds a fresh one.
                 Err(failure) => failure,
             };
-            let after = state.bots.failed(
-                seat,
-                spec,
-                &failure,
-                now_ms(),
-                self.options.bot_retry_after,
-            );
+            let after =
+                state
+                    .bots
+                    .failed(seat, spec, &failure, now_ms(), self.options.bot_retry_after);
             tracing::warn!(
                 "table {}: the {spec} bot of seat {}: {failure}; {}",
                 table.id,
