@@ -19,6 +19,17 @@ fn the_browser_client_plays_both_games_end_to_end() {
             && web.join("node_modules/@playwright/test").is_dir(),
         "the browser client is not built: run scripts/test (or `cd web && npm ci && npm run build`)"
     );
+    // Playwright runs the specs without checking their types: tsc does.
+    let typecheck = Command::new("npx")
+        .args(["--no-install", "tsc", "-p", "e2e"])
+        .current_dir(&web)
+        .output()
+        .expect("npx (the machine's Node.js) type-checks the browser tests");
+    assert!(
+        typecheck.status.success(),
+        "the browser tests do not type-check:\n{}",
+        String::from_utf8_lossy(&typecheck.stdout)
+    );
     let output = Command::new("npx")
         .args(["--no-install", "playwright", "test"])
         .env("RUMI_BIN", env!("CARGO_BIN_EXE_rumi"))
