@@ -102,6 +102,8 @@ export type ClaimRequest = {
  */
 name?: string, };
 
+export type RematchRequest = Record<symbol, never>;
+
 export type ActionRequest = { version: number, action: GameAction, };
 
 export type GameAction = RummikubAction | RumisAction;
