@@ -25,7 +25,7 @@ export async function waitAttr(page: Page, testid: string, attr: string, predica
   const ok = await expect
     .poll(
       async () => {
-        last = await page.locator(tid(testid)).first().getAttribute(attr, { timeout: 1_000 }).catch(() => null);
+        last = await page.locator(tid(testid)).first().getAttribute(attr, { timeout }).catch(() => null);
         return predicate(last);
       },
       { timeout, intervals: [40] },
@@ -48,7 +48,7 @@ export async function waitText(page: Page, testid: string, predicate: (t: string
   const ok = await expect
     .poll(
       async () => {
-        last = await page.locator(tid(testid)).first().textContent({ timeout: 1_000 }).catch(() => null);
+        last = await page.locator(tid(testid)).first().textContent({ timeout }).catch(() => null);
         return last !== null && predicate(last);
       },
       { timeout, intervals: [50] },

@@ -24,7 +24,7 @@ import {
 import { clear, h, seatName } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason, ruleHref, setSeatNames } from "./i18n/server";
-import type { Reason } from "./api";
+import type { CheckResult, Placement, Reason } from "./api";
 import { showNotFound } from "./notfound";
 import { botLabel } from "./lobby";
 import { rememberTable, forgetMyTable, myTables } from "./api";
@@ -44,6 +44,9 @@ export interface GameContext {
   error(message: string, code?: string | null, why?: Reason | null): void;
   clearError(): void;
   current(): TableView | null;
+  /** Rumis: whether a placement is legal now, and why not (the red ghost); the table's
+   * `POST …/check` when missing (a tutorial asks its step instead). */
+  check?(placement: Placement): Promise<CheckResult>;
 }
 
 export interface GameUI {
@@ -364,6 +367,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const hintsLine = h("span", { className: "hints-setting muted", testid: "hints-setting" });
   const waitingBox = h("div", { className: "waiting", testid: "waiting-box", hidden: true });
   const takeBackBox = h("div", { className: "take-back", testid: "take-back-box", hidden: true });
+  const troubleBox = h("div", { className: "bot-trouble", testid: "bot-trouble", role: "status", hidden: true });
   const fairness = h("div", { className: "fairness-slot" });
   const result = h("div", { className: "result", testid: "result", hidden: true });
   const errorBox = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
@@ -402,7 +406,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   signal.controls.hidden = true;
   app.append(
     h("div", { className: "table-head" }, title, connection, turn, signal.controls),
-    h("div", { className: "table-side" }, seats, renameBox, waitingBox, takeBackBox, result, joinBox),
+    h("div", { className: "table-side" }, seats, troubleBox, renameBox, waitingBox, takeBackBox, result, joinBox),
     fairness,
     errorBox,
     gameBox,
@@ -679,6 +683,27 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     seats.append(hintsLine);
   }
 
+  /** A bot seat whose bot failed: the server retries it, then a simpler bot moves for it. */
+  function renderTrouble(v: TableView): void {
+    clear(troubleBox);
+    troubleBox.hidden = v.bot_trouble.length === 0;
+    for (const trouble of v.bot_trouble) {
+      const seat = v.seats[trouble.seat];
+      const params = {
+        name: seat ? seatName(seat) : t("seat.n_lower", { n: trouble.seat + 1 }),
+        reason: t(`bot_trouble.code_${trouble.code}` as const),
+        retry: trouble.retries,
+      };
+      troubleBox.append(
+        h(
+          "div",
+          { testid: `bot-trouble-${trouble.seat}`, "data-code": trouble.code, "data-fallback": String(trouble.fallback) },
+          trouble.fallback ? t("bot_trouble.fallback", params) : t("bot_trouble.retrying", params),
+        ),
+      );
+    }
+  }
+
   /** While waiting: whom for, and (for the creator) the invite links still to send. */
   function renderWaiting(v: TableView): void {
     const waiting = statusOf(v) === "waiting" ? (v.waiting_for ?? []) : [];
@@ -938,6 +963,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       });
     renderTurn(v);
     renderSeats(v);
+    renderTrouble(v);
     renderWaiting(v);
     renderTakeBack(v);
     renderFairness(v);

@@ -738,7 +738,8 @@ export class RumisUI implements GameUI {
     const version = this.view!.version;
     this.checkTimer = window.setTimeout(async () => {
       try {
-        const answer = await api.check(this.ctx.id, this.ctx.token, { stone, cells });
+        const placement = { stone, cells };
+        const answer = await (this.ctx.check ? this.ctx.check(placement) : api.check(this.ctx.id, this.ctx.token, placement));
         const verdict = { legal: answer.legal, reason: answer.reason ?? "", why: answer.why ?? null };
         if (this.view?.version !== version) return;
         this.verdicts.set(key, verdict);

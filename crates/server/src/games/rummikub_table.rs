@@ -193,16 +193,7 @@ impl RummikubTable {
             GameLength::TargetScore(_) => 0,
         };
         RummikubView {
-            rules: RulesView {
-                name: self.preset.clone(),
-                initial_meld: rules.initial_meld_minimum,
-                initial_meld_may_use_table: rules.initial_meld_may_use_table,
-                turn_seconds: rules.turn_time_seconds,
-                jokers_per_set: rules.jokers_per_set,
-                run_wraps_around: rules.run_wraps_around,
-                frozen_joker_sets: rules.frozen_joker_sets,
-                joker_penalty: rules.joker_penalty,
-            },
+            rules: rules_view(&self.preset, rules),
             rack: own.map(|s| round.rack(s).iter().map(Tile::to_string).collect()),
             rack_sizes: (0..players).map(|p| round.rack_len(p)).collect(),
             melded: (0..players).map(|p| round.has_melded(p)).collect(),
@@ -320,6 +311,21 @@ impl Adapter for RummikubTable {
         })
     }
 
+    /// The random bot's turn if the rules take it, else a draw (or a pass: the pool is
+    /// empty), which they always take.
+    fn fallback_wire(&self, seat: usize, seed: u64) -> Option<GameAction> {
+        use rand::SeedableRng;
+        let view = self.game.observe(seat);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let random = play::rummikub_random::random_action(&view, &mut rng);
+        let action = if self.game.validate(seat, &random).is_ok() {
+            random
+        } else {
+            Action::Draw
+        };
+        Some(self.action_wire(&action))
+    }
+
     /// The exact solver's best play, from the seat's own rack and the table.
     fn hint_job(&self, seat: usize) -> Result<HintJob, ActionError> {
         let (rules, position) = self.hint_position(seat)?;
@@ -329,6 +335,20 @@ impl Adapter for RummikubTable {
                 moves: Vec::new(),
             })
         }))
+    }
+}
+
+/// The rules as a view shows them, under the preset's name.
+pub(crate) fn rules_view(preset: &str, rules: &RuleSet) -> RulesView {
+    RulesView {
+        name: preset.to_string(),
+        initial_meld: rules.initial_meld_minimum,
+        initial_meld_may_use_table: rules.initial_meld_may_use_table,
+        turn_seconds: rules.turn_time_seconds,
+        jokers_per_set: rules.jokers_per_set,
+        run_wraps_around: rules.run_wraps_around,
+        frozen_joker_sets: rules.frozen_joker_sets,
+        joker_penalty: rules.joker_penalty,
     }
 }
 

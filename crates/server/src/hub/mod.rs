@@ -22,10 +22,12 @@
 //!
 //! One idea per file: [`registry`] (loaded tables, loading, eviction), [`seats`]
 //! (tokens, joining, claiming, renaming, bots taking seats), [`create`], [`commit`]
-//! (the action path), [`drive`] (bots and clocks), [`sync`] (cluster catch-up and
-//! leases), [`presence`], [`replay`] (rebuilding from the log), [`rematch`] (the
-//! same seats again, a new deal) and [`view`].
+//! (the action path), [`drive`] (bots and clocks), [`bots`] (kept bots, failing
+//! bots), [`sync`] (cluster catch-up and leases), [`presence`], [`replay`]
+//! (rebuilding from the log), [`rematch`] (the same seats again, a new deal) and
+//! [`view`].
 
+mod bots;
 mod commit;
 mod create;
 mod drive;
@@ -45,6 +47,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{watch, Mutex};
 
+use crate::accounts::{AccountOptions, Accounts};
 use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::games::TableGame;
@@ -54,7 +57,7 @@ use crate::replays::{ReplayLimits, Replays};
 use crate::store::{Store, StoredSeat};
 use crate::thinking::Thinking;
 use crate::transport::{Rate, RateLimiter};
-use crate::wire::{HintAnswer, TableSettings, TableStatus};
+use crate::wire::{HintAnswer, TableSettings, TableStatus, TableView};
 
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 pub use registry::valid_table_id;
@@ -127,6 +130,8 @@ pub struct TableState {
     pub turn_started_ms: i64,
     /// Once over: the rematch's table id, once a player asked for it ([`rematch`]).
     pub rematch: Option<String>,
+    /// The bot seats' bots, kept between their moves, and their trouble.
+    bots: bots::SeatBots,
     handover_after_ms: i64,
     /// How late another node's sighting may be written ([`presence_every_ms`]): a
     /// hand-over waits this much longer after it, to be sure.
@@ -216,6 +221,11 @@ impl Drop for DriverCount {
 }
 
 impl Table {
+    /// The table as `seat` (or a spectator) sees it now.
+    pub async fn view(&self, seat: Option<usize>) -> TableView {
+        self.state.lock().await.view(&self.id, seat)
+    }
+
     fn changed(&self) {
         self.touch();
         self.changes.send_modify(|n| *n += 1);
@@ -258,6 +268,9 @@ pub struct HubOptions {
     pub max_open_seats_per_address: u64,
     /// Open seats one address may hold at one table (0: no cap).
     pub max_open_seats_per_table_per_address: u64,
+    /// The first pause before a failing bot is tried again; each further retry waits
+    /// twice as long (then a simpler bot moves for the seat).
+    pub bot_retry_after: Duration,
     /// Lets a creator fix the seed also when other people sit at the table (tests
     /// and private servers; the table still says "practice"). Off on public servers.
     pub chosen_seeds_with_people: bool,
@@ -265,6 +278,8 @@ pub struct HubOptions {
     pub hints: HintLimits,
     /// Replays: rate per address, the cache's bytes.
     pub replays: ReplayLimits,
+    /// Accounts: sign-in limits, password hashing, sessions.
+    pub accounts: AccountOptions,
 }
 
 impl Default for HubOptions {
@@ -275,6 +290,7 @@ impl Default for HubOptions {
             max_loaded_tables: 2000,
             idle_after: Duration::from_secs(10),
             keep_loaded_ahead: Duration::from_secs(5),
+            bot_retry_after: Duration::from_secs(1),
             max_open_tables_per_address: 20,
             tables_per_minute_per_address: 10,
             max_open_seats_per_address: 8,
@@ -282,6 +298,7 @@ impl Default for HubOptions {
             chosen_seeds_with_people: false,
             hints: HintLimits::default(),
             replays: ReplayLimits::default(),
+            accounts: AccountOptions::default(),
         }
     }
 }
@@ -289,6 +306,8 @@ impl Default for HubOptions {
 /// All tables of the server.
 pub struct Hub {
     pub store: Store,
+    /// Accounts and their sessions (the same database).
+    pub accounts: Accounts,
     tables: StdMutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
     thinking: Thinking,
@@ -324,6 +343,7 @@ impl Hub {
         });
         let node = cluster.as_ref().map_or("single", |c| c.node.as_str());
         let hub = Arc::new(Hub {
+            accounts: Accounts::new(store.clone(), options.accounts.clone()),
             store,
             tables: StdMutex::new(HashMap::new()),
             hints: Hints::new(options.hints.clone()),

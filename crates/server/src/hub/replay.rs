@@ -88,6 +88,7 @@ pub(super) fn rebuild(
         seat_epoch: 0,
         turn_started_ms,
         rematch: None,
+        bots: Default::default(),
         handover_after_ms: options.handover_after.as_millis() as i64,
         presence_slack_ms: presence_every_ms(options),
     };

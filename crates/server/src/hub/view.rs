@@ -89,6 +89,7 @@ impl TableState {
             fairness: self.fairness(),
             hints: self.settings.hints,
             rematch: self.rematch.clone(),
+            bot_trouble: self.bots.view(&self.seats, self.game.is_over()),
             state: self.game.view(seat, full, &self.names()),
         }
     }

@@ -87,9 +87,40 @@ pub struct TableView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub rematch: Option<String>,
+    /// Bot seats whose bot failed to move lately (empty while all is well).
+    pub bot_trouble: Vec<BotTrouble>,
     /// The game's own part, under its name: `"rumis": {…}` or `"rummikub": {…}`.
     #[serde(flatten)]
     pub state: GameView,
+}
+
+/// A bot seat whose bot gave no action the rules take: the server logs it, retries
+/// with growing pauses, and once the retries are spent plays a simpler bot's move for
+/// the seat (`fallback`), so that the game goes on. It clears when the seat's own bot
+/// moves again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct BotTrouble {
+    pub seat: usize,
+    /// What went wrong the last time.
+    pub code: BotTroubleCode,
+    /// Since when (Unix ms) the seat's bot has been failing.
+    #[ts(as = "f64")]
+    pub since_ms: i64,
+    /// Retries so far.
+    pub retries: u32,
+    /// The retries are spent: a simpler bot (random legal moves; Rummikub: the random
+    /// bot, or a draw) moved for the seat.
+    pub fallback: bool,
+}
+
+/// How a bot failed: it answered with an error, it panicked, or the rules refused its
+/// action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum BotTroubleCode {
+    Error,
+    Panic,
+    Refused,
 }
 
 /// The game part of a view, one game's, under the game's name.
