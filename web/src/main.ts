@@ -1,5 +1,6 @@
 // The client's router: / lobby, /t/{id} table, /replay/{id} replay, /rules/{game} the
-// rules, /learn/{game} the tutorial, anything else a not-found page.
+// rules, /learn/{game} the tutorial, /account sign-up and sign-in, anything else a
+// not-found page.
 //
 // A seat link is `/t/{id}#token=…`, and a token is read from the fragment only (the old
 // `/t/{id}?seat=&token=` opens the table to watch): the address becomes `/t/{id}`
@@ -25,6 +26,7 @@ function topbar(): void {
     h("a", { href: "/", testid: "nav-lobby" }, t("nav.lobby")),
     h("a", { href: "/rules/rumis", testid: "nav-rules-rumis" }, t("nav.rules_rumis")),
     h("a", { href: "/rules/rummikub", testid: "nav-rules-rummikub" }, t("nav.rules_rummikub")),
+    h("a", { href: "/account", testid: "nav-account" }, t("nav.account")),
   );
   const switcher = h("div", { className: "lang-switch", role: "group", "aria-label": t("nav.language") });
   for (const [code, name] of [["de", "Deutsch"], ["en", "English"]] as [Lang, string][]) {
@@ -92,6 +94,8 @@ if (table) {
 } else if (path === "/picture/rumis") {
   // The lobby's Rumis picture, drawn live by the game's scene.
   import("./rumis/picture").then((m) => m.showPicture(app));
+} else if (path === "/account" || path === "/account/") {
+  import("./account").then((m) => m.showAccount(app));
 } else if (path === "/" || path === "/index.html") {
   showLobby(app);
 } else {

@@ -20,6 +20,7 @@ use crate::games::bots;
 use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
+mod accounts;
 pub(crate) mod extract;
 
 use extract::{
@@ -50,6 +51,14 @@ use extract::{
         rename,
         replay,
         crate::live::websocket,
+        accounts::sign_up,
+        accounts::sign_in,
+        accounts::sign_out,
+        accounts::sign_out_everywhere,
+        accounts::me,
+        accounts::change_password,
+        accounts::delete_account,
+        accounts::my_data,
         crate::tutorial::tutorial,
         crate::tutorial::check_step
     ),
@@ -61,6 +70,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = match self.kind {
             ErrorKind::BadRequest => StatusCode::BAD_REQUEST,
+            ErrorKind::Unauthorized => StatusCode::UNAUTHORIZED,
             ErrorKind::Forbidden => StatusCode::FORBIDDEN,
             ErrorKind::NotFound => StatusCode::NOT_FOUND,
             ErrorKind::Conflict => StatusCode::CONFLICT,
@@ -115,6 +125,24 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
         )
         .route("/api/tables/{id}/replay", get(replay))
         .route("/api/tables/{id}/ws", get(crate::live::websocket))
+        .route("/api/accounts", json_writes(post(accounts::sign_up)))
+        .route(
+            "/api/session",
+            json_writes(post(accounts::sign_in).delete(accounts::sign_out)),
+        )
+        .route(
+            "/api/sessions",
+            json_writes(axum::routing::delete(accounts::sign_out_everywhere)),
+        )
+        .route(
+            "/api/me",
+            json_writes(get(accounts::me).delete(accounts::delete_account)),
+        )
+        .route(
+            "/api/me/password",
+            json_writes(post(accounts::change_password)),
+        )
+        .route("/api/me/data", get(accounts::my_data))
         .route(
             "/api/{*rest}",
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
@@ -364,8 +392,7 @@ async fn act(
 ) -> Result<Json<TableView>, ApiError> {
     hub.submit(&table, seat, Some(request.version), &request.action)
         .await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// Rumis: whether a placement is legal for the token's seat now, and why not.
@@ -490,8 +517,7 @@ async fn hand_to_bot(
                 e
             }
         })?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(you))))
+    Ok(Json(table.view(Some(you)).await))
 }
 
 /// Renames your own seat (the seat's token): the name the others see.
@@ -511,8 +537,7 @@ async fn rename(
     JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Json<TableView>, ApiError> {
     hub.rename(&table, you, seat, &request.name).await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// Takes your seat back from the bot it was handed to.
@@ -531,8 +556,7 @@ async fn take_back(
     Viewer { table, seat: you }: Viewer,
 ) -> Result<Json<TableView>, ApiError> {
     hub.take_back(&table, you, seat).await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// A finished game: every step, the record, and the revealed seed and salt. Built

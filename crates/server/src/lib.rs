@@ -9,6 +9,7 @@
 //! to the hub and [`error`] errors to statuses, [`live`] runs the WebSockets,
 //! [`transport`] bounds connections and requests, [`client`] serves the browser client.
 
+pub mod accounts;
 pub mod client;
 pub mod cluster;
 pub mod error;

@@ -43,6 +43,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{watch, Mutex};
 
+use crate::accounts::{AccountOptions, Accounts};
 use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::games::TableGame;
@@ -52,7 +53,7 @@ use crate::replays::{ReplayLimits, Replays};
 use crate::store::{Store, StoredSeat};
 use crate::thinking::Thinking;
 use crate::transport::{Rate, RateLimiter};
-use crate::wire::{HintAnswer, TableSettings, TableStatus};
+use crate::wire::{HintAnswer, TableSettings, TableStatus, TableView};
 
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 pub use registry::valid_table_id;
@@ -212,6 +213,11 @@ impl Drop for DriverCount {
 }
 
 impl Table {
+    /// The table as `seat` (or a spectator) sees it now.
+    pub async fn view(&self, seat: Option<usize>) -> TableView {
+        self.state.lock().await.view(&self.id, seat)
+    }
+
     fn changed(&self) {
         self.touch();
         self.changes.send_modify(|n| *n += 1);
@@ -261,6 +267,8 @@ pub struct HubOptions {
     pub hints: HintLimits,
     /// Replays: rate per address, the cache's bytes.
     pub replays: ReplayLimits,
+    /// Accounts: sign-in limits, password hashing, sessions.
+    pub accounts: AccountOptions,
 }
 
 impl Default for HubOptions {
@@ -278,6 +286,7 @@ impl Default for HubOptions {
             chosen_seeds_with_people: false,
             hints: HintLimits::default(),
             replays: ReplayLimits::default(),
+            accounts: AccountOptions::default(),
         }
     }
 }
@@ -285,6 +294,8 @@ impl Default for HubOptions {
 /// All tables of the server.
 pub struct Hub {
     pub store: Store,
+    /// Accounts and their sessions (the same database).
+    pub accounts: Accounts,
     tables: StdMutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
     thinking: Thinking,
@@ -320,6 +331,7 @@ impl Hub {
         });
         let node = cluster.as_ref().map_or("single", |c| c.node.as_str());
         let hub = Arc::new(Hub {
+            accounts: Accounts::new(store.clone(), options.accounts.clone()),
             store,
             tables: StdMutex::new(HashMap::new()),
             hints: Hints::new(options.hints.clone()),

@@ -7,6 +7,7 @@
 //! refusals, events), `views` (what a seat sees), `messages` (the WebSocket),
 //! `tutorial` (the tutorials' steps and checks).
 
+mod accounts;
 mod actions;
 mod codes;
 mod messages;
@@ -16,6 +17,7 @@ mod tests;
 mod tutorial;
 mod views;
 
+pub use accounts::*;
 pub use actions::*;
 pub use codes::*;
 pub use messages::*;
