@@ -56,7 +56,8 @@ test("rummikub: two players and a spectator, drag and drop, hidden racks, a serv
   for (let attempt = 1; attempt <= 30 && !tokens; attempt++) {
     attempts = attempt;
     received.forEach((r) => (r.length = 0));
-    const made = await createInLobby(pages[0], base, { game: "rummikub", name: "Ana", seats: ["human", "open"], turnSeconds: 120 });
+    // (two people: hints only because Ana turns them on, for the solver's hint below)
+    const made = await createInLobby(pages[0], base, { game: "rummikub", name: "Ana", seats: ["human", "open"], turnSeconds: 120, hints: true });
     id = made.id;
     await expect(pages[0].locator(tid("turn-status")), "waiting for the open seat").toHaveAttribute("data-status", "waiting");
     const joined = await joinFromLobby(pages[1], base, id, "Bo");

@@ -45,7 +45,7 @@ test("seats: the creator's seat is theirs, open seats go to others", async ({ op
   await C.fill(tid("join-name"), "Cy");
   await C.click(tid("join-table"));
   // The page reloads on the new seat (before, it watched).
-  await waitText(C, "table-title", (t) => / — seat \d$/.test(t), 10_000, "(Cy on a seat)");
+  await waitAttr(C, "table-title", "data-you", (v) => !!v && /^\d$/.test(v), 10_000, "(Cy on a seat)");
   await expect(C.locator(tid("turn-status")), "playing once Cy sat down").toHaveAttribute("data-status", "playing");
   const c = await sessionToken(C, a.id);
   const vc = await api("GET", `/api/tables/${a.id}`, undefined, c);
@@ -123,14 +123,14 @@ test("waiting: an invite link, a name before sitting down, no token in any addre
   expect(spent.status === 409 && spentBody?.code === "seat_taken" && !spentBody.rummikub, `the spent invite still reads: ${spent.status} ${JSON.stringify(spentBody)}`).toBe(true);
   expect(await B.evaluate(() => location.href + document.referrer), "the token is still in the page's address").not.toContain(token);
   await expect(B.locator(tid("turn-status")), "playing once the invitee came").toHaveAttribute("data-status", "playing");
-  await expect(B.locator(tid("table-title")), "the invitee is on seat 2").toContainText("seat 2");
+  await expect(B.locator(tid("table-title")), "the invitee is on seat 2").toHaveAttribute("data-you", "1");
   const seconds = Number(await waitAttr(A, "countdown", "data-seconds", (x) => !!x && Number(x) > 0, 10_000, "(the clock started)"));
   expect(seconds, "the clock of a 60 s turn").toBeLessThanOrEqual(60);
   const v1 = await api("GET", `/api/tables/${a.id}`, undefined, a.token);
   expect(v1.status === "playing" && v1.deadline_ms !== null, `started table: status ${v1.status}, deadline ${v1.deadline_ms}`).toBe(true);
   await B.reload();
   await waitAttr(B, "turn-status", "data-version", (x) => x !== null);
-  await expect(B.locator(tid("table-title")), "after a reload the invitee keeps the seat").toContainText("seat 2");
+  await expect(B.locator(tid("table-title")), "after a reload the invitee keeps the seat").toHaveAttribute("data-you", "1");
   await expect(B.locator(tid("ask-name")), "a reload asks the name again").toHaveCount(0);
   // A player renames themselves; the others see it.
   await B.click(tid("rename-seat"));
