@@ -150,7 +150,7 @@ test("lang: German and English, the rules pages, a German refusal, suggestions, 
     // A seat token is 32 hex digits (a kept commitment is 64: public, and allowed).
     expect(kept, "localStorage holds a seat token").not.toMatch(/(^|[^0-9a-f])[0-9a-f]{32}([^0-9a-f]|$)/);
     await page.click(tid(`my-table-link-${t1.id}`));
-    await waitAttr(page, "table-title", "data-you", (v) => v === "0", 10_000, "(back on my seat from the lobby)");
+    await expect(page.locator(tid("table-title")), "back on my seat from the lobby").toHaveAttribute("data-you", "0");
     expect(page.url(), "back from the lobby on the table's address").toBe(tableUrl);
     const tab = await page.context().newPage();
     watchPage(tab, "new tab", problems);

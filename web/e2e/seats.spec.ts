@@ -45,7 +45,7 @@ test("seats: the creator's seat is theirs, open seats go to others", async ({ op
   await C.fill(tid("join-name"), "Cy");
   await C.click(tid("join-table"));
   // The page reloads on the new seat (before, it watched).
-  await waitAttr(C, "table-title", "data-you", (v) => !!v && /^\d$/.test(v), 10_000, "(Cy on a seat)");
+  await expect(C.locator(tid("table-title")), "Cy on a seat").toHaveAttribute("data-you", /^\d$/);
   await expect(C.locator(tid("turn-status")), "playing once Cy sat down").toHaveAttribute("data-status", "playing");
   const c = await sessionToken(C, a.id);
   const vc = await api("GET", `/api/tables/${a.id}`, undefined, c);
