@@ -23,6 +23,10 @@ pub struct MctsReuseArgs {
     /// Milliseconds of search per move, the same for both bots.
     #[arg(long, default_value_t = 50)]
     ms: u64,
+    /// New playouts per move instead of milliseconds, the same for both bots (as the
+    /// server's levels are given; the same work whatever else the machine does).
+    #[arg(long, conflicts_with = "ms")]
+    playouts: Option<u32>,
     #[arg(long, default_value = "chullpa")]
     scenario: String,
     #[arg(long, default_value_t = 2)]
@@ -71,11 +75,17 @@ impl Bot<RumisGame> for Counted {
 }
 
 pub fn bench(args: MctsReuseArgs) -> anyhow::Result<()> {
-    if args.games == 0 || args.ms == 0 {
-        bail!("--games and --ms must be at least 1");
+    if args.games == 0 || args.ms == 0 || args.playouts == Some(0) {
+        bail!("--games, --ms and --playouts must be at least 1");
     }
     let config = RumisConfig::named(&args.scenario, args.players, &args.variant)?;
-    let spec = format!("mcts:ms={}", args.ms);
+    let (spec, budget) = match args.playouts {
+        Some(n) => (format!("mcts:p={n}"), format!("{n} new playouts a move")),
+        None => (
+            format!("mcts:ms={}", args.ms),
+            format!("{} ms a move", args.ms),
+        ),
+    };
     // One entrant kept, the others rebuilt: with more players, the kept bot meets
     // several rebuilt ones.
     let entrants: Vec<String> = (0..args.players)
@@ -84,16 +94,20 @@ pub fn bench(args: MctsReuseArgs) -> anyhow::Result<()> {
     let carried = Arc::new(AtomicU64::new(0));
     let moves = Arc::new(AtomicU64::new(0));
     let reused = Arc::new(AtomicU64::new(0));
-    let make = |entrant: &str, seed: u64| -> Result<Box<dyn Bot<RumisGame>>, GameError> {
-        if entrant == KEPT {
-            Ok(Box::new(Counted {
-                bot: RumisGame::bot(&spec, seed)?,
-                carried: carried.clone(),
-                moves: moves.clone(),
-                reused: reused.clone(),
-            }))
-        } else {
-            Ok(Box::new(RebuiltEachMove::<RumisGame>::new(&spec, seed)?))
+    let make = {
+        let (spec, carried, moves, reused) =
+            (spec.clone(), carried.clone(), moves.clone(), reused.clone());
+        move |entrant: &str, seed: u64| -> Result<Box<dyn Bot<RumisGame>>, GameError> {
+            if entrant == KEPT {
+                Ok(Box::new(Counted {
+                    bot: RumisGame::bot(&spec, seed)?,
+                    carried: carried.clone(),
+                    moves: moves.clone(),
+                    reused: reused.clone(),
+                }))
+            } else {
+                Ok(Box::new(RebuiltEachMove::<RumisGame>::new(&spec, seed)?))
+            }
         }
     };
     let bar = ProgressBar::new(args.games as u64).with_style(
@@ -119,13 +133,12 @@ pub fn bench(args: MctsReuseArgs) -> anyhow::Result<()> {
         .find(|b| b.name == KEPT)
         .expect("the kept bot played");
     println!(
-        "mcts-reuse: {} games on {} ({} players, {}), seeds from {}, {} ms a move, {:.0} s",
+        "mcts-reuse: {} games on {} ({} players, {}), seeds from {}, {budget}, {:.0} s",
         results.len(),
         args.scenario,
         args.players,
         args.variant,
         args.seed,
-        args.ms,
         started.elapsed().as_secs_f64()
     );
     println!(
