@@ -161,8 +161,22 @@ async fn the_baseline_is_the_previous_schema(fresh: &str, previous: &str) {
     let _ = server.running.task.await;
     let made = schema(fresh).await;
     assert!(made.len() > 30, "{made:?}");
+    // The later migrations' tables (accounts and sessions, 0002) come on top.
+    let baseline: Vec<String> = made
+        .iter()
+        .filter(|line| !LATER_TABLES.iter().any(|t| line.contains(t)))
+        .cloned()
+        .collect();
+    assert_eq!(baseline, schema(previous).await);
+    // The previous release's database, migrated, is a fresh one.
+    let server = start(previous, 0).await;
+    server.running.shutdown();
+    let _ = server.running.task.await;
     assert_eq!(made, schema(previous).await);
 }
+
+/// Tables that migrations after the baseline add.
+const LATER_TABLES: [&str; 2] = ["rumi_accounts", "rumi_sessions"];
 
 #[tokio::test]
 async fn a_new_database_gets_the_previous_releases_schema_on_sqlite() {
