@@ -6,8 +6,8 @@ import { axeCheck, shot, tid } from "./helpers";
 
 const PASSWORD = "stones of the inca 7";
 
-test("sign up, out, in and delete", async ({ page }) => {
-  await page.goto("/account");
+test("sign up, out, in and delete", async ({ page, base }) => {
+  await page.goto(`${base}/account`);
   await expect(page.locator(tid("sign-up-form"))).toBeVisible();
   await axeCheck(page, "account, signed out");
   await page.fill(tid("sign-up-name"), "Ana_e2e");
@@ -40,8 +40,8 @@ test("sign up, out, in and delete", async ({ page }) => {
   await expect(page.locator(tid("sign-in-message"))).toContainText("wrong name or password");
 });
 
-test("the account page in German", async ({ pageDe }) => {
-  await pageDe.goto("/account");
+test("the account page in German", async ({ pageDe, base }) => {
+  await pageDe.goto(`${base}/account`);
   await expect(pageDe.locator("h1")).toHaveText("Konto");
   await pageDe.fill(tid("sign-up-name"), "Bo_e2e");
   await pageDe.fill(tid("sign-up-password"), "kurz");

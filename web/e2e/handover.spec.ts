@@ -6,8 +6,8 @@ import { errorText, handToBot, log, openForm, shot, submitCreate, tid, waitAttr 
 const SHAPE = { viewport: { width: 1280, height: 860 } };
 
 // Two random bots play a whole game within seconds at the usual pause: slower bots
-// here, so that the game is still on when I take my seat back.
-test.use({ botDelayMs: 400 });
+// here (a second a move), so that the game is still on when I take my seat back on a loaded machine.
+test.use({ botDelayMs: 1000 });
 
 test("handover: the practice seed; my own seat to a bot and back", async ({ open, base, api }) => {
   const A = await open({ ...SHAPE, name: "A" });

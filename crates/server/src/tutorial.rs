@@ -469,7 +469,7 @@ fn action(game: GameKind, text: &str) -> Result<GameAction, String> {
     })
 }
 
-/// What a step's check answers: the rules' verdict, and whether the goal is met.
+/// A move the rules refuse, with their reason.
 fn refused(reason: String, why: Option<crate::wire::Reason>) -> TutorialCheck {
     TutorialCheck {
         done: false,
@@ -734,10 +734,19 @@ fn rummikub_view(round: &Round, last_event: Option<crate::wire::Event>) -> Rummi
         totals: vec![0; players],
         round_over: None,
         can_claim_redeal: false,
+        // As a table says it in English ("Player 1 melded r2 r3 r4").
         last: last_event.as_ref().map(|e| {
             let tiles = e.params.get("tiles").and_then(|t| t.as_array());
             let tiles = tiles.into_iter().flatten().filter_map(|t| t.as_str());
-            format!("Player 1 played {}", tiles.collect::<Vec<_>>().join(" "))
+            let verb = match e.code {
+                crate::wire::EventCode::Melded => "melded",
+                _ => "played",
+            };
+            let who = RUMMIKUB_LEARNER + 1;
+            format!(
+                "Player {who} {verb} {}",
+                tiles.collect::<Vec<_>>().join(" ")
+            )
         }),
         last_event,
     }

@@ -111,7 +111,11 @@ class Lesson {
     this.done = learned(game);
     this.wrongButton.addEventListener("click", () => void this.showWrong());
     this.resetButton.addEventListener("click", () => this.open(this.step.number));
-    this.nextButton.addEventListener("click", () => this.open(this.step.number + 1));
+    this.nextButton.addEventListener("click", () => {
+      this.open(this.step.number + 1);
+      // (keyboard and screen reader users land on the new step's task)
+      this.heading.focus();
+    });
     root.append(
       h("nav", { "aria-label": t("tutorial.steps") }, this.nav),
       h(

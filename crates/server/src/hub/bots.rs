@@ -50,9 +50,22 @@ pub enum AfterFailure {
 pub struct SeatBots {
     kept: Vec<Option<Box<dyn SeatBot>>>,
     trouble: Vec<Option<Trouble>>,
+    /// The (version, seat epoch) whose bot turn a driver has taken on.
+    turn: Option<(u64, u64)>,
 }
 
 impl SeatBots {
+    /// Takes on the bot turn of `(version, epoch)`, unless a driver already has (two
+    /// drivers can be planned from one state: the bot would think twice, and a failure
+    /// count twice).
+    pub fn claim_turn(&mut self, version: u64, epoch: u64) -> bool {
+        if self.turn == Some((version, epoch)) {
+            return false;
+        }
+        self.turn = Some((version, epoch));
+        true
+    }
+
     /// Forgets the bots and trouble of seats that are no longer played by the same bot
     /// (taken back by their player, or given another bot).
     pub fn sync(&mut self, seats: &[Seat]) {

@@ -18,6 +18,7 @@ use crate::wire::{BotTrouble, BotTroubleCode, CreateTableRequest, GameAction, Ta
 
 /// A hub on a fresh SQLite file; failing bots are retried after `retry_after`.
 async fn hub(name: &str, retry_after: Duration) -> Arc<Hub> {
+    let _ = tracing_subscriber::fmt().with_test_writer().try_init();
     let dir = std::env::temp_dir().join(format!("rumi-bots-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("rumi.db");

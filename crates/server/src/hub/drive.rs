@@ -106,6 +106,7 @@ impl Hub {
         priority: Priority,
     ) {
         let current = |state: &TableState| state.version == version && state.seat_epoch == epoch;
+        let mut first = true;
         loop {
             let (game, bot, seed) = {
                 let mut guard = table.state.lock().await;
@@ -113,6 +114,11 @@ impl Hub {
                     return;
                 }
                 let state = &mut *guard;
+                // Another driver planned from the same state may be on this turn already.
+                if first && !state.bots.claim_turn(version, epoch) {
+                    return;
+                }
+                first = false;
                 let seed = fairness::bot_seed(&state.salt, version);
                 state.bots.sync(&state.seats);
                 let bot = state
