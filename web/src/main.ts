@@ -1,5 +1,6 @@
 // The client's router: / lobby, /t/{id} table, /replay/{id} replay, /rules/{game} the
-// rules, anything else a not-found page.
+// rules, /learn/{game} the tutorial, /account sign-up and sign-in, anything else a
+// not-found page.
 //
 // A seat link is `/t/{id}#token=…`, and a token is read from the fragment only (the old
 // `/t/{id}?seat=&token=` opens the table to watch): the address becomes `/t/{id}`
@@ -62,6 +63,7 @@ const path = location.pathname;
 const table = path.match(/^\/t\/([^/]+)\/?$/);
 const replay = path.match(/^\/replay\/([^/]+)\/?$/);
 const rules = path.match(/^\/rules\/(rumis|rummikub)\/?$/);
+const learn = path.match(/^\/learn\/(rumis|rummikub)\/?$/);
 if (table) {
   const id = decodeURIComponent(table[1]);
   const query = new URLSearchParams(location.search);
@@ -85,9 +87,14 @@ if (table) {
 } else if (rules) {
   // The rules texts (both languages) are a chunk of their own, fetched on the rules pages.
   import("./rules/page").then((m) => m.showRules(app, rules[1] as "rumis" | "rummikub"));
+} else if (learn) {
+  // The tutorial (its texts are the client's; the positions and checks the server's).
+  import("./tutorial/tutorial").then((m) => m.showTutorial(app, learn[1] as "rumis" | "rummikub"));
 } else if (path === "/picture/rumis") {
   // The lobby's Rumis picture, drawn live by the game's scene.
   import("./rumis/picture").then((m) => m.showPicture(app));
+} else if (path === "/account" || path === "/account/") {
+  import("./account").then((m) => m.showAccount(app));
 } else if (path === "/" || path === "/index.html") {
   showLobby(app);
 } else {

@@ -24,7 +24,7 @@ import {
 import { clear, h, seatName } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason, ruleHref, setSeatNames } from "./i18n/server";
-import type { Reason } from "./api";
+import type { CheckResult, Placement, Reason } from "./api";
 import { showNotFound } from "./notfound";
 import { botLabel } from "./lobby";
 import { rememberTable, forgetMyTable, myTables } from "./api";
@@ -44,6 +44,9 @@ export interface GameContext {
   error(message: string, code?: string | null, why?: Reason | null): void;
   clearError(): void;
   current(): TableView | null;
+  /** Rumis: whether a placement is legal now, and why not (the red ghost); the table's
+   * `POST …/check` when missing (a tutorial asks its step instead). */
+  check?(placement: Placement): Promise<CheckResult>;
 }
 
 export interface GameUI {
@@ -350,6 +353,7 @@ function sameSettings(v: TableView): CreateRequest {
   if (you !== null) req.creator_seat = you;
   if (v.rumis) req.rumis = { scenario: v.rumis.scenario.key, players: v.rumis.players, variant: v.rumis.variant };
   if (v.rummikub) req.rummikub = { rules: v.rummikub.rules.name, rounds: v.rummikub.rounds, turn_seconds: v.rummikub.rules.turn_seconds };
+  req.hints = v.hints;
   return req;
 }
 
@@ -359,6 +363,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const connection = h("span", { className: "connection", testid: "connection", "data-state": "connecting" }, t("table.connecting"));
   const turn = h("div", { className: "turn", testid: "turn-status", "aria-live": "polite" }, t("common.loading"));
   const seats = h("div", { className: "seat-list", testid: "seat-list" });
+  // The table's hints setting, for everyone to see.
+  const hintsLine = h("span", { className: "hints-setting muted", testid: "hints-setting" });
   const waitingBox = h("div", { className: "waiting", testid: "waiting-box", hidden: true });
   const takeBackBox = h("div", { className: "take-back", testid: "take-back-box", hidden: true });
   const troubleBox = h("div", { className: "bot-trouble", testid: "bot-trouble", role: "status", hidden: true });
@@ -670,6 +676,11 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         ),
       );
     }
+    hintsLine.textContent = t(v.hints ? "table.hints_on" : "table.hints_off");
+    hintsLine.title = t(v.hints ? "table.hints_on_title" : "table.hints_off_title");
+    hintsLine.dataset.on = String(v.hints);
+    // (after the seats, in their row: no line of its own on a phone)
+    seats.append(hintsLine);
   }
 
   /** A bot seat whose bot failed: the server retries it, then a simpler bot moves for it. */
@@ -790,7 +801,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   }
 
   /** The end: the ranking with scores, a new game with the same settings, the replay. */
-  function endPanel(v: TableView): HTMLElement[] {
+  function endPanel(v: TableView): (HTMLElement | null)[] {
     const r = v.result!;
     // Winners first, then by score; equal ones share a place.
     const better = (a: number, b: number) => Number(r.winners.includes(b)) - Number(r.winners.includes(a)) || (r.scores[b] ?? 0) - (r.scores[a] ?? 0);
@@ -825,6 +836,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("end.rank")), h("th", { scope: "col" }, t("end.player")), h("th", { scope: "col" }, t("end.score")))),
         h("tbody", {}, ...rows),
       ),
+      rematchBox(v),
       h(
         "div",
         { className: "end-actions" },
@@ -835,6 +847,60 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         h("a", { href: "/", testid: "end-lobby" }, t("end.lobby")),
       ),
     ];
+  }
+
+  /** The rematch's table as a spectator sees it (who sits there already), fetched once
+   * the finished table names it. */
+  let rematchView: TableView | null = null;
+  let rematchAsked: string | null = null;
+
+  /** Rematch: the same seats and a new deal. A player asks (or, once someone has, joins
+   * on their own seat there: the server finds it by this table's token); a spectator
+   * may watch it. */
+  function rematchBox(v: TableView): HTMLElement | null {
+    const next = v.rematch ?? null;
+    if (next && rematchAsked !== next) {
+      rematchAsked = next;
+      api
+        .view(next, null)
+        .then((r) => {
+          rematchView = r;
+          render();
+        })
+        .catch(() => {});
+    }
+    if (v.you === null || !token) {
+      if (!next) return null;
+      return h("div", { className: "rematch", testid: "rematch-box" }, h("a", { href: `/t/${encodeURIComponent(next)}`, testid: "rematch-watch" }, t("end.rematch_watch")));
+    }
+    const there = rematchView && rematchView.id === next ? rematchView : null;
+    const mine = there?.seats[v.you];
+    const asking = there ? there.seats.filter((s) => s.kind !== "bot" && s.claimed && s.seat !== v.you).map((s) => seatName(s)) : [];
+    const button = h(
+      "button",
+      { className: next ? "primary" : "", testid: next ? "rematch-join" : "rematch" },
+      !next ? t("end.rematch") : mine?.claimed ? t("end.rematch_go") : t("end.rematch_join"),
+    );
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const made = await api.rematch(id, token);
+        if (made.you) {
+          storeToken(made.id, made.you.token);
+          rememberTable({ id: made.id, game: v.game, seat: made.you.seat, token: made.you.token, name: made.you.name, at: Date.now() });
+        }
+        location.href = `/t/${encodeURIComponent(made.id)}`;
+      } catch (e) {
+        showError(e);
+        button.disabled = false;
+      }
+    });
+    return h(
+      "div",
+      { className: "rematch", testid: "rematch-box", "data-rematch": next ?? "" },
+      asking.length ? h("p", { testid: "rematch-asked" }, t(asking.length > 1 ? "end.rematch_asked_many" : "end.rematch_asked", { names: asking.join(` ${t("common.and")} `) })) : null,
+      button,
+    );
   }
 
   function renderMyLink(v: TableView): void {
@@ -871,8 +937,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   function renderTitle(v: TableView): void {
     const named = viewTitle(v);
     signal.setTitle(`rumi — ${named}`);
-    title.textContent = `${named}${v.you === null ? (token ? ` ${t("table.link_refused")}` : ` (${t("table.spectator")})`) : ` — ${t("seat.n_lower", { n: v.you + 1 })}`}`;
+    // (a player's own seat is marked in the seat list, not in the heading)
+    title.textContent = `${named}${v.you === null ? (token ? ` ${t("table.link_refused")}` : ` (${t("table.spectator")})`) : ""}`;
     title.dataset.id = id;
+    title.dataset.you = v.you === null ? "" : String(v.you);
   }
 
   function render(): void {
@@ -902,7 +970,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
 
     result.hidden = !v.over;
     clear(result);
-    if (v.over && v.result) result.append(...endPanel(v));
+    if (v.over && v.result) result.append(...endPanel(v).filter((x): x is HTMLElement => x !== null));
     renderJoin(v);
     renderMyLink(v);
 

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
+use server::accounts::AccountOptions;
 use server::hints::HintLimits;
 use server::replays::ReplayLimits;
 use server::{HubOptions, Limits, ServerConfig};
@@ -96,6 +97,13 @@ pub struct ServeArgs {
     /// MiB of built, compressed replays kept in memory.
     #[arg(long, default_value_t = ReplayLimits::default().cache_bytes >> 20)]
     replay_cache_mib: usize,
+    /// Mark the session cookie `Secure`: the site is served over HTTPS (behind a TLS
+    /// proxy; `rumi serve` itself speaks plain HTTP).
+    #[arg(long)]
+    secure_cookies: bool,
+    /// Sign-in attempts one client address may make per minute (0: no cap).
+    #[arg(long, default_value_t = 20)]
+    sign_ins_per_minute_per_address: u32,
 }
 
 /// The browser client as `web/dist` was when this binary was compiled, with the `.br`
@@ -103,6 +111,15 @@ pub struct ServeArgs {
 #[derive(rust_embed::Embed)]
 #[folder = "../../web/dist/"]
 struct BuiltClient;
+
+/// `n` a minute with a minute's worth at once; 0: no cap.
+fn per_minute(n: u32) -> server::transport::Rate {
+    let n = if n == 0 { 1e9 } else { f64::from(n) };
+    server::transport::Rate {
+        per_second: n / 60.0,
+        burst: n,
+    }
+}
 
 pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // Secrets of the addresses never reach the logs, the libraries' lines included,
@@ -163,6 +180,11 @@ fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
                 replays: ReplayLimits {
                     per_minute_per_address: args.replays_per_minute_per_address,
                     cache_bytes: args.replay_cache_mib << 20,
+                },
+                accounts: AccountOptions {
+                    secure_cookies: args.secure_cookies,
+                    sign_ins_per_address: per_minute(args.sign_ins_per_minute_per_address),
+                    ..AccountOptions::default()
                 },
                 ..HubOptions::default()
             },

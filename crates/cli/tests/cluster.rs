@@ -874,3 +874,44 @@ async fn a_player_who_only_polls_one_node_is_not_away_on_another() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// A session made on one node is honoured on another (sessions live in the database),
+/// and signing out on the second ends it on the first (issue 47).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_made_on_one_node_is_honoured_on_another() {
+    if common::skipped_when_quick("PostgreSQL and NATS") {
+        return;
+    }
+    let db = temp_postgres("cluster_session");
+    let nats = Nats::start();
+    let nodes = [node(&db, &nats, "s1"), node(&db, &nats, "s2")];
+    let client = reqwest::Client::new();
+    let made = client
+        .post(format!("{}/api/accounts", nodes[0].base))
+        .json(&json!({"name": "Ana", "password": "stones of the inca 7"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 201);
+    let set = made.headers()["set-cookie"].to_str().unwrap().to_string();
+    let cookie = set.split(';').next().unwrap().to_string();
+    let me = |base: &str| {
+        client
+            .get(format!("{base}/api/me"))
+            .header("cookie", &cookie)
+            .send()
+    };
+    let other = me(&nodes[1].base).await.unwrap();
+    assert_eq!(other.status(), 200);
+    assert_eq!(other.json::<Value>().await.unwrap()["name"], "Ana");
+    let origin = &nodes[1].base;
+    let out = client
+        .delete(format!("{origin}/api/session"))
+        .header("cookie", &cookie)
+        .header("origin", origin)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), 204);
+    assert_eq!(me(&nodes[0].base).await.unwrap().status(), 401);
+}

@@ -72,6 +72,8 @@ fn serve(dir: &Path) -> (Killed, String) {
             "10000",
             "--max-connections-per-network",
             "10000",
+            "--sign-ins-per-minute-per-address",
+            "0",
         ])
         .stdout(Stdio::piped())
         .stderr(log)

@@ -9,6 +9,8 @@ use crate::wire::ErrorCode;
 pub enum ErrorKind {
     /// The request cannot be read (400).
     BadRequest,
+    /// Not signed in, or a failed sign-in (401).
+    Unauthorized,
     /// The token does not allow it (403).
     Forbidden,
     /// No such table or route (404).
@@ -48,6 +50,10 @@ impl ApiError {
 
     pub fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorKind::BadRequest, code, message)
+    }
+
+    pub fn unauthorized(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Unauthorized, code, message)
     }
 
     pub fn forbidden(code: ErrorCode, message: impl Into<String>) -> ApiError {

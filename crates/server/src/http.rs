@@ -20,10 +20,12 @@ use crate::games::bots;
 use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
-mod extract;
+mod accounts;
+pub(crate) mod extract;
 
 use extract::{
-    JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, Token, Viewer,
+    JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, ToRematch,
+    Token, Viewer,
 };
 
 /// The OpenAPI document, generated from the wire types and the handlers below.
@@ -49,7 +51,18 @@ use extract::{
         take_back,
         rename,
         replay,
-        crate::live::websocket
+        rematch,
+        crate::live::websocket,
+        accounts::sign_up,
+        accounts::sign_in,
+        accounts::sign_out,
+        accounts::sign_out_everywhere,
+        accounts::me,
+        accounts::change_password,
+        accounts::delete_account,
+        accounts::my_data,
+        crate::tutorial::tutorial,
+        crate::tutorial::check_step
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -59,6 +72,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = match self.kind {
             ErrorKind::BadRequest => StatusCode::BAD_REQUEST,
+            ErrorKind::Unauthorized => StatusCode::UNAUTHORIZED,
             ErrorKind::Forbidden => StatusCode::FORBIDDEN,
             ErrorKind::NotFound => StatusCode::NOT_FOUND,
             ErrorKind::Conflict => StatusCode::CONFLICT,
@@ -112,11 +126,31 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             json_writes(post(rename)),
         )
         .route("/api/tables/{id}/replay", get(replay))
+        .route("/api/tables/{id}/rematch", json_writes(post(rematch)))
         .route("/api/tables/{id}/ws", get(crate::live::websocket))
+        .route("/api/accounts", json_writes(post(accounts::sign_up)))
+        .route(
+            "/api/session",
+            json_writes(post(accounts::sign_in).delete(accounts::sign_out)),
+        )
+        .route(
+            "/api/sessions",
+            json_writes(axum::routing::delete(accounts::sign_out_everywhere)),
+        )
+        .route(
+            "/api/me",
+            json_writes(get(accounts::me).delete(accounts::delete_account)),
+        )
+        .route(
+            "/api/me/password",
+            json_writes(post(accounts::change_password)),
+        )
+        .route("/api/me/data", get(accounts::my_data))
         .route(
             "/api/{*rest}",
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
+        .merge(crate::tutorial::routes(Default::default()))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }
@@ -361,8 +395,7 @@ async fn act(
 ) -> Result<Json<TableView>, ApiError> {
     hub.submit(&table, seat, Some(request.version), &request.action)
         .await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// Rumis: whether a placement is legal for the token's seat now, and why not.
@@ -444,7 +477,7 @@ impl<S: Send + Sync> FromRequestParts<S> for HintObjective {
     responses(
         (status = 200, body = HintAnswer),
         (status = 400, body = ErrorBody),
-        (status = 403, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "No or a forged token, or hints are off at this table (`hints_off`)"),
         (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "Not started, over, not your turn (Rumis), or the round is over"),
         (status = 429, body = ErrorBody, description = "Too many hints from this seat or address, or too many hints queued (Retry-After)"),
@@ -487,8 +520,7 @@ async fn hand_to_bot(
                 e
             }
         })?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(you))))
+    Ok(Json(table.view(Some(you)).await))
 }
 
 /// Renames your own seat (the seat's token): the name the others see.
@@ -508,8 +540,7 @@ async fn rename(
     JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Json<TableView>, ApiError> {
     hub.rename(&table, you, seat, &request.name).await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// Takes your seat back from the bot it was handed to.
@@ -528,8 +559,7 @@ async fn take_back(
     Viewer { table, seat: you }: Viewer,
 ) -> Result<Json<TableView>, ApiError> {
     hub.take_back(&table, you, seat).await?;
-    let state = table.state.lock().await;
-    Ok(Json(state.view(&table.id, Some(seat))))
+    Ok(Json(table.view(Some(seat)).await))
 }
 
 /// A finished game: every step, the record, and the revealed seed and salt. Built
@@ -551,4 +581,28 @@ async fn replay(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     Ok(hub.replay(&id, from.ip()).await?.respond(&headers))
+}
+
+/// A finished table's rematch: a new table with the same game, settings and seats
+/// (the same names, bots the same bots) and a new fair deal. The first player to ask
+/// creates it (the table limits of their address apply); every player who asks, then
+/// or later, gets their own seat there (`you`), taken for them with their seat token
+/// here. Asking again answers the same table. The finished table's view names it
+/// (`rematch`), so that the others' clients offer to join.
+#[utoipa::path(post, path = "/api/tables/{id}/rematch", request_body = RematchRequest,
+    params(("id" = String, Path), ("X-Seat-Token" = String, Header, description = "Your seat's token at the finished table")),
+    responses(
+        (status = 200, body = CreateTableResponse),
+        (status = 403, body = ErrorBody, description = "No or a forged token: only the table's players may ask"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "`not_over`: the game is still being played"),
+        (status = 429, body = ErrorBody, description = "Too many tables from this address (the first request creates one)"),
+    ))]
+async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    SeatAt { table, seat, .. }: SeatAt<ToRematch>,
+    OptionalJsonBody(RematchRequest {}): OptionalJsonBody<RematchRequest>,
+) -> Result<Json<CreateTableResponse>, ApiError> {
+    Ok(Json(hub.rematch(&table, seat, from.ip()).await?))
 }

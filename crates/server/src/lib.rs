@@ -9,6 +9,7 @@
 //! to the hub and [`error`] errors to statuses, [`live`] runs the WebSockets,
 //! [`transport`] bounds connections and requests, [`client`] serves the browser client.
 
+pub mod accounts;
 pub mod client;
 pub mod cluster;
 pub mod error;
@@ -26,6 +27,7 @@ pub mod replays;
 pub mod store;
 pub mod thinking;
 pub mod transport;
+pub mod tutorial;
 pub mod wire;
 
 use std::net::SocketAddr;

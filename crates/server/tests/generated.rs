@@ -27,6 +27,7 @@ fn typescript() -> String {
         CreateTableResponse::decl(&cfg),
         JoinRequest::decl(&cfg),
         ClaimRequest::decl(&cfg),
+        RematchRequest::decl(&cfg),
         ActionRequest::decl(&cfg),
         GameAction::decl(&cfg),
         RumisAction::decl(&cfg),
@@ -77,9 +78,20 @@ fn typescript() -> String {
         ServerMessage::decl(&cfg),
         NodeStatus::decl(&cfg),
         Health::decl(&cfg),
+        Credentials::decl(&cfg),
+        AccountView::decl(&cfg),
+        PasswordChange::decl(&cfg),
+        DeleteAccount::decl(&cfg),
+        SessionData::decl(&cfg),
+        AccountData::decl(&cfg),
+        TutorialKey::decl(&cfg),
+        TutorialGoal::decl(&cfg),
+        Tutorial::decl(&cfg),
+        TutorialStep::decl(&cfg),
+        TutorialCheck::decl(&cfg),
     ];
     let mut out = String::from(
-        "// Generated from crates/server/src/wire.rs by crates/server/tests/generated.rs.\n\
+        "// Generated from crates/server/src/wire/ by crates/server/tests/generated.rs.\n\
          // Do not edit: change the Rust types and run\n\
          // RUMI_WRITE_GENERATED=1 cargo test -p server --test generated\n\n",
     );

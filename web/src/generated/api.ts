@@ -1,4 +1,4 @@
-// Generated from crates/server/src/wire.rs by crates/server/tests/generated.rs.
+// Generated from crates/server/src/wire/ by crates/server/tests/generated.rs.
 // Do not edit: change the Rust types and run
 // RUMI_WRITE_GENERATED=1 cargo test -p server --test generated
 
@@ -61,7 +61,12 @@ creator_seat?: number,
 /**
  * A fixed deal, only for practice tables (every seat but the creator's a bot).
  */
-seed?: number, };
+seed?: number, 
+/**
+ * Whether the players may ask for hints, shown to everyone. When missing: on at
+ * a practice table (at most one person), off when two or more people sit.
+ */
+hints?: boolean, };
 
 export type SeatGrant = { seat: number, name: string, token: string, 
 /**
@@ -97,6 +102,8 @@ export type ClaimRequest = {
  */
 name?: string, };
 
+export type RematchRequest = Record<symbol, never>;
+
 export type ActionRequest = { version: number, action: GameAction, };
 
 export type GameAction = RummikubAction | RumisAction;
@@ -127,7 +134,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -220,6 +227,15 @@ waiting_for: Array<number>, seats: Array<SeatView>, to_move: number | null, over
  * When the running turn's clock runs out (Unix ms).
  */
 deadline_ms: number | null, result: ResultView | null, fairness: Fairness, 
+/**
+ * Whether the players may ask for hints here (the table's setting).
+ */
+hints: boolean, 
+/**
+ * Once over: the rematch's table id, when a player has asked for one (each
+ * player takes their seat there with `POST …/rematch`).
+ */
+rematch?: string, 
 /**
  * Bot seats whose bot failed to move lately (empty while all is well).
  */
@@ -369,7 +385,12 @@ game: GameKind,
 /**
  * Seats (Rummikub players).
  */
-players: number, } & ({ "rumis": RumisSettings } | { "rummikub": RummikubSettings });
+players: number, 
+/**
+ * Whether the players may ask for hints (a table stored before this setting has
+ * them as its seats give by default: on for at most one person).
+ */
+hints: boolean, } & ({ "rumis": RumisSettings } | { "rummikub": RummikubSettings });
 
 export type GameSettings = { "rumis": RumisSettings } | { "rummikub": RummikubSettings };
 
@@ -404,3 +425,70 @@ node: string, database: boolean,
  * Whether NATS is connected; `null` on a single node.
  */
 nats: boolean | null, loaded_tables: number, };
+
+export type Credentials = { 
+/**
+ * 3 to 20 letters, digits, `_` and `-` (any case: `Ana` and `ana` are one name).
+ */
+name: string, 
+/**
+ * At least 10 characters, not one of the 10,000 most common passwords.
+ */
+password: string, };
+
+export type AccountView = { name: string, created_ms: number, };
+
+export type PasswordChange = { current: string, new: string, };
+
+export type DeleteAccount = { password: string, };
+
+export type SessionData = { created_ms: number, expires_ms: number, };
+
+export type AccountData = { account: AccountView, sessions: Array<SessionData>, };
+
+export type TutorialKey = "rumis_first_stone" | "rumis_first_touch" | "rumis_own_colour" | "rumis_no_hole" | "rumis_height" | "rumis_scoring" | "rummikub_group" | "rummikub_run" | "rummikub_initial_meld" | "rummikub_add_to_set" | "rummikub_rearrange" | "rummikub_joker";
+
+export type TutorialGoal = "legal" | "build_up" | "reach_top" | "win_game" | "group" | "run" | "add_to_set" | "rearrange" | "free_joker";
+
+export type Tutorial = { game: GameKind, steps: Array<TutorialStep>, };
+
+export type TutorialStep = { 
+/**
+ * 1-based, as in the check's address.
+ */
+number: number, key: TutorialKey, 
+/**
+ * The rulings it teaches (`R6`, `K4`), the main one first.
+ */
+rules: Array<string>, goal: TutorialGoal, 
+/**
+ * The position as the learner's seat (`you`, the seat to move) sees it.
+ */
+view: TableView, 
+/**
+ * A move the engine refuses here (or, on a step whose goal asks for more than a
+ * legal move, one that misses it): shown on request, with the engine's answer.
+ */
+wrong: GameAction, };
+
+export type TutorialCheck = { 
+/**
+ * The rules accept the move and it does what the step asks.
+ */
+done: boolean, 
+/**
+ * The rules accept the move.
+ */
+legal: boolean, 
+/**
+ * Why the rules refuse it, in English.
+ */
+reason?: string, 
+/**
+ * The refusal as a key with parameters (`reason.<code>` in the client).
+ */
+why?: Reason, 
+/**
+ * The position after a legal move, as the learner sees it.
+ */
+view?: TableView, };

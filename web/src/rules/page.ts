@@ -41,7 +41,13 @@ export async function showRules(app: HTMLElement, game: "rumis" | "rummikub"): P
   const page = game === "rumis" ? RUMIS_RULES : RUMMIKUB_RULES;
   document.title = `rumi — ${pick(page.title)}`;
   const toc = h("ol", { className: "rules-toc" });
-  const article = h("article", { className: "rules", testid: `rules-${game}` }, h("h1", {}, pick(page.title)), h("p", { className: "rules-intro" }, pick(page.intro)));
+  const article = h(
+    "article",
+    { className: "rules", testid: `rules-${game}` },
+    h("h1", {}, pick(page.title)),
+    h("p", { className: "rules-intro" }, pick(page.intro)),
+    h("p", { className: "rules-learn" }, h("a", { href: `/learn/${game}`, testid: `rules-learn-${game}` }, t("tutorial.rules_link"))),
+  );
   article.append(h("nav", { "aria-label": t("rules.contents") }, h("h2", {}, t("rules.contents")), toc));
   for (const s of page.sections) {
     toc.append(h("li", {}, h("a", { href: `#${s.id}` }, pick(s.title))));

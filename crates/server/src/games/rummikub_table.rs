@@ -193,16 +193,7 @@ impl RummikubTable {
             GameLength::TargetScore(_) => 0,
         };
         RummikubView {
-            rules: RulesView {
-                name: self.preset.clone(),
-                initial_meld: rules.initial_meld_minimum,
-                initial_meld_may_use_table: rules.initial_meld_may_use_table,
-                turn_seconds: rules.turn_time_seconds,
-                jokers_per_set: rules.jokers_per_set,
-                run_wraps_around: rules.run_wraps_around,
-                frozen_joker_sets: rules.frozen_joker_sets,
-                joker_penalty: rules.joker_penalty,
-            },
+            rules: rules_view(&self.preset, rules),
             rack: own.map(|s| round.rack(s).iter().map(Tile::to_string).collect()),
             rack_sizes: (0..players).map(|p| round.rack_len(p)).collect(),
             melded: (0..players).map(|p| round.has_melded(p)).collect(),
@@ -344,6 +335,20 @@ impl Adapter for RummikubTable {
                 moves: Vec::new(),
             })
         }))
+    }
+}
+
+/// The rules as a view shows them, under the preset's name.
+pub(crate) fn rules_view(preset: &str, rules: &RuleSet) -> RulesView {
+    RulesView {
+        name: preset.to_string(),
+        initial_meld: rules.initial_meld_minimum,
+        initial_meld_may_use_table: rules.initial_meld_may_use_table,
+        turn_seconds: rules.turn_time_seconds,
+        jokers_per_set: rules.jokers_per_set,
+        run_wraps_around: rules.run_wraps_around,
+        frozen_joker_sets: rules.frozen_joker_sets,
+        joker_penalty: rules.joker_penalty,
     }
 }
 

@@ -22,8 +22,10 @@
 //!
 //! One idea per file: [`registry`] (loaded tables, loading, eviction), [`seats`]
 //! (tokens, joining, claiming, renaming, bots taking seats), [`create`], [`commit`]
-//! (the action path), [`drive`] (bots and clocks), [`bots`] (kept bots, failing bots), [`sync`] (cluster catch-up and
-//! leases), [`presence`], [`replay`] (rebuilding from the log) and [`view`].
+//! (the action path), [`drive`] (bots and clocks), [`bots`] (kept bots, failing
+//! bots), [`sync`] (cluster catch-up and leases), [`presence`], [`replay`]
+//! (rebuilding from the log), [`rematch`] (the same seats again, a new deal) and
+//! [`view`].
 
 mod bots;
 mod commit;
@@ -31,6 +33,7 @@ mod create;
 mod drive;
 mod presence;
 mod registry;
+mod rematch;
 mod replay;
 mod seats;
 mod sync;
@@ -44,6 +47,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{watch, Mutex};
 
+use crate::accounts::{AccountOptions, Accounts};
 use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::games::TableGame;
@@ -53,7 +57,7 @@ use crate::replays::{ReplayLimits, Replays};
 use crate::store::{Store, StoredSeat};
 use crate::thinking::Thinking;
 use crate::transport::{Rate, RateLimiter};
-use crate::wire::{HintAnswer, TableSettings, TableStatus};
+use crate::wire::{HintAnswer, TableSettings, TableStatus, TableView};
 
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 pub use registry::valid_table_id;
@@ -124,6 +128,8 @@ pub struct TableState {
     /// When the current turn began (the last action, or the start): the turn clock
     /// counts from here, also after a restart.
     pub turn_started_ms: i64,
+    /// Once over: the rematch's table id, once a player asked for it ([`rematch`]).
+    pub rematch: Option<String>,
     /// The bot seats' bots, kept between their moves, and their trouble.
     bots: bots::SeatBots,
     handover_after_ms: i64,
@@ -215,6 +221,11 @@ impl Drop for DriverCount {
 }
 
 impl Table {
+    /// The table as `seat` (or a spectator) sees it now.
+    pub async fn view(&self, seat: Option<usize>) -> TableView {
+        self.state.lock().await.view(&self.id, seat)
+    }
+
     fn changed(&self) {
         self.touch();
         self.changes.send_modify(|n| *n += 1);
@@ -267,6 +278,8 @@ pub struct HubOptions {
     pub hints: HintLimits,
     /// Replays: rate per address, the cache's bytes.
     pub replays: ReplayLimits,
+    /// Accounts: sign-in limits, password hashing, sessions.
+    pub accounts: AccountOptions,
 }
 
 impl Default for HubOptions {
@@ -285,6 +298,7 @@ impl Default for HubOptions {
             chosen_seeds_with_people: false,
             hints: HintLimits::default(),
             replays: ReplayLimits::default(),
+            accounts: AccountOptions::default(),
         }
     }
 }
@@ -292,6 +306,8 @@ impl Default for HubOptions {
 /// All tables of the server.
 pub struct Hub {
     pub store: Store,
+    /// Accounts and their sessions (the same database).
+    pub accounts: Accounts,
     tables: StdMutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
     thinking: Thinking,
@@ -327,6 +343,7 @@ impl Hub {
         });
         let node = cluster.as_ref().map_or("single", |c| c.node.as_str());
         let hub = Arc::new(Hub {
+            accounts: Accounts::new(store.clone(), options.accounts.clone()),
             store,
             tables: StdMutex::new(HashMap::new()),
             hints: Hints::new(options.hints.clone()),

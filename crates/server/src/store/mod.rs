@@ -10,10 +10,13 @@
 //! action log, [`seats`] who sits where, [`cluster`] the leases and presence that
 //! several nodes on one database share.
 
+mod accounts;
 mod cluster;
 mod schema;
 mod seats;
 mod tables;
+
+pub use accounts::{NameClash, NewAccount, StoredAccount};
 
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};

@@ -181,17 +181,10 @@ impl Store {
 
     /// A table with its seats and whole action log.
     pub async fn load(&self, id: &str) -> anyhow::Result<Option<StoredTable>> {
-        let Some(row) = sqlx::query(
-            "SELECT id, config, seed, salt, practice, created_ms, started_ms, creator, finished FROM rumi_tables WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?
-        else {
+        let Some(mut table) = self.load_settings(id).await? else {
             return Ok(None);
         };
-        let seats = self.seats(id).await?;
-        let actions = sqlx::query(
+        table.actions = sqlx::query(
             "SELECT version, actor, action, at_ms FROM rumi_actions WHERE table_id = $1 ORDER BY version",
         )
         .bind(id)
@@ -200,7 +193,7 @@ impl Store {
         .iter()
         .map(action_of_row)
         .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(table_of_row(&row, seats, actions)?))
+        Ok(Some(table))
     }
 
     /// A table with its seats but without its actions (the lobby's line).

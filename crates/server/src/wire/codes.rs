@@ -33,6 +33,7 @@ pub enum ErrorCode {
     HelloFirst,
     HelloTwice,
     HintsBusy,
+    HintsOff,
     Illegal,
     Internal,
     MalformedAction,
@@ -81,6 +82,18 @@ pub enum ErrorCode {
     UnsupportedMediaType,
     UpgradeRequired,
     UriTooLong,
+    // Accounts and sessions.
+    AccountNameTaken,
+    AccountsBusy,
+    BadAccountName,
+    BadCredentials,
+    ForeignOrigin,
+    NotSignedIn,
+    ReservedName,
+    SignInLocked,
+    TooManySignIns,
+    WeakPassword,
+    WrongPassword,
 }
 
 impl ErrorCode {
@@ -107,6 +120,7 @@ impl ErrorCode {
             ErrorCode::HelloFirst => "hello_first",
             ErrorCode::HelloTwice => "hello_twice",
             ErrorCode::HintsBusy => "hints_busy",
+            ErrorCode::HintsOff => "hints_off",
             ErrorCode::Illegal => "illegal",
             ErrorCode::Internal => "internal",
             ErrorCode::MalformedAction => "malformed_action",
@@ -155,6 +169,17 @@ impl ErrorCode {
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::UpgradeRequired => "upgrade_required",
             ErrorCode::UriTooLong => "uri_too_long",
+            ErrorCode::AccountNameTaken => "account_name_taken",
+            ErrorCode::AccountsBusy => "accounts_busy",
+            ErrorCode::BadAccountName => "bad_account_name",
+            ErrorCode::BadCredentials => "bad_credentials",
+            ErrorCode::ForeignOrigin => "foreign_origin",
+            ErrorCode::NotSignedIn => "not_signed_in",
+            ErrorCode::ReservedName => "reserved_name",
+            ErrorCode::SignInLocked => "sign_in_locked",
+            ErrorCode::TooManySignIns => "too_many_sign_ins",
+            ErrorCode::WeakPassword => "weak_password",
+            ErrorCode::WrongPassword => "wrong_password",
         }
     }
 }

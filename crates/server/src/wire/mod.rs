@@ -4,20 +4,25 @@
 //! them, so the three cannot disagree (a test keeps the generated files current).
 //!
 //! `requests` (what a client asks), `actions` (what a seat plays), `codes` (errors,
-//! refusals, events), `views` (what a seat sees), `messages` (the WebSocket).
+//! refusals, events), `views` (what a seat sees), `messages` (the WebSocket),
+//! `tutorial` (the tutorials' steps and checks).
 
+mod accounts;
 mod actions;
 mod codes;
 mod messages;
 mod requests;
 #[cfg(test)]
 mod tests;
+mod tutorial;
 mod views;
 
+pub use accounts::*;
 pub use actions::*;
 pub use codes::*;
 pub use messages::*;
 pub use requests::*;
+pub use tutorial::*;
 pub use views::*;
 
 /// Which game a table plays (`rumis`, `rummikub`): the games' one list, `play`'s.

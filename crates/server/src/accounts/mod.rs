@@ -1,0 +1,308 @@
+//! Accounts (issue 47): sign up, sign in, server-side sessions, password changes,
+//! deletion and the data export. Guests need none of it: seat tokens keep working.
+//!
+//! A session is a random id in a cookie; the database keeps only its SHA-256, so a
+//! copy of the database opens no session, and every node of a cluster knows it.
+//! Sign-ins are limited per name and per address; an unknown name and a wrong
+//! password get the same answer in the same time.
+
+pub mod names;
+pub mod passwords;
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+use crate::store::{NameClash, NewAccount, Store, StoredAccount};
+use crate::transport::{Rate, RateLimiter};
+use crate::wire::{AccountData, AccountView, ErrorCode, SessionData};
+use passwords::Hasher;
+
+/// How accounts are limited, and how their cookie is sent.
+#[derive(Clone, Debug)]
+pub struct AccountOptions {
+    /// Mark the session cookie `Secure` (the site is served over TLS, e.g. behind a
+    /// TLS proxy).
+    pub secure_cookies: bool,
+    /// Sign-in attempts per name (folded), whether or not it exists.
+    pub sign_ins_per_name: Rate,
+    /// Sign-in and sign-up attempts per client address (IPv6 per /64).
+    pub sign_ins_per_address: Rate,
+    /// Argon2 hashes computed at once, and waiting beyond those.
+    pub concurrent_hashes: usize,
+    pub hash_queue: usize,
+    /// How long a session lasts.
+    pub session_lifetime: Duration,
+}
+
+impl Default for AccountOptions {
+    fn default() -> Self {
+        AccountOptions {
+            secure_cookies: false,
+            // Five tries, then one every two minutes.
+            sign_ins_per_name: Rate {
+                per_second: 1.0 / 120.0,
+                burst: 5.0,
+            },
+            sign_ins_per_address: Rate {
+                per_second: 20.0 / 60.0,
+                burst: 20.0,
+            },
+            concurrent_hashes: 1,
+            hash_queue: 32,
+            session_lifetime: Duration::from_secs(30 * 24 * 3600),
+        }
+    }
+}
+
+/// A signed-in request: the account and the hash of its session's id.
+#[derive(Clone, Debug)]
+pub struct SignedIn {
+    pub account: StoredAccount,
+    pub session: String,
+}
+
+/// A new session: the cookie's value (given to the client once) and when it ends.
+pub struct NewSession {
+    pub cookie: String,
+    pub max_age: Duration,
+}
+
+pub struct Accounts {
+    store: Store,
+    hasher: Hasher,
+    per_name: RateLimiter<String>,
+    per_address: RateLimiter,
+    limits: AccountOptions,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The stored form of a session id.
+fn session_hash(cookie: &str) -> String {
+    hex::encode(Sha256::digest(cookie.as_bytes()))
+}
+
+fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    rand::thread_rng().fill_bytes(&mut buf);
+    hex::encode(buf)
+}
+
+fn view(account: &StoredAccount) -> AccountView {
+    AccountView {
+        name: account.name.clone(),
+        created_ms: account.created_ms,
+    }
+}
+
+/// The one answer to a failed sign-in, whether the name exists or not.
+fn bad_credentials() -> ApiError {
+    ApiError::unauthorized(ErrorCode::BadCredentials, "wrong name or password")
+}
+
+impl Accounts {
+    pub fn new(store: Store, limits: AccountOptions) -> Accounts {
+        Accounts {
+            store,
+            hasher: Hasher::new(limits.concurrent_hashes, limits.hash_queue),
+            per_name: RateLimiter::new(limits.sign_ins_per_name),
+            per_address: RateLimiter::new(limits.sign_ins_per_address),
+            limits,
+        }
+    }
+
+    pub fn secure_cookies(&self) -> bool {
+        self.limits.secure_cookies
+    }
+
+    fn check_address(&self, from: IpAddr) -> Result<(), ApiError> {
+        self.per_address.check(from).map_err(|wait| {
+            ApiError::too_many_for(
+                ErrorCode::TooManySignIns,
+                format!(
+                    "too many sign-ins from your address; try again in {} s",
+                    wait.as_secs().max(1)
+                ),
+                wait,
+            )
+        })
+    }
+
+    async fn start_session(&self, account: &StoredAccount) -> Result<NewSession, ApiError> {
+        let cookie = random_hex(32);
+        let now = now_ms();
+        let max_age = self.limits.session_lifetime;
+        self.store
+            .create_session(
+                &session_hash(&cookie),
+                &account.id,
+                now,
+                now + max_age.as_millis() as i64,
+            )
+            .await?;
+        Ok(NewSession { cookie, max_age })
+    }
+
+    /// A new account with `name` and `password`, signed in.
+    pub async fn sign_up(
+        &self,
+        name: &str,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<(AccountView, NewSession), ApiError> {
+        let name = names::account_name(name)?;
+        passwords::check_new(password)?;
+        self.check_address(from)?;
+        let hash = self.hasher.hash(password.to_string()).await?;
+        let account = StoredAccount {
+            id: random_hex(12),
+            name: name.name.clone(),
+            password_hash: Some(hash.clone()),
+            created_ms: now_ms(),
+        };
+        let made = self
+            .store
+            .create_account(&NewAccount {
+                id: &account.id,
+                name: &name.name,
+                name_key: &name.key,
+                skeleton: &name.skeleton,
+                password_hash: &hash,
+                created_ms: account.created_ms,
+            })
+            .await?;
+        if let Err(clash) = made {
+            return Err(ApiError::conflict(
+                ErrorCode::AccountNameTaken,
+                match clash {
+                    NameClash::Taken => format!("the name `{}` is taken", name.name),
+                    NameClash::LooksLike => {
+                        format!("`{}` looks too much like another player's name", name.name)
+                    }
+                },
+            ));
+        }
+        let session = self.start_session(&account).await?;
+        Ok((view(&account), session))
+    }
+
+    /// Signs in by name and password.
+    pub async fn sign_in(
+        &self,
+        name: &str,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<(AccountView, NewSession), ApiError> {
+        if password.len() > passwords::MAX_BYTES || name.chars().count() > 64 {
+            return Err(bad_credentials());
+        }
+        self.check_address(from)?;
+        let key = names::name_key(name);
+        self.per_name.check_key(key.clone()).map_err(|wait| {
+            let seconds = wait.as_secs().max(1);
+            ApiError::too_many_for(
+                ErrorCode::SignInLocked,
+                format!("too many sign-ins for this name; it is locked for {seconds} s"),
+                wait,
+            )
+        })?;
+        let account = self.store.account_by_key(&key).await?;
+        let hash = account.as_ref().and_then(|a| a.password_hash.clone());
+        if !self.hasher.verify(password.to_string(), hash).await? {
+            return Err(bad_credentials());
+        }
+        let account = account.ok_or_else(bad_credentials)?;
+        let session = self.start_session(&account).await?;
+        Ok((view(&account), session))
+    }
+
+    /// Who a session cookie belongs to, if it is live.
+    pub async fn session(&self, cookie: &str) -> Result<Option<SignedIn>, ApiError> {
+        if cookie.len() != 64 || !cookie.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(None);
+        }
+        let session = session_hash(cookie);
+        let account = self.store.session_account(&session, now_ms()).await?;
+        Ok(account.map(|account| SignedIn { account, session }))
+    }
+
+    pub async fn sign_out(&self, signed: &SignedIn) -> Result<(), ApiError> {
+        self.store
+            .delete_session(&signed.session)
+            .await
+            .map_err(ApiError::from)
+    }
+
+    /// Ends every session of the account, on every device.
+    pub async fn sign_out_everywhere(&self, signed: &SignedIn) -> Result<u64, ApiError> {
+        self.store
+            .delete_sessions_of(&signed.account.id)
+            .await
+            .map_err(ApiError::from)
+    }
+
+    async fn check_password(&self, signed: &SignedIn, password: &str) -> Result<(), ApiError> {
+        let ok = password.len() <= passwords::MAX_BYTES
+            && self
+                .hasher
+                .verify(password.to_string(), signed.account.password_hash.clone())
+                .await?;
+        if ok {
+            Ok(())
+        } else {
+            Err(ApiError::forbidden(
+                ErrorCode::WrongPassword,
+                "the current password is wrong",
+            ))
+        }
+    }
+
+    /// A new password; every other session ends.
+    pub async fn change_password(
+        &self,
+        signed: &SignedIn,
+        current: &str,
+        new: &str,
+    ) -> Result<(), ApiError> {
+        passwords::check_new(new)?;
+        self.check_password(signed, current).await?;
+        let hash = self.hasher.hash(new.to_string()).await?;
+        self.store
+            .set_password(&signed.account.id, &hash, &signed.session)
+            .await
+            .map_err(ApiError::from)
+    }
+
+    /// Deletes the account (its password confirms it): games stay, the name becomes
+    /// "deleted player", every session ends.
+    pub async fn delete(&self, signed: &SignedIn, password: &str) -> Result<(), ApiError> {
+        self.check_password(signed, password).await?;
+        self.store
+            .delete_account(&signed.account.id, now_ms())
+            .await
+            .map_err(ApiError::from)
+    }
+
+    /// Everything stored about the account, for its owner.
+    pub async fn export(&self, signed: &SignedIn) -> Result<AccountData, ApiError> {
+        let sessions = self.store.sessions_of(&signed.account.id).await?;
+        Ok(AccountData {
+            account: view(&signed.account),
+            sessions: sessions
+                .into_iter()
+                .map(|(created_ms, expires_ms)| SessionData {
+                    created_ms,
+                    expires_ms,
+                })
+                .collect(),
+        })
+    }
+}

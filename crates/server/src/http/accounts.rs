@@ -1,0 +1,292 @@
+//! The account routes: sign up, sign in and out, the signed-in account, its password,
+//! its deletion and its data. The session is a cookie (`HttpOnly; SameSite=Lax`), and
+//! a write it authenticates must come from the site's own origin.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use super::extract::JsonBody;
+use crate::accounts::{NewSession, SignedIn};
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::wire::*;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "rumi_session";
+
+/// The value of the session cookie in `headers`, if any.
+fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find_map(|(name, value)| (name == COOKIE).then_some(value))
+}
+
+/// Whether the request's `Origin` is this site (the `Host` it was sent to). A request
+/// without `Origin` is not from a page of this site when `must` is set.
+fn same_origin(headers: &HeaderMap, must: bool) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return !must;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let authority = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, rest)| rest);
+    matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
+}
+
+fn foreign_origin() -> ApiError {
+    ApiError::forbidden(
+        ErrorCode::ForeignOrigin,
+        "a signed-in change must come from this site's own pages",
+    )
+}
+
+/// The signed-in account of the request's session cookie: 401 `not_signed_in`
+/// without a live one; 403 `foreign_origin` for a write from another site.
+pub struct Session(pub SignedIn);
+
+impl FromRequestParts<Arc<Hub>> for Session {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
+        let not_signed_in =
+            || ApiError::unauthorized(ErrorCode::NotSignedIn, "you are not signed in");
+        let cookie =
+            session_cookie(&parts.headers).ok_or_else(|| not_signed_in().into_response())?;
+        let signed = hub
+            .accounts
+            .session(cookie)
+            .await
+            .map_err(IntoResponse::into_response)?
+            .ok_or_else(|| not_signed_in().into_response())?;
+        let writes = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
+        if writes && !same_origin(&parts.headers, true) {
+            return Err(foreign_origin().into_response());
+        }
+        Ok(Session(signed))
+    }
+}
+
+/// A `Set-Cookie` value: the session, or its removal.
+fn set_cookie(hub: &Hub, session: Option<&NewSession>) -> HeaderValue {
+    let secure = if hub.accounts.secure_cookies() {
+        "; Secure"
+    } else {
+        ""
+    };
+    let value = match session {
+        Some(s) => format!(
+            "{COOKIE}={}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
+            s.cookie,
+            s.max_age.as_secs()
+        ),
+        None => format!("{COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0{secure}"),
+    };
+    HeaderValue::from_str(&value).expect("a cookie of hex digits is a header value")
+}
+
+/// 204 with the session cookie cleared.
+fn signed_out(hub: &Hub) -> Response {
+    let cleared = set_cookie(hub, None);
+    (StatusCode::NO_CONTENT, [(header::SET_COOKIE, cleared)]).into_response()
+}
+
+/// Creates an account and signs it in.
+#[utoipa::path(post, path = "/api/accounts", request_body = Credentials, responses(
+    (status = 201, body = AccountView, description = "Signed up and in: the session cookie is set"),
+    (status = 400, body = ErrorBody, description = "`bad_account_name`, `reserved_name`, `weak_password`, or a malformed body"),
+    (status = 403, body = ErrorBody, description = "`foreign_origin`: sent from another site"),
+    (status = 409, body = ErrorBody, description = "`account_name_taken`: the name, or one that looks like it, is taken"),
+    (status = 429, body = ErrorBody, description = "Too many sign-ins from this address, or too many at once"),
+))]
+pub async fn sign_up(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<Credentials>,
+) -> Result<Response, ApiError> {
+    if !same_origin(&headers, false) {
+        return Err(foreign_origin());
+    }
+    let (account, session) = hub
+        .accounts
+        .sign_up(&request.name, &request.password, from.ip())
+        .await?;
+    let cookie = set_cookie(&hub, Some(&session));
+    Ok((
+        StatusCode::CREATED,
+        [(header::SET_COOKIE, cookie)],
+        Json(account),
+    )
+        .into_response())
+}
+
+/// Signs in with a name and a password. An unknown name and a wrong password get the
+/// same answer.
+#[utoipa::path(post, path = "/api/session", request_body = Credentials, responses(
+    (status = 200, body = AccountView, description = "Signed in: the session cookie is set"),
+    (status = 400, body = ErrorBody),
+    (status = 401, body = ErrorBody, description = "`bad_credentials`: wrong name or password"),
+    (status = 403, body = ErrorBody, description = "`foreign_origin`: sent from another site"),
+    (status = 429, body = ErrorBody, description = "`sign_in_locked`: too many tries for this name (Retry-After says how long), or too many from this address"),
+))]
+pub async fn sign_in(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<Credentials>,
+) -> Result<Response, ApiError> {
+    if !same_origin(&headers, false) {
+        return Err(foreign_origin());
+    }
+    let (account, session) = hub
+        .accounts
+        .sign_in(&request.name, &request.password, from.ip())
+        .await?;
+    let cookie = set_cookie(&hub, Some(&session));
+    Ok(([(header::SET_COOKIE, cookie)], Json(account)).into_response())
+}
+
+/// Signs this session out.
+#[utoipa::path(delete, path = "/api/session", responses(
+    (status = 204, description = "Signed out: the cookie is cleared"),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+))]
+pub async fn sign_out(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+) -> Result<Response, ApiError> {
+    hub.accounts.sign_out(&signed).await?;
+    Ok(signed_out(&hub))
+}
+
+/// Signs the account out on every device.
+#[utoipa::path(delete, path = "/api/sessions", responses(
+    (status = 204, description = "Every session of the account ended"),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+))]
+pub async fn sign_out_everywhere(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+) -> Result<Response, ApiError> {
+    hub.accounts.sign_out_everywhere(&signed).await?;
+    Ok(signed_out(&hub))
+}
+
+/// The signed-in account.
+#[utoipa::path(get, path = "/api/me", responses(
+    (status = 200, body = AccountView),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+))]
+pub async fn me(Session(signed): Session) -> Json<AccountView> {
+    Json(AccountView {
+        name: signed.account.name,
+        created_ms: signed.account.created_ms,
+    })
+}
+
+/// Changes the password; every other session of the account ends.
+#[utoipa::path(post, path = "/api/me/password", request_body = PasswordChange, responses(
+    (status = 204, description = "Changed"),
+    (status = 400, body = ErrorBody, description = "`weak_password`"),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 403, body = ErrorBody, description = "`wrong_password` (the current one), or `foreign_origin`"),
+    (status = 429, body = ErrorBody),
+))]
+pub async fn change_password(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+    JsonBody(request): JsonBody<PasswordChange>,
+) -> Result<StatusCode, ApiError> {
+    hub.accounts
+        .change_password(&signed, &request.current, &request.new)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Deletes the account: its games stay, its name becomes "deleted player".
+#[utoipa::path(delete, path = "/api/me", request_body = DeleteAccount, responses(
+    (status = 204, description = "Deleted and signed out"),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 403, body = ErrorBody, description = "`wrong_password`, or `foreign_origin`"),
+    (status = 429, body = ErrorBody),
+))]
+pub async fn delete_account(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+    JsonBody(request): JsonBody<DeleteAccount>,
+) -> Result<Response, ApiError> {
+    hub.accounts.delete(&signed, &request.password).await?;
+    Ok(signed_out(&hub))
+}
+
+/// Everything stored about the account, as a JSON file to download.
+#[utoipa::path(get, path = "/api/me/data", responses(
+    (status = 200, body = AccountData),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+))]
+pub async fn my_data(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+) -> Result<Response, ApiError> {
+    let data = hub.accounts.export(&signed).await?;
+    let file = format!("attachment; filename=\"rumi-{}.json\"", signed.account.id);
+    let disposition = HeaderValue::from_str(&file).expect("an id of hex digits");
+    Ok(([(header::CONTENT_DISPOSITION, disposition)], Json(data)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        let h = headers(&[("cookie", "a=1; rumi_session=abc; b=2")]);
+        assert_eq!(session_cookie(&h), Some("abc"));
+        assert_eq!(
+            session_cookie(&headers(&[("cookie", "rumi_sessionx=1")])),
+            None
+        );
+    }
+
+    #[test]
+    fn only_this_sites_origin_passes() {
+        let ours = headers(&[
+            ("host", "rumi.example:8080"),
+            ("origin", "https://rumi.example:8080"),
+        ]);
+        assert!(same_origin(&ours, true));
+        let theirs = headers(&[
+            ("host", "rumi.example:8080"),
+            ("origin", "https://evil.example"),
+        ]);
+        assert!(!same_origin(&theirs, true));
+        let none = headers(&[("host", "rumi.example:8080")]);
+        assert!(!same_origin(&none, true));
+        assert!(same_origin(&none, false));
+        let null = headers(&[("host", "rumi.example"), ("origin", "null")]);
+        assert!(!same_origin(&null, false));
+    }
+}

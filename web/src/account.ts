@@ -1,0 +1,195 @@
+// The account page (/account): sign up or in; signed in: sign out (here or everywhere),
+// change the password, download one's data, delete the account. Guests never need it:
+// seat tokens keep working. The session is an HttpOnly cookie the page never sees.
+import type { AccountData, AccountView, Credentials } from "./generated/api";
+import { ApiError } from "./api";
+import { clear, h } from "./dom";
+import { t } from "./i18n/i18n";
+import { reason } from "./i18n/server";
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  const text = await response.text();
+  const json = text ? (JSON.parse(text) as unknown) : null;
+  if (!response.ok) {
+    const e = (json ?? {}) as { error?: string; code?: string };
+    throw new ApiError(response.status, e.error ?? String(response.status), e.code ?? null);
+  }
+  return json as T;
+}
+
+export const accounts = {
+  /** The signed-in account, or null for a guest. */
+  me: async (): Promise<AccountView | null> => {
+    try {
+      return await call<AccountView>("GET", "/api/me");
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) return null;
+      throw e;
+    }
+  },
+  signUp: (c: Credentials) => call<AccountView>("POST", "/api/accounts", c),
+  signIn: (c: Credentials) => call<AccountView>("POST", "/api/session", c),
+  signOut: () => call<null>("DELETE", "/api/session"),
+  signOutEverywhere: () => call<null>("DELETE", "/api/sessions"),
+  changePassword: (current: string, next: string) => call<null>("POST", "/api/me/password", { current, new: next }),
+  remove: (password: string) => call<null>("DELETE", "/api/me", { password }),
+  data: () => call<AccountData>("GET", "/api/me/data"),
+};
+
+/** A message line of fixed place: errors and confirmations appear without moving the form. */
+function messageLine(testid: string): { el: HTMLElement; say: (text: string, ok?: boolean) => void } {
+  const el = h("p", { className: "account-message", testid, role: "status", "aria-live": "polite" });
+  return {
+    el,
+    say: (text, ok = false) => {
+      el.textContent = text;
+      el.classList.toggle("error", !ok && text !== "");
+    },
+  };
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof ApiError) return reason(e.message, e.code).text;
+  return String(e);
+}
+
+function field(testid: string, label: string, type: string, autocomplete: string): { row: HTMLElement; input: HTMLInputElement } {
+  const input = h("input", { testid, type, autocomplete, required: true, maxlength: type === "password" ? "256" : "20" });
+  const row = h("label", { className: "account-field" }, h("span", {}, label), input);
+  return { row, input };
+}
+
+/** The sign-up or sign-in form. */
+function credentialsForm(kind: "up" | "in", done: () => void): HTMLElement {
+  const name = field(`sign-${kind}-name`, t("account.name"), "text", "username");
+  const password = field(`sign-${kind}-password`, t("account.password"), "password", kind === "up" ? "new-password" : "current-password");
+  const message = messageLine(`sign-${kind}-message`);
+  const form = h(
+    "form",
+    { className: "card account-form", testid: `sign-${kind}-form` },
+    h("h2", {}, t(kind === "up" ? "account.sign_up" : "account.sign_in")),
+    name.row,
+    password.row,
+    kind === "up" ? h("p", { className: "hint" }, t("account.rules")) : null,
+    h("button", { type: "submit", className: "primary", testid: `sign-${kind}-submit` }, t(kind === "up" ? "account.sign_up" : "account.sign_in")),
+    message.el,
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    message.say("");
+    const c = { name: name.input.value, password: password.input.value };
+    try {
+      await (kind === "up" ? accounts.signUp(c) : accounts.signIn(c));
+      done();
+    } catch (e) {
+      message.say(errorText(e));
+    }
+  });
+  return form;
+}
+
+function signedIn(me: AccountView, again: () => void): HTMLElement {
+  const message = messageLine("account-message");
+  const current = field("password-current", t("account.password_current"), "password", "current-password");
+  const next = field("password-new", t("account.password_new"), "password", "new-password");
+  const change = h(
+    "form",
+    { className: "card account-form", testid: "password-form" },
+    h("h2", {}, t("account.change_password")),
+    current.row,
+    next.row,
+    h("button", { type: "submit", testid: "password-submit" }, t("account.change_password")),
+  );
+  change.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await accounts.changePassword(current.input.value, next.input.value);
+      current.input.value = next.input.value = "";
+      message.say(t("account.password_changed"), true);
+    } catch (e) {
+      message.say(errorText(e));
+    }
+  });
+  const confirmPassword = field("delete-password", t("account.password"), "password", "current-password");
+  const remove = h(
+    "form",
+    { className: "card account-form danger", testid: "delete-form" },
+    h("h2", {}, t("account.delete")),
+    h("p", {}, t("account.delete_explained")),
+    confirmPassword.row,
+    h("button", { type: "submit", className: "danger", testid: "delete-submit" }, t("account.delete")),
+  );
+  remove.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    if (!confirm(t("account.delete_confirm", { name: me.name }))) return;
+    try {
+      await accounts.remove(confirmPassword.input.value);
+      again();
+    } catch (e) {
+      message.say(errorText(e));
+    }
+  });
+  const action = (testid: string, label: string, run: () => Promise<unknown>) =>
+    h(
+      "button",
+      {
+        testid,
+        onclick: async () => {
+          try {
+            await run();
+            again();
+          } catch (e) {
+            message.say(errorText(e));
+          }
+        },
+      },
+      label,
+    );
+  return h(
+    "section",
+    { className: "lobby account", testid: "account" },
+    h("h1", { testid: "account-name" }, t("account.signed_in_as", { name: me.name })),
+    message.el,
+    h(
+      "div",
+      { className: "account-actions" },
+      action("sign-out", t("account.sign_out"), accounts.signOut),
+      action("sign-out-everywhere", t("account.sign_out_everywhere"), accounts.signOutEverywhere),
+      h("a", { className: "button", href: "/api/me/data", download: "", testid: "download-data" }, t("account.download")),
+    ),
+    change,
+    remove,
+  );
+}
+
+export async function showAccount(app: HTMLElement): Promise<void> {
+  clear(app);
+  document.title = `rumi — ${t("account.title")}`;
+  const again = () => void showAccount(app);
+  let me: AccountView | null;
+  try {
+    me = await accounts.me();
+  } catch (e) {
+    app.append(h("p", { className: "error" }, errorText(e)));
+    return;
+  }
+  if (me) {
+    app.append(signedIn(me, again));
+    return;
+  }
+  app.append(
+    h(
+      "section",
+      { className: "lobby account", testid: "account" },
+      h("h1", {}, t("account.title")),
+      h("p", {}, t("account.why")),
+      h("div", { className: "account-forms" }, credentialsForm("in", again), credentialsForm("up", again)),
+    ),
+  );
+}
