@@ -27,13 +27,16 @@ export class Server {
   url = "";
   private child: ChildProcess | null = null;
   private err = "";
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    readonly botDelayMs = 60,
+  ) {}
 
   /** Starts the server on `addr` (port 0: any free port) and reads its "listening on" line. */
   async start(addr = "127.0.0.1:0"): Promise<void> {
     if (!fs.existsSync(bin)) throw new Error(`RUMI_BIN ${bin} does not exist (build it: cargo build --release -p rumi)`);
     // No limits per address: every page of every test comes from 127.0.0.1.
-    const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(this.dir, "e2e.db")}`, "--bot-delay-ms", "60", "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0"];
+    const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(this.dir, "e2e.db")}`, "--bot-delay-ms", String(this.botDelayMs), "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0"];
     const child = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     child.stderr!.on("data", (d) => {
@@ -116,11 +119,18 @@ type TestFixtures = {
   pageDe: Page;
 };
 
-export const test = base.extend<TestFixtures, { server: Server }>({
+type WorkerFixtures = {
+  /** The server's pause before each bot move (`test.use({ botDelayMs })`: a worker with its own server). */
+  botDelayMs: number;
+  server: Server;
+};
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  botDelayMs: [60, { scope: "worker", option: true }],
   server: [
-    async ({}, use) => {
+    async ({ botDelayMs }, use) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rumi-e2e-"));
-      const server = new Server(dir);
+      const server = new Server(dir, botDelayMs);
       await server.start();
       await use(server);
       await server.kill();

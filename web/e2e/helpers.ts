@@ -25,7 +25,7 @@ export async function waitAttr(page: Page, testid: string, attr: string, predica
   const ok = await expect
     .poll(
       async () => {
-        last = await page.locator(tid(testid)).first().getAttribute(attr, { timeout: 1_000 }).catch(() => null);
+        last = await page.locator(tid(testid)).first().getAttribute(attr, { timeout }).catch(() => null);
         return predicate(last);
       },
       { timeout, intervals: [40] },
@@ -48,7 +48,7 @@ export async function waitText(page: Page, testid: string, predicate: (t: string
   const ok = await expect
     .poll(
       async () => {
-        last = await page.locator(tid(testid)).first().textContent({ timeout: 1_000 }).catch(() => null);
+        last = await page.locator(tid(testid)).first().textContent({ timeout }).catch(() => null);
         return last !== null && predicate(last);
       },
       { timeout, intervals: [50] },
@@ -92,12 +92,12 @@ export async function waitError(page: Page, predicate: (t: string) => boolean = 
 
 // ---- the lobby's form; tokens in sessionStorage --------------------------------------
 
-type CreateOptions = { game: "rumis" | "rummikub"; name?: string; seats?: string[]; mine?: number; seed?: number; turnSeconds?: number; noClock?: boolean; players?: number; scenario?: string; variant?: string; preset?: string };
+type CreateOptions = { game: "rumis" | "rummikub"; name?: string; seats?: string[]; mine?: number; seed?: number; turnSeconds?: number; noClock?: boolean; players?: number; scenario?: string; variant?: string; preset?: string; hints?: boolean };
 
 /** Fills the lobby's form and creates the table; the page lands on the creator's seat
  * (`/t/ID`, no token in the address). The table id and this tab's token. */
 export async function createInLobby(page: Page, base: string, o: CreateOptions): Promise<{ id: string; token: string | null }> {
-  const { game, name, seats = [], mine, seed, turnSeconds, noClock, players, scenario = "chullpa", variant = "standard", preset = "current" } = o;
+  const { game, name, seats = [], mine, seed, turnSeconds, noClock, players, scenario = "chullpa", variant = "standard", preset = "current", hints } = o;
   if (!page.url().startsWith(base + "/") || new URL(page.url()).pathname !== "/") await page.goto(base + "/");
   await openForm(page);
   await page.selectOption(tid("game-select"), game);
@@ -119,6 +119,8 @@ export async function createInLobby(page: Page, base: string, o: CreateOptions):
   }
   if (mine !== undefined) await page.check(tid(`seat-mine-${mine}`));
   if (seed !== undefined) await page.fill(tid("seed"), String(seed));
+  // (unticked, hints follow the seats: on for at most one person)
+  if (hints !== undefined) await page.setChecked(tid("hints"), hints);
   return submitCreate(page);
 }
 

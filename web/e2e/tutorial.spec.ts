@@ -24,14 +24,6 @@ async function answered(page: Page, state: "refused" | "missed" | "done", rule?:
   return (await feedback(page).innerText()).replace(/\s+/g, " ");
 }
 
-/** Opens step `n` from the list of steps and waits for its board. */
-async function openStep(page: Page, n: number): Promise<void> {
-  await page.locator(tid(`tutorial-step-${n}`)).click();
-  await expect(page.locator(tid("tutorial-board"))).toHaveAttribute("data-step", String(n));
-  await waitAttr(page, "tutorial-board", "data-ready", (v) => v !== null);
-  await expect(feedback(page)).toHaveAttribute("data-state", "idle");
-}
-
 /** "Next step" after a step is done. */
 async function next(page: Page, n: number): Promise<void> {
   await page.locator(tid("tutorial-next")).click();

@@ -146,6 +146,9 @@ export const api = {
   /** Renames your own seat. */
   rename: (id: string, token: string | null, seat: number, name: string) => call<unknown>("POST", `/api/tables/${enc(id)}/seats/${seat}/name`, { name }, token),
   replay: (id: string) => call<ReplayAnswer>("GET", `/api/tables/${enc(id)}/replay`),
+  /** A finished table's rematch with your seat token there: made on the first request,
+   * answers your own seat at the new table (`you`). */
+  rematch: (id: string, token: string | null) => call<CreateTableResponse>("POST", `/api/tables/${enc(id)}/rematch`, {}, token),
   /** A game's tutorial, and the engine's answer to a move on one of its steps. */
   tutorial: (game: string) => call<Tutorial>("GET", `/api/tutorial/${enc(game)}`),
   tutorialCheck: (game: string, step: number, action: GameAction) => call<TutorialCheck>("POST", `/api/tutorial/${enc(game)}/${step}/check`, action),

@@ -202,6 +202,12 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   const noClock = h("input", { testid: "no-clock", type: "checkbox" });
   const rounds = h("input", { testid: "rounds", type: "number", min: 1, max: 20, value: 1 });
   const seed = h("input", { testid: "seed", type: "number", min: 0, placeholder: t("lobby.random") });
+  // Hints follow the seats (on for practice, off with other people) until the creator
+  // chooses; the server applies the same default when none is sent.
+  const hints = h("input", { testid: "hints", type: "checkbox" });
+  const hintsNote = h("span", { className: "muted", testid: "hints-note" });
+  let hintsChosen = false;
+  hints.addEventListener("change", () => (hintsChosen = true));
   const seedNote = h("span", { className: "muted", testid: "seed-note" });
   const yourName = h("input", { testid: "your-name", type: "text", autocomplete: "nickname", placeholder: t("lobby.your_name_placeholder"), value: localStorage.getItem(NAME_KEY) ?? "" });
   const seatsBox = h("div", { className: "seats", testid: "seats" });
@@ -295,6 +301,10 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     seed.disabled = !ok;
     seed.placeholder = ok ? t("lobby.random") : t("lobby.only_bots");
     seedNote.textContent = ok ? t("lobby.seed_ok") : t("lobby.seed_no");
+    // (as the server decides when none is sent: on for at most one person)
+    const alone = seatKinds.filter((k) => k.value !== "bot").length <= 1;
+    if (!hintsChosen) hints.checked = alone;
+    hintsNote.textContent = alone ? t("lobby.hints_practice") : t("lobby.hints_people");
   }
   function refreshSeats(): void {
     const n = seatCount();
@@ -393,6 +403,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       else if (turnSeconds.value !== "") req.rummikub.turn_seconds = Number(turnSeconds.value);
     }
     if (practice() && seed.value !== "") req.seed = Number(seed.value);
+    if (hintsChosen) req.hints = hints.checked;
     createButton.disabled = true;
     try {
       // Straight to your seat.
@@ -415,6 +426,8 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
     seatsBox,
     label(t("lobby.seed"), seed),
     seedNote,
+    label(t("lobby.hints"), hints),
+    hintsNote,
     h("div", {}, createButton),
   );
   return { root };

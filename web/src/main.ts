@@ -26,7 +26,6 @@ function topbar(): void {
     h("a", { href: "/", testid: "nav-lobby" }, t("nav.lobby")),
     h("a", { href: "/rules/rumis", testid: "nav-rules-rumis" }, t("nav.rules_rumis")),
     h("a", { href: "/rules/rummikub", testid: "nav-rules-rummikub" }, t("nav.rules_rummikub")),
-    h("a", { href: "/account", testid: "nav-account" }, t("nav.account")),
   );
   const switcher = h("div", { className: "lang-switch", role: "group", "aria-label": t("nav.language") });
   for (const [code, name] of [["de", "Deutsch"], ["en", "English"]] as [Lang, string][]) {

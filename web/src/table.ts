@@ -353,6 +353,7 @@ function sameSettings(v: TableView): CreateRequest {
   if (you !== null) req.creator_seat = you;
   if (v.rumis) req.rumis = { scenario: v.rumis.scenario.key, players: v.rumis.players, variant: v.rumis.variant };
   if (v.rummikub) req.rummikub = { rules: v.rummikub.rules.name, rounds: v.rummikub.rounds, turn_seconds: v.rummikub.rules.turn_seconds };
+  req.hints = v.hints;
   return req;
 }
 
@@ -362,8 +363,11 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const connection = h("span", { className: "connection", testid: "connection", "data-state": "connecting" }, t("table.connecting"));
   const turn = h("div", { className: "turn", testid: "turn-status", "aria-live": "polite" }, t("common.loading"));
   const seats = h("div", { className: "seat-list", testid: "seat-list" });
+  // The table's hints setting, for everyone to see.
+  const hintsLine = h("span", { className: "hints-setting muted", testid: "hints-setting" });
   const waitingBox = h("div", { className: "waiting", testid: "waiting-box", hidden: true });
   const takeBackBox = h("div", { className: "take-back", testid: "take-back-box", hidden: true });
+  const troubleBox = h("div", { className: "bot-trouble", testid: "bot-trouble", role: "status", hidden: true });
   const fairness = h("div", { className: "fairness-slot" });
   const result = h("div", { className: "result", testid: "result", hidden: true });
   const errorBox = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
@@ -402,7 +406,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   signal.controls.hidden = true;
   app.append(
     h("div", { className: "table-head" }, title, connection, turn, signal.controls),
-    h("div", { className: "table-side" }, seats, renameBox, waitingBox, takeBackBox, result, joinBox),
+    h("div", { className: "table-side" }, seats, troubleBox, renameBox, waitingBox, takeBackBox, result, joinBox),
     fairness,
     errorBox,
     gameBox,
@@ -672,6 +676,32 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         ),
       );
     }
+    hintsLine.textContent = t(v.hints ? "table.hints_on" : "table.hints_off");
+    hintsLine.title = t(v.hints ? "table.hints_on_title" : "table.hints_off_title");
+    hintsLine.dataset.on = String(v.hints);
+    // (after the seats, in their row: no line of its own on a phone)
+    seats.append(hintsLine);
+  }
+
+  /** A bot seat whose bot failed: the server retries it, then a simpler bot moves for it. */
+  function renderTrouble(v: TableView): void {
+    clear(troubleBox);
+    troubleBox.hidden = v.bot_trouble.length === 0;
+    for (const trouble of v.bot_trouble) {
+      const seat = v.seats[trouble.seat];
+      const params = {
+        name: seat ? seatName(seat) : t("seat.n_lower", { n: trouble.seat + 1 }),
+        reason: t(`bot_trouble.code_${trouble.code}` as const),
+        retry: trouble.retries,
+      };
+      troubleBox.append(
+        h(
+          "div",
+          { testid: `bot-trouble-${trouble.seat}`, "data-code": trouble.code, "data-fallback": String(trouble.fallback) },
+          trouble.fallback ? t("bot_trouble.fallback", params) : t("bot_trouble.retrying", params),
+        ),
+      );
+    }
   }
 
   /** While waiting: whom for, and (for the creator) the invite links still to send. */
@@ -771,7 +801,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   }
 
   /** The end: the ranking with scores, a new game with the same settings, the replay. */
-  function endPanel(v: TableView): HTMLElement[] {
+  function endPanel(v: TableView): (HTMLElement | null)[] {
     const r = v.result!;
     // Winners first, then by score; equal ones share a place.
     const better = (a: number, b: number) => Number(r.winners.includes(b)) - Number(r.winners.includes(a)) || (r.scores[b] ?? 0) - (r.scores[a] ?? 0);
@@ -806,6 +836,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("end.rank")), h("th", { scope: "col" }, t("end.player")), h("th", { scope: "col" }, t("end.score")))),
         h("tbody", {}, ...rows),
       ),
+      rematchBox(v),
       h(
         "div",
         { className: "end-actions" },
@@ -816,6 +847,60 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         h("a", { href: "/", testid: "end-lobby" }, t("end.lobby")),
       ),
     ];
+  }
+
+  /** The rematch's table as a spectator sees it (who sits there already), fetched once
+   * the finished table names it. */
+  let rematchView: TableView | null = null;
+  let rematchAsked: string | null = null;
+
+  /** Rematch: the same seats and a new deal. A player asks (or, once someone has, joins
+   * on their own seat there: the server finds it by this table's token); a spectator
+   * may watch it. */
+  function rematchBox(v: TableView): HTMLElement | null {
+    const next = v.rematch ?? null;
+    if (next && rematchAsked !== next) {
+      rematchAsked = next;
+      api
+        .view(next, null)
+        .then((r) => {
+          rematchView = r;
+          render();
+        })
+        .catch(() => {});
+    }
+    if (v.you === null || !token) {
+      if (!next) return null;
+      return h("div", { className: "rematch", testid: "rematch-box" }, h("a", { href: `/t/${encodeURIComponent(next)}`, testid: "rematch-watch" }, t("end.rematch_watch")));
+    }
+    const there = rematchView && rematchView.id === next ? rematchView : null;
+    const mine = there?.seats[v.you];
+    const asking = there ? there.seats.filter((s) => s.kind !== "bot" && s.claimed && s.seat !== v.you).map((s) => seatName(s)) : [];
+    const button = h(
+      "button",
+      { className: next ? "primary" : "", testid: next ? "rematch-join" : "rematch" },
+      !next ? t("end.rematch") : mine?.claimed ? t("end.rematch_go") : t("end.rematch_join"),
+    );
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const made = await api.rematch(id, token);
+        if (made.you) {
+          storeToken(made.id, made.you.token);
+          rememberTable({ id: made.id, game: v.game, seat: made.you.seat, token: made.you.token, name: made.you.name, at: Date.now() });
+        }
+        location.href = `/t/${encodeURIComponent(made.id)}`;
+      } catch (e) {
+        showError(e);
+        button.disabled = false;
+      }
+    });
+    return h(
+      "div",
+      { className: "rematch", testid: "rematch-box", "data-rematch": next ?? "" },
+      asking.length ? h("p", { testid: "rematch-asked" }, t(asking.length > 1 ? "end.rematch_asked_many" : "end.rematch_asked", { names: asking.join(` ${t("common.and")} `) })) : null,
+      button,
+    );
   }
 
   function renderMyLink(v: TableView): void {
@@ -852,8 +937,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   function renderTitle(v: TableView): void {
     const named = viewTitle(v);
     signal.setTitle(`rumi — ${named}`);
-    title.textContent = `${named}${v.you === null ? (token ? ` ${t("table.link_refused")}` : ` (${t("table.spectator")})`) : ` — ${t("seat.n_lower", { n: v.you + 1 })}`}`;
+    // (a player's own seat is marked in the seat list, not in the heading)
+    title.textContent = `${named}${v.you === null ? (token ? ` ${t("table.link_refused")}` : ` (${t("table.spectator")})`) : ""}`;
     title.dataset.id = id;
+    title.dataset.you = v.you === null ? "" : String(v.you);
   }
 
   function render(): void {
@@ -876,13 +963,14 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       });
     renderTurn(v);
     renderSeats(v);
+    renderTrouble(v);
     renderWaiting(v);
     renderTakeBack(v);
     renderFairness(v);
 
     result.hidden = !v.over;
     clear(result);
-    if (v.over && v.result) result.append(...endPanel(v));
+    if (v.over && v.result) result.append(...endPanel(v).filter((x): x is HTMLElement => x !== null));
     renderJoin(v);
     renderMyLink(v);
 

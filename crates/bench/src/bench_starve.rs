@@ -332,8 +332,9 @@ async fn hint_loop(
         let (id, tokens) = match &table {
             Some(t) => t.clone(),
             None => {
+                // (two people: hints only because the creator turns them on)
                 let body = json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
-                                  "seats": [{"kind": "human"}, {"kind": "human"}]});
+                                  "seats": [{"kind": "human"}, {"kind": "human"}], "hints": true});
                 let created: Value = http
                     .post(format!("{base}/api/tables"))
                     .json(&body)

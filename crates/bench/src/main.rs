@@ -6,6 +6,7 @@ mod bench_cluster;
 mod bench_server;
 mod bench_sockets;
 mod bench_starve;
+mod mcts_reuse_bench;
 mod rumis_bench;
 mod solver_bench;
 
@@ -40,6 +41,9 @@ enum Command {
     Solver(solver_bench::SolverBenchArgs),
     /// A person's bot replies while one address floods hints or replays (issue 45).
     Starve(bench_starve::StarveBenchArgs),
+    /// The server's MCTS bot keeping its tree between moves against the same bot
+    /// rebuilt every move, at the same time per move: the kept bot's win share.
+    MctsReuse(mcts_reuse_bench::MctsReuseArgs),
 }
 
 fn main() {
@@ -49,6 +53,7 @@ fn main() {
         Command::Sockets(args) => bench_sockets::bench(args),
         Command::Solver(args) => solver_bench::bench(args),
         Command::Starve(args) => bench_starve::bench(args),
+        Command::MctsReuse(args) => mcts_reuse_bench::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

@@ -8,9 +8,14 @@ mod terminal;
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+
+use play::bots::Bot;
+use play::game::GameError;
+use play::match_runner::play_game;
 use play::rummikub_game::{RummikubConfig, RummikubGame};
 use play::rummikub_random::random_action;
 use rand_chacha::rand_core::SeedableRng;
@@ -183,16 +188,38 @@ pub fn run(command: RummikubCommand) -> Result<()> {
     }
 }
 
-/// Random bots play one round to its end.
+/// Random bots play one round to its end, through the match runner. The bots draw from
+/// one generator seeded with `bot_seed`, in turn order (the records this command
+/// printed before stay the same).
 pub fn selfplay(rules: RuleSet, players: usize, seed: u64, bot_seed: u64) -> Result<Round> {
-    let mut round = Round::new(rules, players, seed)?;
-    let mut rng = ChaCha8Rng::seed_from_u64(bot_seed);
-    while !round.is_over() {
-        let player = round.current_player();
-        let action = random_action(&round.view(player), &mut rng);
-        round.apply(player, action)?;
+    let config = RummikubConfig::new(rules, players).pausing_between_rounds();
+    let shared = Arc::new(Mutex::new(ChaCha8Rng::seed_from_u64(bot_seed)));
+    let mut bots: Vec<Box<dyn Bot<RummikubGame>>> = (0..players)
+        .map(|_| Box::new(SharedRandom(shared.clone())) as Box<dyn Bot<RummikubGame>>)
+        .collect();
+    let game = play_game::<RummikubGame>(&config, seed, &mut bots)?;
+    Ok(game.series.round().clone())
+}
+
+/// The random bot of every seat, drawing from one generator.
+struct SharedRandom(Arc<Mutex<ChaCha8Rng>>);
+
+impl Bot<RummikubGame> for SharedRandom {
+    fn name(&self) -> String {
+        "random".into()
     }
-    Ok(round)
+
+    fn choose(
+        &mut self,
+        view: &rummikub::PlayerView,
+        _seat: usize,
+    ) -> Result<rummikub::Action, GameError> {
+        let mut rng = self
+            .0
+            .lock()
+            .map_err(|_| GameError::new("a bot panicked"))?;
+        Ok(random_action(view, &mut *rng))
+    }
 }
 
 /// The deal as text: everything is shown, since this is for scripting and analysis.

@@ -117,3 +117,28 @@ fn selfplay_records_replay_and_deal_and_check_explain_themselves() {
         "{check}"
     );
 }
+
+/// `rumi rummikub selfplay` plays through the match runner and prints, seed for seed,
+/// the record it printed when it had a loop of its own (the fixture is that output).
+#[test]
+fn selfplay_through_the_match_runner_prints_the_same_record_as_before() {
+    let (record, err, ok) = rumi(
+        &[
+            "rummikub",
+            "selfplay",
+            "--seed",
+            "5",
+            "--bot-seed",
+            "9",
+            "--players",
+            "3",
+            "--rules",
+            "old",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/selfplay-old-rules-seed5-botseed9-3p.txt");
+    assert_eq!(record, std::fs::read_to_string(fixture).unwrap());
+}

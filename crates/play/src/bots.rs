@@ -165,8 +165,20 @@ pub trait Bot<G: Game>: Send {
     fn name(&self) -> String;
 
     /// An action for `seat`, whose turn it is, from what the seat observes.
+    ///
+    /// A bot object may be kept for a whole game and asked again on each of its turns
+    /// (the match runner and the server's tables do): the observation then shows what
+    /// happened since its last choice (a Rumis position holds every move; a Rummikub
+    /// view the table, the rack and the other racks' sizes), and what the bot kept (an
+    /// MCTS tree, the solver's cache) carries over.
     fn choose(&mut self, observation: &G::Observation, seat: usize)
         -> Result<G::Action, GameError>;
+
+    /// Search work carried over from earlier moves into the last choice (the root
+    /// visits of a kept MCTS tree); 0 for bots that keep none.
+    fn carried_visits(&self) -> u32 {
+        0
+    }
 }
 
 /// A game whose bots can be named by a spec.
@@ -227,6 +239,57 @@ impl Bot<RumisGame> for RumisAdapter {
         self.bot
             .choose(position)
             .ok_or_else(|| GameError::new("the game is over"))
+    }
+
+    fn carried_visits(&self) -> u32 {
+        self.bot.carried_visits()
+    }
+}
+
+/// A plain Rumis bot as a seat's bot of the game interface (named as the bot names
+/// itself).
+pub fn rumis_seat(bot: Box<dyn RumisBot + Send>) -> Box<dyn Bot<RumisGame>> {
+    Box::new(RumisAdapter {
+        spec: bot.name().to_string(),
+        bot,
+    })
+}
+
+/// A bot built anew from its spec for every move, as the server built its bots before
+/// it kept them: what a kept bot is measured against. Move `n` gets seed `seed + n`.
+pub struct RebuiltEachMove<G> {
+    spec: String,
+    seed: u64,
+    moves: u64,
+    game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: WithBots> RebuiltEachMove<G> {
+    /// Fails as [`WithBots::bot`] does for a bad spec.
+    pub fn new(spec: &str, seed: u64) -> Result<RebuiltEachMove<G>, GameError> {
+        G::bot(spec, seed)?;
+        Ok(RebuiltEachMove {
+            spec: spec.to_string(),
+            seed,
+            moves: 0,
+            game: std::marker::PhantomData,
+        })
+    }
+}
+
+impl<G: WithBots> Bot<G> for RebuiltEachMove<G> {
+    fn name(&self) -> String {
+        format!("{} (rebuilt each move)", self.spec)
+    }
+
+    fn choose(
+        &mut self,
+        observation: &G::Observation,
+        seat: usize,
+    ) -> Result<G::Action, GameError> {
+        let mut bot = G::bot(&self.spec, self.seed.wrapping_add(self.moves))?;
+        self.moves += 1;
+        bot.choose(observation, seat)
     }
 }
 

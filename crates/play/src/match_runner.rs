@@ -36,7 +36,20 @@ pub fn play_game<G: Game>(
     seed: u64,
     bots: &mut [Box<dyn Bot<G>>],
 ) -> Result<G, GameError> {
-    let mut game = G::start(config, seed).map_err(GameError::of)?;
+    let game = G::start(config, seed).map_err(GameError::of)?;
+    play_from(game, bots, &mut |_, _, _| {})
+}
+
+/// Plays `game` on from where it is until nobody is to act (the game is over, or a
+/// finished round waits to be dealt, [`Game::awaits_next_round`]), one bot per seat,
+/// each kept for the whole game. `watch(game, seat, action)` sees every choice before
+/// it is applied (a test checks the game's promises there, a tool records positions).
+/// Every self-play loop goes through here.
+pub fn play_from<G: Game>(
+    mut game: G,
+    bots: &mut [Box<dyn Bot<G>>],
+    watch: &mut dyn FnMut(&G, usize, &G::Action),
+) -> Result<G, GameError> {
     if bots.len() != game.seats() {
         return Err(GameError::new(format!(
             "{} bots for {} seats",
@@ -51,6 +64,7 @@ pub fn play_game<G: Game>(
         let action = bot
             .choose(&observation, seat)
             .map_err(|e| GameError::new(format!("{} (seat {}): {e}", bot.name(), seat + 1)))?;
+        watch(&game, seat, &action);
         game.apply(seat, &action).map_err(|e| {
             GameError::new(format!(
                 "{} (seat {}) chose `{}`: {e}",

@@ -13,7 +13,29 @@
 //! - Budget: a number of playouts (deterministic: same seed, same positions, same
 //!   moves) or milliseconds (not deterministic).
 //! - Tree reuse: the bot keeps its tree between moves; when the next position follows
-//!   from the old root by moves it searched, that subtree becomes the new root.
+//!   from the old root by moves it searched, that subtree becomes the new root (see
+//!   below for when this is sound).
+//!
+//! # When a kept tree may be reused
+//!
+//! A node's statistics are those of playouts from the position its path leads to. Rumis
+//! has no chance after the start (a random ruin, R11, is built from the setup's seed
+//! before the first move), so a position is fixed by its setup and its moves. A kept
+//! subtree is therefore exactly a search of the new position, and reusing it is sound,
+//! when
+//!
+//! 1. the new position has the same setup as the old root (board, players, variant,
+//!    seed and first-stone rule: [`same_game`]), and
+//! 2. its history starts with the old root's history (no move taken back), and
+//! 3. every move since then (the bot's own and the other players') is an edge the tree
+//!    tried.
+//!
+//! Anything else starts a new tree ([`Search::advance_to`]). The bot observes the moves
+//! since its last choice in the position itself ([`rumis::Position::history`]), so a
+//! front end only has to keep the bot object between moves and show it the current
+//! position. Right after its own move the bot cuts its tree down to the subtree of that
+//! move (every later position follows from it), most visited nodes first within
+//! [`MctsConfig::max_kept_edges`]: this bounds what a bot keeps between its moves.
 
 use std::time::{Duration, Instant};
 
@@ -45,7 +67,15 @@ pub struct MctsConfig {
     pub playout_samples: u32,
     /// Keep the tree between moves.
     pub reuse_tree: bool,
+    /// Most edges a tree kept between moves may hold (an edge is 32 bytes); the most
+    /// visited nodes are kept first (see [`Search::advance_to`]).
+    pub max_kept_edges: usize,
 }
+
+/// [`MctsConfig::max_kept_edges`] unless chosen: 2 MB of edges. A level-5 search
+/// grows a tree of about a million edges on an opening position; the part reused
+/// after the other players' moves is a small share of it.
+pub const DEFAULT_MAX_KEPT_EDGES: usize = 1 << 16;
 
 /// Playout budgets of the levels 1–5; level 5 takes about a second a move on Chullpa
 /// on the machine this was tuned on (one core).
@@ -59,6 +89,7 @@ impl MctsConfig {
             prior_temperature: 1.0,
             playout_samples: 4,
             reuse_tree: true,
+            max_kept_edges: DEFAULT_MAX_KEPT_EDGES,
         }
     }
 
@@ -102,6 +133,25 @@ pub struct MoveStats {
     pub prior: f64,
 }
 
+/// The size of a search tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeSize {
+    pub nodes: usize,
+    /// Moves listed in expanded nodes: most of the tree's memory.
+    pub edges: usize,
+}
+
+/// Whether two positions are of the same game: the same setup (board, players, variant,
+/// seed, first-stone rule), so that equal histories mean equal positions.
+pub fn same_game(a: &Position, b: &Position) -> bool {
+    let (a, b) = (a.setup(), b.setup());
+    a.players == b.players
+        && a.variant == b.variant
+        && a.seed == b.seed
+        && a.first_stones == b.first_stones
+        && a.scenario == b.scenario
+}
+
 /// A search tree rooted at a position.
 #[derive(Clone, Debug)]
 pub struct Search {
@@ -124,19 +174,16 @@ impl Search {
     }
 
     /// Moves the root to `position` if it follows from the current root by moves in the
-    /// tree; otherwise starts a new tree. Returns whether the tree was kept.
+    /// tree (the rule in the module documentation); otherwise starts a new tree. The
+    /// kept subtree is copied out and the rest of the old tree freed. Returns whether
+    /// the tree was kept.
     pub fn advance_to(&mut self, position: &Position) -> bool {
         let old = self.root_position.history();
         let new = position.history();
-        let same_game = {
-            let (a, b) = (self.root_position.setup(), position.setup());
-            a.scenario.key == b.scenario.key
-                && a.players == b.players
-                && a.variant == b.variant
-                && a.seed == b.seed
-        };
         let mut node = self.root;
-        let mut kept = same_game && new.len() >= old.len() && new[..old.len()] == *old;
+        let mut kept = same_game(&self.root_position, position)
+            && new.len() >= old.len()
+            && new[..old.len()] == *old;
         if kept {
             for mv in &new[old.len()..] {
                 let next = self.nodes[node as usize]
@@ -154,16 +201,66 @@ impl Search {
         self.root_position = position.clone();
         if kept {
             self.root = node;
-            if self.nodes.len() > 2_000_000 {
-                // Bound the memory of a very long game: start afresh.
-                self.nodes = vec![Node::default()];
-                self.root = 0;
-            }
+            self.compact();
         } else {
             self.nodes = vec![Node::default()];
             self.root = 0;
         }
         kept
+    }
+
+    /// Copies the subtree under the root into a new tree and frees the rest: the root,
+    /// then its nodes most visited first while they fit in
+    /// [`MctsConfig::max_kept_edges`]. A node left out keeps its visits on the edge
+    /// into it (a later search grows it again from there).
+    fn compact(&mut self) {
+        let budget = self.config.max_kept_edges;
+        let mut old = std::mem::take(&mut self.nodes);
+        let mut nodes = vec![std::mem::take(&mut old[self.root as usize])];
+        let mut edges = nodes[0].edges.len();
+        // (visits, old index, parent in the new tree, edge of the parent)
+        let mut frontier = std::collections::BinaryHeap::new();
+        let offer = |frontier: &mut std::collections::BinaryHeap<_>, node: &mut Node, at: u32| {
+            for (e, edge) in node.edges.iter_mut().enumerate() {
+                if edge.child != NONE {
+                    frontier.push((edge.visits, edge.child, at, e));
+                    edge.child = NONE;
+                }
+            }
+        };
+        offer(&mut frontier, &mut nodes[0], 0);
+        while let Some((_, child, parent, e)) = frontier.pop() {
+            let size = old[child as usize].edges.len();
+            if edges + size > budget {
+                continue;
+            }
+            edges += size;
+            let at = nodes.len() as u32;
+            nodes[parent as usize].edges[e].child = at;
+            let mut node = std::mem::take(&mut old[child as usize]);
+            offer(&mut frontier, &mut node, at);
+            nodes.push(node);
+        }
+        self.nodes = nodes;
+        self.root = 0;
+    }
+
+    /// How big the tree is now.
+    pub fn tree_size(&self) -> TreeSize {
+        TreeSize {
+            nodes: self.nodes.len(),
+            edges: self.nodes.iter().map(|n| n.edges.len()).sum(),
+        }
+    }
+
+    /// Playouts through the root so far (those of earlier moves' searches included,
+    /// when the tree was kept).
+    pub fn root_visits(&self) -> u32 {
+        self.nodes[self.root as usize]
+            .edges
+            .iter()
+            .map(|e| e.visits)
+            .sum()
     }
 
     /// Runs the search within the budget, from `now` (the caller's clock start).
@@ -377,12 +474,14 @@ fn rewards(position: &Position) -> (Vec<f64>, Vec<f64>) {
     (rewards, shares)
 }
 
-/// The MCTS bot: a [`Search`] kept between moves.
+/// The MCTS bot: a [`Search`] kept between moves (when [`MctsConfig::reuse_tree`]).
 pub struct MctsBot {
     config: MctsConfig,
     seed: u64,
     search: Option<Search>,
     name: &'static str,
+    /// Root visits the last search started with, carried over from earlier moves.
+    carried: u32,
 }
 
 impl MctsBot {
@@ -392,6 +491,7 @@ impl MctsBot {
             seed,
             search: None,
             name: "mcts",
+            carried: 0,
         }
     }
 
@@ -407,8 +507,20 @@ impl MctsBot {
                 self.search.insert(s)
             }
         };
+        self.carried = search.root_visits();
         search.run();
         search.root_stats()
+    }
+
+    /// The playouts through the root that the last search started with, from the tree
+    /// kept since earlier moves (0 when it started afresh).
+    pub fn carried_visits(&self) -> u32 {
+        self.carried
+    }
+
+    /// The kept search, if any.
+    pub fn search(&self) -> Option<&Search> {
+        self.search.as_ref()
     }
 }
 
@@ -419,7 +531,22 @@ impl RumisBot for MctsBot {
 
     fn choose(&mut self, position: &Position) -> Option<Move> {
         position.to_move()?;
-        self.analyse(position).first().map(|s| s.mv)
+        let mv = self.analyse(position).first().map(|s| s.mv)?;
+        // Keep only what can serve later: the subtree of the move played.
+        if self.config.reuse_tree {
+            let mut next = position.clone();
+            next.play_unchecked(mv);
+            if let Some(search) = &mut self.search {
+                search.advance_to(&next);
+            }
+        } else {
+            self.search = None;
+        }
+        Some(mv)
+    }
+
+    fn carried_visits(&self) -> u32 {
+        self.carried
     }
 }
 

@@ -40,6 +40,12 @@ pub trait RumisBot {
 
     /// A legal move for the colour to move, or `None` when the game is over.
     fn choose(&mut self, position: &Position) -> Option<Move>;
+
+    /// Search work carried over from earlier moves into the last choice (a kept MCTS
+    /// tree's root visits); 0 for bots that keep none.
+    fn carried_visits(&self) -> u32 {
+        0
+    }
 }
 
 /// Plays a uniformly random legal move.
@@ -208,18 +214,15 @@ fn removal_eval(before: &Position, after: &Position) -> GreedyEval {
     }
 }
 
-/// Plays a game to its end: the bot of the player who places next ([`Position::actor`])
-/// chooses each move. `bots` has one bot per player.
-pub fn play_out(mut position: Position, bots: &mut [Box<dyn RumisBot>]) -> Position {
-    while let Some(player) = position.actor() {
-        let mv = bots[player as usize]
-            .choose(&position)
-            .expect("a colour is to move, so it has a legal move (R8)");
-        position
-            .play(mv)
-            .expect("bots choose among the legal moves");
-    }
-    position
+/// Plays a game to its end through the match runner
+/// ([`crate::match_runner::play_from`]): the bot of the player who places next
+/// ([`Position::actor`]) chooses each move. `bots` has one bot per player.
+pub fn play_out(position: Position, bots: Vec<Box<dyn RumisBot + Send>>) -> Position {
+    let mut seats: Vec<_> = bots.into_iter().map(crate::bots::rumis_seat).collect();
+    let game = crate::rumis_game::RumisGame::from_position(position);
+    crate::match_runner::play_from(game, &mut seats, &mut |_, _, _| {})
+        .expect("a colour to move has a legal move (R8), and bots choose among them")
+        .position
 }
 
 #[cfg(test)]
@@ -235,7 +238,7 @@ mod tests {
     }
 
     /// The greedy bot or the random one.
-    fn build(greedy: bool, seed: u64) -> Box<dyn RumisBot> {
+    fn build(greedy: bool, seed: u64) -> Box<dyn RumisBot + Send> {
         if greedy {
             Box::new(GreedyBot::new(seed))
         } else {
@@ -264,10 +267,10 @@ mod tests {
         let mut greedy_share = 0.0;
         for g in 0..games {
             let greedy_seat = (g % 2) as u8;
-            let mut bots: Vec<Box<dyn RumisBot>> = (0..2)
+            let bots = (0..2)
                 .map(|p| build(p == greedy_seat, seed * g + p as u64))
                 .collect();
-            let end = play_out(new(g), &mut bots);
+            let end = play_out(new(g), bots);
             assert!(end.is_over());
             check(&end);
             greedy_share += share(&end, greedy_seat);
@@ -331,8 +334,8 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_game() {
         let game = |seed: u64| {
-            let mut bots: Vec<Box<dyn RumisBot>> = vec![build(true, seed), build(false, seed + 1)];
-            play_out(new_game("tambo", 2, Variant::Standard, 0), &mut bots)
+            let bots = vec![build(true, seed), build(false, seed + 1)];
+            play_out(new_game("tambo", 2, Variant::Standard, 0), bots)
                 .history()
                 .to_vec()
         };

@@ -3,15 +3,16 @@
 
 use play::bots::{Bot, WithBots};
 use play::game::Game;
-use play::match_runner::{play_game, run_match, summarize};
+use play::match_runner::{play_from, play_game, run_match, summarize};
 use play::mcts::{analyse, Budget, MctsConfig, Search};
 use play::rumis_game::{RumisConfig, RumisGame};
 use play::rummikub_game::{RummikubConfig, RummikubGame};
 use rummikub::RuleSet;
 
-/// Plays a whole game with `bots`, checking the trait's promises at every step.
+/// Plays a whole game with `bots` through the match runner, checking the trait's
+/// promises at every step.
 fn conform<G: WithBots>(config: &G::Config, seed: u64, specs: &[&str]) -> G {
-    let mut game = G::start(config, seed).expect("starts");
+    let game = G::start(config, seed).expect("starts");
     assert_eq!(
         G::start(config, seed).unwrap().record(None),
         game.record(None)
@@ -22,7 +23,7 @@ fn conform<G: WithBots>(config: &G::Config, seed: u64, specs: &[&str]) -> G {
         .map(|(i, s)| G::bot(s, i as u64).expect("bot"))
         .collect();
     let mut steps = 0;
-    while let Some(seat) = game.to_act() {
+    let game = play_from(game, &mut bots, &mut |game: &G, seat, action| {
         assert!(game.outcome().is_none());
         if let Some(actions) = game.legal_actions() {
             assert!(!actions.is_empty(), "a seat to act has an action");
@@ -32,25 +33,20 @@ fn conform<G: WithBots>(config: &G::Config, seed: u64, specs: &[&str]) -> G {
                 assert_eq!(&game.parse_action(&text).expect("reads back"), a);
             }
         }
-        let action = bots[seat]
-            .choose(&game.observe(seat), seat)
-            .expect("a choice");
-        assert!(game.validate(seat, &action).is_ok());
+        assert!(game.validate(seat, action).is_ok());
         let other = (seat + 1) % game.seats();
-        let before = game.record(None);
-        assert!(
-            game.apply(other, &action).is_err(),
-            "out of turn is refused"
-        );
+        let mut copy = game.clone();
+        let before = copy.record(None);
+        assert!(copy.apply(other, action).is_err(), "out of turn is refused");
         assert_eq!(
-            game.record(None),
+            copy.record(None),
             before,
             "a refused action changes nothing"
         );
-        game.apply(seat, &action).expect("valid");
         steps += 1;
         assert!(steps < 10_000);
-    }
+    })
+    .expect("every choice is valid");
     let outcome = game.outcome().expect("an outcome at the end");
     assert_eq!(outcome.scores.len(), game.seats());
     assert!(!outcome.winners.is_empty());
@@ -95,24 +91,29 @@ fn mcts_is_deterministic_for_a_seed_and_playout_budget() {
 fn rummikub_planner_is_deterministic() {
     use play::rummikub_bots::{PlannerBot, PlannerConfig};
     let config = RummikubConfig::new(RuleSet::current(), 2);
-    let mut game = RummikubGame::start(&config, 2).unwrap();
-    let mut greedy = RummikubGame::bot("greedy", 0).unwrap();
+    let mut bots = vec![
+        RummikubGame::bot("greedy", 0).unwrap(),
+        RummikubGame::bot("greedy", 0).unwrap(),
+    ];
     let mut compared = 0;
-    while let Some(seat) = game.to_act() {
-        let view = game.observe(seat);
-        if view.melded[seat]
-            && compared < 3
-            && game.series.round().history().len().is_multiple_of(4)
-        {
-            let a = PlannerBot::new(PlannerConfig::level(5), 9).act(&view);
-            let b = PlannerBot::new(PlannerConfig::level(5), 9).act(&view);
-            assert_eq!(a, b);
-            assert!(game.validate(seat, &a).is_ok());
-            compared += 1;
-        }
-        let action = greedy.choose(&view, seat).unwrap();
-        game.apply(seat, &action).unwrap();
-    }
+    play_from(
+        RummikubGame::start(&config, 2).unwrap(),
+        &mut bots,
+        &mut |game: &RummikubGame, seat, _| {
+            let view = game.observe(seat);
+            if view.melded[seat]
+                && compared < 3
+                && game.series.round().history().len().is_multiple_of(4)
+            {
+                let a = PlannerBot::new(PlannerConfig::level(5), 9).act(&view);
+                let b = PlannerBot::new(PlannerConfig::level(5), 9).act(&view);
+                assert_eq!(a, b);
+                assert!(game.validate(seat, &a).is_ok());
+                compared += 1;
+            }
+        },
+    )
+    .unwrap();
     assert!(compared > 0);
 }
 
@@ -196,4 +197,93 @@ fn the_match_runner_rotates_seats_and_does_not_depend_on_threads() {
         &|_| {}
     )
     .is_err());
+}
+
+/// A kept MCTS bot starts its next search from the subtree of the position it now
+/// faces: the playouts through that position's node carry over (the other player's
+/// move here is one the tree tried most), and a bot rebuilt each move starts from 0.
+#[test]
+fn a_kept_mcts_bot_carries_the_subtree_of_the_position_it_faces() {
+    use play::mcts::MctsBot;
+    use play::rumis_bots::RumisBot;
+    let config = RumisConfig::builtin("chullpa", 2).unwrap();
+    let start = RumisGame::start(&config, 0).unwrap().position;
+    let mut bot = MctsBot::new(MctsConfig::with_budget(Budget::Playouts(400)), 1);
+    let first = bot.choose(&start).unwrap();
+    assert_eq!(bot.carried_visits(), 0, "the first search starts afresh");
+    // After its own move the bot keeps only that move's subtree, within its bound.
+    let kept = bot.search().unwrap();
+    let mut after_own = start.clone();
+    after_own.play(first).unwrap();
+    assert_eq!(kept.position().history(), after_own.history());
+    assert!(kept.tree_size().edges <= MctsConfig::with_budget(Budget::Playouts(1)).max_kept_edges);
+    // The opponent answers with the reply the tree tried most.
+    let reply = kept.root_stats()[0].clone();
+    assert!(reply.visits > 1, "{reply:?}");
+    let mut faced = after_own.clone();
+    faced.play(reply.mv).unwrap();
+    let mut expected = kept.clone();
+    assert!(expected.advance_to(&faced));
+    let carried = expected.root_visits();
+    assert!(carried > 0);
+    bot.choose(&faced).unwrap();
+    assert_eq!(bot.carried_visits(), carried);
+
+    // The same bot rebuilt for every move carries nothing over.
+    let mut rebuilt = play::bots::RebuiltEachMove::<RumisGame>::new("mcts:p=400", 1).unwrap();
+    let mut game = RumisGame::from_position(start);
+    for _ in 0..3 {
+        let seat = game.to_act().unwrap();
+        let mv = rebuilt.choose(&game.position, seat).unwrap();
+        assert_eq!(rebuilt.carried_visits(), 0);
+        game.apply(seat, &mv).unwrap();
+    }
+}
+
+/// Reuse is sound only within one game: another first-stone rule (R6/R14) with the
+/// same moves, or a position that does not follow from the root (a move taken back),
+/// starts a new tree; and a tiny bound keeps only the root.
+#[test]
+fn a_tree_is_reused_only_where_the_rule_allows() {
+    use rumis::FirstStones;
+    let face = RumisConfig::from_words(
+        rumis::Scenario::builtin("chaka").unwrap(),
+        5,
+        "standard",
+        Some("face"),
+    )
+    .unwrap();
+    let edge = RumisConfig {
+        first_stones: Some(FirstStones::Edge),
+        ..face.clone()
+    };
+    let start = RumisGame::start(&face, 0).unwrap().position;
+    let config = MctsConfig::with_budget(Budget::Playouts(200));
+    let mut search = Search::new(start.clone(), config, 1);
+    search.run();
+    let other_rule = RumisGame::start(&edge, 0).unwrap().position;
+    assert_eq!(other_rule.history(), start.history());
+    assert!(!search.advance_to(&other_rule), "another first-stone rule");
+
+    let mut search = Search::new(start.clone(), config, 1);
+    search.run();
+    let mut next = start.clone();
+    next.play(search.best_move().unwrap()).unwrap();
+    assert!(search.advance_to(&next));
+    assert!(
+        !search.advance_to(&start),
+        "a move taken back starts afresh"
+    );
+
+    let tiny = MctsConfig {
+        max_kept_edges: 0,
+        ..config
+    };
+    let mut search = Search::new(start.clone(), tiny, 1);
+    search.run();
+    let best = search.root_stats()[0].clone();
+    let mut next = start.clone();
+    next.play(best.mv).unwrap();
+    assert!(search.advance_to(&next));
+    assert_eq!(search.tree_size().nodes, 1, "only the root is kept");
 }

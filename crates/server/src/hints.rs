@@ -1,6 +1,8 @@
 //! Hints (`GET /api/tables/{id}/hint`): the solver's best play (Rummikub) or the
 //! strongest bot's best moves (Rumis, over a second of search). A hint costs a core
 //! for up to seconds, so it is the most guarded request of the server:
+//! - only at tables whose setting allows them (a practice table by default; a table
+//!   of people only if its creator chose so: 403 `hints_off`);
 //! - only while the game runs (not before the table starts, not after it ends);
 //! - rate-limited per seat and per client address (429 with `Retry-After`);
 //! - run on the thinking pool below people's bots (`thinking`), with a bounded queue:
@@ -225,9 +227,16 @@ impl Hints {
     }
 }
 
-/// What a hint for `seat` computes: only while the game runs, and only where the
-/// table's game has hints.
+/// What a hint for `seat` computes: only where the table allows hints, only while
+/// the game runs, and only where the table's game has hints.
 fn job(state: &TableState, seat: usize) -> Result<HintJob, ApiError> {
+    if !state.settings.hints {
+        return Err(ApiError::forbidden(
+            ErrorCode::HintsOff,
+            "hints are off at this table: a table of two or more people has none unless \
+             its creator turned them on (a practice table has them)",
+        ));
+    }
     if state.started_ms.is_none() {
         return Err(ApiError::conflict(
             ErrorCode::NotStarted,

@@ -24,7 +24,8 @@ mod accounts;
 pub(crate) mod extract;
 
 use extract::{
-    JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, Token, Viewer,
+    JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, ToRematch,
+    Token, Viewer,
 };
 
 /// The OpenAPI document, generated from the wire types and the handlers below.
@@ -50,6 +51,7 @@ use extract::{
         take_back,
         rename,
         replay,
+        rematch,
         crate::live::websocket,
         accounts::sign_up,
         accounts::sign_in,
@@ -124,6 +126,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             json_writes(post(rename)),
         )
         .route("/api/tables/{id}/replay", get(replay))
+        .route("/api/tables/{id}/rematch", json_writes(post(rematch)))
         .route("/api/tables/{id}/ws", get(crate::live::websocket))
         .route("/api/accounts", json_writes(post(accounts::sign_up)))
         .route(
@@ -474,7 +477,7 @@ impl<S: Send + Sync> FromRequestParts<S> for HintObjective {
     responses(
         (status = 200, body = HintAnswer),
         (status = 400, body = ErrorBody),
-        (status = 403, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "No or a forged token, or hints are off at this table (`hints_off`)"),
         (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "Not started, over, not your turn (Rumis), or the round is over"),
         (status = 429, body = ErrorBody, description = "Too many hints from this seat or address, or too many hints queued (Retry-After)"),
@@ -578,4 +581,28 @@ async fn replay(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     Ok(hub.replay(&id, from.ip()).await?.respond(&headers))
+}
+
+/// A finished table's rematch: a new table with the same game, settings and seats
+/// (the same names, bots the same bots) and a new fair deal. The first player to ask
+/// creates it (the table limits of their address apply); every player who asks, then
+/// or later, gets their own seat there (`you`), taken for them with their seat token
+/// here. Asking again answers the same table. The finished table's view names it
+/// (`rematch`), so that the others' clients offer to join.
+#[utoipa::path(post, path = "/api/tables/{id}/rematch", request_body = RematchRequest,
+    params(("id" = String, Path), ("X-Seat-Token" = String, Header, description = "Your seat's token at the finished table")),
+    responses(
+        (status = 200, body = CreateTableResponse),
+        (status = 403, body = ErrorBody, description = "No or a forged token: only the table's players may ask"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "`not_over`: the game is still being played"),
+        (status = 429, body = ErrorBody, description = "Too many tables from this address (the first request creates one)"),
+    ))]
+async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    SeatAt { table, seat, .. }: SeatAt<ToRematch>,
+    OptionalJsonBody(RematchRequest {}): OptionalJsonBody<RematchRequest>,
+) -> Result<Json<CreateTableResponse>, ApiError> {
+    Ok(Json(hub.rematch(&table, seat, from.ip()).await?))
 }

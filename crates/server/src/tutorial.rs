@@ -608,6 +608,10 @@ impl BuiltStep {
             to_move,
             over,
             deadline_ms: None,
+            // A tutorial has no bots, no hints and no rematch.
+            hints: false,
+            rematch: None,
+            bot_trouble: Vec::new(),
             result: result.map(|r| {
                 let winners: Vec<&str> = r.winners.iter().map(|&w| names[w].as_str()).collect();
                 ResultView {

@@ -177,7 +177,7 @@ async fn names_and_passwords_are_refused_with_their_reason() {
         // Cyrillic А: another name that looks the same.
         ("\u{0410}na", PASSWORD, 409, "account_name_taken"),
     ] {
-        let answer = other.sign_up(&name.to_string(), password).await;
+        let answer = other.sign_up(name, password).await;
         assert_eq!(answer.status, status, "{name} {password}: {}", answer.body);
         assert_eq!(answer.body["code"], code, "{name} {password}");
         assert!(answer.set_cookie.is_none());

@@ -577,7 +577,7 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
     let mut found = None;
     for seed in 1..60u64 {
         let body = json!({"game": "rummikub", "rummikub": {"rules": "current", "turn_seconds": null},
-            "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed});
+            "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed, "hints": true});
         let (id, tokens) = server.create(body).await;
         let view = server.view(&id, None).await;
         let mover = view["to_move"].as_u64().unwrap() as usize;
@@ -652,9 +652,9 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
         .await;
     assert_eq!(status, 400);
     assert!(body["error"].as_str().unwrap().contains("tiles or value"));
-    let (rumis_id, rumis_tokens) = server
-        .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
-        .await;
+    let mut rumis = rumis_table(json!([{"kind": "human"}, {"kind": "human"}]));
+    rumis["hints"] = json!(true);
+    let (rumis_id, rumis_tokens) = server.create(rumis).await;
     let rumis_token = rumis_tokens[0].clone().unwrap();
     let other_token = rumis_tokens[1].clone().unwrap();
     // A Rumis hint: the strongest bot's best three moves, each legal, best first.

@@ -22,13 +22,14 @@ fn options(hints: HintLimits) -> HubOptions {
     }
 }
 
+/// A table of two people whose creator turned hints on.
 fn rummikub_table(seed: u64) -> Value {
     json!({"game": "rummikub", "rummikub": {"rules": "current", "turn_seconds": null},
-           "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed})
+           "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed, "hints": true})
 }
 
 fn rumis_table(seats: Value) -> Value {
-    json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2}, "seats": seats, "seed": 7})
+    json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2}, "seats": seats, "seed": 7, "hints": true})
 }
 
 /// A hint request's status, body and `Retry-After`.
@@ -247,4 +248,83 @@ async fn a_full_hint_queue_answers_429_but_a_repeated_hint_is_still_answered() {
     assert_eq!(metric(&server, "hints_computed_total").await, 1.0);
     assert_eq!(metric(&server, "hints_cached_total").await, 2.0);
     assert_eq!(metric(&server, "hints_queued").await, 0.0);
+}
+
+#[tokio::test]
+async fn hints_are_a_table_setting_on_at_practice_tables_and_refused_where_off() {
+    let server = start_with(&temp_sqlite("hint-setting"), options(HintLimits::default())).await;
+    let rummikub = |seats: Value| {
+        json!({"game": "rummikub", "rummikub": {"rules": "current", "turn_seconds": null},
+               "seats": seats, "seed": 5})
+    };
+    let people = json!([{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]);
+    let practice = json!([{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}]);
+
+    // Two people: off by default, shown to every seat and to spectators, refused.
+    let (id, tokens) = server.create(rummikub(people.clone())).await;
+    for token in [None, tokens[0].as_deref(), tokens[1].as_deref()] {
+        assert_eq!(server.view(&id, token).await["hints"], false);
+    }
+    for token in tokens.iter().flatten() {
+        let (status, body, _) = hint(&server, &id, token, "tiles").await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (403, Some("hints_off")),
+            "{body}"
+        );
+        assert!(
+            body["error"].as_str().unwrap().contains("hints are off"),
+            "{body}"
+        );
+    }
+    // A practice table (every other seat a bot): on by default, and given.
+    let (id, tokens) = server.create(rummikub(practice.clone())).await;
+    assert_eq!(server.view(&id, None).await["hints"], true);
+    let (status, body, _) = hint(&server, &id, tokens[0].as_deref().unwrap(), "tiles").await;
+    assert_eq!(status, 200, "{body}");
+
+    // The creator may choose otherwise: on for people, off for practice.
+    let mut chosen = rummikub(people);
+    chosen["hints"] = json!(true);
+    let (id, tokens) = server.create(chosen).await;
+    assert_eq!(server.view(&id, None).await["hints"], true);
+    let (status, body, _) = hint(&server, &id, tokens[1].as_deref().unwrap(), "tiles").await;
+    assert_eq!(status, 200, "{body}");
+    let mut chosen = rummikub(practice);
+    chosen["hints"] = json!(false);
+    let (id, tokens) = server.create(chosen).await;
+    assert_eq!(server.view(&id, None).await["hints"], false);
+    let (status, body, _) = hint(&server, &id, tokens[0].as_deref().unwrap(), "tiles").await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("hints_off")));
+    // Not a boolean: refused, naming the field.
+    let mut bad = rummikub(json!([{"kind": "human"}, {"kind": "bot"}]));
+    bad["hints"] = json!("yes");
+    let (status, body) = server.post("/api/tables", &bad.to_string()).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("hints"), "{body}");
+
+    // The lobby shows the setting with each table: an open seat is a person's seat.
+    let open = |hints: Option<bool>| {
+        let mut body = json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+                              "seats": [{"kind": "human"}, {"kind": "open"}]});
+        if let Some(hints) = hints {
+            body["hints"] = json!(hints);
+        }
+        body
+    };
+    let default = server.create_raw(open(None)).await["id"].clone();
+    let chosen = server.create_raw(open(Some(true))).await["id"].clone();
+    let (status, lobby) = server.get("/api/tables").await;
+    assert_eq!(status, 200);
+    let hints_of = |id: &Value| {
+        lobby["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| &t["id"] == id)
+            .unwrap_or_else(|| panic!("{id} in the lobby: {lobby}"))["settings"]["hints"]
+            .clone()
+    };
+    assert_eq!(hints_of(&default), false);
+    assert_eq!(hints_of(&chosen), true);
 }

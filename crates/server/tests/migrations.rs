@@ -73,6 +73,12 @@ async fn previous_release_opens_in_place_and_plays_on(url: &str) {
     let server = start(url, 0).await;
     let view = server.view(TABLE, None).await;
     assert_eq!(view["version"], 3, "the logged actions load: {view}");
+    // Stored before the hints setting, a table of two people has none.
+    assert_eq!(view["hints"], false, "{view}");
+    let (status, body) = server
+        .get_as(&format!("/api/tables/{TABLE}/hint"), &tokens[0])
+        .await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("hints_off")));
     let seat = view["to_move"].as_u64().unwrap() as usize;
     let (status, after) = server
         .act(TABLE, &tokens[seat], 3, json!({"type": "draw"}))
@@ -177,4 +183,40 @@ async fn a_new_database_gets_the_previous_releases_schema_on_postgresql() {
         &temp_postgres("migrate_previous_schema").await,
     )
     .await;
+}
+
+/// Tables stored before the hints setting have hints as their seats give them by
+/// default: on with one person (the others bots from the start), off with two (also
+/// when one of them has handed their seat to a bot).
+#[tokio::test]
+async fn tables_stored_before_the_hints_setting_have_them_as_their_seats_give() {
+    let url = temp_sqlite("migrate-hints");
+    let db = pool(&url).await;
+    run(&db, PREVIOUS_SCHEMA).await;
+    let config = r#"{"game":"rummikub","rummikub":{"rules":"current","turn_seconds":null,"rounds":1},"players":2}"#;
+    // (id, the second seat's bot, whether a person took it)
+    for (id, bot, claimed) in [
+        ("t00000000a001", "greedy", 0),
+        ("t00000000a002", "greedy", 1),
+    ] {
+        run(
+            &db,
+            &format!(
+                "INSERT INTO rumi_tables (id, config, seed, created_ms, finished, salt, practice, started_ms, creator, due_ms) VALUES ('{id}', '{config}', 7, 1796510545360, 0, '84fd43279ee9e84d9667d5621c73814c', 0, 1796510545364, '127.0.0.1', NULL);
+INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed, open, invite, joiner) VALUES ('{id}', 0, 'Ana', NULL, '50ed37532d9f4b42684e3af9afd0f7c7', 1, 0, '', '');
+INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed, open, invite, joiner) VALUES ('{id}', 1, 'Bo', '{bot}', '3120cf459c79b33ef44deb953c74c7a3', {claimed}, 0, '', '');
+"
+            ),
+        )
+        .await;
+    }
+    db.close().await;
+    let server = start(&url, 0).await;
+    let practice = server.view("t00000000a001", None).await;
+    assert_eq!(practice["hints"], true, "one person and a bot: {practice}");
+    let people = server.view("t00000000a002", None).await;
+    assert_eq!(
+        people["hints"], false,
+        "Bo handed his seat to a bot: {people}"
+    );
 }

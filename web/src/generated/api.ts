@@ -61,7 +61,12 @@ creator_seat?: number,
 /**
  * A fixed deal, only for practice tables (every seat but the creator's a bot).
  */
-seed?: number, };
+seed?: number, 
+/**
+ * Whether the players may ask for hints, shown to everyone. When missing: on at
+ * a practice table (at most one person), off when two or more people sit.
+ */
+hints?: boolean, };
 
 export type SeatGrant = { seat: number, name: string, token: string, 
 /**
@@ -97,6 +102,8 @@ export type ClaimRequest = {
  */
 name?: string, };
 
+export type RematchRequest = Record<symbol, never>;
+
 export type ActionRequest = { version: number, action: GameAction, };
 
 export type GameAction = RummikubAction | RumisAction;
@@ -127,7 +134,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -182,6 +189,27 @@ export type Fairness = { commitment: string,
  */
 practice_seed: number | null, seed: number | null, salt: string | null, };
 
+export type BotTrouble = { seat: number, 
+/**
+ * What went wrong the last time.
+ */
+code: BotTroubleCode, 
+/**
+ * Since when (Unix ms) the seat's bot has been failing.
+ */
+since_ms: number, 
+/**
+ * Retries so far.
+ */
+retries: number, 
+/**
+ * The retries are spent: a simpler bot (random legal moves; Rummikub: the random
+ * bot, or a draw) moved for the seat.
+ */
+fallback: boolean, };
+
+export type BotTroubleCode = "error" | "panic" | "refused";
+
 export type TableView = { id: string, game: GameKind, 
 /**
  * Accepted actions so far; an action names the version it was made on.
@@ -198,7 +226,20 @@ waiting_for: Array<number>, seats: Array<SeatView>, to_move: number | null, over
 /**
  * When the running turn's clock runs out (Unix ms).
  */
-deadline_ms: number | null, result: ResultView | null, fairness: Fairness, } & ({ "rumis": RumisView } | { "rummikub": RummikubView });
+deadline_ms: number | null, result: ResultView | null, fairness: Fairness, 
+/**
+ * Whether the players may ask for hints here (the table's setting).
+ */
+hints: boolean, 
+/**
+ * Once over: the rematch's table id, when a player has asked for one (each
+ * player takes their seat there with `POST …/rematch`).
+ */
+rematch?: string, 
+/**
+ * Bot seats whose bot failed to move lately (empty while all is well).
+ */
+bot_trouble: Array<BotTrouble>, } & ({ "rumis": RumisView } | { "rummikub": RummikubView });
 
 export type GameView = { "rumis": RumisView } | { "rummikub": RummikubView };
 
@@ -344,7 +385,12 @@ game: GameKind,
 /**
  * Seats (Rummikub players).
  */
-players: number, } & ({ "rumis": RumisSettings } | { "rummikub": RummikubSettings });
+players: number, 
+/**
+ * Whether the players may ask for hints (a table stored before this setting has
+ * them as its seats give by default: on for at most one person).
+ */
+hints: boolean, } & ({ "rumis": RumisSettings } | { "rummikub": RummikubSettings });
 
 export type GameSettings = { "rumis": RumisSettings } | { "rummikub": RummikubSettings };
 

@@ -37,6 +37,8 @@ declare global {
 /** Phones (portrait, and landscape with a low screen): the compact table layout. */
 const PHONE = "(max-width: 700px), (max-height: 500px) and (pointer: coarse)";
 const LANDSCAPE = "(max-height: 500px) and (pointer: coarse) and (orientation: landscape)";
+/** A touch screen: its texts say "tap", not "click". */
+const touchScreen = () => matchMedia("(pointer: coarse)").matches;
 
 const TURN_KEYS: Record<string, Turn> = { q: "yaw-", e: "yaw+", w: "pitch-", s: "pitch+", a: "roll-", d: "roll+" };
 
@@ -72,6 +74,7 @@ export class RumisUI implements GameUI {
   private info = h("div", { className: "rumis-info", testid: "rumis-info" });
   private hintButton = h("button", { testid: "rumis-hint", title: t("rumis.hint_title") }, t("rumis.hint"));
   private hintList = h("ol", { className: "rumis-hints", testid: "rumis-hints", hidden: true });
+  private hintRow = h("div", { className: "hint-row", testid: "rumis-hint-row" }, this.hintButton, this.hintList);
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private viewControls = h("div", { className: "view-controls" });
   private placeRow = h("div", { className: "place-row" }, this.ghostStatus, this.placeButton);
@@ -117,16 +120,16 @@ export class RumisUI implements GameUI {
           spectator ? null : this.tray,
           spectator ? null : this.turnControls,
           spectator ? null : this.placeRow,
-          spectator ? null : h("div", { className: "hint-row" }, this.hintButton, this.hintList),
+          spectator ? null : this.hintRow,
           h("h3", {}, t("rumis.scores")),
           this.scores,
           spectator ? null : h("details", { className: "typed", open: window.innerWidth > 700 }, h("summary", {}, t("rumis.type_move")), moveForm),
-          h("h3", {}, t(replay ? "board.replay_moves" : "rumis.moves")),
+          h("h3", {}, t(replay ? (touchScreen() ? "board.replay_moves_touch" : "board.replay_moves") : "rumis.moves")),
           this.history,
         ),
       ),
     );
-    this.viewControls.append(this.topButton, h("span", { className: "muted", testid: "view-help" }, " ", t(matchMedia("(pointer: coarse)").matches ? "board.view_help_touch" : "rumis.view_help")));
+    this.viewControls.append(this.topButton, h("span", { className: "muted", testid: "view-help" }, " ", t(touchScreen() ? "board.view_help_touch" : "rumis.view_help")));
     window.addEventListener("resize", this.fitHandler);
     try {
       this.scene = new RumisScene(
@@ -228,6 +231,8 @@ export class RumisUI implements GameUI {
       this.hintList.hidden = true;
     }
     this.hintButton.disabled = !this.myTurn() || !!r.removing || legal.length === 0;
+    // Only where the table allows hints (a practice table, or its creator chose so).
+    this.hintRow.hidden = !view.hints;
     this.heights = heightMap(r.scenario.width, r.scenario.depth, r.cubes);
     if (this.scene) {
       this.scene.setBoard(r.scenario);
@@ -279,6 +284,12 @@ export class RumisUI implements GameUI {
       if (answer.moves.length === 0) this.quickHints(t("rumis.hint_none"));
     } catch (e) {
       if (this.view?.version !== version) return;
+      // Hints off at this table: no suggestions at all, the browser's neither.
+      if (e instanceof ApiError && e.code === "hints_off") {
+        this.hintList.hidden = true;
+        this.ctx.error(e.message, e.code);
+        return;
+      }
       this.quickHints(t("rumis.hint_failed", { error: e instanceof ApiError ? reason(e.message, e.code, e.why).text : (e as Error).message }));
     } finally {
       this.hintButton.disabled = !this.myTurn() || !!this.rumis().removing || (this.rumis().legal ?? []).length === 0;
@@ -449,7 +460,7 @@ export class RumisUI implements GameUI {
     const supply = this.supplyOf(colour);
     const mine = this.myTurn() && !r.removing;
     this.tray.dataset.colour = colour;
-    if (this.removing()) this.tray.append(h("div", { className: "muted", testid: "remove-note" }, t("rumis.remove_pick")));
+    if (this.removing()) this.tray.append(h("div", { className: "muted", testid: "remove-note" }, t(touchScreen() ? "rumis.remove_pick_touch" : "rumis.remove_pick")));
     if (supply.length === 0) this.tray.append(h("div", { className: "muted" }, t("rumis.no_stones")));
     for (const stone of supply) {
       const list = this.orientations.get(stone);
@@ -688,8 +699,8 @@ export class RumisUI implements GameUI {
       this.scene?.setGhost(this.ghost, true);
       if (p) {
         this.placeButton.disabled = false;
-        this.setStatus(t("rumis.remove_this", { stone: p.stone }), { legal: true, reason: "" }, p.cells);
-      } else this.setStatus(t("rumis.remove_pick"), null);
+        this.setStatus(t(touchScreen() ? "rumis.remove_this_touch" : "rumis.remove_this", { stone: p.stone }), { legal: true, reason: "" }, p.cells);
+      } else this.setStatus(t(touchScreen() ? "rumis.remove_pick_touch" : "rumis.remove_pick"), null);
       return;
     }
     const stone = this.selected;
@@ -698,7 +709,7 @@ export class RumisUI implements GameUI {
       this.ghost = null;
       this.scene?.setGhost(null, false);
       if (!stone) this.scene?.setMarks([], this.heights);
-      this.setStatus(stone ? (this.placementsHere().length ? t("rumis.point_marked") : t("rumis.no_fit_here")) : this.myTurn() ? t("rumis.pick_stone_tray") : "", null);
+      this.setStatus(stone ? (this.placementsHere().length ? t(touchScreen() ? "rumis.point_marked_touch" : "rumis.point_marked") : t("rumis.no_fit_here")) : this.myTurn() ? t("rumis.pick_stone_tray") : "", null);
       return;
     }
     const cells = this.snapped(this.hover) ?? drop(this.orientations.get(stone)![this.orientation], this.hover.x, this.hover.y, this.heights);
@@ -708,7 +719,7 @@ export class RumisUI implements GameUI {
     if (this.legalKeys.has(key)) {
       this.scene?.setGhost(cells, true);
       this.placeButton.disabled = false;
-      this.setStatus(t("rumis.legal", { move: notation(stone, cells) }), { legal: true, reason: "" }, cells);
+      this.setStatus(t(touchScreen() ? "rumis.legal_touch" : "rumis.legal", { move: notation(stone, cells) }), { legal: true, reason: "" }, cells);
       return;
     }
     this.scene?.setGhost(cells, false);
@@ -743,7 +754,7 @@ export class RumisUI implements GameUI {
     // `legal` is the authority for green; a check that says legal (if `legal` was not sent) is trusted too.
     this.scene?.setGhost(cells, v.legal);
     this.placeButton.disabled = !v.legal;
-    if (v.legal) this.setStatus(t("rumis.legal", { move: notation(stone, cells) }), v, cells);
+    if (v.legal) this.setStatus(t(touchScreen() ? "rumis.legal_touch" : "rumis.legal", { move: notation(stone, cells) }), v, cells);
     else {
       const said = reason(v.reason || "illegal placement", "illegal", v.why);
       this.setStatus(t("rumis.not_here", { reason: said.text }), v, cells, said.rule);

@@ -644,7 +644,8 @@ export class RummikubUI implements GameUI {
         ),
         h("button", { testid: "draw", disabled: this.changed(), onclick: () => this.send({ type: "draw" }) }, t("rk.draw")),
       );
-      this.controls.append(h("button", { testid: "hint-button", title: t("rk.hint_title"), onclick: () => this.showHint() }, t("rk.hint")));
+      // Only where the table allows hints (a practice table, or its creator chose so).
+      if (v.hints) this.controls.append(h("button", { testid: "hint-button", title: t("rk.hint_title"), onclick: () => this.showHint() }, t("rk.hint")));
       if (rk.can_claim_redeal) this.controls.append(h("button", { testid: "redeal", onclick: () => this.send({ type: "redeal" }) }, t("rk.redeal")));
       if (invalid) this.controls.append(h("span", { className: "warn-text", testid: "invalid-warning" }, t("rk.invalid_warning")));
     }
@@ -668,6 +669,12 @@ export class RummikubUI implements GameUI {
       play = (await api.hint(this.ctx.id, this.ctx.token)).play;
     } catch (e) {
       clear(this.hintBox);
+      // Hints off at this table: the refusal is the table's, said where refusals are.
+      if (e instanceof ApiError && e.code === "hints_off") {
+        this.hintBox.hidden = true;
+        this.ctx.error(e.message, e.code);
+        return;
+      }
       this.hintBox.append(h("span", { className: "warn-text" }, e instanceof ApiError ? reason(e.message, e.code).text : String(e)));
       return;
     }

@@ -11,7 +11,9 @@ pub mod reasons;
 mod rumis_table;
 pub(crate) mod rummikub_table;
 
-use play::bots::WithBots;
+use std::any::Any;
+
+use play::bots::{Bot, WithBots};
 use play::game::Game;
 use serde::{Deserialize, Serialize};
 
@@ -107,8 +109,17 @@ pub trait TableGame: Send + Sync + 'static {
     /// orientations): a connection gets it once, not with every update.
     fn view(&self, seat: Option<usize>, full: bool, names: &[String]) -> GameView;
 
-    /// The action a bot of this name takes for `seat`; `seed` fixes its chance.
-    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<GameAction>;
+    /// A registered bot of this game for a seat, to be kept between its moves
+    /// ([`SeatBot`]); `seed` fixes its chance.
+    fn new_bot(&self, spec: &str, seed: u64) -> Result<Box<dyn SeatBot>, String>;
+
+    /// What `seat` plays when its bot keeps failing: a simpler bot's action that the
+    /// rules take (a random legal Rumis move; the random Rummikub bot's turn, or a
+    /// draw); `None` when it is not the seat's turn.
+    fn fallback_action(&self, seat: usize, seed: u64) -> Option<GameAction>;
+
+    /// The game itself, for a kept bot to read its own game's observation.
+    fn as_any(&self) -> &dyn Any;
 
     /// The game as a text record, for download and replay.
     fn record(&self) -> String;
@@ -156,6 +167,99 @@ pub trait Adapter: Clone + Send + Sync + 'static {
 
     /// [`TableGame::hint`].
     fn hint_job(&self, seat: usize) -> Result<HintJob, ActionError>;
+
+    /// [`TableGame::fallback_action`] for the seat to act.
+    fn fallback_wire(&self, seat: usize, seed: u64) -> Option<GameAction>;
+}
+
+/// Why a seat's bot gave no action the rules take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotFailure {
+    /// The bot answered with an error (or with no action).
+    Error(String),
+    /// The bot panicked.
+    Panic(String),
+    /// The rules refused the bot's action.
+    Refused(String),
+}
+
+impl BotFailure {
+    pub fn code(&self) -> crate::wire::BotTroubleCode {
+        use crate::wire::BotTroubleCode;
+        match self {
+            BotFailure::Error(_) => BotTroubleCode::Error,
+            BotFailure::Panic(_) => BotTroubleCode::Panic,
+            BotFailure::Refused(_) => BotTroubleCode::Refused,
+        }
+    }
+}
+
+impl std::fmt::Display for BotFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BotFailure::Error(e) => write!(f, "the bot failed: {e}"),
+            BotFailure::Panic(e) => write!(f, "the bot panicked: {e}"),
+            BotFailure::Refused(e) => write!(f, "the rules refused the bot's action: {e}"),
+        }
+    }
+}
+
+/// A seat's bot, kept with its table between the seat's moves (what it learnt, such as
+/// an MCTS tree or the solver's cache, carries over), dropped with the table.
+pub trait SeatBot: Send {
+    /// The registered spec it was built from.
+    fn spec(&self) -> &str;
+
+    /// The bot's action for `seat` at `game`, its table's game, from what the seat may
+    /// know; the rules have not judged it yet.
+    fn act(&mut self, game: &dyn TableGame, seat: usize) -> Result<GameAction, BotFailure>;
+
+    /// Search work carried over from the bot's earlier moves into its last choice.
+    fn carried_visits(&self) -> u32;
+
+    /// The actions this bot object chose so far.
+    fn moves(&self) -> u32;
+}
+
+/// A `play` bot of the adapter's game, kept for a seat.
+struct KeptBot<A: Adapter> {
+    spec: String,
+    bot: Box<dyn Bot<A::Engine>>,
+    moves: u32,
+}
+
+impl<A: Adapter> SeatBot for KeptBot<A> {
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    fn act(&mut self, game: &dyn TableGame, seat: usize) -> Result<GameAction, BotFailure> {
+        let table = game
+            .as_any()
+            .downcast_ref::<A>()
+            .ok_or_else(|| BotFailure::Error("the bot of another game".into()))?;
+        let engine = table.engine();
+        if engine.to_act() != Some(seat) {
+            return Err(BotFailure::Error(format!(
+                "it is not seat {}'s turn",
+                seat + 1
+            )));
+        }
+        let action = self
+            .bot
+            .choose(&engine.observe(seat), seat)
+            .map_err(|e| BotFailure::Error(e.to_string()))?;
+        self.moves += 1;
+        Ok(table.action_wire(&action))
+    }
+
+    fn carried_visits(&self) -> u32 {
+        self.bot.carried_visits()
+    }
+
+    fn moves(&self) -> u32 {
+        self.moves
+    }
 }
 
 impl<A: Adapter> TableGame for A {
@@ -211,15 +315,25 @@ impl<A: Adapter> TableGame for A {
         self.view_wire(seat, full, names)
     }
 
-    /// The registered bot `bot` chooses from its seat's observation only.
-    fn bot_action(&self, bot: &str, seat: usize, seed: u64) -> Option<GameAction> {
+    fn new_bot(&self, spec: &str, seed: u64) -> Result<Box<dyn SeatBot>, String> {
+        let bot = A::Engine::bot(spec, seed).map_err(|e| e.to_string())?;
+        Ok(Box::new(KeptBot::<A> {
+            spec: spec.to_string(),
+            bot,
+            moves: 0,
+        }))
+    }
+
+    fn fallback_action(&self, seat: usize, seed: u64) -> Option<GameAction> {
         let game = self.engine();
         if game.to_act() != Some(seat) {
             return None;
         }
-        let mut bot = A::Engine::bot(bot, seed).ok()?;
-        let action = bot.choose(&game.observe(seat), seat).ok()?;
-        Some(self.action_wire(&action))
+        self.fallback_wire(seat, seed)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 
     fn record(&self) -> String {
@@ -331,7 +445,7 @@ mod tests {
             ));
         }
         // Each game's own action is its rules' to judge, and the log keeps its canonical form.
-        let first = rumis.bot_action("random", 0, 1).unwrap();
+        let first = rumis.new_bot("random", 1).unwrap().act(&*rumis, 0).unwrap();
         let canonical = rumis.apply(0, &first).unwrap();
         assert_eq!(canonical, first);
         assert!(rummikub.apply(rummikub.to_move().unwrap(), &draw).is_ok());

@@ -158,6 +158,13 @@ impl Adapter for RumisTable {
         self.canonical(*mv)
     }
 
+    /// The random bot's move.
+    fn fallback_wire(&self, _seat: usize, seed: u64) -> Option<GameAction> {
+        use play::rumis_bots::RumisBot;
+        let mv = play::rumis_bots::RandomBot::new(seed).choose(self.position())?;
+        Some(self.canonical(mv))
+    }
+
     /// The strongest bot's best three moves, for the seat to move only.
     fn hint_job(&self, seat: usize) -> Result<HintJob, ActionError> {
         let position = self.hint_position(seat)?;

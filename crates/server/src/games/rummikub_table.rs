@@ -311,6 +311,21 @@ impl Adapter for RummikubTable {
         })
     }
 
+    /// The random bot's turn if the rules take it, else a draw (or a pass: the pool is
+    /// empty), which they always take.
+    fn fallback_wire(&self, seat: usize, seed: u64) -> Option<GameAction> {
+        use rand::SeedableRng;
+        let view = self.game.observe(seat);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let random = play::rummikub_random::random_action(&view, &mut rng);
+        let action = if self.game.validate(seat, &random).is_ok() {
+            random
+        } else {
+            Action::Draw
+        };
+        Some(self.action_wire(&action))
+    }
+
     /// The exact solver's best play, from the seat's own rack and the table.
     fn hint_job(&self, seat: usize) -> Result<HintJob, ActionError> {
         let (rules, position) = self.hint_position(seat)?;

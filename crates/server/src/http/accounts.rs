@@ -97,6 +97,12 @@ fn set_cookie(hub: &Hub, session: Option<&NewSession>) -> HeaderValue {
     HeaderValue::from_str(&value).expect("a cookie of hex digits is a header value")
 }
 
+/// 204 with the session cookie cleared.
+fn signed_out(hub: &Hub) -> Response {
+    let cleared = set_cookie(hub, None);
+    (StatusCode::NO_CONTENT, [(header::SET_COOKIE, cleared)]).into_response()
+}
+
 /// Creates an account and signs it in.
 #[utoipa::path(post, path = "/api/accounts", request_body = Credentials, responses(
     (status = 201, body = AccountView, description = "Signed up and in: the session cookie is set"),
@@ -164,11 +170,7 @@ pub async fn sign_out(
     Session(signed): Session,
 ) -> Result<Response, ApiError> {
     hub.accounts.sign_out(&signed).await?;
-    Ok((
-        StatusCode::NO_CONTENT,
-        [(header::SET_COOKIE, set_cookie(&hub, None))],
-    )
-        .into_response())
+    Ok(signed_out(&hub))
 }
 
 /// Signs the account out on every device.
@@ -182,11 +184,7 @@ pub async fn sign_out_everywhere(
     Session(signed): Session,
 ) -> Result<Response, ApiError> {
     hub.accounts.sign_out_everywhere(&signed).await?;
-    Ok((
-        StatusCode::NO_CONTENT,
-        [(header::SET_COOKIE, set_cookie(&hub, None))],
-    )
-        .into_response())
+    Ok(signed_out(&hub))
 }
 
 /// The signed-in account.
@@ -233,11 +231,7 @@ pub async fn delete_account(
     JsonBody(request): JsonBody<DeleteAccount>,
 ) -> Result<Response, ApiError> {
     hub.accounts.delete(&signed, &request.password).await?;
-    Ok((
-        StatusCode::NO_CONTENT,
-        [(header::SET_COOKIE, set_cookie(&hub, None))],
-    )
-        .into_response())
+    Ok(signed_out(&hub))
 }
 
 /// Everything stored about the account, as a JSON file to download.

@@ -117,6 +117,7 @@ seat_needed! {
     ToCheck => "a check needs your seat token",
     ToHint => "a hint needs your seat token",
     ToHandOver => "only a player at this table can hand a seat to a bot",
+    ToRematch => "a rematch is for the table's players: it needs your seat token",
 }
 
 /// A JSON body, read with a message that says what is wrong with it (400

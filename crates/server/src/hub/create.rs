@@ -18,7 +18,7 @@ use crate::wire::{
 use super::registry::evict_idle;
 use super::replay::rebuild;
 use super::view::seat_kind;
-use super::{clean_name, now_ms, Hub};
+use super::{clean_name, now_ms, Hub, Table};
 
 /// `Retry-After` for a client at its cap of unfinished tables.
 const OPEN_TABLES_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
@@ -31,36 +31,20 @@ impl Hub {
         request: CreateTableRequest,
         from: IpAddr,
     ) -> Result<CreateTableResponse, ApiError> {
-        let from = client_key(from);
-        if let Some(limiter) = &self.creations {
-            if let Err(wait) = limiter.check(from) {
-                return Err(ApiError::too_many_for(
-                    ErrorCode::TooManyTablesPerMinute,
-                    format!(
-                        "you have created {} tables in the last minute; wait a moment",
-                        self.options.tables_per_minute_per_address
-                    ),
-                    wait,
-                ));
-            }
-        }
-        let creator = from.to_string();
-        let cap = self.options.max_open_tables_per_address;
-        if cap > 0 && self.store.open_tables_of(&creator).await? >= cap {
-            // Tables end as games finish or are abandoned; no clock says when.
-            return Err(ApiError::too_many_for(
-                ErrorCode::TooManyOpenTables,
-                format!("you already have {cap} unfinished tables; finish or leave one first"),
-                OPEN_TABLES_RETRY_AFTER,
-            ));
-        }
+        let creator = self.admit_creation(from).await?;
         let seats = &request.seats;
+        let people = seats.iter().filter(|s| s.kind != SeatKind::Bot).count();
         let settings = GameSettings::of(
             request.game,
             request.rumis.clone(),
             request.rummikub.clone(),
         )
-        .map(|game| TableSettings::new(game, seats.len()))
+        .map(|game| TableSettings {
+            hints: request
+                .hints
+                .unwrap_or(TableSettings::hints_by_default(people)),
+            ..TableSettings::new(game, seats.len())
+        })
         .map_err(|e| ApiError::bad_request(ErrorCode::BadSettings, e))?;
         // The settings first: a bad scenario is the first thing to say.
         let game = games::new_game(&settings, fairness::secure_seed())
@@ -186,19 +170,7 @@ impl Hub {
             actions: Vec::new(),
         };
         self.store.create_table(&stored).await?;
-        let table = Arc::new(
-            rebuild(&stored, now, &self.options)
-                .map_err(|e| ApiError::internal(format!("the new table cannot be built: {e}")))?,
-        );
-        {
-            let mut tables = self.tables.lock().expect("table map lock");
-            tables.insert(id.clone(), table.clone());
-            if tables.len() > self.options.max_loaded_tables {
-                let idle_ms = self.options.idle_after.as_millis() as i64;
-                evict_idle(&mut tables, self.options.max_loaded_tables, &id, idle_ms);
-            }
-        }
-        self.schedule(table);
+        self.keep_new(&stored)?;
         let link = |token: &str| format!("/t/{id}#token={token}");
         Ok(CreateTableResponse {
             you: creator_seat.map(|seat| SeatGrant {
@@ -222,6 +194,62 @@ impl Hub {
             practice_seed: practice.then_some(seed),
             id,
         })
+    }
+}
+
+impl Hub {
+    /// Whether the client at `from` may create a table now: at most
+    /// [`HubOptions::tables_per_minute_per_address`](super::HubOptions) a minute and
+    /// [`HubOptions::max_open_tables_per_address`](super::HubOptions) unfinished ones.
+    /// Answers the creator's key, as the table stores it.
+    pub(super) async fn admit_creation(&self, from: IpAddr) -> Result<String, ApiError> {
+        let from = client_key(from);
+        if let Some(limiter) = &self.creations {
+            if let Err(wait) = limiter.check(from) {
+                return Err(ApiError::too_many_for(
+                    ErrorCode::TooManyTablesPerMinute,
+                    format!(
+                        "you have created {} tables in the last minute; wait a moment",
+                        self.options.tables_per_minute_per_address
+                    ),
+                    wait,
+                ));
+            }
+        }
+        let creator = from.to_string();
+        let cap = self.options.max_open_tables_per_address;
+        if cap > 0 && self.store.open_tables_of(&creator).await? >= cap {
+            // Tables end as games finish or are abandoned; no clock says when.
+            return Err(ApiError::too_many_for(
+                ErrorCode::TooManyOpenTables,
+                format!("you already have {cap} unfinished tables; finish or leave one first"),
+                OPEN_TABLES_RETRY_AFTER,
+            ));
+        }
+        Ok(creator)
+    }
+
+    /// A table just stored: built, kept in memory and its drivers started.
+    pub(super) fn keep_new(self: &Arc<Self>, stored: &StoredTable) -> Result<Arc<Table>, ApiError> {
+        let table = Arc::new(
+            rebuild(stored, stored.created_ms, &self.options)
+                .map_err(|e| ApiError::internal(format!("the new table cannot be built: {e}")))?,
+        );
+        {
+            let mut tables = self.tables.lock().expect("table map lock");
+            tables.insert(stored.id.clone(), table.clone());
+            if tables.len() > self.options.max_loaded_tables {
+                let idle_ms = self.options.idle_after.as_millis() as i64;
+                evict_idle(
+                    &mut tables,
+                    self.options.max_loaded_tables,
+                    &stored.id,
+                    idle_ms,
+                );
+            }
+        }
+        self.schedule(table.clone());
+        Ok(table)
     }
 }
 

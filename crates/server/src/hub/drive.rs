@@ -1,4 +1,5 @@
-//! The server-side drivers: a bot on its turn, the next round at an all-bot table,
+//! The server-side drivers: a bot on its turn (the seat's kept bot, retried and
+//! replaced for the move when it fails: `bots`), the next round at an all-bot table,
 //! the turn clock (K7), and the wake-up of tables whose clock comes due.
 
 use std::collections::HashMap;
@@ -6,9 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::fairness;
-use crate::games::{ActionError, TableGame};
+use crate::games::{ActionError, BotFailure, SeatBot, TableGame};
 use crate::thinking::Priority;
 
+use super::bots::{panic_text, AfterFailure};
 use super::{now_ms, DriverCount, Hub, HubOptions, Table, TableState};
 use crate::wire::GameAction;
 
@@ -39,37 +41,8 @@ impl Hub {
                 Plan::Nothing => {}
                 Plan::Bot { seat, bot } => {
                     tokio::time::sleep(hub.options.bot_delay).await;
-                    let (game, seed) = {
-                        let state = table.state.lock().await;
-                        if !current(&state) {
-                            return;
-                        }
-                        let seed = fairness::bot_seed(&state.salt, version);
-                        (state.game.clone(), seed)
-                    };
-                    let bot_name = bot.clone();
-                    let action = hub
-                        .thinking
-                        .run(priority, move || game.bot_action(&bot_name, seat, seed))
-                        .await
-                        .ok()
-                        .flatten();
-                    let Some(action) = action else {
-                        tracing::warn!(
-                            "table {}: the {bot} bot found no action for seat {}",
-                            table.id,
-                            seat + 1
-                        );
-                        return;
-                    };
-                    hub.drive(&table, |state| {
-                        if !current(state) {
-                            return None;
-                        }
-                        let mut game = state.game.clone();
-                        Some(game.apply(seat, &action).map(|c| (game, Some(seat), c)))
-                    })
-                    .await;
+                    hub.bot_turn(&table, seat, &bot, (version, epoch), priority)
+                        .await;
                 }
                 Plan::NextRound => {
                     tokio::time::sleep(hub.options.bot_delay).await;
@@ -118,6 +91,133 @@ impl Hub {
             }
             drop(count);
         });
+    }
+
+    /// A bot's turn at `table` as of `(version, seat epoch)`: the seat's kept bot thinks
+    /// on the thinking pool and its action is committed; a failure is logged, shown and
+    /// retried, then a simpler bot moves for the seat (see `bots`). Drops out when the
+    /// table moved on meanwhile.
+    async fn bot_turn(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        seat: usize,
+        spec: &str,
+        (version, epoch): (u64, u64),
+        priority: Priority,
+    ) {
+        let current = |state: &TableState| state.version == version && state.seat_epoch == epoch;
+        let mut first = true;
+        loop {
+            let (game, bot, seed) = {
+                let mut guard = table.state.lock().await;
+                if !current(&guard) {
+                    return;
+                }
+                let state = &mut *guard;
+                // Another driver planned from the same state may be on this turn already.
+                if first && !state.bots.claim_turn(version, epoch) {
+                    return;
+                }
+                first = false;
+                let seed = fairness::bot_seed(&state.salt, version);
+                state.bots.sync(&state.seats);
+                let bot = state
+                    .bots
+                    .take(seat, spec, || state.game.new_bot(spec, seed));
+                (state.game.clone(), bot, seed)
+            };
+            let (bot, answer) = match bot {
+                Err(e) => (None, Err(BotFailure::Error(e))),
+                Ok(bot) => {
+                    let id = table.id.clone();
+                    match self
+                        .thinking
+                        .run(priority, move || think(bot, &*game, seat, &id))
+                        .await
+                    {
+                        Ok(thought) => thought,
+                        Err(e) => {
+                            // The pool is gone: the server is shutting down.
+                            tracing::warn!("table {}: seat {} not played: {e}", table.id, seat + 1);
+                            return;
+                        }
+                    }
+                }
+            };
+            let mut guard = table.state.lock().await;
+            let state = &mut *guard;
+            if !current(state) {
+                // The table moved on meanwhile; the bot stays for the seat's next move.
+                if let Some(bot) = bot {
+                    state.bots.put_back(seat, bot);
+                    state.bots.sync(&state.seats);
+                }
+                return;
+            }
+            let applied = answer.and_then(|action| {
+                let mut game = state.game.clone();
+                match game.apply(seat, &action) {
+                    Ok(canonical) => Ok((game, canonical)),
+                    Err(e) => Err(BotFailure::Refused(e.to_string())),
+                }
+            });
+            let failure = match applied {
+                Ok((game, canonical)) => {
+                    if let Some(bot) = bot {
+                        state.bots.put_back(seat, bot);
+                    }
+                    state.bots.moved(seat);
+                    if let Err(e) = self.commit(table, state, game, Some(seat), canonical).await {
+                        tracing::warn!("table {}: bot move not stored: {e}", table.id);
+                    }
+                    return;
+                }
+                // The failed bot is dropped: a retry builds a fresh one.
+                Err(failure) => failure,
+            };
+            let after =
+                state
+                    .bots
+                    .failed(seat, spec, &failure, now_ms(), self.options.bot_retry_after);
+            tracing::warn!(
+                "table {}: the {spec} bot of seat {}: {failure}; {}",
+                table.id,
+                seat + 1,
+                match after {
+                    AfterFailure::Retry(pause) => format!("retrying in {pause:?}"),
+                    AfterFailure::Fallback => "a simpler bot moves instead".to_string(),
+                }
+            );
+            match after {
+                AfterFailure::Retry(pause) => {
+                    table.changed();
+                    drop(guard);
+                    tokio::time::sleep(pause).await;
+                }
+                AfterFailure::Fallback => {
+                    let fallback = state.game.fallback_action(seat, seed).and_then(|action| {
+                        let mut game = state.game.clone();
+                        let canonical = game.apply(seat, &action).ok()?;
+                        Some((game, canonical))
+                    });
+                    match fallback {
+                        Some((game, canonical)) => {
+                            if let Err(e) =
+                                self.commit(table, state, game, Some(seat), canonical).await
+                            {
+                                tracing::warn!("table {}: fallback move not stored: {e}", table.id);
+                            }
+                        }
+                        None => tracing::error!(
+                            "table {}: seat {} has no fallback move either",
+                            table.id,
+                            seat + 1
+                        ),
+                    }
+                    return;
+                }
+            }
+        }
     }
 
     /// A server-side action: `act` returns `None` when the table moved on meanwhile.
@@ -176,6 +276,28 @@ pub(super) async fn wake_due(hub: std::sync::Weak<Hub>) {
             now_woken.insert(id, due_ms);
         }
         woken = now_woken;
+    }
+}
+
+/// A bot thinks (on the thinking pool): its answer, and the bot back unless it
+/// panicked.
+#[cfg_attr(not(test), allow(unused_variables))]
+fn think(
+    mut bot: Box<dyn SeatBot>,
+    game: &dyn TableGame,
+    seat: usize,
+    table_id: &str,
+) -> (Option<Box<dyn SeatBot>>, Result<GameAction, BotFailure>) {
+    let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        #[cfg(test)]
+        if let Some(answer) = super::bots::faults::fire(table_id, game) {
+            return answer;
+        }
+        bot.act(game, seat)
+    }));
+    match answer {
+        Ok(answer) => (Some(bot), answer),
+        Err(payload) => (None, Err(BotFailure::Panic(panic_text(&*payload)))),
     }
 }
 

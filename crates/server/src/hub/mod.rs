@@ -22,14 +22,18 @@
 //!
 //! One idea per file: [`registry`] (loaded tables, loading, eviction), [`seats`]
 //! (tokens, joining, claiming, renaming, bots taking seats), [`create`], [`commit`]
-//! (the action path), [`drive`] (bots and clocks), [`sync`] (cluster catch-up and
-//! leases), [`presence`], [`replay`] (rebuilding from the log) and [`view`].
+//! (the action path), [`drive`] (bots and clocks), [`bots`] (kept bots, failing
+//! bots), [`sync`] (cluster catch-up and leases), [`presence`], [`replay`]
+//! (rebuilding from the log), [`rematch`] (the same seats again, a new deal) and
+//! [`view`].
 
+mod bots;
 mod commit;
 mod create;
 mod drive;
 mod presence;
 mod registry;
+mod rematch;
 mod replay;
 mod seats;
 mod sync;
@@ -124,6 +128,10 @@ pub struct TableState {
     /// When the current turn began (the last action, or the start): the turn clock
     /// counts from here, also after a restart.
     pub turn_started_ms: i64,
+    /// Once over: the rematch's table id, once a player asked for it ([`rematch`]).
+    pub rematch: Option<String>,
+    /// The bot seats' bots, kept between their moves, and their trouble.
+    bots: bots::SeatBots,
     handover_after_ms: i64,
     /// How late another node's sighting may be written ([`presence_every_ms`]): a
     /// hand-over waits this much longer after it, to be sure.
@@ -260,6 +268,9 @@ pub struct HubOptions {
     pub max_open_seats_per_address: u64,
     /// Open seats one address may hold at one table (0: no cap).
     pub max_open_seats_per_table_per_address: u64,
+    /// The first pause before a failing bot is tried again; each further retry waits
+    /// twice as long (then a simpler bot moves for the seat).
+    pub bot_retry_after: Duration,
     /// Lets a creator fix the seed also when other people sit at the table (tests
     /// and private servers; the table still says "practice"). Off on public servers.
     pub chosen_seeds_with_people: bool,
@@ -279,6 +290,7 @@ impl Default for HubOptions {
             max_loaded_tables: 2000,
             idle_after: Duration::from_secs(10),
             keep_loaded_ahead: Duration::from_secs(5),
+            bot_retry_after: Duration::from_secs(1),
             max_open_tables_per_address: 20,
             tables_per_minute_per_address: 10,
             max_open_seats_per_address: 8,

@@ -43,6 +43,10 @@ impl Hub {
             ApiError::internal(format!("table {id} cannot be rebuilt"))
         })?;
         self.refresh_presence(id, table.state.get_mut()).await?;
+        let state = table.state.get_mut();
+        if state.game.is_over() {
+            state.rematch = self.rematch_of(id, &state.salt).await?;
+        }
         let table = Arc::new(table);
         let (table, fresh) = {
             let mut tables = self.tables.lock().expect("table map lock");

@@ -50,7 +50,7 @@ pub(super) fn rebuild(
     loaded_ms: i64,
     options: &HubOptions,
 ) -> anyhow::Result<Table> {
-    let settings: TableSettings = read_settings(&stored.config, stored.seats.len())?;
+    let settings: TableSettings = read_settings(&stored.config, &stored.seats)?;
     let mut game = games::new_game(&settings, stored.seed).map_err(anyhow::Error::msg)?;
     let mut turn_started_ms = stored.started_ms.unwrap_or(stored.created_ms);
     for action in &stored.actions {
@@ -87,6 +87,8 @@ pub(super) fn rebuild(
         version: stored.actions.len() as u64,
         seat_epoch: 0,
         turn_started_ms,
+        rematch: None,
+        bots: Default::default(),
         handover_after_ms: options.handover_after.as_millis() as i64,
         presence_slack_ms: presence_every_ms(options),
     };
@@ -100,8 +102,10 @@ pub(super) fn rebuild(
 }
 
 /// Reads stored settings, also those of tables created before the typed contract
-/// (`{"game": "rumis", "rumis": {…}}` with the Rummikub player count inside).
-pub(super) fn read_settings(config: &str, seats: usize) -> anyhow::Result<TableSettings> {
+/// (`{"game": "rumis", "rumis": {…}}` with the Rummikub player count inside) and
+/// before the hints setting (then hints are as such a table has them by default: a
+/// seat is a person's unless a bot had it from the start).
+pub(super) fn read_settings(config: &str, seats: &[StoredSeat]) -> anyhow::Result<TableSettings> {
     let mut value: Value = serde_json::from_str(config)?;
     if let Some(players) = value.pointer("/rummikub/players").cloned() {
         if let Some(rummikub) = value.get_mut("rummikub").and_then(Value::as_object_mut) {
@@ -109,9 +113,16 @@ pub(super) fn read_settings(config: &str, seats: usize) -> anyhow::Result<TableS
         }
         value["players"] = players;
     }
+    if value.get("hints").is_none() {
+        let people = seats
+            .iter()
+            .filter(|s| s.bot.is_none() || s.claimed)
+            .count();
+        value["hints"] = TableSettings::hints_by_default(people).into();
+    }
     let mut settings: TableSettings = serde_json::from_value(value)?;
     if settings.players == 0 {
-        settings.players = seats;
+        settings.players = seats.len();
     }
     Ok(settings)
 }

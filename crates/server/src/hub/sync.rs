@@ -77,6 +77,10 @@ impl Hub {
             }
             changed = true;
         }
+        if state.game.is_over() && state.rematch.is_none() {
+            state.rematch = self.rematch_of(&table.id, &state.salt).await?;
+            changed |= state.rematch.is_some();
+        }
         for stored in seats {
             if let Some(seat) = state.seats.get_mut(stored.seat) {
                 if seat.stored != stored {

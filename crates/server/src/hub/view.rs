@@ -87,6 +87,9 @@ impl TableState {
             deadline_ms: self.deadline_ms(),
             result: self.result(),
             fairness: self.fairness(),
+            hints: self.settings.hints,
+            rematch: self.rematch.clone(),
+            bot_trouble: self.bots.view(&self.seats, self.game.is_over()),
             state: self.game.view(seat, full, &self.names()),
         }
     }
@@ -157,7 +160,7 @@ impl Hub {
         // The database holds every seat change before memory does: one query answers.
         let mut out = Vec::new();
         for stored in self.store.lobby(50).await? {
-            let settings = read_settings(&stored.config, stored.seats.len())
+            let settings = read_settings(&stored.config, &stored.seats)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
             let line = lobby_line(
                 &stored.id,

@@ -132,6 +132,11 @@ pub struct CreateTableRequest {
     #[ts(optional, as = "Option<u32>")]
     #[schema(maximum = 9007199254740991_u64)]
     pub seed: Option<u64>,
+    /// Whether the players may ask for hints, shown to everyone. When missing: on at
+    /// a practice table (at most one person), off when two or more people sit.
+    #[serde(default)]
+    #[ts(optional)]
+    pub hints: Option<bool>,
 }
 
 /// A seat handed to the one who asked for it, with its secret token.
@@ -190,6 +195,12 @@ pub struct ClaimRequest {
     #[ts(optional)]
     pub name: Option<String>,
 }
+
+/// `POST /api/tables/{id}/rematch`: nothing to say (`{}`): the seat token says who asks,
+/// and the rematch has the finished table's settings and seats.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct RematchRequest {}
 
 /// `POST /api/tables/{id}/seats/{seat}/name`: the name a player sits under.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]

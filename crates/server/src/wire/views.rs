@@ -79,9 +79,48 @@ pub struct TableView {
     pub deadline_ms: Option<i64>,
     pub result: Option<ResultView>,
     pub fairness: Fairness,
+    /// Whether the players may ask for hints here (the table's setting).
+    #[serde(default)]
+    pub hints: bool,
+    /// Once over: the rematch's table id, when a player has asked for one (each
+    /// player takes their seat there with `POST …/rematch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rematch: Option<String>,
+    /// Bot seats whose bot failed to move lately (empty while all is well).
+    pub bot_trouble: Vec<BotTrouble>,
     /// The game's own part, under its name: `"rumis": {…}` or `"rummikub": {…}`.
     #[serde(flatten)]
     pub state: GameView,
+}
+
+/// A bot seat whose bot gave no action the rules take: the server logs it, retries
+/// with growing pauses, and once the retries are spent plays a simpler bot's move for
+/// the seat (`fallback`), so that the game goes on. It clears when the seat's own bot
+/// moves again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct BotTrouble {
+    pub seat: usize,
+    /// What went wrong the last time.
+    pub code: BotTroubleCode,
+    /// Since when (Unix ms) the seat's bot has been failing.
+    #[ts(as = "f64")]
+    pub since_ms: i64,
+    /// Retries so far.
+    pub retries: u32,
+    /// The retries are spent: a simpler bot (random legal moves; Rummikub: the random
+    /// bot, or a draw) moved for the seat.
+    pub fallback: bool,
+}
+
+/// How a bot failed: it answered with an error, it panicked, or the rules refused its
+/// action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum BotTroubleCode {
+    Error,
+    Panic,
+    Refused,
 }
 
 /// The game part of a view, one game's, under the game's name.
@@ -351,6 +390,10 @@ pub struct TableSettings {
     /// Seats (Rummikub players).
     #[serde(default)]
     pub players: usize,
+    /// Whether the players may ask for hints (a table stored before this setting has
+    /// them as its seats give by default: on for at most one person).
+    #[serde(default)]
+    pub hints: bool,
 }
 
 /// The settings of one game, under the game's name.
@@ -386,12 +429,20 @@ impl GameSettings {
 }
 
 impl TableSettings {
+    /// Settings without hints (a new table sets them from its seats or its creator).
     pub fn new(settings: GameSettings, players: usize) -> TableSettings {
         TableSettings {
             game: settings.kind(),
             settings,
             players,
+            hints: false,
         }
+    }
+
+    /// Hints are fair where nobody plays against another person: on at practice tables
+    /// (at most one person, the others bots), off when two or more people sit.
+    pub fn hints_by_default(people: usize) -> bool {
+        people <= 1
     }
 }
 
@@ -406,6 +457,8 @@ struct SettingsFields {
     rummikub: Option<RummikubSettings>,
     #[serde(default)]
     players: usize,
+    #[serde(default)]
+    hints: bool,
 }
 
 impl TryFrom<SettingsFields> for TableSettings {
@@ -413,7 +466,10 @@ impl TryFrom<SettingsFields> for TableSettings {
 
     fn try_from(fields: SettingsFields) -> Result<TableSettings, String> {
         let settings = GameSettings::of(fields.game, fields.rumis, fields.rummikub)?;
-        Ok(TableSettings::new(settings, fields.players))
+        Ok(TableSettings {
+            hints: fields.hints,
+            ..TableSettings::new(settings, fields.players)
+        })
     }
 }
 
