@@ -441,9 +441,13 @@ async fn every_route_in_the_openapi_document_is_served() {
                 .map(move |method| (method.clone(), path.clone()))
         })
         .collect();
-    assert_eq!(documented.len(), 16, "{documented:?}");
+    assert_eq!(documented.len(), 27, "{documented:?}");
     for (method, path) in documented {
-        let path = path.replace("{id}", "t000000000000").replace("{seat}", "0");
+        let path = path
+            .replace("{id}", "t000000000000")
+            .replace("{seat}", "0")
+            .replace("{game}", "rumis")
+            .replace("{step}", "0");
         let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
         let (status, body) = server.send(method.clone(), &path, None, Some("{}")).await;
         assert_ne!(
