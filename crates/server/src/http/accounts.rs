@@ -97,6 +97,17 @@ fn set_cookie(hub: &Hub, session: Option<&NewSession>) -> HeaderValue {
     HeaderValue::from_str(&value).expect("a cookie of hex digits is a header value")
 }
 
+/// The account with its new session cookie.
+fn signed_in(
+    hub: &Hub,
+    status: StatusCode,
+    account: AccountView,
+    session: &NewSession,
+) -> Response {
+    let cookie = set_cookie(hub, Some(session));
+    (status, [(header::SET_COOKIE, cookie)], Json(account)).into_response()
+}
+
 /// 204 with the session cookie cleared.
 fn signed_out(hub: &Hub) -> Response {
     let cleared = set_cookie(hub, None);
@@ -124,13 +135,7 @@ pub async fn sign_up(
         .accounts
         .sign_up(&request.name, &request.password, from.ip())
         .await?;
-    let cookie = set_cookie(&hub, Some(&session));
-    Ok((
-        StatusCode::CREATED,
-        [(header::SET_COOKIE, cookie)],
-        Json(account),
-    )
-        .into_response())
+    Ok(signed_in(&hub, StatusCode::CREATED, account, &session))
 }
 
 /// Signs in with a name and a password. An unknown name and a wrong password get the
@@ -155,8 +160,7 @@ pub async fn sign_in(
         .accounts
         .sign_in(&request.name, &request.password, from.ip())
         .await?;
-    let cookie = set_cookie(&hub, Some(&session));
-    Ok(([(header::SET_COOKIE, cookie)], Json(account)).into_response())
+    Ok(signed_in(&hub, StatusCode::OK, account, &session))
 }
 
 /// Signs this session out.
