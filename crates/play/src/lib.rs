@@ -20,6 +20,7 @@ pub mod engine;
 pub mod game;
 pub mod match_runner;
 pub mod mcts;
+pub mod rating;
 pub mod rumis_bots;
 pub mod rumis_game;
 pub mod rummikub_bots;
