@@ -19,6 +19,7 @@ use crate::wire::*;
 
 mod accounts;
 pub(crate) mod extract;
+mod players;
 mod tables;
 
 /// The OpenAPI document, generated from the wire types and the handlers below.
@@ -54,6 +55,10 @@ mod tables;
         accounts::change_password,
         accounts::delete_account,
         accounts::my_data,
+        players::user,
+        players::leaderboard,
+        players::my_games,
+        players::adopt_seats,
         crate::tutorial::routes::tutorial,
         crate::tutorial::routes::check_step
     ),
@@ -142,6 +147,10 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             json_writes(post(accounts::change_password)),
         )
         .route("/api/me/data", get(accounts::my_data))
+        .route("/api/me/games", get(players::my_games))
+        .route("/api/me/seats", json_writes(post(players::adopt_seats)))
+        .route("/api/users/{name}", get(players::user))
+        .route("/api/leaderboard/{pool}", get(players::leaderboard))
         .route(
             "/api/{*rest}",
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),

@@ -1002,13 +1002,18 @@ async fn an_invite_sent_before_the_upgrade_still_takes_its_seat_once() {
         (created["id"].as_str().unwrap().to_string(), link)
     };
     // The database as the server before this change left it (before numbered
-    // migrations and accounts too: no `_sqlx_migrations`, no account tables).
+    // migrations and accounts too: no `_sqlx_migrations`, no account tables or columns).
     sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(&db).await.unwrap();
     for statement in [
         "DROP TABLE _sqlx_migrations",
         "DROP TABLE rumi_sessions",
         "DROP TABLE rumi_accounts",
+        "DROP TABLE rumi_recorded",
+        "DROP TABLE rumi_results",
+        "DROP TABLE rumi_ratings",
+        "DROP INDEX rumi_seats_account",
+        "ALTER TABLE rumi_seats DROP COLUMN account_id",
         "UPDATE rumi_seats SET token = invite WHERE invite <> ''",
         "DROP INDEX rumi_seats_joiner",
         "ALTER TABLE rumi_seats DROP COLUMN invite",

@@ -8,6 +8,7 @@
 
 pub mod names;
 pub mod passwords;
+mod profiles;
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -36,6 +37,8 @@ pub struct AccountOptions {
     pub hash_queue: usize,
     /// How long a session lasts.
     pub session_lifetime: Duration,
+    /// Profile and leaderboard reads per client address.
+    pub profile_reads_per_address: Rate,
 }
 
 impl Default for AccountOptions {
@@ -54,6 +57,11 @@ impl Default for AccountOptions {
             concurrent_hashes: 1,
             hash_queue: 32,
             session_lifetime: Duration::from_secs(30 * 24 * 3600),
+            // A person browsing profiles: a page a second, sixty at once.
+            profile_reads_per_address: Rate {
+                per_second: 1.0,
+                burst: 60.0,
+            },
         }
     }
 }
@@ -76,6 +84,7 @@ pub struct Accounts {
     hasher: Hasher,
     per_name: RateLimiter<String>,
     per_address: RateLimiter,
+    profile_reads: RateLimiter,
     limits: AccountOptions,
 }
 
@@ -115,6 +124,7 @@ impl Accounts {
             hasher: Hasher::new(limits.concurrent_hashes, limits.hash_queue),
             per_name: RateLimiter::new(limits.sign_ins_per_name),
             per_address: RateLimiter::new(limits.sign_ins_per_address),
+            profile_reads: RateLimiter::new(limits.profile_reads_per_address),
             limits,
         }
     }
@@ -131,6 +141,17 @@ impl Accounts {
                     "too many sign-ins from your address; try again in {} s",
                     wait.as_secs().max(1)
                 ),
+                wait,
+            )
+        })
+    }
+
+    /// Whether `from` may read another profile or leaderboard now.
+    pub fn check_profile_read(&self, from: IpAddr) -> Result<(), ApiError> {
+        self.profile_reads.check(from).map_err(|wait| {
+            ApiError::too_many_for(
+                ErrorCode::RateLimited,
+                "too many profiles and leaderboards from your address; wait a moment",
                 wait,
             )
         })
@@ -224,6 +245,14 @@ impl Accounts {
         Ok((view(&account), session))
     }
 
+    /// The live account of a name (any case), if there is one.
+    pub async fn by_name(&self, name: &str) -> Result<Option<StoredAccount>, ApiError> {
+        if name.chars().count() > names::MAX_CHARS {
+            return Ok(None);
+        }
+        Ok(self.store.account_by_key(&names::name_key(name)).await?)
+    }
+
     /// Who a session cookie belongs to, if it is live.
     pub async fn session(&self, cookie: &str) -> Result<Option<SignedIn>, ApiError> {
         if cookie.len() != 64 || !cookie.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -296,6 +325,8 @@ impl Accounts {
         let sessions = self.store.sessions_of(&signed.account.id).await?;
         Ok(AccountData {
             account: view(&signed.account),
+            profile: self.profile_of(&signed.account).await?,
+            tables: self.games_of(&signed.account).await?.games,
             sessions: sessions
                 .into_iter()
                 .map(|(created_ms, expires_ms)| SessionData {

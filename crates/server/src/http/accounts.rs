@@ -53,6 +53,31 @@ fn foreign_origin() -> ApiError {
     )
 }
 
+/// The signed-in account of the request's live session cookie, or a guest (`None`).
+/// A write it authenticates must come from this site: 403 `foreign_origin` for one
+/// from another site.
+pub struct MaybeSession(pub Option<SignedIn>);
+
+impl FromRequestParts<Arc<Hub>> for MaybeSession {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
+        let Some(cookie) = session_cookie(&parts.headers) else {
+            return Ok(MaybeSession(None));
+        };
+        let signed = hub
+            .accounts
+            .session(cookie)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let writes = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
+        if signed.is_some() && writes && !same_origin(&parts.headers, true) {
+            return Err(foreign_origin().into_response());
+        }
+        Ok(MaybeSession(signed))
+    }
+}
+
 /// The signed-in account of the request's session cookie: 401 `not_signed_in`
 /// without a live one; 403 `foreign_origin` for a write from another site.
 pub struct Session(pub SignedIn);
@@ -61,21 +86,10 @@ impl FromRequestParts<Arc<Hub>> for Session {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
-        let not_signed_in =
-            || ApiError::unauthorized(ErrorCode::NotSignedIn, "you are not signed in");
-        let cookie =
-            session_cookie(&parts.headers).ok_or_else(|| not_signed_in().into_response())?;
-        let signed = hub
-            .accounts
-            .session(cookie)
-            .await
-            .map_err(IntoResponse::into_response)?
-            .ok_or_else(|| not_signed_in().into_response())?;
-        let writes = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
-        if writes && !same_origin(&parts.headers, true) {
-            return Err(foreign_origin().into_response());
-        }
-        Ok(Session(signed))
+        let MaybeSession(signed) = MaybeSession::from_request_parts(parts, hub).await?;
+        signed.map(Session).ok_or_else(|| {
+            ApiError::unauthorized(ErrorCode::NotSignedIn, "you are not signed in").into_response()
+        })
     }
 }
 

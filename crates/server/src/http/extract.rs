@@ -1,5 +1,6 @@
 //! What every table route starts with, as extractors: the table the path names, the
-//! seat the `X-Seat-Token` header opens, and the JSON body. Each refuses the way the
+//! seat the `X-Seat-Token` header opens (or, without one, the signed-in account's
+//! seat), and the JSON body. Each refuses the way the
 //! API documents: 404 `no_table`; 403 `bad_token` for a token of no seat, 409
 //! `claim_needed` / `seat_taken` for an invite link's token, 403 `token_needed` where
 //! a seat is required and no token came; 400 `malformed_request` for a body that
@@ -13,6 +14,7 @@ use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
+use super::accounts::MaybeSession;
 use crate::error::ApiError;
 use crate::hub::{Hub, Table};
 use crate::wire::{read, ErrorCode};
@@ -51,10 +53,13 @@ impl<S: Send + Sync> FromRequestParts<S> for Token {
     }
 }
 
-/// The table and who asks: the token's seat, or a spectator (`None`) without a token.
+/// The table and who asks: the token's seat; without a token, the seat of the
+/// signed-in account (on any of its devices); else a spectator (`None`).
 pub struct Viewer {
     pub table: Arc<Table>,
     pub seat: Option<usize>,
+    /// The seat was found by the session, not by a token.
+    pub by_session: bool,
 }
 
 impl FromRequestParts<Arc<Hub>> for Viewer {
@@ -63,13 +68,33 @@ impl FromRequestParts<Arc<Hub>> for Viewer {
     async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
         let TableAt(table) = TableAt::from_request_parts(parts, hub).await?;
         let Ok(Token(token)) = Token::from_request_parts(parts, hub).await;
-        let seat = table
-            .state
-            .lock()
-            .await
-            .seat_of(token.as_deref())
-            .map_err(IntoResponse::into_response)?;
-        Ok(Viewer { table, seat })
+        if token.as_deref().is_some_and(|t| !t.is_empty()) {
+            let seat = table
+                .state
+                .lock()
+                .await
+                .seat_of(token.as_deref())
+                .map_err(IntoResponse::into_response)?;
+            return Ok(Viewer {
+                table,
+                seat,
+                by_session: false,
+            });
+        }
+        let MaybeSession(signed) = MaybeSession::from_request_parts(parts, hub).await?;
+        let seat = match signed {
+            Some(signed) => table
+                .state
+                .lock()
+                .await
+                .taken_seat_of_account(&signed.account.id),
+            None => None,
+        };
+        Ok(Viewer {
+            table,
+            seat,
+            by_session: seat.is_some(),
+        })
     }
 }
 
@@ -90,7 +115,7 @@ impl<Why: SeatNeeded> FromRequestParts<Arc<Hub>> for SeatAt<Why> {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
-        let Viewer { table, seat } = Viewer::from_request_parts(parts, hub).await?;
+        let Viewer { table, seat, .. } = Viewer::from_request_parts(parts, hub).await?;
         let seat = seat.ok_or_else(|| {
             ApiError::forbidden(ErrorCode::TokenNeeded, Why::WITHOUT_TOKEN).into_response()
         })?;

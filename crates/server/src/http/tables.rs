@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 
+use super::accounts::MaybeSession;
 use super::extract::{
     JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, ToRematch,
     Token, Viewer,
@@ -30,16 +31,19 @@ pub(super) async fn open_tables(
     }))
 }
 
-/// Creates a table; the creator's seat is theirs at once (`you`).
+/// Creates a table; the creator's seat is theirs at once (`you`), and their
+/// account's when they are signed in.
 #[utoipa::path(post, path = "/api/tables", request_body = CreateTableRequest, responses(
     (status = 200, body = CreateTableResponse),
-    (status = 400, body = ErrorBody, description = "Bad settings or seats"),
+    (status = 400, body = ErrorBody, description = "Bad settings or seats; `unknown_player` for an account seat of no account; `rated_rules`"),
+    (status = 403, body = ErrorBody, description = "`foreign_origin`: signed in, from another site"),
     (status = 409, body = ErrorBody, description = "`name_taken`: two seats' names look alike"),
     (status = 429, body = ErrorBody, description = "Too many tables from this address"),
 ))]
 pub(super) async fn create_table(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
+    MaybeSession(signed): MaybeSession,
     JsonBody(request): JsonBody<CreateTableRequest>,
 ) -> Result<Json<CreateTableResponse>, ApiError> {
     let other_settings = match request.game {
@@ -55,10 +59,12 @@ pub(super) async fn create_table(
             ),
         ));
     }
-    Ok(Json(hub.create(request, from.ip()).await?))
+    let account = signed.map(|s| s.account);
+    Ok(Json(hub.create(request, from.ip(), account.as_ref()).await?))
 }
 
-/// The table as seen by the token's seat, or by a spectator without a token.
+/// The table as seen by the token's seat, by the signed-in account's seat without a
+/// token (then with the seat's token, `seat_token`), or by a spectator.
 #[utoipa::path(get, path = "/api/tables/{id}",
     params(("id" = String, Path), ("X-Seat-Token" = Option<String>, Header, description = "The seat's secret token")),
     responses(
@@ -69,13 +75,21 @@ pub(super) async fn create_table(
     ))]
 pub(super) async fn table_view(
     State(hub): State<Arc<Hub>>,
-    Viewer { table, seat }: Viewer,
+    Viewer {
+        table,
+        seat,
+        by_session,
+    }: Viewer,
 ) -> Result<Json<TableView>, ApiError> {
     let mut state = table.state.lock().await;
     if let Some(seat) = seat {
         hub.seen_player(&table.id, &mut state, seat).await;
     }
-    Ok(Json(state.view(&table.id, seat)))
+    let mut view = state.view(&table.id, seat);
+    if by_session {
+        view.seat_token = seat.map(|s| state.seats[s].stored.token.clone());
+    }
+    Ok(Json(view))
 }
 
 /// Takes a seat open to anyone; answers a fresh token.
@@ -91,22 +105,31 @@ pub(super) async fn join(
     State(hub): State<Arc<Hub>>,
     TableAt(table): TableAt,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
+    MaybeSession(signed): MaybeSession,
     OptionalJsonBody(request): OptionalJsonBody<JoinRequest>,
 ) -> Result<Json<SeatGrant>, ApiError> {
+    let account = signed.map(|s| s.account);
     Ok(Json(
-        hub.join(&table, request.name.as_deref(), request.seat, from.ip())
-            .await?,
+        hub.join(
+            &table,
+            request.name.as_deref(),
+            request.seat,
+            from.ip(),
+            account.as_ref(),
+        )
+        .await?,
     ))
 }
 
 /// Takes an invited seat with its invite link's token (`X-Seat-Token`): answers the
-/// seat's new token; the link is spent.
+/// seat's new token; the link is spent. Signed in and without a token: takes the seat
+/// kept for the account (or answers it again on another device).
 #[utoipa::path(post, path = "/api/tables/{id}/claim", request_body = ClaimRequest,
-    params(("id" = String, Path), ("X-Seat-Token" = String, Header, description = "The invite link's token")),
+    params(("id" = String, Path), ("X-Seat-Token" = Option<String>, Header, description = "The invite link's token; none for the seat kept for your account")),
     responses(
         (status = 200, body = SeatGrant),
         (status = 400, body = ErrorBody),
-        (status = 403, body = ErrorBody, description = "No token, a forged one, or a seat's own token"),
+        (status = 403, body = ErrorBody, description = "No token (and no seat kept for your account), a forged one, a seat's own token, or `foreign_origin`"),
         (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "`seat_taken`: the link was used already; `name_taken`"),
     ))]
@@ -114,12 +137,24 @@ pub(super) async fn claim(
     State(hub): State<Arc<Hub>>,
     TableAt(table): TableAt,
     Token(token): Token,
+    MaybeSession(signed): MaybeSession,
     OptionalJsonBody(request): OptionalJsonBody<ClaimRequest>,
 ) -> Result<Json<SeatGrant>, ApiError> {
-    Ok(Json(
-        hub.claim_invite(&table, token.as_deref(), request.name.as_deref())
-            .await?,
-    ))
+    let account = signed.map(|s| s.account);
+    let grant = match (token.filter(|t| !t.is_empty()), &account) {
+        // Signed in without a link: the seat kept for the account.
+        (None, Some(account)) => hub.take_account_seat(&table, account).await?,
+        (token, account) => {
+            hub.claim_invite(
+                &table,
+                token.as_deref(),
+                request.name.as_deref(),
+                account.as_ref(),
+            )
+            .await?
+        }
+    };
+    Ok(Json(grant))
 }
 
 /// Plays an action for the token's seat, made on `version`.
@@ -280,7 +315,9 @@ pub(super) async fn hand_to_bot(
 pub(super) async fn rename(
     State(hub): State<Arc<Hub>>,
     Path((_, seat)): Path<(String, usize)>,
-    Viewer { table, seat: you }: Viewer,
+    Viewer {
+        table, seat: you, ..
+    }: Viewer,
     JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Json<TableView>, ApiError> {
     hub.rename(&table, you, seat, &request.name).await?;
@@ -300,7 +337,9 @@ pub(super) async fn rename(
 pub(super) async fn take_back(
     State(hub): State<Arc<Hub>>,
     Path((_, seat)): Path<(String, usize)>,
-    Viewer { table, seat: you }: Viewer,
+    Viewer {
+        table, seat: you, ..
+    }: Viewer,
 ) -> Result<Json<TableView>, ApiError> {
     hub.take_back(&table, you, seat).await?;
     Ok(Json(table.view(Some(seat)).await))

@@ -101,6 +101,11 @@ impl Hub {
             return Err(e.into());
         }
         state.version = stored.version;
+        if state.game.is_over() {
+            // Before anyone hears of the end: a finished game is in its players'
+            // histories.
+            self.record_results(&table.id, state).await;
+        }
         self.metrics.actions.inc();
         table.changed();
         self.announce(table, state.version, false).await;

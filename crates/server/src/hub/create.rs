@@ -8,11 +8,11 @@ use crate::error::ApiError;
 use crate::fairness;
 use crate::games;
 use crate::names::{check_distinct, distinct_default};
-use crate::store::{StoredSeat, StoredTable};
+use crate::store::{StoredAccount, StoredSeat, StoredTable};
 use crate::transport::client_key;
 use crate::wire::{
     CreateTableRequest, CreateTableResponse, CreatedSeat, ErrorCode, GameKind, GameSettings,
-    SeatGrant, SeatKind, TableSettings,
+    SeatGrant, SeatKind, SeatRequest, TableSettings,
 };
 
 use super::registry::evict_idle;
@@ -24,25 +24,32 @@ use super::{clean_name, now_ms, Hub, Table};
 const OPEN_TABLES_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Hub {
-    /// Creates a table for the client at `from`. Refusals for too many tables say when
-    /// to try again (`Retry-After`).
+    /// Creates a table for the client at `from`, signed in as `account` or a guest.
+    /// Refusals for too many tables say when to try again (`Retry-After`).
     pub async fn create(
         self: &Arc<Self>,
         request: CreateTableRequest,
         from: IpAddr,
+        account: Option<&StoredAccount>,
     ) -> Result<CreateTableResponse, ApiError> {
         let creator = self.admit_creation(from).await?;
         let seats = &request.seats;
         let people = seats.iter().filter(|s| s.kind != SeatKind::Bot).count();
+        let rated = request.rated.unwrap_or(false);
+        if rated {
+            check_rated(&request, account)?;
+        }
         let settings = GameSettings::of(
             request.game,
             request.rumis.clone(),
             request.rummikub.clone(),
         )
         .map(|game| TableSettings {
-            hints: request
-                .hints
-                .unwrap_or(TableSettings::hints_by_default(people)),
+            hints: !rated
+                && request
+                    .hints
+                    .unwrap_or(TableSettings::hints_by_default(people)),
+            rated,
             ..TableSettings::new(game, seats.len())
         })
         .map_err(|e| ApiError::bad_request(ErrorCode::BadSettings, e))?;
@@ -93,10 +100,23 @@ impl Hub {
             }
         }
         let seed = request.seed.unwrap_or_else(fairness::secure_seed);
+        // Who owns which seat: the signed-in creator theirs, each account seat the
+        // account it names.
+        let mut owners: Vec<Option<StoredAccount>> = Vec::new();
+        for (index, seat) in seats.iter().enumerate() {
+            owners.push(match seat.kind {
+                SeatKind::Account => Some(self.seat_account(index, seat, account, &owners).await?),
+                _ if Some(index) == creator_seat => account.cloned(),
+                _ => None,
+            });
+        }
         // The names asked for must differ; then each default steps aside from them.
         let mut names: Vec<Option<String>> = Vec::new();
         for (index, request) in seats.iter().enumerate() {
-            let name = clean_name(request.name.as_deref())?;
+            let name = match &owners[index] {
+                Some(owner) => Some(owner.name.clone()),
+                None => clean_name(request.name.as_deref())?,
+            };
             if let Some(name) = &name {
                 let earlier = names.iter().enumerate();
                 check_distinct(name, earlier.filter_map(|(i, n)| Some((i, n.as_deref()?))))
@@ -150,6 +170,10 @@ impl Hub {
                     String::new()
                 },
                 joiner: String::new(),
+                account: owners[index].as_ref().map_or_else(String::new, |a| a.id.clone()),
+                account_name: owners[index]
+                    .as_ref()
+                    .map_or_else(String::new, |a| a.name.clone()),
             });
         }
         let now = now_ms();
@@ -251,6 +275,72 @@ impl Hub {
         self.schedule(table.clone());
         Ok(table)
     }
+}
+
+impl Hub {
+    /// The account an `account` seat names: one that exists, not the creator's own
+    /// and not named by an earlier seat.
+    async fn seat_account(
+        &self,
+        index: usize,
+        seat: &SeatRequest,
+        creator: Option<&StoredAccount>,
+        earlier: &[Option<StoredAccount>],
+    ) -> Result<StoredAccount, ApiError> {
+        let bad = |message: String| {
+            ApiError::bad_request(ErrorCode::BadSeats, format!("seat {}: {message}", index + 1))
+        };
+        let name = seat
+            .name
+            .as_deref()
+            .ok_or_else(|| bad("an account seat names its player's account (`name`)".into()))?;
+        let found = self.accounts.by_name(name).await?.ok_or_else(|| {
+            ApiError::bad_request(
+                ErrorCode::UnknownPlayer,
+                format!(
+                    "seat {}: there is no player named `{}`",
+                    index + 1,
+                    name.chars().take(40).collect::<String>()
+                ),
+            )
+        })?;
+        if creator.is_some_and(|c| c.id == found.id) {
+            return Err(bad("that is your own account: your seat is the creator's".into()));
+        }
+        if earlier.iter().flatten().any(|a| a.id == found.id) {
+            return Err(bad(format!("{} has a seat already", found.name)));
+        }
+        Ok(found)
+    }
+}
+
+/// A rated table: made signed in, the creator's seat and account seats only (no bots,
+/// no open or invited seats), no hints and a deal the server draws.
+fn check_rated(
+    request: &CreateTableRequest,
+    account: Option<&StoredAccount>,
+) -> Result<(), ApiError> {
+    let refuse = |message: &str| Err(ApiError::bad_request(ErrorCode::RatedRules, message));
+    if account.is_none() {
+        return refuse("a rated table is made signed in: every seat is an account holder's");
+    }
+    let guests = request
+        .seats
+        .iter()
+        .filter(|s| s.kind != SeatKind::Account)
+        .count();
+    if guests != 1 || request.seats.iter().any(|s| s.kind != SeatKind::Human && s.kind != SeatKind::Account) {
+        return refuse(
+            "a rated table has your seat and account seats only (`{\"kind\": \"account\", \"name\": …}`): no bots, no open or invited seats",
+        );
+    }
+    if request.hints == Some(true) {
+        return refuse("a rated table has no hints");
+    }
+    if request.seed.is_some() {
+        return refuse("a rated table's deal is drawn by the server, never chosen");
+    }
+    Ok(())
 }
 
 pub(super) fn check_bot(game: GameKind, bot: &str) -> Result<(), ApiError> {

@@ -27,6 +27,7 @@
 //! (rebuilding from the log), [`rematch`] (the same seats again, a new deal) and
 //! [`view`].
 
+mod accounts;
 mod bots;
 mod commit;
 mod create;
@@ -35,6 +36,7 @@ mod presence;
 mod registry;
 mod rematch;
 mod replay;
+mod results;
 mod seats;
 mod sync;
 mod view;
@@ -368,6 +370,7 @@ impl Hub {
             tokio::spawn(wake_due(Arc::downgrade(&hub)));
             hub.store.due_before(now_ms() + hub.ahead_ms()).await?
         };
+        hub.record_left_results();
         if !due.is_empty() {
             tracing::info!("resuming {} tables whose bot or clock is due", due.len());
             let resumer = hub.clone();

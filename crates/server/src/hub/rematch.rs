@@ -166,6 +166,9 @@ fn rematch_table(id: &str, old: &TableState, asker: usize, creator: String) -> S
                     String::new()
                 },
                 joiner: String::new(),
+                // An account's seat stays the account's (and opens by its session).
+                account: s.stored.account.clone(),
+                account_name: s.stored.account_name.clone(),
             }
         })
         .collect();

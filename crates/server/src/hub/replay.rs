@@ -237,6 +237,14 @@ pub fn rebuild_replay(replay: &ReplayAnswer) -> anyhow::Result<ReplayAnswer> {
                 open: s.kind == SeatKind::Open,
                 invite: String::new(),
                 joiner: String::new(),
+                // The replay names the account, not its id: a mark is enough for
+                // the seat to read as an account's.
+                account: if s.kind == SeatKind::Account {
+                    "account".into()
+                } else {
+                    String::new()
+                },
+                account_name: s.account.clone().unwrap_or_default(),
             })
             .collect(),
         actions: replay

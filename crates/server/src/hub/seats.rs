@@ -8,9 +8,11 @@ use std::sync::Arc;
 use crate::error::ApiError;
 use crate::fairness;
 use crate::names::check_distinct;
+use crate::store::{StoredAccount, StoredSeat};
 use crate::transport::client_key;
 use crate::wire::SeatGrant;
 
+use super::accounts::grant;
 use super::create::check_bot;
 use super::drive::due_ms;
 use super::{clean_name, now_ms, Hub, Seat, Table, TableState};
@@ -127,6 +129,13 @@ impl Hub {
                 format!("seat {} is already played by the {current} bot", seat + 1),
             ));
         }
+        if caller == seat && state.settings.rated {
+            // A bot would play for your rating (RULES.md, rated tables).
+            return Err(ApiError::conflict(
+                ErrorCode::RatedTable,
+                "at a rated table you play your own seat: it cannot be handed to a bot",
+            ));
+        }
         if caller != seat {
             // Another node may see the player: ask the database what they all saw.
             self.refresh_presence(&table.id, &mut state).await?;
@@ -211,6 +220,15 @@ impl Hub {
                 format!("only the player of seat {} can rename it", seat + 1),
             ));
         }
+        if !state.seats[seat].stored.account.is_empty() {
+            return Err(ApiError::forbidden(
+                ErrorCode::AccountSeat,
+                format!(
+                    "seat {} is played under its account's name, which cannot be changed here",
+                    seat + 1
+                ),
+            ));
+        }
         check_distinct(&name, state.other_names(seat))?;
         let mut updated = state.seats[seat].stored.clone();
         updated.name = name;
@@ -275,6 +293,7 @@ impl Hub {
         name: Option<&str>,
         wanted: Option<usize>,
         from: IpAddr,
+        account: Option<&StoredAccount>,
     ) -> Result<SeatGrant, ApiError> {
         let name = clean_name(name)?;
         let joiner = client_key(from).to_string();
@@ -282,6 +301,7 @@ impl Hub {
         if state.game.is_over() {
             return Err(ApiError::conflict(ErrorCode::GameOver, "the game is over"));
         }
+        state.check_no_seat_of(account)?;
         let open: Vec<usize> = state
             .seats
             .iter()
@@ -332,10 +352,7 @@ impl Hub {
         updated.claimed = true;
         updated.token = fairness::new_secret();
         updated.joiner = joiner;
-        if let Some(name) = name {
-            check_distinct(&name, state.other_names(seat))?;
-            updated.name = name;
-        }
+        take_for(&mut updated, name, account, &state)?;
         if !self.store.take_seat(&table.id, &updated).await? {
             // Taken a moment ago through another node.
             let _ = self.catch_up_locked(table, &mut state).await;
@@ -351,12 +368,7 @@ impl Hub {
         self.announce(table, state.version, true).await;
         drop(state);
         self.schedule(table.clone());
-        Ok(SeatGrant {
-            seat,
-            name: updated.name,
-            url: format!("/t/{}#token={}", table.id, updated.token),
-            token: updated.token,
-        })
+        Ok(grant(table, seat, &updated.name, &updated.token))
     }
 
     /// Takes an invited seat with its invite link's token: the link is spent, and the
@@ -369,6 +381,7 @@ impl Hub {
         table: &Arc<Table>,
         invite: Option<&str>,
         name: Option<&str>,
+        account: Option<&StoredAccount>,
     ) -> Result<SeatGrant, ApiError> {
         let name = clean_name(name)?;
         let invite = invite.filter(|t| !t.is_empty()).ok_or_else(|| {
@@ -389,13 +402,11 @@ impl Hub {
         if state.seats[seat].stored.claimed {
             return Err(seat_taken(seat));
         }
+        state.check_no_seat_of(account)?;
         let mut updated = state.seats[seat].stored.clone();
         updated.claimed = true;
         updated.token = fairness::new_secret();
-        if let Some(name) = name {
-            check_distinct(&name, state.other_names(seat))?;
-            updated.name = name;
-        }
+        take_for(&mut updated, name, account, &state)?;
         if !self.store.claim_invite(&table.id, &updated).await? {
             // The link was used a moment ago through another node.
             if self
@@ -416,16 +427,11 @@ impl Hub {
         if started {
             self.schedule(table.clone());
         }
-        Ok(SeatGrant {
-            seat,
-            name: updated.name,
-            url: format!("/t/{}#token={}", table.id, updated.token),
-            token: updated.token,
-        })
+        Ok(grant(table, seat, &updated.name, &updated.token))
     }
 
     /// Starts a waiting table once no human seat is free; true if it started now.
-    async fn start_if_ready(
+    pub(super) async fn start_if_ready(
         &self,
         table: &Arc<Table>,
         state: &mut TableState,
@@ -442,6 +448,29 @@ impl Hub {
             .await?;
         Ok(true)
     }
+}
+
+/// Who takes `seat`: a signed-in `account` plays under its account's name, and the
+/// seat becomes the account's; a guest under the name they asked for, if any.
+fn take_for(
+    seat: &mut StoredSeat,
+    name: Option<String>,
+    account: Option<&StoredAccount>,
+    state: &TableState,
+) -> Result<(), ApiError> {
+    let name = match account {
+        Some(account) => {
+            seat.account = account.id.clone();
+            seat.account_name = account.name.clone();
+            Some(account.name.clone())
+        }
+        None => name,
+    };
+    if let Some(name) = name {
+        check_distinct(&name, state.other_names(seat.seat))?;
+        seat.name = name;
+    }
+    Ok(())
 }
 
 /// An invite link used after its seat was taken.

@@ -54,6 +54,7 @@ impl TableState {
             connected: seat.connected(),
             away_since_ms: away.then_some(last_seen),
             handover_ms: absent.then(|| self.handover_at(seat)),
+            account: (!stored.account_name.is_empty()).then(|| stored.account_name.clone()),
         }
     }
 
@@ -88,6 +89,8 @@ impl TableState {
             result: self.result(),
             fairness: self.fairness(),
             hints: self.settings.hints,
+            rated: self.settings.rated,
+            seat_token: None,
             rematch: self.rematch.clone(),
             bot_trouble: self.bots.view(&self.seats, self.game.is_over()),
             state: self.game.view(seat, full, &self.names()),
@@ -110,6 +113,8 @@ pub(super) fn seat_kind(stored: &StoredSeat) -> SeatKind {
         SeatKind::Bot
     } else if stored.open {
         SeatKind::Open
+    } else if stored.invite.is_empty() && !stored.account.is_empty() {
+        SeatKind::Account
     } else {
         SeatKind::Human
     }

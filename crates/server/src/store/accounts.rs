@@ -121,6 +121,11 @@ impl Store {
             .bind(account_id)
             .execute(&mut *tx)
             .await?;
+        // Its games stay, under this name.
+        sqlx::query("UPDATE rumi_seats SET name = 'deleted player' WHERE account_id = $1")
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query("DELETE FROM rumi_sessions WHERE account_id = $1")
             .bind(account_id)
             .execute(&mut *tx)

@@ -7,16 +7,19 @@
 //! be stored twice.
 //!
 //! [`schema`] creates and migrates the schema, [`tables`] stores tables and their
-//! action log, [`seats`] who sits where, [`cluster`] the leases and presence that
+//! action log, [`seats`] who sits where, [`results`] finished games' results and
+//! ratings, [`cluster`] the leases and presence that
 //! several nodes on one database share.
 
 mod accounts;
 mod cluster;
+mod results;
 mod schema;
 mod seats;
 mod tables;
 
 pub use accounts::{NameClash, NewAccount, StoredAccount};
+pub use results::{FinishedGame, GameEntry, RatingRow, ResultRow, SeatResult};
 
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};
@@ -60,6 +63,12 @@ pub struct StoredSeat {
     /// The address (`transport::client_key`) that joined this open seat from the
     /// lobby, for the per-address seat caps; empty for other seats.
     pub joiner: String,
+    /// The account the seat belongs to (it opens on any of its devices, and the game
+    /// goes into its history); empty for a guest's seat.
+    pub account: String,
+    /// That account's name, read with the seat (not a column of the seat); empty for
+    /// a guest's seat and once the account is deleted.
+    pub account_name: String,
 }
 
 /// What one node saw of a seat's player (several nodes on one database).
@@ -127,6 +136,8 @@ fn seat_of_row(row: &AnyRow) -> Result<StoredSeat, sqlx::Error> {
         open: row.try_get::<i64, _>("open")? != 0,
         invite: row.try_get("invite")?,
         joiner: row.try_get("joiner")?,
+        account: row.try_get("account_id")?,
+        account_name: row.try_get("account_name")?,
     })
 }
 

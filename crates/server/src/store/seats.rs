@@ -23,10 +23,11 @@ impl Store {
     /// Takes an open seat nobody has taken yet for `seat.joiner`: false when someone
     /// (on another node) took it first.
     pub async fn take_seat(&self, table_id: &str, seat: &StoredSeat) -> anyhow::Result<bool> {
-        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2, joiner = $3 WHERE table_id = $4 AND seat = $5 AND claimed = 0 AND bot IS NULL")
+        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2, joiner = $3, account_id = $4 WHERE table_id = $5 AND seat = $6 AND claimed = 0 AND bot IS NULL")
             .bind(&seat.name)
             .bind(&seat.token)
             .bind(&seat.joiner)
+            .bind(&seat.account)
             .bind(table_id)
             .bind(seat.seat as i64)
             .execute(&self.pool)
@@ -38,12 +39,48 @@ impl Store {
     /// `seat.token`: false when the link was used first (here or on another node), so
     /// that of two racing uses exactly one gets the seat.
     pub async fn claim_invite(&self, table_id: &str, seat: &StoredSeat) -> anyhow::Result<bool> {
-        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2 WHERE table_id = $3 AND seat = $4 AND invite = $5 AND invite <> '' AND claimed = 0")
+        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2, account_id = $3 WHERE table_id = $4 AND seat = $5 AND invite = $6 AND invite <> '' AND claimed = 0")
             .bind(&seat.name)
             .bind(&seat.token)
+            .bind(&seat.account)
             .bind(table_id)
             .bind(seat.seat as i64)
             .bind(&seat.invite)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Takes a seat kept for an account (created for it by name) for that account,
+    /// with a new token: false when it was taken first (another of its devices, on
+    /// another node).
+    pub async fn take_account_seat(
+        &self,
+        table_id: &str,
+        seat: &StoredSeat,
+    ) -> anyhow::Result<bool> {
+        let done = sqlx::query("UPDATE rumi_seats SET claimed = 1, token = $1 WHERE table_id = $2 AND seat = $3 AND account_id = $4 AND claimed = 0")
+            .bind(&seat.token)
+            .bind(table_id)
+            .bind(seat.seat as i64)
+            .bind(&seat.account)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Gives a guest's seat to an account (one who signs up keeps this browser's
+    /// seats): false when it belongs to an account already.
+    pub async fn adopt_seat(
+        &self,
+        table_id: &str,
+        seat: usize,
+        account: &str,
+    ) -> anyhow::Result<bool> {
+        let done = sqlx::query("UPDATE rumi_seats SET account_id = $1 WHERE table_id = $2 AND seat = $3 AND account_id = ''")
+            .bind(account)
+            .bind(table_id)
+            .bind(seat as i64)
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected() == 1)

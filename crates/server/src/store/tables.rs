@@ -28,7 +28,7 @@ impl Store {
         .await?;
         for seat in &table.seats {
             sqlx::query(
-                "INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed, open, invite, joiner) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                "INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed, open, invite, joiner, account_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             )
             .bind(&table.id)
             .bind(seat.seat as i64)
@@ -39,6 +39,7 @@ impl Store {
             .bind(i64::from(seat.open))
             .bind(&seat.invite)
             .bind(&seat.joiner)
+            .bind(&seat.account)
             .execute(&mut *tx)
             .await?;
         }
@@ -147,11 +148,13 @@ impl Store {
     pub async fn lobby(&self, limit: i64) -> anyhow::Result<Vec<StoredTable>> {
         let rows = sqlx::query(
             "SELECT t.id, t.config, t.seed, t.salt, t.practice, t.created_ms, t.started_ms, t.creator, t.finished,
-                    s.seat, s.name, s.bot, s.token, s.claimed, s.open, s.invite, s.joiner
+                    s.seat, s.name, s.bot, s.token, s.claimed, s.open, s.invite, s.joiner,
+                    s.account_id, COALESCE(a.name, '') AS account_name
              FROM (SELECT * FROM rumi_tables t WHERE t.finished = 0 AND EXISTS
                      (SELECT 1 FROM rumi_seats s WHERE s.table_id = t.id AND s.open = 1 AND s.claimed = 0 AND s.bot IS NULL)
                    ORDER BY t.created_ms DESC LIMIT $1) t
              JOIN rumi_seats s ON s.table_id = t.id
+             LEFT JOIN rumi_accounts a ON a.id = s.account_id AND a.deleted_ms IS NULL
              ORDER BY t.created_ms DESC, t.id, s.seat",
         )
         .bind(limit)
@@ -213,7 +216,9 @@ impl Store {
 
     async fn seats(&self, id: &str) -> anyhow::Result<Vec<StoredSeat>> {
         Ok(sqlx::query(
-            "SELECT seat, name, bot, token, claimed, open, invite, joiner FROM rumi_seats WHERE table_id = $1 ORDER BY seat",
+            "SELECT s.seat, s.name, s.bot, s.token, s.claimed, s.open, s.invite, s.joiner, s.account_id, COALESCE(a.name, '') AS account_name
+             FROM rumi_seats s LEFT JOIN rumi_accounts a ON a.id = s.account_id AND a.deleted_ms IS NULL
+             WHERE s.table_id = $1 ORDER BY s.seat",
         )
         .bind(id)
         .fetch_all(&self.pool)

@@ -350,6 +350,7 @@ impl BuiltStep {
                     connected: true,
                     away_since_ms: None,
                     handover_ms: None,
+                    account: None,
                 })
                 .collect(),
             to_move,
@@ -357,6 +358,8 @@ impl BuiltStep {
             deadline_ms: None,
             // A tutorial has no bots, no hints and no rematch.
             hints: false,
+            rated: false,
+            seat_token: None,
             rematch: None,
             bot_trouble: Vec::new(),
             result: result.map(|r| {

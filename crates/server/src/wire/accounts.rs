@@ -1,8 +1,12 @@
 //! Accounts and sessions: signing up and in, the signed-in account, its data.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
+
+use super::GameKind;
 
 /// `POST /api/accounts` (sign up) and `POST /api/session` (sign in).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -55,5 +59,198 @@ pub struct SessionData {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct AccountData {
     pub account: AccountView,
+    /// Ratings, totals and results, as the profile shows them.
+    pub profile: UserProfile,
+    /// Every table the account has a seat at.
+    pub tables: Vec<MyGame>,
     pub sessions: Vec<SessionData>,
+}
+
+/// The pools players are rated in: Rumis for two, Rumis for three to six, Rummikub.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingPool {
+    RumisTwo,
+    RumisMulti,
+    Rummikub,
+}
+
+impl RatingPool {
+    pub const ALL: [RatingPool; 3] = [
+        RatingPool::RumisTwo,
+        RatingPool::RumisMulti,
+        RatingPool::Rummikub,
+    ];
+
+    /// The pool of a game for `players` seats.
+    pub fn of(game: GameKind, players: usize) -> RatingPool {
+        match game {
+            GameKind::Rumis if players <= 2 => RatingPool::RumisTwo,
+            GameKind::Rumis => RatingPool::RumisMulti,
+            GameKind::Rummikub => RatingPool::Rummikub,
+        }
+    }
+
+    /// The name as it is sent and stored (`rumis_two`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RatingPool::RumisTwo => "rumis_two",
+            RatingPool::RumisMulti => "rumis_multi",
+            RatingPool::Rummikub => "rummikub",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<RatingPool> {
+        RatingPool::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    pub fn game(self) -> GameKind {
+        match self {
+            RatingPool::RumisTwo | RatingPool::RumisMulti => GameKind::Rumis,
+            RatingPool::Rummikub => GameKind::Rummikub,
+        }
+    }
+}
+
+/// A rating as people see it: 1500 for a new player (`play::rating`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct RatingView {
+    /// Rounded to a whole number.
+    pub rating: f64,
+    /// One standard deviation, on the same scale.
+    pub uncertainty: f64,
+    #[ts(as = "f64")]
+    pub games: u64,
+    /// Too few games yet to say much.
+    pub provisional: bool,
+}
+
+/// How a game ended for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerResult {
+    Won,
+    /// Won together with others (a tie for first place).
+    Shared,
+    Lost,
+}
+
+/// A finished game in a player's history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct UserGame {
+    /// The table: its replay is `/t/{id}`.
+    pub id: String,
+    pub game: GameKind,
+    pub pool: RatingPool,
+    #[ts(as = "f64")]
+    pub finished_ms: i64,
+    /// The player's seat, and every seat's name in seat order.
+    pub seat: usize,
+    pub names: Vec<String>,
+    /// 1 for the winner; tied players share a place.
+    pub place: usize,
+    pub result: PlayerResult,
+    #[ts(as = "f64")]
+    pub score: i64,
+    pub rated: bool,
+    /// The rating after the game, and how much the game moved it (rated games).
+    pub rating: Option<f64>,
+    pub rating_change: Option<f64>,
+}
+
+/// Games played and won in one pool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct PoolTotals {
+    pub pool: RatingPool,
+    #[ts(as = "f64")]
+    pub played: u64,
+    #[ts(as = "f64")]
+    pub won: u64,
+}
+
+/// One point of a rating's history: after a rated game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct RatingPoint {
+    pub pool: RatingPool,
+    #[ts(as = "f64")]
+    pub at_ms: i64,
+    pub rating: f64,
+}
+
+/// `GET /api/users/{name}`: a player's profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct UserProfile {
+    pub name: String,
+    #[ts(as = "f64")]
+    pub created_ms: i64,
+    /// Per pool played rated.
+    pub ratings: BTreeMap<RatingPool, RatingView>,
+    pub totals: Vec<PoolTotals>,
+    /// Oldest first, for a chart.
+    pub history: Vec<RatingPoint>,
+    /// The latest finished games, newest first.
+    pub games: Vec<UserGame>,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct LeaderboardEntry {
+    pub rank: usize,
+    pub name: String,
+    pub rating: f64,
+    pub uncertainty: f64,
+    #[ts(as = "f64")]
+    pub games: u64,
+}
+
+/// `GET /api/leaderboard/{pool}`: the best players of a pool whose ratings are no
+/// longer provisional.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Leaderboard {
+    pub pool: RatingPool,
+    pub entries: Vec<LeaderboardEntry>,
+}
+
+/// A table the signed-in account has a seat at (`GET /api/me/games`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct MyGame {
+    pub id: String,
+    pub game: GameKind,
+    pub seat: usize,
+    pub finished: bool,
+    #[ts(as = "f64")]
+    pub created_ms: i64,
+}
+
+/// `GET /api/me/games`: newest first, on every device of the account.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct MyGames {
+    pub games: Vec<MyGame>,
+}
+
+/// A seat this browser holds as a guest: the table and the seat's token.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct GuestSeat {
+    #[schema(max_length = 64)]
+    pub table: String,
+    #[schema(max_length = 64)]
+    pub token: String,
+}
+
+/// `POST /api/me/seats`: a guest who signs up (or in) keeps this browser's seats.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct AdoptSeats {
+    #[schema(max_items = 100)]
+    pub seats: Vec<GuestSeat>,
+}
+
+/// The tables whose seat is now the account's (a seat of another account, or a token
+/// that opens no seat, is left out).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct AdoptedSeats {
+    pub tables: Vec<String>,
 }

@@ -94,6 +94,11 @@ pub enum ErrorCode {
     TooManySignIns,
     WeakPassword,
     WrongPassword,
+    // Accounts at tables and rated games.
+    AccountSeat,
+    RatedRules,
+    RatedTable,
+    UnknownPlayer,
 }
 
 impl ErrorCode {
@@ -180,6 +185,10 @@ impl ErrorCode {
             ErrorCode::TooManySignIns => "too_many_sign_ins",
             ErrorCode::WeakPassword => "weak_password",
             ErrorCode::WrongPassword => "wrong_password",
+            ErrorCode::AccountSeat => "account_seat",
+            ErrorCode::RatedRules => "rated_rules",
+            ErrorCode::RatedTable => "rated_table",
+            ErrorCode::UnknownPlayer => "unknown_player",
         }
     }
 }

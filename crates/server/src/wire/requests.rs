@@ -92,6 +92,9 @@ pub enum SeatKind {
     Open,
     /// Played by a bot on the server.
     Bot,
+    /// Kept for the account holder named in `name`: only they may take it, signed in
+    /// (`POST …/claim` without a token). Every seat of a rated table is an account's.
+    Account,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -137,6 +140,12 @@ pub struct CreateTableRequest {
     #[serde(default)]
     #[ts(optional)]
     pub hints: Option<bool>,
+    /// A rated game: every seat an account holder's (the signed-in creator's and
+    /// `account` seats), no bots, no hints, a deal nobody chose. The players' ratings
+    /// move by the final ranking.
+    #[serde(default)]
+    #[ts(optional)]
+    pub rated: Option<bool>,
 }
 
 /// A seat handed to the one who asked for it, with its secret token.

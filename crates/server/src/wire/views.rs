@@ -35,6 +35,10 @@ pub struct SeatView {
     /// From when (Unix ms) the other players may hand this seat to a bot.
     #[ts(as = "Option<f64>")]
     pub handover_ms: Option<i64>,
+    /// The account the seat belongs to (its profile is `/u/{account}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub account: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -82,6 +86,14 @@ pub struct TableView {
     /// Whether the players may ask for hints here (the table's setting).
     #[serde(default)]
     pub hints: bool,
+    /// A rated game: the players' ratings move by its result.
+    #[serde(default)]
+    pub rated: bool,
+    /// The viewer's seat token, when their seat was found by their session (an
+    /// account's seat opened on another device): kept like a token from a link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub seat_token: Option<String>,
     /// Once over: the rematch's table id, when a player has asked for one (each
     /// player takes their seat there with `POST …/rematch`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -394,6 +406,9 @@ pub struct TableSettings {
     /// them as its seats give by default: on for at most one person).
     #[serde(default)]
     pub hints: bool,
+    /// A rated game (every seat an account's; no bots, hints or chosen deal).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// The settings of one game, under the game's name.
@@ -436,6 +451,7 @@ impl TableSettings {
             settings,
             players,
             hints: false,
+            rated: false,
         }
     }
 
@@ -459,6 +475,8 @@ struct SettingsFields {
     players: usize,
     #[serde(default)]
     hints: bool,
+    #[serde(default)]
+    rated: bool,
 }
 
 impl TryFrom<SettingsFields> for TableSettings {
@@ -468,6 +486,7 @@ impl TryFrom<SettingsFields> for TableSettings {
         let settings = GameSettings::of(fields.game, fields.rumis, fields.rummikub)?;
         Ok(TableSettings {
             hints: fields.hints,
+            rated: fields.rated,
             ..TableSettings::new(settings, fields.players)
         })
     }

@@ -1,0 +1,85 @@
+//! Players' pages: profiles, leaderboards, and the signed-in player's own tables and
+//! the guest seats they bring along.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::Json;
+
+use super::accounts::Session;
+use super::extract::JsonBody;
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::wire::*;
+
+/// A player's profile: ratings per pool, games played and won, the rating's history
+/// and the latest finished games.
+#[utoipa::path(get, path = "/api/users/{name}",
+    params(("name" = String, Path)),
+    responses(
+        (status = 200, body = UserProfile),
+        (status = 404, body = ErrorBody, description = "`unknown_player`"),
+        (status = 429, body = ErrorBody, description = "Too many profiles from this address (Retry-After)"),
+    ))]
+pub async fn user(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Path(name): Path<String>,
+) -> Result<Json<UserProfile>, ApiError> {
+    hub.accounts.check_profile_read(from.ip())?;
+    Ok(Json(hub.accounts.profile(&name).await?))
+}
+
+/// The best settled ratings of a pool (`rumis_two`, `rumis_multi`, `rummikub`).
+#[utoipa::path(get, path = "/api/leaderboard/{pool}",
+    params(("pool" = RatingPool, Path)),
+    responses(
+        (status = 200, body = Leaderboard),
+        (status = 404, body = ErrorBody, description = "No such pool"),
+        (status = 429, body = ErrorBody, description = "Too many reads from this address (Retry-After)"),
+    ))]
+pub async fn leaderboard(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Path(pool): Path<String>,
+) -> Result<Json<Leaderboard>, ApiError> {
+    hub.accounts.check_profile_read(from.ip())?;
+    let pool = RatingPool::named(&pool).ok_or_else(|| {
+        ApiError::not_found(
+            ErrorCode::NotFound,
+            "the leaderboards are rumis_two, rumis_multi and rummikub",
+        )
+    })?;
+    Ok(Json(hub.accounts.leaderboard(pool).await?))
+}
+
+/// The tables the signed-in account has a seat at, newest first, on every device.
+#[utoipa::path(get, path = "/api/me/games", responses(
+    (status = 200, body = MyGames),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+))]
+pub async fn my_games(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+) -> Result<Json<MyGames>, ApiError> {
+    Ok(Json(hub.accounts.games_of(&signed.account).await?))
+}
+
+/// Gives this browser's guest seats (table and seat token) to the signed-in account:
+/// one who signs up keeps the games they were playing.
+#[utoipa::path(post, path = "/api/me/seats", request_body = AdoptSeats, responses(
+    (status = 200, body = AdoptedSeats),
+    (status = 400, body = ErrorBody, description = "Malformed, or more than 100 seats"),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+))]
+pub async fn adopt_seats(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+    JsonBody(request): JsonBody<AdoptSeats>,
+) -> Result<Json<AdoptedSeats>, ApiError> {
+    Ok(Json(AdoptedSeats {
+        tables: hub.adopt_seats(&signed.account, &request.seats).await?,
+    }))
+}

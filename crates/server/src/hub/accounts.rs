@@ -1,0 +1,137 @@
+//! Seats of account holders. A seat taken signed in belongs to the account: it opens
+//! on any of the account's devices by the session, without a token. A seat kept for
+//! an account (created for it by name) waits until the account takes it. A guest who
+//! signs up keeps the seats this browser holds.
+
+use std::sync::Arc;
+
+use crate::error::ApiError;
+use crate::fairness;
+use crate::store::StoredAccount;
+use crate::wire::{ErrorCode, GuestSeat, SeatGrant};
+
+use super::{Hub, Table, TableState};
+
+/// The most guest seats one request may hand to an account.
+pub const MAX_ADOPTED_SEATS: usize = 100;
+
+impl TableState {
+    /// The seat of `account` at this table, taken or kept for it.
+    pub fn seat_of_account(&self, account: &str) -> Option<usize> {
+        (!account.is_empty())
+            .then(|| self.seats.iter().position(|s| s.stored.account == account))
+            .flatten()
+    }
+
+    /// The taken seat of `account`, which its session opens.
+    pub fn taken_seat_of_account(&self, account: &str) -> Option<usize> {
+        self.seat_of_account(account)
+            .filter(|&seat| self.seats[seat].stored.claimed)
+    }
+
+    /// Refuses a second seat at one table for one account.
+    pub(super) fn check_no_seat_of(&self, account: Option<&StoredAccount>) -> Result<(), ApiError> {
+        match account.and_then(|a| self.seat_of_account(&a.id)) {
+            Some(seat) => Err(ApiError::conflict(
+                ErrorCode::AlreadySeated,
+                format!("your account already has seat {} at this table", seat + 1),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The grant of a seat: its number, name, token and link.
+pub(super) fn grant(table: &Table, seat: usize, name: &str, token: &str) -> SeatGrant {
+    SeatGrant {
+        seat,
+        name: name.to_string(),
+        url: format!("/t/{}#token={token}", table.id),
+        token: token.to_string(),
+    }
+}
+
+impl Hub {
+    /// Takes the seat kept for the signed-in `account` (or, once taken, answers it
+    /// again, for another of its devices): a new token the first time. Starts the
+    /// game once every person's seat is taken.
+    pub async fn take_account_seat(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        account: &StoredAccount,
+    ) -> Result<SeatGrant, ApiError> {
+        let mut state = table.state.lock().await;
+        let seat = state.seat_of_account(&account.id).ok_or_else(|| {
+            ApiError::forbidden(
+                ErrorCode::TokenNeeded,
+                "your account has no seat at this table: taking an invited seat needs the invite link's token",
+            )
+        })?;
+        let stored = &state.seats[seat].stored;
+        if stored.claimed {
+            let answer = grant(table, seat, &stored.name, &stored.token);
+            self.seen_player(&table.id, &mut state, seat).await;
+            return Ok(answer);
+        }
+        let mut updated = stored.clone();
+        updated.claimed = true;
+        updated.token = fairness::new_secret();
+        if !self.store.take_account_seat(&table.id, &updated).await? {
+            // Taken a moment ago by another of the account's devices, on another node.
+            let _ = self.catch_up_locked(table, &mut state).await;
+            table.changed();
+            let stored = &state.seats[seat].stored;
+            return Ok(grant(table, seat, &stored.name, &stored.token));
+        }
+        state.seats[seat].stored = updated.clone();
+        self.seen_player(&table.id, &mut state, seat).await;
+        let started = self.start_if_ready(table, &mut state).await?;
+        table.changed();
+        self.announce(table, state.version, true).await;
+        drop(state);
+        if started {
+            self.schedule(table.clone());
+        }
+        Ok(grant(table, seat, &updated.name, &updated.token))
+    }
+
+    /// Gives the guest seats a browser holds (table and seat token) to `account`: a
+    /// seat of another account, a token of no seat, a table where the account has a
+    /// seat already and an unknown table are left out. Answers the tables whose seat
+    /// is now the account's.
+    pub async fn adopt_seats(
+        self: &Arc<Self>,
+        account: &StoredAccount,
+        seats: &[GuestSeat],
+    ) -> Result<Vec<String>, ApiError> {
+        if seats.len() > MAX_ADOPTED_SEATS {
+            return Err(ApiError::bad_request(
+                ErrorCode::BadRequest,
+                format!("at most {MAX_ADOPTED_SEATS} seats at once"),
+            ));
+        }
+        let mut adopted = Vec::new();
+        for guest in seats {
+            let Ok(table) = self.table(&guest.table).await else {
+                continue;
+            };
+            let mut state = table.state.lock().await;
+            let Ok(Some(seat)) = state.seat_of(Some(&guest.token)) else {
+                continue;
+            };
+            if !state.seats[seat].stored.account.is_empty()
+                || state.seat_of_account(&account.id).is_some()
+                || !self.store.adopt_seat(&table.id, seat, &account.id).await?
+            {
+                continue;
+            }
+            let stored = &mut state.seats[seat].stored;
+            stored.account = account.id.clone();
+            stored.account_name = account.name.clone();
+            table.changed();
+            self.announce(&table, state.version, true).await;
+            adopted.push(table.id.clone());
+        }
+        Ok(adopted)
+    }
+}

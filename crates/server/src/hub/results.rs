@@ -1,0 +1,85 @@
+//! A finished game's results: recorded once for its account holders (their history)
+//! and, at a rated table, their ratings moved by the final ranking
+//! (`play::rating`). The node that stores the last action records them before it
+//! answers; a node that stopped in between leaves them to the next start.
+
+use std::sync::Arc;
+
+use play::game::Outcome;
+use play::rating::places;
+
+use crate::store::{FinishedGame, SeatResult};
+use crate::wire::RatingPool;
+
+use super::{Hub, TableState};
+
+/// What a finished table records: the game, and one result per account holder's seat.
+/// `None` while it runs, or when no account holder sat there.
+pub(super) fn finished_game(
+    id: &str,
+    state: &TableState,
+) -> Option<(FinishedGame, Vec<SeatResult>)> {
+    let result = state.game.result()?;
+    if state.seats.iter().all(|s| s.stored.account.is_empty()) {
+        return None;
+    }
+    let outcome = Outcome {
+        scores: result.scores.iter().map(|&s| s as f64).collect(),
+        winners: result.winners.clone(),
+    };
+    let places = places(&outcome);
+    let players = state.seats.len();
+    let game = FinishedGame {
+        table_id: id.to_string(),
+        pool: RatingPool::of(state.settings.game, players)
+            .as_str()
+            .to_string(),
+        // Every seat an account's, as the table was made (a seat handed to a bot
+        // still plays for its account).
+        rated: state.settings.rated && state.seats.iter().all(|s| !s.stored.account.is_empty()),
+        players,
+        winners: result.winners.len(),
+        finished_ms: state.turn_started_ms,
+    };
+    let seats = state
+        .seats
+        .iter()
+        .filter(|s| !s.stored.account.is_empty())
+        .map(|s| SeatResult {
+            seat: s.stored.seat,
+            account: s.stored.account.clone(),
+            place: places[s.stored.seat],
+            score: result.scores.get(s.stored.seat).copied().unwrap_or(0),
+        })
+        .collect();
+    Some((game, seats))
+}
+
+impl Hub {
+    /// Records a finished table's results, unless they are recorded already.
+    pub(super) async fn record_results(&self, id: &str, state: &TableState) {
+        let Some((game, seats)) = finished_game(id, state) else {
+            return;
+        };
+        if let Err(e) = self.store.record_game(&game, &seats).await {
+            tracing::warn!("the results of table {id} are not recorded yet: {e:#}");
+        }
+    }
+
+    /// Records the results a stopped node left unrecorded (in the background).
+    pub(super) fn record_left_results(self: &Arc<Self>) {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let ids = match hub.store.unrecorded_games(1000).await {
+                Ok(ids) => ids,
+                Err(e) => return tracing::warn!("unrecorded results not read: {e:#}"),
+            };
+            for id in ids {
+                if let Ok(table) = hub.table(&id).await {
+                    let state = table.state.lock().await;
+                    hub.record_results(&id, &state).await;
+                }
+            }
+        });
+    }
+}
