@@ -33,7 +33,7 @@ turn_seconds?: number | null,
  */
 rounds?: number, };
 
-export type SeatKind = "human" | "open" | "bot";
+export type SeatKind = "human" | "open" | "bot" | "account";
 
 export type SeatRequest = { kind: SeatKind, 
 /**
@@ -66,7 +66,13 @@ seed?: number,
  * Whether the players may ask for hints, shown to everyone. When missing: on at
  * a practice table (at most one person), off when two or more people sit.
  */
-hints?: boolean, };
+hints?: boolean, 
+/**
+ * A rated game: every seat an account holder's (the signed-in creator's and
+ * `account` seats), no bots, no hints, a deal nobody chose. The players' ratings
+ * move by the final ranking.
+ */
+rated?: boolean, };
 
 export type SeatGrant = { seat: number, name: string, token: string, 
 /**
@@ -134,7 +140,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -179,7 +185,11 @@ away_since_ms: number | null,
 /**
  * From when (Unix ms) the other players may hand this seat to a bot.
  */
-handover_ms: number | null, };
+handover_ms: number | null, 
+/**
+ * The account the seat belongs to (its profile is `/u/{account}`).
+ */
+account?: string, };
 
 export type ResultView = { winners: Array<number>, scores: Array<number>, text: string, };
 
@@ -231,6 +241,15 @@ deadline_ms: number | null, result: ResultView | null, fairness: Fairness,
  * Whether the players may ask for hints here (the table's setting).
  */
 hints: boolean, 
+/**
+ * A rated game: the players' ratings move by its result.
+ */
+rated: boolean, 
+/**
+ * The viewer's seat token, when their seat was found by their session (an
+ * account's seat opened on another device): kept like a token from a link.
+ */
+seat_token?: string, 
 /**
  * Once over: the rematch's table id, when a player has asked for one (each
  * player takes their seat there with `POST …/rematch`).
@@ -390,7 +409,11 @@ players: number,
  * Whether the players may ask for hints (a table stored before this setting has
  * them as its seats give by default: on for at most one person).
  */
-hints: boolean, } & ({ "rumis": RumisSettings } | { "rummikub": RummikubSettings });
+hints: boolean, 
+/**
+ * A rated game (every seat an account's; no bots, hints or chosen deal).
+ */
+rated: boolean, } & ({ "rumis": RumisSettings } | { "rummikub": RummikubSettings });
 
 export type GameSettings = { "rumis": RumisSettings } | { "rummikub": RummikubSettings };
 
@@ -444,7 +467,15 @@ export type DeleteAccount = { password: string, };
 
 export type SessionData = { created_ms: number, expires_ms: number, };
 
-export type AccountData = { account: AccountView, sessions: Array<SessionData>, };
+export type AccountData = { account: AccountView, 
+/**
+ * Ratings, totals and results, as the profile shows them.
+ */
+profile: UserProfile, 
+/**
+ * Every table the account has a seat at.
+ */
+tables: Array<MyGame>, sessions: Array<SessionData>, };
 
 export type TutorialKey = "rumis_first_stone" | "rumis_first_touch" | "rumis_own_colour" | "rumis_no_hole" | "rumis_height" | "rumis_scoring" | "rummikub_group" | "rummikub_run" | "rummikub_initial_meld" | "rummikub_add_to_set" | "rummikub_rearrange" | "rummikub_joker";
 

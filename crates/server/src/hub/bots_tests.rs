@@ -42,7 +42,7 @@ async fn hub(name: &str, retry_after: Duration) -> Arc<Hub> {
 async fn create(hub: &Arc<Hub>, request: Value) -> Arc<Table> {
     let request: CreateTableRequest = serde_json::from_value(request).unwrap();
     let created = hub
-        .create(request, IpAddr::V4(Ipv4Addr::LOCALHOST))
+        .create(request, IpAddr::V4(Ipv4Addr::LOCALHOST), None)
         .await
         .unwrap();
     hub.table(&created.id).await.unwrap()

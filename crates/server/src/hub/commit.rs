@@ -104,7 +104,8 @@ impl Hub {
         if state.game.is_over() {
             // Before anyone hears of the end: a finished game is in its players'
             // histories.
-            self.record_results(&table.id, state).await;
+            let finished = super::results::finished_game(&table.id, state);
+            self.record_results(finished).await;
         }
         self.metrics.actions.inc();
         table.changed();

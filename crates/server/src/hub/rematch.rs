@@ -97,12 +97,12 @@ impl Hub {
                     .ok_or_else(|| ApiError::internal("the rematch lacks a seat"))?
                     .stored;
                 if stored.claimed {
-                    return Ok(SeatGrant {
+                    return Ok(super::accounts::grant(
+                        table,
                         seat,
-                        name: stored.name.clone(),
-                        url: format!("/t/{}#token={}", table.id, stored.token),
-                        token: stored.token.clone(),
-                    });
+                        &stored.name,
+                        &stored.token,
+                    ));
                 }
                 if stored.invite.is_empty() {
                     return Err(ApiError::internal(
@@ -111,7 +111,7 @@ impl Hub {
                 }
                 stored.invite.clone()
             };
-            match self.claim_invite(table, Some(&invite), None).await {
+            match self.claim_invite(table, Some(&invite), None, None).await {
                 // (the same player asking twice at once: the other request took it)
                 Err(e) if e.code == ErrorCode::SeatTaken => continue,
                 taken => return taken,

@@ -56,13 +56,17 @@ pub(super) fn finished_game(
 }
 
 impl Hub {
-    /// Records a finished table's results, unless they are recorded already.
-    pub(super) async fn record_results(&self, id: &str, state: &TableState) {
-        let Some((game, seats)) = finished_game(id, state) else {
+    /// Records a finished table's results (`finished_game`), unless they are
+    /// recorded already.
+    pub(super) async fn record_results(&self, finished: Option<(FinishedGame, Vec<SeatResult>)>) {
+        let Some((game, seats)) = finished else {
             return;
         };
         if let Err(e) = self.store.record_game(&game, &seats).await {
-            tracing::warn!("the results of table {id} are not recorded yet: {e:#}");
+            tracing::warn!(
+                "the results of table {} are not recorded yet: {e:#}",
+                game.table_id
+            );
         }
     }
 
@@ -76,8 +80,8 @@ impl Hub {
             };
             for id in ids {
                 if let Ok(table) = hub.table(&id).await {
-                    let state = table.state.lock().await;
-                    hub.record_results(&id, &state).await;
+                    let finished = finished_game(&id, &*table.state.lock().await);
+                    hub.record_results(finished).await;
                 }
             }
         });
