@@ -477,6 +477,74 @@ profile: UserProfile,
  */
 tables: Array<MyGame>, sessions: Array<SessionData>, };
 
+export type RatingPool = "rumis_two" | "rumis_multi" | "rummikub";
+
+export type RatingView = { 
+/**
+ * Rounded to a whole number.
+ */
+rating: number, 
+/**
+ * One standard deviation, on the same scale.
+ */
+uncertainty: number, games: number, 
+/**
+ * Too few games yet to say much.
+ */
+provisional: boolean, };
+
+export type PlayerResult = "won" | "shared" | "lost";
+
+export type UserGame = { 
+/**
+ * The table: its replay is `/t/{id}`.
+ */
+id: string, game: GameKind, pool: RatingPool, finished_ms: number, 
+/**
+ * The player's seat, and every seat's name in seat order.
+ */
+seat: number, names: Array<string>, 
+/**
+ * 1 for the winner; tied players share a place.
+ */
+place: number, result: PlayerResult, score: number, rated: boolean, 
+/**
+ * The rating after the game, and how much the game moved it (rated games).
+ */
+rating: number | null, rating_change: number | null, };
+
+export type PoolTotals = { pool: RatingPool, played: number, won: number, };
+
+export type RatingPoint = { pool: RatingPool, at_ms: number, rating: number, };
+
+export type UserProfile = { name: string, created_ms: number, 
+/**
+ * Per pool played rated.
+ */
+ratings: { [key in RatingPool]?: RatingView }, totals: Array<PoolTotals>, 
+/**
+ * Oldest first, for a chart.
+ */
+history: Array<RatingPoint>, 
+/**
+ * The latest finished games, newest first.
+ */
+games: Array<UserGame>, };
+
+export type LeaderboardEntry = { rank: number, name: string, rating: number, uncertainty: number, games: number, };
+
+export type Leaderboard = { pool: RatingPool, entries: Array<LeaderboardEntry>, };
+
+export type MyGame = { id: string, game: GameKind, seat: number, finished: boolean, created_ms: number, };
+
+export type MyGames = { games: Array<MyGame>, };
+
+export type GuestSeat = { table: string, token: string, };
+
+export type AdoptSeats = { seats: Array<GuestSeat>, };
+
+export type AdoptedSeats = { tables: Array<string>, };
+
 export type TutorialKey = "rumis_first_stone" | "rumis_first_touch" | "rumis_own_colour" | "rumis_no_hole" | "rumis_height" | "rumis_scoring" | "rummikub_group" | "rummikub_run" | "rummikub_initial_meld" | "rummikub_add_to_set" | "rummikub_rearrange" | "rummikub_joker";
 
 export type TutorialGoal = "legal" | "build_up" | "reach_top" | "win_game" | "group" | "run" | "add_to_set" | "rearrange" | "free_joker";

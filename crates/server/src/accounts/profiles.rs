@@ -10,8 +10,8 @@ use super::Accounts;
 use crate::error::ApiError;
 use crate::store::{RatingRow, ResultRow, StoredAccount};
 use crate::wire::{
-    ErrorCode, GameKind, Leaderboard, LeaderboardEntry, MyGame, MyGames, PlayerResult,
-    PoolTotals, RatingPoint, RatingPool, RatingView, UserGame, UserProfile,
+    ErrorCode, GameKind, Leaderboard, LeaderboardEntry, MyGame, MyGames, PlayerResult, PoolTotals,
+    RatingPoint, RatingPool, RatingView, UserGame, UserProfile,
 };
 
 /// Recent games on a profile.
@@ -75,9 +75,7 @@ fn user_games(
                 score: row.score,
                 rated: row.rated,
                 rating: row.after.map(|r| shown(r.shown())),
-                rating_change: row
-                    .after
-                    .map(|r| shown(r.shown()) - shown(before.shown())),
+                rating_change: row.after.map(|r| shown(r.shown()) - shown(before.shown())),
             })
         })
         .collect()
@@ -97,7 +95,10 @@ impl Accounts {
         self.profile_of(&account).await
     }
 
-    pub(super) async fn profile_of(&self, account: &StoredAccount) -> Result<UserProfile, ApiError> {
+    pub(super) async fn profile_of(
+        &self,
+        account: &StoredAccount,
+    ) -> Result<UserProfile, ApiError> {
         let ratings = self.store.ratings_of(&account.id).await?;
         let rows = self.store.results_of(&account.id, HISTORY_GAMES).await?;
         let mut names: HashMap<String, Vec<String>> = HashMap::new();

@@ -59,7 +59,9 @@ pub(super) async fn create_table(
         ));
     }
     let account = signed.map(|s| s.account);
-    Ok(Json(hub.create(request, from.ip(), account.as_ref()).await?))
+    Ok(Json(
+        hub.create(request, from.ip(), account.as_ref()).await?,
+    ))
 }
 
 /// The table as seen by the token's seat, by the signed-in account's seat without a

@@ -170,7 +170,9 @@ impl Hub {
                     String::new()
                 },
                 joiner: String::new(),
-                account: owners[index].as_ref().map_or_else(String::new, |a| a.id.clone()),
+                account: owners[index]
+                    .as_ref()
+                    .map_or_else(String::new, |a| a.id.clone()),
                 account_name: owners[index]
                     .as_ref()
                     .map_or_else(String::new, |a| a.name.clone()),
@@ -288,7 +290,10 @@ impl Hub {
         earlier: &[Option<StoredAccount>],
     ) -> Result<StoredAccount, ApiError> {
         let bad = |message: String| {
-            ApiError::bad_request(ErrorCode::BadSeats, format!("seat {}: {message}", index + 1))
+            ApiError::bad_request(
+                ErrorCode::BadSeats,
+                format!("seat {}: {message}", index + 1),
+            )
         };
         let name = seat
             .name
@@ -305,7 +310,9 @@ impl Hub {
             )
         })?;
         if creator.is_some_and(|c| c.id == found.id) {
-            return Err(bad("that is your own account: your seat is the creator's".into()));
+            return Err(bad(
+                "that is your own account: your seat is the creator's".into()
+            ));
         }
         if earlier.iter().flatten().any(|a| a.id == found.id) {
             return Err(bad(format!("{} has a seat already", found.name)));
@@ -329,7 +336,12 @@ fn check_rated(
         .iter()
         .filter(|s| s.kind != SeatKind::Account)
         .count();
-    if guests != 1 || request.seats.iter().any(|s| s.kind != SeatKind::Human && s.kind != SeatKind::Account) {
+    if guests != 1
+        || request
+            .seats
+            .iter()
+            .any(|s| s.kind != SeatKind::Human && s.kind != SeatKind::Account)
+    {
         return refuse(
             "a rated table has your seat and account seats only (`{\"kind\": \"account\", \"name\": …}`): no bots, no open or invited seats",
         );

@@ -15,6 +15,7 @@ use crate::hub::Hub;
 use crate::transport::RateLimiter;
 use crate::wire::{ErrorBody, ErrorCode, GameAction, GameKind, Tutorial, TutorialCheck};
 
+/// The limits of the tutorial's checks.
 #[derive(Clone, Debug)]
 pub struct TutorialLimits {
     /// Checks per client address and minute, a minute's worth at once (0: no cap).
