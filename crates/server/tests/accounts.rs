@@ -5,95 +5,10 @@
 mod common;
 
 use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::json;
 
+use common::browser::Browser;
 use common::{start, temp_postgres, temp_sqlite, TestServer};
-
-/// One browser: a session cookie, kept as the server set it.
-struct Browser<'a> {
-    server: &'a TestServer,
-    cookie: Option<String>,
-    origin: Option<String>,
-}
-
-/// An answer: status, `Set-Cookie` (if any) and body.
-struct Answer {
-    status: u16,
-    set_cookie: Option<String>,
-    retry_after: Option<String>,
-    disposition: Option<String>,
-    body: Value,
-}
-
-impl<'a> Browser<'a> {
-    /// A page of the site itself: it sends the site's own origin.
-    fn new(server: &'a TestServer) -> Browser<'a> {
-        Browser {
-            server,
-            cookie: None,
-            origin: Some(server.base.clone()),
-        }
-    }
-
-    async fn send(&mut self, method: Method, path: &str, body: Option<Value>) -> Answer {
-        let mut request = self
-            .server
-            .client
-            .request(method, format!("{}{path}", self.server.base));
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", format!("a=1; rumi_session={cookie}"));
-        }
-        if let Some(origin) = &self.origin {
-            request = request.header("origin", origin);
-        }
-        if let Some(body) = body {
-            request = request
-                .header("content-type", "application/json")
-                .body(body.to_string());
-        }
-        let response = request.send().await.unwrap();
-        let header = |name: &str| {
-            response
-                .headers()
-                .get(name)
-                .map(|v| v.to_str().unwrap().to_string())
-        };
-        let set_cookie = header("set-cookie");
-        let retry_after = header("retry-after");
-        let disposition = header("content-disposition");
-        let status = response.status().as_u16();
-        if let Some(set) = &set_cookie {
-            let value = set
-                .strip_prefix("rumi_session=")
-                .unwrap()
-                .split(';')
-                .next()
-                .unwrap();
-            self.cookie = (!value.is_empty()).then(|| value.to_string());
-        }
-        Answer {
-            status,
-            set_cookie,
-            retry_after,
-            disposition,
-            body: response.json().await.unwrap_or(Value::Null),
-        }
-    }
-
-    async fn sign_up(&mut self, name: &str, password: &str) -> Answer {
-        let body = json!({"name": name, "password": password});
-        self.send(Method::POST, "/api/accounts", Some(body)).await
-    }
-
-    async fn sign_in(&mut self, name: &str, password: &str) -> Answer {
-        let body = json!({"name": name, "password": password});
-        self.send(Method::POST, "/api/session", Some(body)).await
-    }
-
-    async fn me(&mut self) -> Answer {
-        self.send(Method::GET, "/api/me", None).await
-    }
-}
 
 const PASSWORD: &str = "stones of the inca 7";
 

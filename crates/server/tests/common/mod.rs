@@ -7,6 +7,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use server::{HubOptions, ServerConfig};
 
+pub mod browser;
+
 pub struct TestServer {
     pub base: String,
     pub running: server::Running,

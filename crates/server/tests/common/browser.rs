@@ -1,0 +1,109 @@
+//! A browser for tests of accounts: it keeps the session cookie the server sets, sends
+//! the site's own origin (or another, or none) and, if given, a seat token.
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use super::TestServer;
+
+/// One browser: a session cookie, kept as the server set it.
+pub struct Browser<'a> {
+    pub server: &'a TestServer,
+    pub cookie: Option<String>,
+    pub origin: Option<String>,
+    /// A seat token sent as `X-Seat-Token`.
+    pub token: Option<String>,
+}
+
+/// An answer: status, `Set-Cookie` (if any) and body.
+pub struct Answer {
+    pub status: u16,
+    pub set_cookie: Option<String>,
+    pub retry_after: Option<String>,
+    pub disposition: Option<String>,
+    pub body: Value,
+}
+
+impl<'a> Browser<'a> {
+    /// A page of the site itself: it sends the site's own origin.
+    pub fn new(server: &'a TestServer) -> Browser<'a> {
+        Browser {
+            server,
+            cookie: None,
+            origin: Some(server.base.clone()),
+            token: None,
+        }
+    }
+
+    pub async fn send(&mut self, method: Method, path: &str, body: Option<Value>) -> Answer {
+        let mut request = self
+            .server
+            .client
+            .request(method, format!("{}{path}", self.server.base));
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", format!("a=1; rumi_session={cookie}"));
+        }
+        if let Some(token) = &self.token {
+            request = request.header("x-seat-token", token);
+        }
+        if let Some(origin) = &self.origin {
+            request = request.header("origin", origin);
+        }
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_string());
+        }
+        let response = request.send().await.unwrap();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .map(|v| v.to_str().unwrap().to_string())
+        };
+        let set_cookie = header("set-cookie");
+        let retry_after = header("retry-after");
+        let disposition = header("content-disposition");
+        let status = response.status().as_u16();
+        if let Some(set) = &set_cookie {
+            let value = set
+                .strip_prefix("rumi_session=")
+                .unwrap()
+                .split(';')
+                .next()
+                .unwrap();
+            self.cookie = (!value.is_empty()).then(|| value.to_string());
+        }
+        Answer {
+            status,
+            set_cookie,
+            retry_after,
+            disposition,
+            body: response.json().await.unwrap_or(Value::Null),
+        }
+    }
+
+    pub async fn sign_up(&mut self, name: &str, password: &str) -> Answer {
+        let body = json!({"name": name, "password": password});
+        self.send(Method::POST, "/api/accounts", Some(body)).await
+    }
+
+    pub async fn sign_in(&mut self, name: &str, password: &str) -> Answer {
+        let body = json!({"name": name, "password": password});
+        self.send(Method::POST, "/api/session", Some(body)).await
+    }
+
+    pub async fn me(&mut self) -> Answer {
+        self.send(Method::GET, "/api/me", None).await
+    }
+}
+
+impl Browser<'_> {
+    pub async fn get(&mut self, path: &str) -> Answer {
+        self.send(Method::GET, path, None).await
+    }
+
+    pub async fn post(&mut self, path: &str, body: Value) -> Answer {
+        self.send(Method::POST, path, Some(body)).await
+    }
+}
