@@ -54,7 +54,7 @@ impl Rating {
     }
 }
 
-/// Each seat's place from a game's outcome, 1 for the best: the winners share place 1;
+/// Each seat's place from a game's outcome (RT1), 1 for the best: the winners share place 1;
 /// every other seat comes after them, by score (higher is better in both games: Rumis
 /// points, R9, and Rummikub totals, K9), equal scores sharing a place.
 pub fn places(outcome: &Outcome) -> Vec<usize> {

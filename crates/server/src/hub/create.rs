@@ -321,8 +321,8 @@ impl Hub {
     }
 }
 
-/// A rated table: made signed in, the creator's seat and account seats only (no bots,
-/// no open or invited seats), no hints and a deal the server draws.
+/// A rated table (RT2): made signed in, the creator's seat and account seats only (no
+/// bots, no open or invited seats), no hints and a deal the server draws.
 fn check_rated(
     request: &CreateTableRequest,
     account: Option<&StoredAccount>,

@@ -130,7 +130,7 @@ impl Hub {
             ));
         }
         if caller == seat && state.settings.rated {
-            // A bot would play for your rating (RULES.md, rated tables).
+            // A bot would play for your rating (RT3, docs/ratings.md).
             return Err(ApiError::conflict(
                 ErrorCode::RatedTable,
                 "at a rated table you play your own seat: it cannot be handed to a bot",

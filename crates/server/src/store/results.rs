@@ -1,8 +1,9 @@
-//! Finished games' results and the ratings they move. A game is recorded once: the
-//! row in `rumi_recorded` is written in the same transaction as its results, so that
-//! of several nodes (or a retry after a crash) exactly one records it. A rating is
-//! changed only if nobody changed it since it was read (its game count), else the
-//! whole record is tried again: two games that end at once both count.
+//! Finished games' results and the ratings they move (docs/ratings.md). A game is
+//! recorded once (RT4): the row in `rumi_recorded` is written in the same transaction
+//! as its results, so that of several nodes (or a retry after a crash) exactly one
+//! records it. A rating is changed only if nobody changed it since it was read (its
+//! game count), else the whole record is tried again: two games that end at once both
+//! count.
 
 use play::rating::{rate, Rating};
 use sqlx::any::AnyRow;
