@@ -45,16 +45,18 @@ pub struct ClusterArgs {
     /// Seconds a node's lease on a table's bots and clock lasts without renewal.
     #[arg(long, default_value_t = 3)]
     lease_seconds: u64,
-    /// Open connections one client address (and network) may hold on a node. Every
-    /// client reaches the nodes through the balancer, from 127.0.0.1, so this is high.
-    #[arg(long, default_value_t = 100_000)]
+    /// Open connections one client address may hold on a node (the balancer passes
+    /// each client's address and the nodes trust it, so every limit counts clients).
+    #[arg(long, default_value_t = server::Limits::default().max_connections_per_ip)]
     max_connections_per_ip: usize,
-    /// Unfinished tables one client address may have created (0: no cap). Behind the
-    /// balancer every client has the same address, so there is none by default.
-    #[arg(long, default_value_t = 0)]
+    /// Open connections one client network may hold on a node.
+    #[arg(long, default_value_t = server::Limits::default().max_connections_per_network)]
+    max_connections_per_network: usize,
+    /// Unfinished tables one client address may have created (0: no cap).
+    #[arg(long, default_value_t = server::HubOptions::default().max_open_tables_per_address)]
     max_open_tables_per_address: u64,
-    /// Tables one client address may create per minute (0: no cap; see above).
-    #[arg(long, default_value_t = 0)]
+    /// Tables one client address may create per minute (0: no cap).
+    #[arg(long, default_value_t = server::HubOptions::default().tables_per_minute_per_address)]
     tables_per_minute_per_address: u32,
     /// Seconds a player must be away before the others may hand their seat to a bot.
     #[arg(long, default_value_t = 60)]
@@ -101,6 +103,8 @@ defaults
 
 frontend rumi
     bind {bind}
+    # The nodes trust this balancer (--trusted-proxy) for the client's address.
+    option forwardfor
     default_backend nodes
 
 backend nodes
@@ -347,13 +351,17 @@ fn serve_args(args: &ClusterArgs) -> Vec<String> {
         "--max-connections-per-ip".into(),
         args.max_connections_per_ip.to_string(),
         "--max-connections-per-network".into(),
-        args.max_connections_per_ip.to_string(),
+        args.max_connections_per_network.to_string(),
         "--max-open-tables-per-address".into(),
         args.max_open_tables_per_address.to_string(),
         "--tables-per-minute-per-address".into(),
         args.tables_per_minute_per_address.to_string(),
         "--handover-after-seconds".into(),
         args.handover_after_seconds.to_string(),
+        // HAProxy, on this machine, says who the client is: per-address limits count
+        // the real client.
+        "--trusted-proxy".into(),
+        "127.0.0.1".into(),
     ];
     if let Some(dir) = &args.web_dir {
         list.push("--web-dir".into());
@@ -579,6 +587,10 @@ mod tests {
         assert!(text.contains("balance roundrobin\n"), "{text}");
         assert!(text.contains("timeout tunnel "), "{text}");
         assert!(text.contains("option redispatch"), "{text}");
+        assert!(
+            text.contains("option forwardfor"),
+            "the nodes learn the client's address"
+        );
         assert!(
             text.ends_with("    server node1 127.0.0.1:8081\n    server node2 127.0.0.1:8082\n")
         );

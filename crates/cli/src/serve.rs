@@ -104,6 +104,11 @@ pub struct ServeArgs {
     /// Sign-in attempts one client address may make per minute (0: no cap).
     #[arg(long, default_value_t = 20)]
     sign_ins_per_minute_per_address: u32,
+    /// A balancer (address or CIDR network; repeatable) whose connections carry the
+    /// client's address in `Forwarded` / `X-Forwarded-For`: every per-address limit
+    /// then counts the client. Without it those headers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "CIDR", value_parser = server::transport::parse_proxy)]
+    trusted_proxies: Vec<server::transport::IpNet>,
 }
 
 /// The browser client as `web/dist` was when this binary was compiled, with the `.br`
@@ -195,6 +200,7 @@ fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
                 drain_timeout: Duration::from_secs(args.drain_timeout_secs),
                 header_read_timeout: Duration::from_secs(args.header_timeout_secs),
                 request_timeout: Duration::from_secs(args.request_timeout_secs),
+                trusted_proxies: args.trusted_proxies.clone(),
                 ..Limits::default()
             },
             cluster: cluster.clone(),

@@ -4,6 +4,7 @@
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 use std::time::Duration;
 
@@ -15,13 +16,10 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tower::{Layer, Service};
 
-use super::connections::{turned_true, Connections, Refusal};
+use super::connections::{turned_true, Connections, Refusal, CONNECTION_RETRY_AFTER_SECS};
+use super::forwarded::{forwarded_client, Forwarding};
 use super::Limits;
 use crate::wire::{ErrorBody, ErrorCode};
-
-/// Seconds a refused client is told to wait (`Retry-After`): places free up as other
-/// connections close, which no clock predicts.
-const CONNECTION_RETRY_AFTER_SECS: u64 = 5;
 
 /// Hyper's read buffer, which bounds a request head (431 well above it).
 const MAX_HEAD: usize = 64 * 1024;
@@ -38,6 +36,20 @@ pub async fn serve(
     mut stop: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     let connections = Connections::new();
+    let trusted = limits.trusted_proxies.clone();
+    let app = if trusted.is_empty() {
+        app
+    } else {
+        let forwarding = Arc::new(Forwarding {
+            trusted: trusted.clone(),
+            connections: connections.clone(),
+            limits: limits.clone(),
+        });
+        app.layer(axum::middleware::from_fn_with_state(
+            forwarding,
+            forwarded_client,
+        ))
+    };
     let mut make_service = app.into_make_service_with_connect_info::<SocketAddr>();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -57,7 +69,8 @@ pub async fn serve(
                 continue;
             }
         };
-        let slot = match connections.open(peer.ip(), &limits) {
+        let proxy = trusted.iter().any(|net| net.contains(&peer.ip()));
+        let slot = match connections.open(peer.ip(), proxy, &limits) {
             Ok(slot) => slot,
             Err(refusal) => {
                 refuse(stream, refusal);
@@ -107,22 +120,11 @@ pub async fn serve(
 /// the socket takes it at once, and closes the connection: a refused client costs no
 /// task and no waiting.
 fn refuse(stream: TcpStream, refusal: Refusal) {
-    let (status, body) = match refusal {
-        Refusal::Address => (
-            "429 Too Many Requests",
-            r#"{"error":"too many open connections from your address","code":"too_many_connections"}"#,
-        ),
-        Refusal::Network => (
-            "429 Too Many Requests",
-            r#"{"error":"too many open connections from your network","code":"too_many_connections_from_network"}"#,
-        ),
-        Refusal::Server => (
-            "503 Service Unavailable",
-            r#"{"error":"the server has too many open connections; try again soon","code":"unavailable"}"#,
-        ),
-    };
+    let (status, body) = refusal.answer();
     let response = format!(
-        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\nretry-after: {CONNECTION_RETRY_AFTER_SECS}\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\nretry-after: {CONNECTION_RETRY_AFTER_SECS}\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or(""),
         body.len()
     );
     let _ = stream.try_write(response.as_bytes());

@@ -4,9 +4,11 @@
 //!
 //! [`rate`] holds the rate limits (`governor`), per client and per WebSocket;
 //! [`connections`] counts open connections against their caps (a cap on how many at
-//! once, which no rate limiter expresses), [`listener`] accepts them.
+//! once, which no rate limiter expresses), [`listener`] accepts them, [`forwarded`]
+//! finds the client behind a trusted balancer.
 
 mod connections;
+mod forwarded;
 mod listener;
 mod rate;
 
@@ -25,6 +27,8 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 
 pub use connections::{ConnectionSlot, Ending, LiveSocket};
+pub use forwarded::{client_behind, parse_proxy};
+pub use ipnet::IpNet;
 pub use listener::serve;
 pub use rate::{client_key, network_key, DirectLimiter, Rate, RateLimiter};
 
@@ -62,6 +66,10 @@ pub struct Limits {
     pub ws_idle_timeout: Duration,
     /// Messages a WebSocket may send.
     pub ws_messages: Rate,
+    /// Balancers whose connections carry the client's address in `Forwarded` or
+    /// `X-Forwarded-For`: every per-address limit then counts that client. Those
+    /// headers from anyone else are ignored, so nobody can claim another address.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 impl Default for Limits {
@@ -82,6 +90,7 @@ impl Default for Limits {
                 per_second: 20.0,
                 burst: 40.0,
             },
+            trusted_proxies: Vec::new(),
         }
     }
 }
