@@ -61,7 +61,7 @@ pub fn bench(args: StarveBenchArgs) -> anyhow::Result<()> {
 /// `rumi serve` with the per-address caps on tables and connections raised (the
 /// person and the attacker share the loopback address); hint and replay limits are
 /// the server's defaults.
-fn start(
+pub(crate) fn start(
     bin: &std::path::Path,
     db: &str,
     extra: &[String],
@@ -118,11 +118,11 @@ async fn run(args: &StarveBenchArgs, db: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-struct Phase {
-    p50: f64,
-    p99: f64,
-    max: f64,
-    n: usize,
+pub(crate) struct Phase {
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+    pub n: usize,
 }
 
 fn phase(mut latencies_us: Vec<u64>) -> Phase {
@@ -139,7 +139,7 @@ fn phase(mut latencies_us: Vec<u64>) -> Phase {
 }
 
 /// The bot's replies to a person over whole games, for `seconds`.
-async fn replies(
+pub(crate) async fn replies(
     http: &reqwest::Client,
     base: &str,
     seconds: u64,

@@ -4,6 +4,7 @@
 
 mod bench_cluster;
 mod bench_server;
+mod bench_sign_ins;
 mod bench_sockets;
 mod bench_starve;
 mod mcts_reuse_bench;
@@ -44,6 +45,9 @@ enum Command {
     /// The server's MCTS bot keeping its tree between moves against the same bot
     /// rebuilt every move, at the same time per move: the kept bot's win share.
     MctsReuse(mcts_reuse_bench::MctsReuseArgs),
+    /// The cost of one Argon2 hash, and a person's wait for the bot's reply alone and
+    /// while 100 parallel sign-ins hammer the server (issue 47).
+    SignIns(bench_sign_ins::SignInsArgs),
 }
 
 fn main() {
@@ -54,6 +58,7 @@ fn main() {
         Command::Solver(args) => solver_bench::bench(args),
         Command::Starve(args) => bench_starve::bench(args),
         Command::MctsReuse(args) => mcts_reuse_bench::bench(args),
+        Command::SignIns(args) => bench_sign_ins::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");
