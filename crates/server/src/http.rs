@@ -19,6 +19,7 @@ use crate::wire::*;
 
 mod accounts;
 pub(crate) mod extract;
+mod passkeys;
 mod players;
 mod tables;
 
@@ -59,6 +60,12 @@ mod tables;
         players::leaderboard,
         players::my_games,
         players::adopt_seats,
+        passkeys::list,
+        passkeys::start,
+        passkeys::finish,
+        passkeys::remove,
+        passkeys::sign_in_start,
+        passkeys::sign_in_finish,
         crate::tutorial::routes::tutorial,
         crate::tutorial::routes::check_step
     ),
@@ -149,6 +156,24 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
         .route("/api/me/data", get(accounts::my_data))
         .route("/api/me/games", get(players::my_games))
         .route("/api/me/seats", json_writes(post(players::adopt_seats)))
+        .route("/api/me/passkeys", get(passkeys::list))
+        .route("/api/me/passkeys/start", json_writes(post(passkeys::start)))
+        .route(
+            "/api/me/passkeys/finish",
+            json_writes(post(passkeys::finish)),
+        )
+        .route(
+            "/api/me/passkeys/{id}",
+            json_writes(axum::routing::delete(passkeys::remove)),
+        )
+        .route(
+            "/api/session/passkey/start",
+            json_writes(post(passkeys::sign_in_start)),
+        )
+        .route(
+            "/api/session/passkey/finish",
+            json_writes(post(passkeys::sign_in_finish)),
+        )
         .route("/api/users/{name}", get(players::user))
         .route("/api/leaderboard/{pool}", get(players::leaderboard))
         .route(

@@ -140,7 +140,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -544,6 +544,26 @@ export type GuestSeat = { table: string, token: string, };
 export type AdoptSeats = { seats: Array<GuestSeat>, };
 
 export type AdoptedSeats = { tables: Array<string>, };
+
+export type PasskeyView = { 
+/**
+ * The credential's id (base64url).
+ */
+id: string, name: string, created_ms: number, used_ms: number | null, };
+
+export type Passkeys = { passkeys: Array<PasskeyView>, };
+
+export type PasskeyChallenge = { ceremony: string, options: any, };
+
+export type PasskeyRegistration = { ceremony: string, 
+/**
+ * What to call it ("phone", "laptop"); 1 to 40 characters.
+ */
+name?: string, credential: any, };
+
+export type PasskeySignInStart = { name: string, };
+
+export type PasskeySignIn = { ceremony: string, credential: any, };
 
 export type TutorialKey = "rumis_first_stone" | "rumis_first_touch" | "rumis_own_colour" | "rumis_no_hole" | "rumis_height" | "rumis_scoring" | "rummikub_group" | "rummikub_run" | "rummikub_initial_meld" | "rummikub_add_to_set" | "rummikub_rearrange" | "rummikub_joker";
 

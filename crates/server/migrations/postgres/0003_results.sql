@@ -1,4 +1,4 @@
--- Accounts at tables, finished games' results and ratings (issue 47).
+-- Accounts at tables, finished games' results, ratings and passkeys (issue 47).
 
 -- The account a seat belongs to ('' for a guest's seat): it opens on any of the
 -- account's devices, and the game goes into its history.
@@ -44,3 +44,27 @@ CREATE TABLE rumi_ratings (
     PRIMARY KEY (account_id, pool)
 );
 CREATE INDEX rumi_ratings_board ON rumi_ratings (pool, mu);
+
+-- Passkeys (WebAuthn): an account's credentials, each as webauthn-rs keeps it (JSON,
+-- with its public key and signature counter).
+CREATE TABLE rumi_passkeys (
+    -- The credential's id, base64url.
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    passkey TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    used_ms BIGINT
+);
+CREATE INDEX rumi_passkeys_account ON rumi_passkeys (account_id);
+
+-- A passkey ceremony between its start and its finish (any node may see either),
+-- used once: registering a passkey or signing in with one.
+CREATE TABLE rumi_ceremonies (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    -- The account it is for ('' for a sign-in with a name of no account).
+    account_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL
+);

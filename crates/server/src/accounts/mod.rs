@@ -7,6 +7,7 @@
 //! password get the same answer in the same time.
 
 pub mod names;
+pub mod passkeys;
 pub mod passwords;
 mod profiles;
 
@@ -86,6 +87,8 @@ pub struct Accounts {
     per_address: RateLimiter,
     profile_reads: RateLimiter,
     limits: AccountOptions,
+    /// Makes the made-up passkey of a name without passkeys (`passkeys`).
+    decoy_secret: String,
 }
 
 fn now_ms() -> i64 {
@@ -125,6 +128,7 @@ impl Accounts {
             per_name: RateLimiter::new(limits.sign_ins_per_name),
             per_address: RateLimiter::new(limits.sign_ins_per_address),
             profile_reads: RateLimiter::new(limits.profile_reads_per_address),
+            decoy_secret: random_hex(32),
             limits,
         }
     }
@@ -215,16 +219,9 @@ impl Accounts {
         Ok((view(&account), session))
     }
 
-    /// Signs in by name and password.
-    pub async fn sign_in(
-        &self,
-        name: &str,
-        password: &str,
-        from: IpAddr,
-    ) -> Result<(AccountView, NewSession), ApiError> {
-        if password.len() > passwords::MAX_BYTES || name.chars().count() > 64 {
-            return Err(bad_credentials());
-        }
+    /// Whether a sign-in to `name` from `from` may be tried now (per address, then per
+    /// name, whether it exists or not); answers the name's key.
+    fn check_sign_in(&self, name: &str, from: IpAddr) -> Result<String, ApiError> {
         self.check_address(from)?;
         let key = names::name_key(name);
         self.per_name.check_key(key.clone()).map_err(|wait| {
@@ -235,6 +232,20 @@ impl Accounts {
                 wait,
             )
         })?;
+        Ok(key)
+    }
+
+    /// Signs in by name and password.
+    pub async fn sign_in(
+        &self,
+        name: &str,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<(AccountView, NewSession), ApiError> {
+        if password.len() > passwords::MAX_BYTES || name.chars().count() > 64 {
+            return Err(bad_credentials());
+        }
+        let key = self.check_sign_in(name, from)?;
         let account = self.store.account_by_key(&key).await?;
         let hash = account.as_ref().and_then(|a| a.password_hash.clone());
         if !self.hasher.verify(password.to_string(), hash).await? {

@@ -46,6 +46,16 @@ fn same_origin(headers: &HeaderMap, must: bool) -> bool {
     matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
 }
 
+/// Refuses a sign-in sent from another site's page (login CSRF); a request without
+/// `Origin` (not from a browser page) may sign in.
+pub fn check_page_origin(headers: &HeaderMap) -> Result<(), ApiError> {
+    if same_origin(headers, false) {
+        Ok(())
+    } else {
+        Err(foreign_origin())
+    }
+}
+
 fn foreign_origin() -> ApiError {
     ApiError::forbidden(
         ErrorCode::ForeignOrigin,
@@ -112,7 +122,7 @@ fn set_cookie(hub: &Hub, session: Option<&NewSession>) -> HeaderValue {
 }
 
 /// The account with its new session cookie.
-fn signed_in(
+pub fn signed_in(
     hub: &Hub,
     status: StatusCode,
     account: AccountView,
@@ -142,9 +152,7 @@ pub async fn sign_up(
     headers: HeaderMap,
     JsonBody(request): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    if !same_origin(&headers, false) {
-        return Err(foreign_origin());
-    }
+    check_page_origin(&headers)?;
     let (account, session) = hub
         .accounts
         .sign_up(&request.name, &request.password, from.ip())
@@ -167,9 +175,7 @@ pub async fn sign_in(
     headers: HeaderMap,
     JsonBody(request): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    if !same_origin(&headers, false) {
-        return Err(foreign_origin());
-    }
+    check_page_origin(&headers)?;
     let (account, session) = hub
         .accounts
         .sign_in(&request.name, &request.password, from.ip())

@@ -90,6 +90,17 @@ impl Store {
         Ok(row.as_ref().map(account_of_row).transpose()?)
     }
 
+    /// The live account of an id.
+    pub async fn account_by_id(&self, id: &str) -> anyhow::Result<Option<StoredAccount>> {
+        let row = sqlx::query(
+            "SELECT id, name, password_hash, created_ms FROM rumi_accounts WHERE id = $1 AND deleted_ms IS NULL",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(account_of_row).transpose()?)
+    }
+
     /// A new password hash; ends every session but `keep` (the one that changed it).
     pub async fn set_password(
         &self,
@@ -118,6 +129,10 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE rumi_accounts SET name = 'deleted player', name_key = id, skeleton = id, password_hash = NULL, deleted_ms = $1 WHERE id = $2")
             .bind(now_ms)
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM rumi_passkeys WHERE account_id = $1")
             .bind(account_id)
             .execute(&mut *tx)
             .await?;

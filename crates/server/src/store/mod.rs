@@ -13,12 +13,14 @@
 
 mod accounts;
 mod cluster;
+mod passkeys;
 mod results;
 mod schema;
 mod seats;
 mod tables;
 
 pub use accounts::{NameClash, NewAccount, StoredAccount};
+pub use passkeys::{Ceremony, StoredPasskey};
 pub use results::{FinishedGame, GameEntry, RatingRow, ResultRow, SeatResult};
 
 use sqlx::any::AnyRow;

@@ -254,3 +254,67 @@ pub struct AdoptSeats {
 pub struct AdoptedSeats {
     pub tables: Vec<String>,
 }
+
+/// One of the account's passkeys.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct PasskeyView {
+    /// The credential's id (base64url).
+    pub id: String,
+    pub name: String,
+    #[ts(as = "f64")]
+    pub created_ms: i64,
+    #[ts(as = "Option<f64>")]
+    pub used_ms: Option<i64>,
+}
+
+/// `GET /api/me/passkeys`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Passkeys {
+    pub passkeys: Vec<PasskeyView>,
+}
+
+/// The start of a passkey ceremony: its id, to send back at the finish, and the
+/// options for `navigator.credentials.create` / `.get` in WebAuthn's JSON form
+/// (`PublicKeyCredential.parseCreationOptionsFromJSON(options.publicKey)`).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct PasskeyChallenge {
+    pub ceremony: String,
+    #[schema(value_type = Object)]
+    #[ts(type = "any")]
+    pub options: serde_json::Value,
+}
+
+/// `POST /api/me/passkeys/finish`: the new credential (`credential.toJSON()`).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PasskeyRegistration {
+    #[schema(max_length = 64)]
+    pub ceremony: String,
+    /// What to call it ("phone", "laptop"); 1 to 40 characters.
+    #[serde(default)]
+    #[ts(optional)]
+    #[schema(max_length = 40)]
+    pub name: Option<String>,
+    #[schema(value_type = Object)]
+    #[ts(type = "any")]
+    pub credential: serde_json::Value,
+}
+
+/// `POST /api/session/passkey/start`: the account to sign in to.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PasskeySignInStart {
+    #[schema(max_length = 64)]
+    pub name: String,
+}
+
+/// `POST /api/session/passkey/finish`: the signed challenge (`credential.toJSON()`).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PasskeySignIn {
+    #[schema(max_length = 64)]
+    pub ceremony: String,
+    #[schema(value_type = Object)]
+    #[ts(type = "any")]
+    pub credential: serde_json::Value,
+}

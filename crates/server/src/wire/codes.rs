@@ -99,6 +99,9 @@ pub enum ErrorCode {
     RatedRules,
     RatedTable,
     UnknownPlayer,
+    // Passkeys.
+    PasskeyRefused,
+    PasskeysUnavailable,
 }
 
 impl ErrorCode {
@@ -189,6 +192,8 @@ impl ErrorCode {
             ErrorCode::RatedRules => "rated_rules",
             ErrorCode::RatedTable => "rated_table",
             ErrorCode::UnknownPlayer => "unknown_player",
+            ErrorCode::PasskeyRefused => "passkey_refused",
+            ErrorCode::PasskeysUnavailable => "passkeys_unavailable",
         }
     }
 }
