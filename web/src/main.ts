@@ -1,6 +1,6 @@
 // The client's router: / lobby, /t/{id} table, /replay/{id} replay, /rules/{game} the
-// rules, /learn/{game} the tutorial, /account sign-up and sign-in, anything else a
-// not-found page.
+// rules, /learn/{game} the tutorial, /account sign-up and sign-in, /u/{name} a player's
+// profile, /leaderboard the leaderboards, anything else a not-found page.
 //
 // A seat link is `/t/{id}#token=…`, and a token is read from the fragment only (the old
 // `/t/{id}?seat=&token=` opens the table to watch): the address becomes `/t/{id}`
@@ -64,6 +64,7 @@ const table = path.match(/^\/t\/([^/]+)\/?$/);
 const replay = path.match(/^\/replay\/([^/]+)\/?$/);
 const rules = path.match(/^\/rules\/(rumis|rummikub)\/?$/);
 const learn = path.match(/^\/learn\/(rumis|rummikub)\/?$/);
+const user = path.match(/^\/u\/([^/]+)\/?$/);
 if (table) {
   const id = decodeURIComponent(table[1]);
   const query = new URLSearchParams(location.search);
@@ -95,6 +96,10 @@ if (table) {
   import("./rumis/picture").then((m) => m.showPicture(app));
 } else if (path === "/account" || path === "/account/") {
   import("./account").then((m) => m.showAccount(app));
+} else if (user) {
+  import("./profile").then((m) => m.showProfile(app, decodeURIComponent(user[1])));
+} else if (path === "/leaderboard" || path === "/leaderboard/") {
+  import("./leaderboard").then((m) => m.showLeaderboard(app));
 } else if (path === "/" || path === "/index.html") {
   showLobby(app);
 } else {

@@ -34,6 +34,7 @@ import { gameName, titleName, viewTitle } from "./titles";
 import { createTable } from "./lobby";
 import { TurnSignal } from "./turn";
 import { colourChip } from "./rumis/palette";
+import { ratedBadge, renderTakeSeat, seatNameNode } from "./table-account";
 
 export interface GameContext {
   id: string;
@@ -346,6 +347,8 @@ function sameSettings(v: TableView): CreateRequest {
   const you = v.you;
   const seats: SeatRequest[] = v.seats.map((s) => {
     if (s.kind === "bot" && !s.claimed && s.bot) return { kind: "bot", bot: s.bot };
+    // (a rated table's next game: the same account holders, rated again)
+    if (v.rated && s.account && s.seat !== you) return { kind: "account", name: s.account };
     const named = localName(s.name, false) === s.name ? s.name : undefined;
     return named ? { kind: "human", name: named } : { kind: "human" };
   });
@@ -353,7 +356,8 @@ function sameSettings(v: TableView): CreateRequest {
   if (you !== null) req.creator_seat = you;
   if (v.rumis) req.rumis = { scenario: v.rumis.scenario.key, players: v.rumis.players, variant: v.rumis.variant };
   if (v.rummikub) req.rummikub = { rules: v.rummikub.rules.name, rounds: v.rummikub.rounds, turn_seconds: v.rummikub.rules.turn_seconds };
-  req.hints = v.hints;
+  if (v.rated) req.rated = true;
+  else req.hints = v.hints;
   return req;
 }
 
@@ -372,6 +376,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const result = h("div", { className: "result", testid: "result", hidden: true });
   const errorBox = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
   const joinBox = h("div", { className: "join-box", hidden: true });
+  // A seat kept for the signed-in account: taken with one button.
+  const takeSeatBox = h("div", { className: "take-seat", testid: "take-seat-box", hidden: true });
   const renameInput = h("input", { testid: "rename-input", type: "text", autocomplete: "nickname", maxlength: 40, "aria-label": t("lobby.your_name") });
   const renameBox = h(
     "form",
@@ -406,7 +412,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   signal.controls.hidden = true;
   app.append(
     h("div", { className: "table-head" }, title, connection, turn, signal.controls),
-    h("div", { className: "table-side" }, seats, troubleBox, renameBox, waitingBox, takeBackBox, result, joinBox),
+    h("div", { className: "table-side" }, seats, troubleBox, renameBox, waitingBox, takeBackBox, result, joinBox, takeSeatBox),
     fairness,
     errorBox,
     gameBox,
@@ -491,6 +497,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   /** A newer view replaces the shown one; at the same version the socket's wins (it also
    * says who is connected as of the last change, where an HTTP answer may be older). */
   function accept(next: TableView, fromSocket: boolean): void {
+    // Opened without a token, the account's seat found by the session: keep its token
+    // like one from a link and go on as that seat's player (the socket needs the token).
+    if (!token && next.seat_token) return sitAs(next.seat_token, next.you, next.seats[next.you ?? -1]?.name ?? null);
     if (view && (next.version < view.version || (next.version === view.version && !fromSocket))) return;
     // The stones' orientations come in the first views only: keep them, so that a game
     // view made after later views (the Rumis chunk loads meanwhile) still has them.
@@ -513,6 +522,19 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     forgetToken(id);
     forgetMyTable(id);
     showTable(app, id, null, code === "seat_taken" ? t("table.seat_taken") : t("table.bad_token", { message: reason(message, code).text }));
+  }
+
+  /** Goes on as the seat of `seatToken` (found by the session, or just taken). */
+  function sitAs(seatToken: string, seat: number | null, name: string | null): void {
+    if (stopped) return;
+    stopped = true;
+    socket.close();
+    window.clearInterval(ticker);
+    game?.destroy();
+    signal.destroy();
+    storeToken(id, seatToken);
+    if (seat !== null) rememberTable({ id, game: view?.game ?? "", seat, token: seatToken, name, at: Date.now() });
+    showTable(app, id, seatToken);
   }
 
   /** A table the server does not know: say so, stop reconnecting, link to the lobby. */
@@ -552,6 +574,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   function handControl(v: TableView, s: Seat): HTMLElement | null {
     if (statusOf(v) === "over" || v.you === null || s.kind === "bot") return null;
     const own = s.seat === v.you;
+    // (at a rated table you play your own seat: the server refuses to hand it to a bot)
+    if (own && v.rated) return null;
     if (!own) {
       // Another player's seat: only once the server says they have been away long enough.
       // (An invited seat nobody took counts as away since the table was made.)
@@ -652,7 +676,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
           h("span", { className: "marker" }, moving ? "▶" : ""),
           // Rumis: the seat's colours, each with its symbol, as in the build and the scores.
           ...(v.rumis?.colours.filter((c) => c.owner === s.seat).map((c) => colourChip(c.colour)) ?? []),
-          h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? ` (${t("common.you")})` : "")),
+          h("span", { className: "name" }, seatNameNode(s, seatName(s)), s.seat === v.you ? ` (${t("common.you")})` : ""),
           h("span", { className: "muted" }, state),
           s.seat === v.you && token
             ? h(
@@ -681,6 +705,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     hintsLine.dataset.on = String(v.hints);
     // (after the seats, in their row: no line of its own on a phone)
     seats.append(hintsLine);
+    const rated = ratedBadge(v);
+    if (rated) seats.append(rated);
   }
 
   /** A bot seat whose bot failed: the server retries it, then a simpler bot moves for it. */
@@ -972,6 +998,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     clear(result);
     if (v.over && v.result) result.append(...endPanel(v).filter((x): x is HTMLElement => x !== null));
     renderJoin(v);
+    void renderTakeSeat(takeSeatBox, v, id, (seatToken, seat, name) => sitAs(seatToken, seat, name));
     renderMyLink(v);
 
     if (game) game.update(v);
