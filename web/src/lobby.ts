@@ -7,11 +7,9 @@ import { api, botsOf, forgetMyTable, joinAs, myTables, rememberTable, storeToken
 import { createForm, createTable, label, showError, variantLabel } from "./create-form";
 import { clear, h } from "./dom";
 import { t, tr } from "./i18n/i18n";
-import { BOT_NAMES, botLabel, localName, setBots } from "./names";
+import { BOT_NAMES, localName, setBots } from "./names";
 import { signedIn } from "./players";
 import { rulesName, tableTitle, titleName, type TitleSeat } from "./titles";
-
-export { botLabel, createTable, variantLabel };
 
 const NAME_KEY = "rumi.name";
 /** Rumis's picture: the small build of rumis/picture.ts drawn by the game's own 3D scene

@@ -13,7 +13,8 @@ import { h } from "./dom";
 import { lang, setLang, t, type Lang } from "./i18n/i18n";
 import { showLobby } from "./lobby";
 import { showNotFound } from "./notfound";
-import { openLink, showTable } from "./table";
+import { showTable } from "./table";
+import { openLink } from "./table-link";
 import { showReplay } from "./replay";
 
 /** The top bar: the language switch (remembered) and the rules. */
