@@ -1,14 +1,15 @@
 // A rating's history as a small inline SVG: one point per rated game (evenly spaced,
 // so a busy evening and a quiet month read alike), the start rating as a dashed line,
-// each point with its date and rating as a title and a link to its game when known.
+// each point with its date and rating as a title and a link to its game when known
+// (so the chart is a group of links, not one image).
 // Drawn by hand: no chart library for one line.
 import { t } from "./i18n/i18n";
 
 const SVG = "http://www.w3.org/2000/svg";
-const W = 600;
-const H = 180;
+const W = 400;
+const H = 160;
 /** Room for the axis labels on the left, and around the plot. */
-const PAD = { left: 46, right: 12, top: 12, bottom: 22 };
+const PAD = { left: 40, right: 10, top: 10, bottom: 22 };
 /** Where every rating starts (the server's scale). */
 const START = 1500;
 
@@ -47,7 +48,7 @@ export function ratingChart(points: ChartPoint[], testid: string, caption: strin
   hi = Math.ceil(hi / s) * s;
   const x = (i: number) => PAD.left + (points.length === 1 ? (W - PAD.left - PAD.right) / 2 : (i * (W - PAD.left - PAD.right)) / (points.length - 1));
   const y = (r: number) => PAD.top + ((hi - r) * (H - PAD.top - PAD.bottom)) / (hi - lo);
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "data-testid": testid, "data-points": points.length, "aria-label": caption });
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "group", "data-testid": testid, "data-points": points.length, "aria-label": caption });
   svg.append(el("title", {}, caption));
   // The grid and its labels.
   for (let r = lo; r <= hi; r += s) {
