@@ -99,6 +99,7 @@ test("two accounts play a rated game to the end; both profiles show it", async (
   await expect(A.locator(tid("rated"))).toBeEnabled();
   await A.check(tid("rated"));
   await expect(A.locator(tid("hints"))).toBeDisabled();
+  await shot(A, "create-rated.png");
   await A.click(tid("create"));
   await A.waitForURL(/\/t\/[^/?#]+$/);
   const id = tableIdOf(A.url());
@@ -111,6 +112,8 @@ test("two accounts play a rated game to the end; both profiles show it", async (
   // B opens the table signed in (no link) and takes the seat kept for him.
   await B.goto(`${base}/t/${id}`);
   await expect(B.locator(tid("take-seat"))).toBeVisible();
+  await fitsWidth(B, "table, seat kept");
+  await shot(B, "take-seat-phone.png");
   await B.click(tid("take-seat"));
   await waitAttr(B, "table-title", "data-you", (v) => v === "1");
   await waitAttr(B, "turn-status", "data-status", (s) => s === "playing");

@@ -102,7 +102,7 @@ function gamesPart(p: UserProfile): HTMLElement {
   return h(
     "div",
     { className: "table-scroll" },
-    h("table", { className: "games-table", testid: "profile-games" }, h("thead", {}, head), h("tbody", {}, ...p.games.map(gameRow))),
+    h("table", { className: "games-table profile-games-table", testid: "profile-games" }, h("thead", {}, head), h("tbody", {}, ...p.games.map(gameRow))),
   );
 }
 
@@ -118,7 +118,7 @@ function gameRow(g: UserGame): HTMLElement {
   return h(
     "tr",
     { testid: `game-${g.id}`, "data-result": g.result, "data-rated": String(g.rated), "data-change": change === null ? "" : String(change) },
-    h("td", {}, dateText(g.finished_ms)),
+    h("td", { className: "date" }, dateText(g.finished_ms)),
     h("td", {}, poolName(g.pool) || gameName(g.game), g.rated ? h("span", { className: "tag rated" }, t("table.rated")) : null),
     h("td", { className: `result-${g.result}` }, t(`profile.result_${g.result}`), " ", h("span", { className: "muted" }, t("profile.place", { n: g.place, score: g.score }))),
     h(
@@ -127,7 +127,7 @@ function gameRow(g: UserGame): HTMLElement {
       change === null ? "—" : h("span", { className: change > 0 ? "up" : change < 0 ? "down" : "" }, signed(change)),
       g.rating !== null ? h("span", { className: "muted" }, ` → ${Math.round(g.rating)}`) : null,
     ),
-    h("td", {}, ...joined),
+    h("td", { className: "opponents", "data-label": t("profile.col_opponents") }, ...joined),
     h("td", {}, h("a", { href: `/t/${encodeURIComponent(g.id)}`, testid: `open-${g.id}` }, t("profile.open_game"))),
   );
 }

@@ -458,7 +458,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         s.kind === "bot"
           ? s.claimed ? ` · ${t("hand.played_by", { bot: botSeatName({ seat: s.seat, name: null, bot: s.bot }) })}` : ""
           : !s.claimed
-            ? s.kind === "open" ? ` · ${t("seat.open")}` : ` · ${t("seat.invited")}`
+            ? s.kind === "open" ? ` · ${t("seat.open")}` : s.kind === "account" ? ` · ${t("seat.kept")}` : ` · ${t("seat.invited")}`
             : s.connected ? ` · ${t("seat.online")}` : s.away_since_ms !== null ? ` · ${t("seat.away")}` : ` · ${t("seat.offline")}`;
       seats.append(
         h(
@@ -552,6 +552,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
             copyField(`table-link-${seat}`, absolute(`/t/${encodeURIComponent(id)}`)),
           ),
         );
+      } else if (s?.kind === "account") {
+        list.append(h("li", { testid: `kept-seat-${seat}` }, h("span", { className: "seat-label" }, `${t("seat.n", { n: seat + 1 })}: `), t("table.kept_note", { name: s.account ?? s.name })));
       } else {
         list.append(h("li", {}, h("span", { className: "seat-label" }, `${t("seat.n", { n: seat + 1 })}: `), t("table.invited_note")));
       }
