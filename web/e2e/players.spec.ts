@@ -67,6 +67,36 @@ test("sign up; the profile, leaderboards and my games, empty, on a phone and in 
   await expect(phone.locator(tid("footer-profile"))).toHaveAttribute("href", "/u/Cai_p");
   await expect(phone.locator(tid("footer-leaderboard"))).toHaveAttribute("href", "/leaderboard");
 
+  // A settled leaderboard and a longer history, as the server would send them (a
+  // rating settles only after many games): names link to profiles, one line per pool.
+  await phone.route("**/api/leaderboard/rumis_multi", (route) =>
+    route.fulfill({ json: { pool: "rumis_multi", entries: [{ rank: 1, name: "Cai_p", rating: 1612.4, uncertainty: 80.2, games: 14 }, { rank: 2, name: "Dee", rating: 1550, uncertainty: 91, games: 9 }] } }),
+  );
+  await phone.goto(`${base}/leaderboard?pool=rumis_multi`);
+  await expect(phone.locator(tid("tab-rumis_multi"))).toHaveAttribute("aria-selected", "true");
+  await expect(phone.locator(`${tid("entry-Cai_p")} a`)).toHaveAttribute("href", "/u/Cai_p");
+  await expect(phone.locator(tid("entry-Dee"))).toContainText("1550");
+  await fitsWidth(phone, "leaderboard with entries");
+  await shot(phone, "leaderboard-entries-phone.png");
+  const day = 86_400_000;
+  const start = Date.UTC(2026, 10, 1);
+  const history = [1530, 1561, 1549, 1588, 1602].map((rating, i) => ({ pool: "rumis_multi", at_ms: start + i * day, rating }));
+  const games = history.map((h, i) => ({ id: `tmock${i}`, game: "rumis", pool: "rumis_multi", finished_ms: h.at_ms, seat: 0, names: ["Cai_p", "Dee", "Eli"], place: i % 2 ? 2 : 1, result: i % 2 ? "lost" : "won", score: 10 - i, rated: true, rating: h.rating, rating_change: i ? h.rating - history[i - 1].rating : 30 })).reverse();
+  await phone.route("**/api/users/Cai_p", (route) =>
+    route.fulfill({ json: { name: "Cai_p", created_ms: start, ratings: { rumis_multi: { rating: 1602, uncertainty: 80, games: 5, provisional: false } }, totals: [{ pool: "rumis_multi", played: 5, won: 3 }, { pool: "rummikub", played: 2, won: 0 }], history, games } }),
+  );
+  await phone.goto(`${base}/u/Cai_p`);
+  await expect(phone.locator(tid("chart-rumis_multi"))).toHaveAttribute("data-points", "5");
+  await expect(phone.locator(tid("chart-rumis_multi-point-4"))).toHaveAttribute("href", "/t/tmock4");
+  await expect(phone.locator(tid("provisional-rumis_multi"))).toHaveCount(0);
+  await expect(phone.locator(tid("totals-rummikub"))).toContainText("2 games played, 0 won");
+  await expect(phone.locator(tid("change-tmock3"))).toContainText("+39");
+  await expect(phone.locator(tid("change-tmock2"))).toContainText("−12");
+  await fitsWidth(phone, "profile with history");
+  await axeCheck(phone, "profile with a history");
+  await shot(phone, "profile-history-phone.png");
+  await phone.unrouteAll();
+
   await pageDe.goto(`${base}/u/cai_p`);
   await expect(pageDe.locator(tid("profile-name"))).toHaveText("Cai_p");
   await expect(pageDe.locator(tid("no-ratings"))).toHaveText("Noch keine gewerteten Spiele.");
@@ -93,6 +123,7 @@ test("two accounts play a rated game to the end; both profiles show it", async (
   await expect(A.locator(tid("your-name"))).toBeDisabled();
   await expect(A.locator(tid("rated")), "a bot on seat 2: not rated").toBeDisabled();
   await expect(A.locator(tid("rated-note"))).toContainText("account holder");
+  await expect(A.locator(tid("seat-note-0"))).toContainText("Ana_r");
   await A.selectOption(tid("seat-kind-1"), "account");
   await expect(A.locator(tid("rated")), "no name yet").toBeDisabled();
   await A.fill(tid("seat-account-1"), "bo_r");

@@ -196,7 +196,7 @@ export function createForm(meta: Meta, error: HTMLElement, me: AccountView | nul
       if (note)
         note.textContent =
           k.value === "human"
-            ? i === mine ? t("lobby.note_you") : t("lobby.note_invite")
+            ? i === mine ? t("lobby.note_you") + (me ? ` (${me.name})` : "") : t("lobby.note_invite")
             : k.value === "open" ? t("lobby.note_open")
             : k.value === "account" ? t("lobby.note_account") : botSeatName({ seat: i, name: null, bot: seatBots[i].value });
     });
