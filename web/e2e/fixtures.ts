@@ -16,6 +16,8 @@ export { expect };
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** The `rumi` binary under test (its client is the web/dist it was compiled with). */
 export const bin = process.env.RUMI_BIN ? path.resolve(process.env.RUMI_BIN) : path.join(repo, "target/release/rumi");
+/** While working on the client: serve this `web/dist` instead of the binary's own (`--web-dir`). */
+const webDir = process.env.RUMI_WEB_DIR ? path.resolve(process.env.RUMI_WEB_DIR) : null;
 
 /** The context shapes of the scenarios. */
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, locale: "en-US" };
@@ -30,13 +32,17 @@ export class Server {
   constructor(
     readonly dir: string,
     readonly botDelayMs = 60,
+    /** `--handover-after-seconds` (the server's 60 when null). */
+    readonly handoverAfterSeconds: number | null = null,
   ) {}
 
   /** Starts the server on `addr` (port 0: any free port) and reads its "listening on" line. */
   async start(addr = "127.0.0.1:0"): Promise<void> {
     if (!fs.existsSync(bin)) throw new Error(`RUMI_BIN ${bin} does not exist (build it: cargo build --release -p rumi)`);
     // No limits per address: every page of every test comes from 127.0.0.1.
-    const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(this.dir, "e2e.db")}`, "--bot-delay-ms", String(this.botDelayMs), "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0"];
+    const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(this.dir, "e2e.db")}`, "--bot-delay-ms", String(this.botDelayMs), "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0", "--sign-ins-per-minute-per-address", "0"];
+    if (this.handoverAfterSeconds !== null) args.push("--handover-after-seconds", String(this.handoverAfterSeconds));
+    if (webDir) args.push("--web-dir", webDir);
     const child = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     child.stderr!.on("data", (d) => {
@@ -122,15 +128,19 @@ type TestFixtures = {
 type WorkerFixtures = {
   /** The server's pause before each bot move (`test.use({ botDelayMs })`: a worker with its own server). */
   botDelayMs: number;
+  /** Seconds a player must be away before the others may hand their seat to a bot
+   * (`test.use({ handoverAfterSeconds: 0 })`; null: the server's default). */
+  handoverAfterSeconds: number | null;
   server: Server;
 };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   botDelayMs: [60, { scope: "worker", option: true }],
+  handoverAfterSeconds: [null, { scope: "worker", option: true }],
   server: [
-    async ({ botDelayMs }, use) => {
+    async ({ botDelayMs, handoverAfterSeconds }, use) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rumi-e2e-"));
-      const server = new Server(dir, botDelayMs);
+      const server = new Server(dir, botDelayMs, handoverAfterSeconds);
       await server.start();
       await use(server);
       await server.kill();

@@ -1,11 +1,15 @@
 // The account page (/account): sign up or in; signed in: sign out (here or everywhere),
-// change the password, download one's data, delete the account. Guests never need it:
-// seat tokens keep working. The session is an HttpOnly cookie the page never sees.
+// change the password, download one's data, delete the account; one's games on every
+// device and a link to one's profile. Guests never need it: seat tokens keep working.
+// Signing up or in hands this tab's guest seats to the account, so that a guest who
+// signs up keeps their tables. The session is an HttpOnly cookie the page never sees.
 import type { AccountData, AccountView, Credentials } from "./generated/api";
 import { ApiError } from "./api";
 import { clear, h } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason } from "./i18n/server";
+import { bringGuestSeats, forgetSignedIn } from "./players";
+import { myGamesSection } from "./my-games";
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
@@ -66,7 +70,7 @@ function field(testid: string, label: string, type: string, autocomplete: string
 }
 
 /** The sign-up or sign-in form. */
-function credentialsForm(kind: "up" | "in", done: () => void): HTMLElement {
+function credentialsForm(kind: "up" | "in", done: (kept: number) => void): HTMLElement {
   const name = field(`sign-${kind}-name`, t("account.name"), "text", "username");
   const password = field(`sign-${kind}-password`, t("account.password"), "password", kind === "up" ? "new-password" : "current-password");
   const message = messageLine(`sign-${kind}-message`);
@@ -86,7 +90,16 @@ function credentialsForm(kind: "up" | "in", done: () => void): HTMLElement {
     const c = { name: name.input.value, password: password.input.value };
     try {
       await (kind === "up" ? accounts.signUp(c) : accounts.signIn(c));
-      done();
+      forgetSignedIn();
+      // The tables this tab sat at as a guest become the account's (a failure here
+      // loses nothing: the seats' tokens still work in this tab).
+      let kept = 0;
+      try {
+        kept = (await bringGuestSeats()).length;
+      } catch (e) {
+        console.warn("POST /api/me/seats:", e);
+      }
+      done(kept);
     } catch (e) {
       message.say(errorText(e));
     }
@@ -94,8 +107,9 @@ function credentialsForm(kind: "up" | "in", done: () => void): HTMLElement {
   return form;
 }
 
-function signedIn(me: AccountView, again: () => void): HTMLElement {
+function signedIn(me: AccountView, again: () => void, kept: number): HTMLElement {
   const message = messageLine("account-message");
+  if (kept > 0) message.say(t("account.kept_tables", { n: kept }), true);
   const current = field("password-current", t("account.password_current"), "password", "current-password");
   const next = field("password-new", t("account.password_new"), "password", "new-password");
   const change = h(
@@ -155,6 +169,13 @@ function signedIn(me: AccountView, again: () => void): HTMLElement {
     "section",
     { className: "lobby account", testid: "account" },
     h("h1", { testid: "account-name" }, t("account.signed_in_as", { name: me.name })),
+    h(
+      "p",
+      { className: "account-links" },
+      h("a", { href: `/u/${encodeURIComponent(me.name)}`, testid: "my-profile" }, t("account.my_profile")),
+      " · ",
+      h("a", { href: "/leaderboard", testid: "account-leaderboard" }, t("nav.leaderboard")),
+    ),
     message.el,
     h(
       "div",
@@ -163,15 +184,19 @@ function signedIn(me: AccountView, again: () => void): HTMLElement {
       action("sign-out-everywhere", t("account.sign_out_everywhere"), accounts.signOutEverywhere),
       h("a", { className: "button", href: "/api/me/data", download: "", testid: "download-data" }, t("account.download")),
     ),
+    myGamesSection(),
     change,
     remove,
   );
 }
 
-export async function showAccount(app: HTMLElement): Promise<void> {
+export async function showAccount(app: HTMLElement, kept = 0): Promise<void> {
   clear(app);
   document.title = `rumi — ${t("account.title")}`;
-  const again = () => void showAccount(app);
+  const again = (n = 0) => {
+    forgetSignedIn();
+    void showAccount(app, n);
+  };
   let me: AccountView | null;
   try {
     me = await accounts.me();
@@ -180,7 +205,7 @@ export async function showAccount(app: HTMLElement): Promise<void> {
     return;
   }
   if (me) {
-    app.append(signedIn(me, again));
+    app.append(signedIn(me, () => again(), kept));
     return;
   }
   app.append(
@@ -190,6 +215,7 @@ export async function showAccount(app: HTMLElement): Promise<void> {
       h("h1", {}, t("account.title")),
       h("p", {}, t("account.why")),
       h("div", { className: "account-forms" }, credentialsForm("in", again), credentialsForm("up", again)),
+      h("p", {}, h("a", { href: "/leaderboard", testid: "account-leaderboard" }, t("nav.leaderboard"))),
     ),
   );
 }

@@ -1,12 +1,14 @@
 // The lobby: what the two games are (a line and a picture each, drawn by the game's
 // own renderer), one tap to play either against the computer or with friends; the
-// full form under "more options" (game, options, seats: you, invited, open or bot) goes
-// straight to your seat; your tables (kept in this tab); the tables with open seats.
-import { api, ApiError, botsOf, forgetMyTable, joinAs, myTables, rememberTable, storeInvites, storeToken, type CreateRequest, type LobbyTable, type Meta, type SeatRequest } from "./api";
+// full form under "more options" (create-form.ts) goes straight to your seat; your
+// tables (kept in this tab); the tables with open seats; the leaderboards and the
+// account at the foot.
+import { api, botsOf, forgetMyTable, joinAs, myTables, rememberTable, storeToken, type CreateRequest, type LobbyTable, type Meta, type SeatRequest } from "./api";
+import { createForm, createTable, label, showError, variantLabel } from "./create-form";
 import { clear, h } from "./dom";
 import { t, tr } from "./i18n/i18n";
-import { reason } from "./i18n/server";
-import { BOT_NAMES, botLabel, botSeatName, localName, setBots } from "./names";
+import { BOT_NAMES, localName, setBots } from "./names";
+import { signedIn } from "./players";
 import { rulesName, tableTitle, titleName, type TitleSeat } from "./titles";
 
 const NAME_KEY = "rumi.name";
@@ -20,21 +22,6 @@ const QUICK_LEVEL = 3;
 const QUICK_TURN_SECONDS = 120;
 
 type Game = "rumis" | "rummikub";
-
-/** Creates a table and opens it on your seat (the token and the invite links stay in
- * this tab). */
-export async function createTable(req: CreateRequest): Promise<void> {
-  const answer = await api.create(req);
-  if (answer.you) {
-    storeToken(answer.id, answer.you.token);
-    rememberTable({ id: answer.id, game: req.game, seat: answer.you.seat, token: answer.you.token, name: answer.you.name, at: Date.now() });
-  }
-  storeInvites(
-    answer.id,
-    answer.seats.filter((s) => s.invite).map((s) => ({ seat: s.seat, name: s.name ?? null, invite: s.invite! })),
-  );
-  location.href = `/t/${encodeURIComponent(answer.id)}`;
-}
 
 /** Your seat as the lobby's quick games ask for it: under your remembered name, if any. */
 function mySeat(): SeatRequest {
@@ -91,12 +78,27 @@ export async function showLobby(app: HTMLElement): Promise<void> {
     showError(error, e);
     return;
   }
+  // (signed in: account seats and rated games in the form; a failure counts as a guest)
+  const me = await signedIn();
   status.remove();
-  const form = createForm(meta, error);
+  const form = createForm(meta, error, me);
   more.append(form.root);
   const mine = myTablesSection();
   if (mine) app.append(mine);
-  app.append(openTablesSection(error, meta));
+  app.append(openTablesSection(error, meta), footer(me?.name ?? null));
+}
+
+/** The foot of the lobby: the leaderboards, and the account (by name when signed in). */
+function footer(name: string | null): HTMLElement {
+  return h(
+    "footer",
+    { className: "lobby-footer", testid: "lobby-footer" },
+    h("a", { href: "/leaderboard", testid: "footer-leaderboard" }, t("nav.leaderboard")),
+    " · ",
+    name ? h("a", { href: `/u/${encodeURIComponent(name)}`, testid: "footer-profile" }, t("lobby.footer_profile", { name })) : null,
+    name ? " · " : null,
+    h("a", { href: "/account", testid: "footer-account" }, name ? t("account.title") : t("lobby.footer_sign_in")),
+  );
 }
 
 /** A game's card: its picture, what it is in a line, the two quick starts, its rules. */
@@ -155,283 +157,6 @@ function rummikubPicture(): HTMLElement {
   );
 }
 
-
-function showError(box: HTMLElement, e: unknown): void {
-  box.hidden = false;
-  box.textContent = e instanceof ApiError ? reason(e.message, e.code).text : e instanceof Error ? e.message : String(e);
-}
-
-function select(testid: string, options: { value: string; label: string; title?: string }[], value?: string): HTMLSelectElement {
-  const s = h("select", { testid });
-  for (const o of options) s.append(h("option", { value: o.value, title: o.title ?? null }, o.label));
-  if (value !== undefined && options.some((o) => o.value === value)) s.value = value;
-  return s;
-}
-
-let fieldCounter = 0;
-function label(text: string, control: HTMLElement): HTMLElement {
-  const id = control.id || `f${++fieldCounter}`;
-  control.id = id;
-  return h("div", { className: "field" }, h("label", { for: id }, text), control);
-}
-
-/** A variant in words: "Ruinas: build the ruin together first". */
-export function variantLabel(v: string): string {
-  return tr(`variant.${v.replace(/_/g, "-")}`, undefined, v);
-}
-
-export { botLabel };
-
-function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
-  const game = select("game-select", [
-    { value: "rumis", label: t("game.rumis_3d") },
-    { value: "rummikub", label: "Rummikub" },
-  ]);
-  const scenario = select(
-    "scenario-select",
-    meta.rumis.scenarios.map((s) => ({ value: s.key, label: s.name })),
-    "chullpa",
-  );
-  const players = select("players-select", []);
-  const variant = select("variant-select", []);
-  const preset = select(
-    "preset-select",
-    meta.rummikub.presets.map((p) => ({ value: p, label: tr(`preset.${p}`, undefined, p) })),
-  );
-  const turnSeconds = h("input", { testid: "turn-seconds", type: "number", min: 5, max: 600, placeholder: t("lobby.preset") });
-  const noClock = h("input", { testid: "no-clock", type: "checkbox" });
-  const rounds = h("input", { testid: "rounds", type: "number", min: 1, max: 20, value: 1 });
-  const seed = h("input", { testid: "seed", type: "number", min: 0, placeholder: t("lobby.random") });
-  // Hints follow the seats (on for practice, off with other people) until the creator
-  // chooses; the server applies the same default when none is sent.
-  const hints = h("input", { testid: "hints", type: "checkbox" });
-  const hintsNote = h("span", { className: "muted", testid: "hints-note" });
-  let hintsChosen = false;
-  hints.addEventListener("change", () => (hintsChosen = true));
-  const seedNote = h("span", { className: "muted", testid: "seed-note" });
-  const yourName = h("input", { testid: "your-name", type: "text", autocomplete: "nickname", placeholder: t("lobby.your_name_placeholder"), value: localStorage.getItem(NAME_KEY) ?? "" });
-  const seatsBox = h("div", { className: "seats", testid: "seats" });
-  const variantNote = h("div", { className: "muted variant-note", testid: "variant-note" });
-  const rumisBox = h(
-    "div",
-    { className: "options", testid: "rumis-options" },
-    label(t("lobby.scenario"), scenario),
-    label(t("lobby.players"), players),
-    label(t("lobby.variant"), variant),
-    variantNote,
-  );
-  const rkPlayers = select("rk-players-select", (meta.rummikub.players.length ? meta.rummikub.players : [2, 3, 4]).map((n) => ({ value: String(n), label: String(n) })));
-  const rummikubBox = h(
-    "div",
-    { className: "options", testid: "rummikub-options" },
-    label(t("lobby.rules"), preset),
-    label(t("lobby.players"), rkPlayers),
-    label(t("lobby.turn_seconds"), turnSeconds),
-    label(t("lobby.no_clock"), noClock),
-    label(t("lobby.rounds"), rounds),
-  );
-  const rulesLink = h("a", { className: "rules-link", testid: "lobby-rules-link", href: "/rules/rumis" }, t("rules.read"));
-  const createButton = h("button", { testid: "create", className: "primary" }, t("lobby.create"));
-
-  const seatKinds: HTMLSelectElement[] = [];
-  const seatBots: HTMLSelectElement[] = [];
-  const seatMine: HTMLInputElement[] = [];
-  /** The creator's own seat: a human seat, by default the first; null: only watch. */
-  let mine: number | null = 0;
-
-  function scenarioMeta() {
-    return meta.rumis.scenarios.find((s) => s.key === scenario.value);
-  }
-  function refreshPlayers(): void {
-    const s = scenarioMeta();
-    const keep = players.value;
-    clear(players);
-    for (const n of s?.players ?? [2, 3, 4]) players.append(h("option", { value: String(n) }, String(n)));
-    if ([...players.options].some((o) => o.value === keep)) players.value = keep;
-    const keepV = variant.value;
-    clear(variant);
-    for (const v of s?.variants ?? ["standard"]) variant.append(h("option", { value: v }, variantLabel(v)));
-    if ([...variant.options].some((o) => o.value === keepV)) variant.value = keepV;
-    refreshVariants();
-  }
-  /** Variants this board cannot be played with at the chosen player count are disabled. */
-  function refreshVariants(): void {
-    const s = scenarioMeta();
-    const n = Number(players.value);
-    for (const o of variant.options) {
-      const counts = s?.variant_players?.[o.value];
-      o.disabled = !!counts && !counts.includes(n);
-      o.title = counts ? t("lobby.variant_players", { counts: counts.join(", ") }) : "";
-    }
-    if (variant.selectedOptions[0]?.disabled) {
-      const first = [...variant.options].find((o) => !o.disabled);
-      if (first) variant.value = first.value;
-    }
-    variantNote.textContent = tr(`variant_note.${variant.value}`, undefined, "");
-  }
-  function seatCount(): number {
-    return Number(game.value === "rumis" ? players.value : rkPlayers.value) || 2;
-  }
-  /** Practice: every seat but the creator's is a bot; only then may a seed be chosen. */
-  function practice(): boolean {
-    return seatKinds.every((k, i) => i === mine || k.value === "bot");
-  }
-  function syncSeats(): void {
-    if (mine !== null && seatKinds[mine]?.value !== "human") mine = null;
-    if (mine === null) {
-      const first = seatKinds.findIndex((k) => k.value === "human");
-      mine = first >= 0 ? first : null;
-    }
-    seatKinds.forEach((k, i) => {
-      // Your own seat reads "you", not "a person (invited)".
-      const human = k.querySelector<HTMLOptionElement>('option[value="human"]');
-      if (human) human.textContent = i === mine ? t("lobby.kind_you") : t("lobby.kind_human");
-      seatBots[i].hidden = k.value !== "bot";
-      seatMine[i].disabled = k.value !== "human";
-      seatMine[i].checked = i === mine;
-      seatMine[i].parentElement!.hidden = k.value !== "human";
-      const note = seatsBox.querySelector(`[data-testid="seat-note-${i}"]`);
-      if (note)
-        note.textContent =
-          k.value === "human"
-            ? i === mine ? t("lobby.note_you") : t("lobby.note_invite")
-            : k.value === "open" ? t("lobby.note_open") : botSeatName({ seat: i, name: null, bot: seatBots[i].value });
-    });
-    const ok = practice();
-    seed.disabled = !ok;
-    seed.placeholder = ok ? t("lobby.random") : t("lobby.only_bots");
-    seedNote.textContent = ok ? t("lobby.seed_ok") : t("lobby.seed_no");
-    // (as the server decides when none is sent: on for at most one person)
-    const alone = seatKinds.filter((k) => k.value !== "bot").length <= 1;
-    if (!hintsChosen) hints.checked = alone;
-    hintsNote.textContent = alone ? t("lobby.hints_practice") : t("lobby.hints_people");
-  }
-  function refreshSeats(): void {
-    const n = seatCount();
-    const bots = botsOf(meta, game.value);
-    const oldKinds = seatKinds.map((s) => s.value);
-    const oldBots = seatBots.map((s) => s.value);
-    clear(seatsBox);
-    seatKinds.length = 0;
-    seatBots.length = 0;
-    seatMine.length = 0;
-    for (let i = 0; i < n; i++) {
-      const kind = select(`seat-kind-${i}`, [
-        { value: "human", label: t("lobby.kind_human") },
-        { value: "open", label: t("lobby.kind_open") },
-        { value: "bot", label: t("lobby.kind_bot") },
-      ]);
-      kind.setAttribute("aria-label", t("lobby.seat_kind", { n: i + 1 }));
-      kind.value = oldKinds[i] ?? (i === 0 ? "human" : "bot");
-      const sorted = [...bots].sort((a, b) => a.level - b.level);
-      // A new bot seat starts with the first casual bot (level 2), else the weakest.
-      const casual = sorted.find((b) => b.level === 2) ?? sorted[0];
-      const bot = select(
-        `seat-bot-${i}`,
-        sorted.map((b) => ({ value: b.name, ...botLabel(sorted, b.name) })),
-        oldBots[i] ?? casual?.name ?? "",
-      );
-      bot.setAttribute("aria-label", t("lobby.seat_bot", { n: i + 1 }));
-      const syncTitle = () => (bot.title = botLabel(sorted, bot.value).title);
-      bot.addEventListener("change", syncTitle);
-      bot.addEventListener("change", syncSeats);
-      syncTitle();
-      const radio = h("input", { type: "radio", name: "my-seat", testid: `seat-mine-${i}` });
-      radio.addEventListener("change", () => {
-        if (radio.checked) mine = i;
-        syncSeats();
-      });
-      kind.addEventListener("change", syncSeats);
-      seatKinds.push(kind);
-      seatBots.push(bot);
-      seatMine.push(radio);
-      seatsBox.append(
-        h(
-          "div",
-          { className: "seat-row", testid: `seat-row-${i}` },
-          h("span", { className: "seat-label" }, t("seat.n", { n: i + 1 })),
-          kind,
-          bot,
-          h("label", { className: "mine" }, radio, " ", t("lobby.mine")),
-          h("span", { className: "muted", testid: `seat-note-${i}` }),
-        ),
-      );
-    }
-    syncSeats();
-  }
-  function refreshGame(): void {
-    rumisBox.hidden = game.value !== "rumis";
-    rummikubBox.hidden = game.value !== "rummikub";
-    rulesLink.setAttribute("href", `/rules/${game.value}`);
-    refreshSeats();
-  }
-  game.addEventListener("change", refreshGame);
-  scenario.addEventListener("change", () => {
-    refreshPlayers();
-    refreshSeats();
-  });
-  players.addEventListener("change", () => {
-    refreshVariants();
-    refreshSeats();
-  });
-  variant.addEventListener("change", refreshVariants);
-  rkPlayers.addEventListener("change", refreshSeats);
-  noClock.addEventListener("change", () => (turnSeconds.disabled = noClock.checked));
-  const presetClock = () => {
-    const secs = meta.rummikub.preset_turn_seconds?.[preset.value];
-    turnSeconds.placeholder = secs === undefined ? t("lobby.preset") : secs === null ? t("rk.no_clock") : t("lobby.preset_secs", { secs });
-  };
-  preset.addEventListener("change", presetClock);
-  presetClock();
-  refreshPlayers();
-  refreshGame();
-
-  createButton.addEventListener("click", async () => {
-    error.hidden = true;
-    const name = yourName.value.trim();
-    localStorage.setItem(NAME_KEY, name);
-    const seats: SeatRequest[] = seatKinds.map((k, i) =>
-      k.value === "bot" ? { kind: "bot", bot: seatBots[i].value } : i === mine && name ? { kind: "human", name } : { kind: k.value as "human" | "open" },
-    );
-    const req: CreateRequest = { game: game.value as "rumis" | "rummikub", seats };
-    if (mine !== null) req.creator_seat = mine;
-    if (game.value === "rumis") {
-      req.rumis = { scenario: scenario.value, players: Number(players.value), variant: variant.value };
-    } else {
-      req.rummikub = { rules: preset.value, rounds: Math.max(1, Number(rounds.value) || 1) };
-      if (noClock.checked) req.rummikub.turn_seconds = null;
-      else if (turnSeconds.value !== "") req.rummikub.turn_seconds = Number(turnSeconds.value);
-    }
-    if (practice() && seed.value !== "") req.seed = Number(seed.value);
-    if (hintsChosen) req.hints = hints.checked;
-    createButton.disabled = true;
-    try {
-      // Straight to your seat.
-      await createTable(req);
-    } catch (e) {
-      showError(error, e);
-      createButton.disabled = false;
-    }
-  });
-
-  const root = h(
-    "div",
-    { className: "create-form", testid: "create-form" },
-    label(t("lobby.game"), game),
-    label(t("lobby.your_name"), yourName),
-    rulesLink,
-    rumisBox,
-    rummikubBox,
-    h("h3", {}, t("lobby.seats")),
-    seatsBox,
-    label(t("lobby.seed"), seed),
-    seedNote,
-    label(t("lobby.hints"), hints),
-    hintsNote,
-    h("div", {}, createButton),
-  );
-  return { root };
-}
 
 /** Tables this tab holds a seat at (sessionStorage, like their tokens). */
 function myTablesSection(): HTMLElement | null {

@@ -1,6 +1,6 @@
 // The client's router: / lobby, /t/{id} table, /replay/{id} replay, /rules/{game} the
-// rules, /learn/{game} the tutorial, /account sign-up and sign-in, anything else a
-// not-found page.
+// rules, /learn/{game} the tutorial, /account sign-up and sign-in, /u/{name} a player's
+// profile, /leaderboard the leaderboards, anything else a not-found page.
 //
 // A seat link is `/t/{id}#token=…`, and a token is read from the fragment only (the old
 // `/t/{id}?seat=&token=` opens the table to watch): the address becomes `/t/{id}`
@@ -13,7 +13,8 @@ import { h } from "./dom";
 import { lang, setLang, t, type Lang } from "./i18n/i18n";
 import { showLobby } from "./lobby";
 import { showNotFound } from "./notfound";
-import { openLink, showTable } from "./table";
+import { showTable } from "./table";
+import { openLink } from "./table-link";
 import { showReplay } from "./replay";
 
 /** The top bar: the language switch (remembered) and the rules. */
@@ -64,6 +65,7 @@ const table = path.match(/^\/t\/([^/]+)\/?$/);
 const replay = path.match(/^\/replay\/([^/]+)\/?$/);
 const rules = path.match(/^\/rules\/(rumis|rummikub)\/?$/);
 const learn = path.match(/^\/learn\/(rumis|rummikub)\/?$/);
+const user = path.match(/^\/u\/([^/]+)\/?$/);
 if (table) {
   const id = decodeURIComponent(table[1]);
   const query = new URLSearchParams(location.search);
@@ -95,6 +97,10 @@ if (table) {
   import("./rumis/picture").then((m) => m.showPicture(app));
 } else if (path === "/account" || path === "/account/") {
   import("./account").then((m) => m.showAccount(app));
+} else if (user) {
+  import("./profile").then((m) => m.showProfile(app, decodeURIComponent(user[1])));
+} else if (path === "/leaderboard" || path === "/leaderboard/") {
+  import("./leaderboard").then((m) => m.showLeaderboard(app));
 } else if (path === "/" || path === "/index.html") {
   showLobby(app);
 } else {

@@ -8,7 +8,8 @@ import { smallTile } from "./rummikub/log";
 import { showNotFound } from "./notfound";
 import { setBots } from "./names";
 import { viewTitle } from "./titles";
-import { fairnessBox, resultText, rumisUI, type GameContext, type GameUI } from "./table";
+import { fairnessBox } from "./fairness";
+import { resultText, rumisUI, type GameContext, type GameUI } from "./table";
 
 export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   clear(app);

@@ -10,13 +10,11 @@ import {
   joinAs,
   statusOf,
   storedInvites,
-  storedToken,
   storeToken,
   TableSocket,
   type Action,
   type CreateRequest,
   type SeatRequest,
-  type Fairness,
   type Meta,
   type Seat,
   type TableView,
@@ -26,14 +24,15 @@ import { t } from "./i18n/i18n";
 import { reason, ruleHref, setSeatNames } from "./i18n/server";
 import type { CheckResult, Placement, Reason } from "./api";
 import { showNotFound } from "./notfound";
-import { botLabel } from "./lobby";
-import { rememberTable, forgetMyTable, myTables } from "./api";
+import { rememberTable, forgetMyTable } from "./api";
 import { RummikubUI } from "./rummikub/ui";
-import { botSeatName, localName, setBots } from "./names";
-import { gameName, titleName, viewTitle } from "./titles";
-import { createTable } from "./lobby";
+import { botLabel, botSeatName, localName, setBots } from "./names";
+import { viewTitle } from "./titles";
+import { createTable } from "./create-form";
 import { TurnSignal } from "./turn";
 import { colourChip } from "./rumis/palette";
+import { ratedBadge, renderTakeSeat, seatNameNode } from "./table-account";
+import { fairnessBox } from "./fairness";
 
 export interface GameContext {
   id: string;
@@ -63,124 +62,6 @@ export async function rumisUI(root: HTMLElement, ctx: GameContext, readOnly = fa
 const NAME_KEY = "rumi.name";
 /** Codes of a seat token the server does not take: the page forgets it and watches. */
 const REFUSED_TOKEN = ["bad_token", "seat_taken", "claim_needed"];
-/** The server's name for an invited seat nobody named (`Player 2`). */
-const DEFAULT_NAME = /^Player \d+$/;
-
-/** A seat link just opened (`#token=…`). A seat this tab holds: its table. Else the
- * token is tried as an invite (`POST …/claim`): the invite is spent and only the
- * seat's new token is kept. If an invited seat still free is called "Player N", the
- * invitee says their name first and sits down under it. A seat's own link ("my seat
- * link", `not_an_invite`) is kept as it is; a spent invite opens the table to watch,
- * saying that the seat is taken. */
-export async function openLink(app: HTMLElement, id: string, token: string): Promise<void> {
-  if (storedToken(id) === token || myTables().some((m) => m.id === id && m.token === token)) return showTable(app, id, token);
-  let unnamed = false;
-  let invitation: HTMLElement | null = null;
-  try {
-    const v = await api.view(id, null);
-    unnamed = v.seats.some((s) => s.kind === "human" && !s.claimed && DEFAULT_NAME.test(s.name));
-    invitation = inviteLine(v);
-  } catch {
-    /* the table page says what is wrong */
-  }
-  if (!unnamed) {
-    await sitDown(app, id, token);
-    return;
-  }
-  clear(app);
-  const input = h("input", {
-    testid: "ask-name-input",
-    type: "text",
-    autocomplete: "nickname",
-    maxlength: 40,
-    required: true,
-    "aria-label": t("lobby.your_name"),
-    value: localStorage.getItem(NAME_KEY) ?? "",
-  });
-  const error = h("p", { className: "error", testid: "ask-name-error", role: "alert", hidden: true });
-  const sit = h("button", { type: "submit", testid: "ask-name-sit" }, t("table.sit_down"));
-  const form = h(
-    "form",
-    { className: "ask-name", testid: "ask-name" },
-    invitation ?? h("h2", {}, t("table.ask_name_title", { id })),
-    invitation ? h("p", {}, t("invite.name_question")) : null,
-    h("label", {}, t("lobby.your_name"), " ", input),
-    " ",
-    sit,
-    error,
-  );
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const name = input.value.trim();
-    if (!name) return;
-    sit.disabled = true;
-    error.hidden = true;
-    const refused = await sitDown(app, id, token, name);
-    if (!refused) {
-      try {
-        localStorage.setItem(NAME_KEY, name);
-      } catch {
-        /* no storage */
-      }
-      return;
-    }
-    error.hidden = false;
-    error.textContent = reason(refused.message, refused.code, refused.why).text;
-    sit.disabled = false;
-  });
-  app.append(form);
-  input.focus();
-}
-
-/** "Ana invites you to Rumis, Chullpa, three players" and who else sits there, from the
- * public view: the host is the first person who has taken a seat. */
-export function inviteLine(v: TableView): HTMLElement {
-  const host = v.seats.find((s) => s.kind !== "bot" && s.claimed);
-  const what = v.rumis
-    ? `${gameName(v.game)}, ${v.rumis.scenario.name}, ${t("title.players", { n: v.seats.length })}`
-    : `${gameName(v.game)}, ${v.rummikub ? rulesWords(v.rummikub.rules.name) : ""}, ${t("title.players", { n: v.seats.length })}`;
-  const line = host ? t("invite.line", { host: seatName(host), game: what }) : t("invite.line_nohost", { game: what });
-  const others = v.seats.filter((s) => s.claimed || s.kind === "bot").map(titleName);
-  return h(
-    "div",
-    { className: "invitation", testid: "invitation" },
-    h("h2", { testid: "invitation-line" }, line),
-    others.length ? h("p", { className: "muted", testid: "invitation-seats" }, t("invite.with", { names: others.join(", ") })) : null,
-  );
-}
-
-function rulesWords(name: string): string {
-  return t(name === "old" ? "preset.old" : "preset.current");
-}
-
-/** Takes the invited seat of `token` (under `name`, if given) and shows the table; a
- * refused name is answered (to ask again), every other outcome shows the table. */
-async function sitDown(app: HTMLElement, id: string, token: string, name?: string): Promise<ApiError | null> {
-  try {
-    const grant = await api.claim(id, token, name);
-    storeToken(id, grant.token);
-    showTable(app, id, grant.token);
-  } catch (e) {
-    if (!(e instanceof ApiError)) {
-      showTable(app, id, null, String(e));
-    } else if (name !== undefined && (e.code === "bad_name" || e.code === "name_taken")) {
-      return e;
-    } else if (e.code === "not_an_invite") {
-      storeToken(id, token);
-      showTable(app, id, token);
-    } else if (e.code === "seat_taken") {
-      forgetToken(id);
-      showTable(app, id, null, t("table.seat_taken"));
-    } else if (e.code === "bad_token" || e.code === "token_needed") {
-      forgetToken(id);
-      showTable(app, id, null, t("table.bad_token", { message: reason(e.message, e.code).text }));
-    } else {
-      // No such table, or the server is unreachable: the table page says so.
-      showTable(app, id, null, e.status === 404 ? null : reason(e.message, e.code, e.why).text);
-    }
-  }
-  return null;
-}
 
 /** `/t/ID#token=…` as an absolute link. */
 export function seatLink(id: string, token: string): string {
@@ -213,14 +94,6 @@ export function copyField(testid: string, value: string): HTMLElement {
   return h("span", { className: "copy-field" }, input, button);
 }
 
-function replayFile(id: string): string {
-  return `rumi-${id}-replay.json`;
-}
-
-function shortHex(hex: string): string {
-  return hex.length > 12 ? `${hex.slice(0, 12)}…` : hex;
-}
-
 /** A player's name for a sentence: "Ana" or "seat 2". */
 function who(seat: Seat | undefined, index: number): string {
   return seat ? seatName(seat) : t("seat.n", { n: index + 1 });
@@ -241,81 +114,6 @@ export function resultText(v: TableView): string {
 
 function seconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));
-}
-
-async function sha256Hex(text: string): Promise<string | null> {
-  if (!globalThis.crypto?.subtle) return null;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/**
- * The commitment this browser first saw for a table (kept in localStorage), which
- * `rumi verify --commitment` checks the replay against: a server that changed the
- * deal afterwards would have to change the commitment too.
- */
-function seenCommitment(id: string, commitment: string): string {
-  const key = `rumi.commitment.${id}`;
-  try {
-    const seen = localStorage.getItem(key);
-    if (seen) return seen;
-    localStorage.setItem(key, commitment);
-  } catch {
-    // Storage refused (private mode): the commitment shown now.
-  }
-  return commitment;
-}
-
-/** The fairness box: the commitment, the practice seed, and once over the seed and salt. */
-export function fairnessBox(id: string, f: Fairness | undefined, over: boolean): HTMLElement | null {
-  if (!f) return null;
-  const seen = seenCommitment(id, f.commitment);
-  const box = h(
-    "div",
-    { className: "fairness", testid: "fairness" },
-    h("span", { className: "muted" }, t("fair.committed"), " "),
-    h("code", { testid: "commitment", title: t("fair.commitment_title", { value: f.commitment }), "data-value": f.commitment }, shortHex(f.commitment)),
-  );
-  if (f.practice_seed !== null && f.practice_seed !== undefined) {
-    box.append(" ", h("span", { className: "practice", testid: "practice-seed", "data-seed": String(f.practice_seed) }, t("fair.practice", { seed: f.practice_seed })));
-  }
-  if (over && f.seed !== null && f.seed !== undefined && f.salt) {
-    const input = `rumi-seed:${f.seed}:${f.salt}`;
-    const verdict = h("span", { testid: "fairness-check" });
-    box.append(
-      h(
-        "div",
-        { testid: "fairness-reveal", "data-seed": String(f.seed), "data-salt": f.salt },
-        t("fair.seed"), " ",
-        h("code", { testid: "revealed-seed" }, String(f.seed)),
-        ", ", t("fair.salt"), " ",
-        h("code", { testid: "revealed-salt", title: f.salt }, shortHex(f.salt)),
-        " ",
-        verdict,
-      ),
-      h(
-        "div",
-        { className: "muted small-text", testid: "fairness-how" },
-        t("fair.how1"), " ",
-        h("code", {}, `rumi-seed:${f.seed}:<salt>`),
-        " ", t("fair.how2"), " ",
-        h("code", { testid: "verify-command", "data-commitment": seen }, `rumi verify --commitment ${seen} ${replayFile(id)}`),
-        " ", t("fair.how3"), " ",
-        h("a", { href: `/api/tables/${encodeURIComponent(id)}/replay`, download: replayFile(id), testid: "replay-download" }, t("fair.how_replay")),
-        " ", t("fair.how4"),
-      ),
-    );
-    sha256Hex(input)
-      .then((hex) => {
-        if (hex === null) return;
-        const ok = hex === f.commitment.toLowerCase();
-        verdict.dataset.ok = String(ok);
-        verdict.className = ok ? "ok" : "bad";
-        verdict.textContent = ok ? t("fair.ok") : t("fair.bad");
-      })
-      .catch(() => {});
-  }
-  return box;
 }
 
 /** Asks before a seat goes to a bot, naming the bot; resolves whether to go ahead. */
@@ -346,6 +144,8 @@ function sameSettings(v: TableView): CreateRequest {
   const you = v.you;
   const seats: SeatRequest[] = v.seats.map((s) => {
     if (s.kind === "bot" && !s.claimed && s.bot) return { kind: "bot", bot: s.bot };
+    // (a rated table's next game: the same account holders, rated again)
+    if (v.rated && s.account && s.seat !== you) return { kind: "account", name: s.account };
     const named = localName(s.name, false) === s.name ? s.name : undefined;
     return named ? { kind: "human", name: named } : { kind: "human" };
   });
@@ -353,7 +153,8 @@ function sameSettings(v: TableView): CreateRequest {
   if (you !== null) req.creator_seat = you;
   if (v.rumis) req.rumis = { scenario: v.rumis.scenario.key, players: v.rumis.players, variant: v.rumis.variant };
   if (v.rummikub) req.rummikub = { rules: v.rummikub.rules.name, rounds: v.rummikub.rounds, turn_seconds: v.rummikub.rules.turn_seconds };
-  req.hints = v.hints;
+  if (v.rated) req.rated = true;
+  else req.hints = v.hints;
   return req;
 }
 
@@ -372,6 +173,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const result = h("div", { className: "result", testid: "result", hidden: true });
   const errorBox = h("div", { className: "error", testid: "error", role: "alert", hidden: true });
   const joinBox = h("div", { className: "join-box", hidden: true });
+  // A seat kept for the signed-in account: taken with one button.
+  const takeSeatBox = h("div", { className: "take-seat", testid: "take-seat-box", hidden: true });
   const renameInput = h("input", { testid: "rename-input", type: "text", autocomplete: "nickname", maxlength: 40, "aria-label": t("lobby.your_name") });
   const renameBox = h(
     "form",
@@ -406,7 +209,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   signal.controls.hidden = true;
   app.append(
     h("div", { className: "table-head" }, title, connection, turn, signal.controls),
-    h("div", { className: "table-side" }, seats, troubleBox, renameBox, waitingBox, takeBackBox, result, joinBox),
+    h("div", { className: "table-side" }, seats, troubleBox, renameBox, waitingBox, takeBackBox, result, joinBox, takeSeatBox),
     fairness,
     errorBox,
     gameBox,
@@ -491,6 +294,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   /** A newer view replaces the shown one; at the same version the socket's wins (it also
    * says who is connected as of the last change, where an HTTP answer may be older). */
   function accept(next: TableView, fromSocket: boolean): void {
+    // Opened without a token, the account's seat found by the session: keep its token
+    // like one from a link and go on as that seat's player (the socket needs the token).
+    if (!token && next.seat_token) return sitAs(next.seat_token, next.you, next.seats[next.you ?? -1]?.name ?? null);
     if (view && (next.version < view.version || (next.version === view.version && !fromSocket))) return;
     // The stones' orientations come in the first views only: keep them, so that a game
     // view made after later views (the Rumis chunk loads meanwhile) still has them.
@@ -513,6 +319,19 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     forgetToken(id);
     forgetMyTable(id);
     showTable(app, id, null, code === "seat_taken" ? t("table.seat_taken") : t("table.bad_token", { message: reason(message, code).text }));
+  }
+
+  /** Goes on as the seat of `seatToken` (found by the session, or just taken). */
+  function sitAs(seatToken: string, seat: number | null, name: string | null): void {
+    if (stopped) return;
+    stopped = true;
+    socket.close();
+    window.clearInterval(ticker);
+    game?.destroy();
+    signal.destroy();
+    storeToken(id, seatToken);
+    if (seat !== null) rememberTable({ id, game: view?.game ?? "", seat, token: seatToken, name, at: Date.now() });
+    showTable(app, id, seatToken);
   }
 
   /** A table the server does not know: say so, stop reconnecting, link to the lobby. */
@@ -552,6 +371,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   function handControl(v: TableView, s: Seat): HTMLElement | null {
     if (statusOf(v) === "over" || v.you === null || s.kind === "bot") return null;
     const own = s.seat === v.you;
+    // (at a rated table you play your own seat: the server refuses to hand it to a bot)
+    if (own && v.rated) return null;
     if (!own) {
       // Another player's seat: only once the server says they have been away long enough.
       // (An invited seat nobody took counts as away since the table was made.)
@@ -637,7 +458,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         s.kind === "bot"
           ? s.claimed ? ` · ${t("hand.played_by", { bot: botSeatName({ seat: s.seat, name: null, bot: s.bot }) })}` : ""
           : !s.claimed
-            ? s.kind === "open" ? ` · ${t("seat.open")}` : ` · ${t("seat.invited")}`
+            ? s.kind === "open" ? ` · ${t("seat.open")}` : s.kind === "account" ? ` · ${t("seat.kept")}` : ` · ${t("seat.invited")}`
             : s.connected ? ` · ${t("seat.online")}` : s.away_since_ms !== null ? ` · ${t("seat.away")}` : ` · ${t("seat.offline")}`;
       seats.append(
         h(
@@ -652,9 +473,10 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
           h("span", { className: "marker" }, moving ? "▶" : ""),
           // Rumis: the seat's colours, each with its symbol, as in the build and the scores.
           ...(v.rumis?.colours.filter((c) => c.owner === s.seat).map((c) => colourChip(c.colour)) ?? []),
-          h("span", { className: "name" }, seatName(s) + (s.seat === v.you ? ` (${t("common.you")})` : "")),
+          h("span", { className: "name" }, seatNameNode(s, seatName(s)), s.seat === v.you ? ` (${t("common.you")})` : ""),
           h("span", { className: "muted" }, state),
-          s.seat === v.you && token
+          // (an account's seat carries the account's name: not renamed here)
+          s.seat === v.you && token && !s.account
             ? h(
                 "button",
                 {
@@ -681,6 +503,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     hintsLine.dataset.on = String(v.hints);
     // (after the seats, in their row: no line of its own on a phone)
     seats.append(hintsLine);
+    const rated = ratedBadge(v);
+    if (rated) seats.append(rated);
   }
 
   /** A bot seat whose bot failed: the server retries it, then a simpler bot moves for it. */
@@ -728,6 +552,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
             copyField(`table-link-${seat}`, absolute(`/t/${encodeURIComponent(id)}`)),
           ),
         );
+      } else if (s?.kind === "account") {
+        list.append(h("li", { testid: `kept-seat-${seat}` }, h("span", { className: "seat-label" }, `${t("seat.n", { n: seat + 1 })}: `), t("table.kept_note", { name: s.account ?? s.name })));
       } else {
         list.append(h("li", {}, h("span", { className: "seat-label" }, `${t("seat.n", { n: seat + 1 })}: `), t("table.invited_note")));
       }
@@ -972,6 +798,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     clear(result);
     if (v.over && v.result) result.append(...endPanel(v).filter((x): x is HTMLElement => x !== null));
     renderJoin(v);
+    void renderTakeSeat(takeSeatBox, v, id, (seatToken, seat, name) => sitAs(seatToken, seat, name));
     renderMyLink(v);
 
     if (game) game.update(v);

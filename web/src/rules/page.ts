@@ -4,7 +4,7 @@ import { api } from "../api";
 import { clear, h } from "../dom";
 import { pick, t } from "../i18n/i18n";
 import { stoneSvg } from "../rumis/tray";
-import { variantLabel } from "../lobby";
+import { variantLabel } from "../create-form";
 import { RUMIS_RULES } from "./rumis";
 import { RUMMIKUB_RULES } from "./rummikub";
 import type { Cell } from "../api";
