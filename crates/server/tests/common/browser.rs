@@ -13,6 +13,8 @@ pub struct Browser<'a> {
     pub origin: Option<String>,
     /// A seat token sent as `X-Seat-Token`.
     pub token: Option<String>,
+    /// The `Host` the request names (the server's address when `None`).
+    pub host: Option<String>,
 }
 
 /// An answer: status, `Set-Cookie` (if any) and body.
@@ -32,6 +34,7 @@ impl<'a> Browser<'a> {
             cookie: None,
             origin: Some(server.base.clone()),
             token: None,
+            host: None,
         }
     }
 
@@ -42,6 +45,9 @@ impl<'a> Browser<'a> {
             .request(method, format!("{}{path}", self.server.base));
         if let Some(cookie) = &self.cookie {
             request = request.header("cookie", format!("a=1; rumi_session={cookie}"));
+        }
+        if let Some(host) = &self.host {
+            request = request.header("host", host);
         }
         if let Some(token) = &self.token {
             request = request.header("x-seat-token", token);
