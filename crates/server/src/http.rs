@@ -60,6 +60,8 @@ mod tables;
         players::leaderboard,
         players::my_games,
         players::adopt_seats,
+        players::challenges,
+        players::decline,
         passkeys::list,
         passkeys::start,
         passkeys::finish,
@@ -156,6 +158,11 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
         .route("/api/me/data", get(accounts::my_data))
         .route("/api/me/games", get(players::my_games))
         .route("/api/me/seats", json_writes(post(players::adopt_seats)))
+        .route("/api/me/challenges", get(players::challenges))
+        .route(
+            "/api/tables/{id}/decline",
+            json_writes(post(players::decline)),
+        )
         .route("/api/me/passkeys", get(passkeys::list))
         .route("/api/me/passkeys/start", json_writes(post(passkeys::start)))
         .route(

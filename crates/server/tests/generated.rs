@@ -98,6 +98,8 @@ fn typescript() -> String {
         GuestSeat::decl(&cfg),
         AdoptSeats::decl(&cfg),
         AdoptedSeats::decl(&cfg),
+        Challenge::decl(&cfg),
+        Challenges::decl(&cfg),
         PasskeyView::decl(&cfg),
         Passkeys::decl(&cfg),
         PasskeyChallenge::decl(&cfg),

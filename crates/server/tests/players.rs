@@ -234,6 +234,17 @@ async fn rated_game_moves_both_ratings(server: &TestServer) {
     assert_eq!(mine.body["games"][0]["finished"], true);
     let data = bo.get("/api/me/data").await;
     assert_eq!(data.body["profile"]["games"][0]["id"], id.as_str());
+
+    // A rematch is a challenge for the other account, rated like the game before.
+    let rematch = ana.post(&format!("{path}/rematch"), json!({})).await;
+    assert_eq!(rematch.status, 200, "{}", rematch.body);
+    let challenges = bo.get("/api/me/challenges").await.body;
+    assert_eq!(
+        challenges["challenges"][0]["id"], rematch.body["id"],
+        "{challenges}"
+    );
+    assert_eq!(challenges["challenges"][0]["from"], json!(["Ana"]));
+    assert_eq!(challenges["challenges"][0]["rated"], true);
 }
 
 #[tokio::test]
@@ -406,4 +417,65 @@ async fn results_are_recorded_once_and_concurrent_games_both_count() {
     assert_eq!(profile["ratings"]["rummikub"]["games"], 2, "{profile}");
     assert_eq!(profile["games"].as_array().unwrap().len(), 2);
     assert_eq!(profile["totals"][0]["won"], 2);
+}
+
+#[tokio::test]
+async fn a_challenged_player_sees_the_invitation_and_may_decline_it() {
+    let server = start_with(&temp_sqlite("players_challenge"), options()).await;
+    let mut ana = signed_up(&server, "Ana").await;
+    let mut bo = signed_up(&server, "Bo_2").await;
+    let mut eve = signed_up(&server, "Eve").await;
+    for rated in [false, true] {
+        let mut body = rumis(json!([{"kind": "human"}, {"kind": "account", "name": "Bo_2"}]));
+        body["rated"] = json!(rated);
+        let created = ana.post("/api/tables", body).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let id = created.body["id"].as_str().unwrap().to_string();
+        let list = bo.get("/api/me/challenges").await.body;
+        let challenge = &list["challenges"][0];
+        assert_eq!(challenge["id"], id.as_str(), "{list}");
+        assert_eq!(
+            (
+                challenge["seat"].clone(),
+                challenge["from"].clone(),
+                challenge["rated"].clone()
+            ),
+            (json!(1), json!(["Ana"]), json!(rated))
+        );
+        assert_eq!(
+            eve.get("/api/me/challenges").await.body["challenges"],
+            json!([])
+        );
+        // Only Bo can decline it, once.
+        let decline = format!("/api/tables/{id}/decline");
+        assert_eq!(
+            code(&eve.post(&decline, json!({})).await),
+            (409, "no_seat".into())
+        );
+        assert_eq!(bo.post(&decline, json!({})).await.status, 204);
+        assert_eq!(
+            code(&bo.post(&decline, json!({})).await),
+            (409, "no_seat".into())
+        );
+        assert_eq!(
+            bo.get("/api/me/challenges").await.body["challenges"],
+            json!([])
+        );
+        // The seat is open now: to anyone, or to account holders at a rated table.
+        let view = server.view(&id, None).await;
+        assert_eq!(view["seats"][1]["kind"], "open", "{view}");
+        assert_eq!(view["seats"][1]["name"], "Player 2");
+        let join = format!("/api/tables/{id}/join");
+        let guest = Browser::new(&server).post(&join, json!({})).await;
+        if rated {
+            assert_eq!(code(&guest), (403, "rated_rules".into()));
+            let joined = eve.post(&join, json!({})).await;
+            assert_eq!(joined.status, 200, "{}", joined.body);
+            assert_eq!(joined.body["name"], "Eve");
+        } else {
+            assert_eq!(guest.status, 200, "{}", guest.body);
+        }
+    }
+    let guest = Browser::new(&server).get("/api/me/challenges").await;
+    assert_eq!(code(&guest), (401, "not_signed_in".into()));
 }

@@ -545,6 +545,18 @@ export type AdoptSeats = { seats: Array<GuestSeat>, };
 
 export type AdoptedSeats = { tables: Array<string>, };
 
+export type Challenge = { id: string, game: GameKind, 
+/**
+ * The seat kept for you, and every seat's name.
+ */
+seat: number, names: Array<string>, 
+/**
+ * The account holders seated already (who asked you).
+ */
+from: Array<string>, rated: boolean, created_ms: number, };
+
+export type Challenges = { challenges: Array<Challenge>, };
+
 export type PasskeyView = { 
 /**
  * The credential's id (base64url).

@@ -8,7 +8,7 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::Json;
 
 use super::accounts::Session;
-use super::extract::JsonBody;
+use super::extract::{JsonBody, TableAt};
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::wire::*;
@@ -82,4 +82,39 @@ pub async fn adopt_seats(
     Ok(Json(AdoptedSeats {
         tables: hub.adopt_seats(&signed.account, &request.seats).await?,
     }))
+}
+
+/// The tables that keep a seat for the signed-in account and wait for it: invitations
+/// by name, and rematches.
+#[utoipa::path(get, path = "/api/me/challenges", responses(
+    (status = 200, body = Challenges),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+))]
+pub async fn challenges(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+) -> Result<Json<Challenges>, ApiError> {
+    Ok(Json(Challenges {
+        challenges: hub.challenges(&signed.account).await?,
+    }))
+}
+
+/// Declines the seat a table keeps for the signed-in account: it opens to anyone from
+/// the lobby (to account holders only at a rated table).
+#[utoipa::path(post, path = "/api/tables/{id}/decline",
+    params(("id" = String, Path)),
+    responses(
+        (status = 204, description = "Declined"),
+        (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+        (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "`no_seat`: no seat here waits for your account"),
+    ))]
+pub async fn decline(
+    State(hub): State<Arc<Hub>>,
+    TableAt(table): TableAt,
+    Session(signed): Session,
+) -> Result<axum::http::StatusCode, ApiError> {
+    hub.decline(&table, &signed.account).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }

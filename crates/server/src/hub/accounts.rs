@@ -7,10 +7,14 @@ use std::sync::Arc;
 
 use crate::error::ApiError;
 use crate::fairness;
+use crate::names::distinct_default;
 use crate::store::StoredAccount;
-use crate::wire::{ErrorCode, GuestSeat, SeatGrant};
+use crate::wire::{Challenge, ErrorCode, GuestSeat, SeatGrant, TableStatus};
 
 use super::{Hub, Table, TableState};
+
+/// Challenges one list shows.
+const MAX_CHALLENGES: u32 = 50;
 
 /// The most guest seats one request may hand to an account.
 pub const MAX_ADOPTED_SEATS: usize = 100;
@@ -93,6 +97,89 @@ impl Hub {
             self.schedule(table.clone());
         }
         Ok(grant(table, seat, &updated.name, &updated.token))
+    }
+
+    /// The seats kept for `account` at tables that wait for it: its challenges.
+    pub async fn challenges(
+        self: &Arc<Self>,
+        account: &StoredAccount,
+    ) -> Result<Vec<Challenge>, ApiError> {
+        let mut challenges = Vec::new();
+        for (id, _, _, created_ms) in self
+            .store
+            .kept_seats_of(&account.id, MAX_CHALLENGES)
+            .await?
+        {
+            let Ok(table) = self.table(&id).await else {
+                continue;
+            };
+            let state = table.state.lock().await;
+            let Some(seat) = state.seat_of_account(&account.id) else {
+                continue;
+            };
+            if state.seats[seat].stored.claimed || state.status() != TableStatus::Waiting {
+                continue;
+            }
+            challenges.push(Challenge {
+                id: id.clone(),
+                game: state.settings.game,
+                seat,
+                names: state.names(),
+                from: state
+                    .seats
+                    .iter()
+                    .filter(|s| s.stored.claimed && !s.stored.account_name.is_empty())
+                    .map(|s| s.stored.account_name.clone())
+                    .collect(),
+                rated: state.settings.rated,
+                created_ms,
+            });
+        }
+        Ok(challenges)
+    }
+
+    /// Declines the seat kept for `account`: it opens to anyone from the lobby (to
+    /// account holders only at a rated table), under a name of its own.
+    pub async fn decline(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        account: &StoredAccount,
+    ) -> Result<(), ApiError> {
+        let mut state = table.state.lock().await;
+        let seat = state
+            .seat_of_account(&account.id)
+            .filter(|&s| !state.seats[s].stored.claimed)
+            .ok_or_else(|| {
+                ApiError::conflict(
+                    ErrorCode::NoSeat,
+                    "no seat at this table waits for your account",
+                )
+            })?;
+        let taken: Vec<String> = state
+            .other_names(seat)
+            .map(|(_, n)| n.to_string())
+            .collect();
+        let name = distinct_default(format!("Player {}", seat + 1), &taken);
+        if !self
+            .store
+            .release_account_seat(&table.id, seat, &account.id, &name)
+            .await?
+        {
+            let _ = self.catch_up_locked(table, &mut state).await;
+            table.changed();
+            return Err(ApiError::conflict(
+                ErrorCode::SeatTaken,
+                "your account took this seat meanwhile",
+            ));
+        }
+        let stored = &mut state.seats[seat].stored;
+        stored.account.clear();
+        stored.account_name.clear();
+        stored.open = true;
+        stored.name = name;
+        table.changed();
+        self.announce(table, state.version, true).await;
+        Ok(())
     }
 
     /// Gives the guest seats a browser holds (table and seat token) to `account`: a

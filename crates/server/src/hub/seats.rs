@@ -302,6 +302,13 @@ impl Hub {
             return Err(ApiError::conflict(ErrorCode::GameOver, "the game is over"));
         }
         state.check_no_seat_of(account)?;
+        if state.settings.rated && account.is_none() {
+            // A seat declined at a rated table is open to account holders only (RT2).
+            return Err(ApiError::forbidden(
+                ErrorCode::RatedRules,
+                "this table is rated: sign in to take its open seat",
+            ));
+        }
         let open: Vec<usize> = state
             .seats
             .iter()

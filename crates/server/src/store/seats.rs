@@ -69,6 +69,49 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Opens a seat kept for `account` to anyone (its player declined), under `name`:
+    /// false when the account took it meanwhile.
+    pub async fn release_account_seat(
+        &self,
+        table_id: &str,
+        seat: usize,
+        account: &str,
+        name: &str,
+    ) -> anyhow::Result<bool> {
+        let done = sqlx::query("UPDATE rumi_seats SET account_id = '', open = 1, name = $1 WHERE table_id = $2 AND seat = $3 AND account_id = $4 AND claimed = 0")
+            .bind(name)
+            .bind(table_id)
+            .bind(seat as i64)
+            .bind(account)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The seats kept for an account at unfinished tables (challenges), newest first:
+    /// `(table, seat, config, created_ms)`.
+    pub async fn kept_seats_of(
+        &self,
+        account: &str,
+        limit: u32,
+    ) -> anyhow::Result<Vec<(String, usize, String, i64)>> {
+        let rows = sqlx::query("SELECT s.table_id, s.seat, t.config, t.created_ms FROM rumi_seats s JOIN rumi_tables t ON t.id = s.table_id WHERE s.account_id = $1 AND s.claimed = 0 AND t.finished = 0 ORDER BY t.created_ms DESC, s.table_id LIMIT $2")
+            .bind(account)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    row.try_get("table_id")?,
+                    row.try_get::<i64, _>("seat")? as usize,
+                    row.try_get("config")?,
+                    row.try_get("created_ms")?,
+                ))
+            })
+            .collect()
+    }
+
     /// Gives a guest's seat to an account (one who signs up keeps this browser's
     /// seats): false when it belongs to an account already.
     pub async fn adopt_seat(

@@ -318,3 +318,25 @@ pub struct PasskeySignIn {
     #[ts(type = "any")]
     pub credential: serde_json::Value,
 }
+
+/// A table that keeps a seat for the signed-in account: accept it by taking the seat
+/// (`POST /api/tables/{id}/claim` without a token) or decline it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Challenge {
+    pub id: String,
+    pub game: GameKind,
+    /// The seat kept for you, and every seat's name.
+    pub seat: usize,
+    pub names: Vec<String>,
+    /// The account holders seated already (who asked you).
+    pub from: Vec<String>,
+    pub rated: bool,
+    #[ts(as = "f64")]
+    pub created_ms: i64,
+}
+
+/// `GET /api/me/challenges`: newest first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Challenges {
+    pub challenges: Vec<Challenge>,
+}
