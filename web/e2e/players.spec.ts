@@ -237,3 +237,31 @@ test("a guest who signs up keeps the table made as a guest", async ({ open, base
   await waitAttr(other, "table-title", "data-you", (v) => v === "0");
   await expect(other.locator(tid("seat-account-link-0"))).toHaveAttribute("href", "/u/Gus_g");
 });
+
+test("a challenge by name shows in the lobby; declined it goes, accepted it seats the player", async ({ open, base }) => {
+  const A = await open({ name: "A" });
+  const B = await open({ ...PHONE, name: "B (phone)" });
+  await signUp(A, base, "Ana_c");
+  await signUp(B, base, "Bo_c");
+  // A's tables name B's account (made through A's session, as the lobby form does).
+  const challenge = async () => {
+    const made = await A.request.post(`${base}/api/tables`, {
+      headers: { Origin: base },
+      data: { game: "rumis", rumis: { scenario: "chullpa", players: 2 }, seats: [{ kind: "human" }, { kind: "account", name: "bo_c" }] },
+    });
+    expect(made.status()).toBe(200);
+    return (await made.json()).id as string;
+  };
+  const first = await challenge();
+  await B.goto(`${base}/`);
+  await expect(B.locator(tid(`challenge-${first}`))).toContainText("Rumis with Ana_c");
+  await fitsWidth(B, "lobby with a challenge");
+  await B.click(tid(`challenge-decline-${first}`));
+  await expect(B.locator(tid("challenges"))).toBeHidden();
+  // The second one appears while B looks at the lobby (it asks again now and then).
+  const second = await challenge();
+  await expect(B.locator(tid(`challenge-${second}`))).toBeVisible({ timeout: 30_000 });
+  await B.click(tid(`challenge-accept-${second}`));
+  await B.waitForURL(`${base}/t/${second}`);
+  await waitAttr(B, "table-title", "data-you", (v) => v === "1");
+});

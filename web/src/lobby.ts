@@ -9,6 +9,7 @@ import { clear, h } from "./dom";
 import { t, tr } from "./i18n/i18n";
 import { BOT_NAMES, localName, setBots } from "./names";
 import { signedIn } from "./players";
+import { challengesSection } from "./challenges";
 import { rulesName, tableTitle, titleName, type TitleSeat } from "./titles";
 
 const NAME_KEY = "rumi.name";
@@ -83,6 +84,7 @@ export async function showLobby(app: HTMLElement): Promise<void> {
   status.remove();
   const form = createForm(meta, error, me);
   more.append(form.root);
+  if (me) app.append(challengesSection());
   const mine = myTablesSection();
   if (mine) app.append(mine);
   app.append(openTablesSection(error, meta), footer(me?.name ?? null));

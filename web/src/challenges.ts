@@ -1,0 +1,115 @@
+// Challenges in the lobby: tables that keep a seat for the signed-in account (an
+// invitation by name, or a rematch) wait for it. Accept opens the table and takes the
+// seat; decline opens the seat to others. While the lobby is open the list is asked
+// again now and then, and a new challenge shows as a browser notification if the
+// player allowed them.
+import type { Challenge, Challenges } from "./generated/api";
+import { ApiError } from "./api";
+import { clear, h } from "./dom";
+import { t } from "./i18n/i18n";
+import { reason } from "./i18n/server";
+import { players } from "./players";
+import { gameName } from "./titles";
+
+/** How often the lobby asks for new challenges. */
+const REFRESH_MS = 20_000;
+
+async function list(): Promise<Challenge[]> {
+  const response = await fetch("/api/me/challenges", { credentials: "same-origin" });
+  if (!response.ok) throw new ApiError(response.status, String(response.status));
+  return ((await response.json()) as Challenges).challenges;
+}
+
+async function decline(id: string): Promise<void> {
+  const response = await fetch(`/api/tables/${encodeURIComponent(id)}/decline`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: "{}",
+    credentials: "same-origin",
+  });
+  if (!response.ok) {
+    const e = (await response.json().catch(() => ({}))) as { error?: string; code?: string };
+    throw new ApiError(response.status, e.error ?? String(response.status), e.code ?? null);
+  }
+}
+
+/** The lobby's challenge box for a signed-in player; it hides while there are none. */
+export function challengesSection(): HTMLElement {
+  const items = h("ul", { className: "links challenges", testid: "challenges-list" });
+  const error = h("p", { className: "error", role: "alert", hidden: true });
+  const notify =
+    "Notification" in window && Notification.permission === "default"
+      ? h("button", { type: "button", className: "secondary", testid: "challenges-notify" }, t("challenges.notify"))
+      : null;
+  notify?.addEventListener("click", () => {
+    void Notification.requestPermission().then(() => notify.remove());
+  });
+  const root = h(
+    "section",
+    { className: "card challenges-card", testid: "challenges", hidden: true, "aria-live": "polite" },
+    h("h2", {}, t("challenges.title")),
+    items,
+    error,
+    notify,
+  );
+  const seen = new Set<string>();
+  let first = true;
+  const show = (challenges: Challenge[]) => {
+    clear(items);
+    root.hidden = challenges.length === 0;
+    for (const c of challenges) {
+      items.append(item(c, () => void refresh(), error));
+      if (!first && !seen.has(c.id) && "Notification" in window && Notification.permission === "granted") {
+        new Notification(t("challenges.notification_title"), { body: describe(c), tag: `rumi-challenge-${c.id}` });
+      }
+      seen.add(c.id);
+    }
+    first = false;
+  };
+  const refresh = async () => {
+    try {
+      show(await list());
+    } catch (e) {
+      console.warn("challenges:", e);
+    }
+  };
+  void refresh();
+  const timer = window.setInterval(() => {
+    // (the lobby was left: stop asking)
+    if (!root.isConnected) window.clearInterval(timer);
+    else if (document.visibilityState === "visible" || ("Notification" in window && Notification.permission === "granted")) void refresh();
+  }, REFRESH_MS);
+  return root;
+}
+
+function describe(c: Challenge): string {
+  const from = c.from.length ? c.from.join(", ") : c.names.filter((_, i) => i !== c.seat).join(", ");
+  return t(c.rated ? "challenges.from_rated" : "challenges.from", { game: gameName(c.game), from });
+}
+
+function item(c: Challenge, changed: () => void, error: HTMLElement): HTMLElement {
+  const accept = h("button", { type: "button", testid: `challenge-accept-${c.id}` }, t("challenges.accept"));
+  const refuse = h("button", { type: "button", className: "secondary", testid: `challenge-decline-${c.id}` }, t("challenges.decline"));
+  const fail = (e: unknown) => {
+    error.hidden = false;
+    error.textContent = e instanceof ApiError ? reason(e.message, e.code).text : String(e);
+  };
+  accept.addEventListener("click", () => {
+    accept.disabled = refuse.disabled = true;
+    players
+      .takeSeat(c.id)
+      .then(() => location.assign(`/t/${encodeURIComponent(c.id)}`))
+      .catch((e) => {
+        accept.disabled = refuse.disabled = false;
+        fail(e);
+      });
+  });
+  refuse.addEventListener("click", () => {
+    accept.disabled = refuse.disabled = true;
+    decline(c.id).then(changed, (e) => {
+      accept.disabled = refuse.disabled = false;
+      fail(e);
+    });
+  });
+  return h("li", { testid: `challenge-${c.id}` }, h("span", {}, describe(c)), " ", accept, " ", refuse);
+}
