@@ -98,6 +98,7 @@ fn typescript() -> String {
         GuestSeat::decl(&cfg),
         AdoptSeats::decl(&cfg),
         AdoptedSeats::decl(&cfg),
+        SessionRequest::decl(&cfg),
         Challenge::decl(&cfg),
         Challenges::decl(&cfg),
         PasskeyView::decl(&cfg),

@@ -545,6 +545,8 @@ export type AdoptSeats = { seats: Array<GuestSeat>, };
 
 export type AdoptedSeats = { tables: Array<string>, };
 
+export type SessionRequest = Record<symbol, never>;
+
 export type Challenge = { id: string, game: GameKind, 
 /**
  * The seat kept for you, and every seat's name.

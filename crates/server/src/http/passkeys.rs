@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 
 use super::accounts::{signed_in, Session};
-use super::extract::JsonBody;
+use super::extract::{JsonBody, OptionalJsonBody};
 use crate::accounts::passkeys::Site;
 use crate::error::ApiError;
 use crate::hub::Hub;
@@ -36,7 +36,7 @@ pub async fn list(
 }
 
 /// Starts adding a passkey: the options for `navigator.credentials.create`.
-#[utoipa::path(post, path = "/api/me/passkeys/start", responses(
+#[utoipa::path(post, path = "/api/me/passkeys/start", request_body = SessionRequest, responses(
     (status = 200, body = PasskeyChallenge),
     (status = 401, body = ErrorBody, description = "`not_signed_in`"),
     (status = 403, body = ErrorBody, description = "`foreign_origin`"),
@@ -46,6 +46,7 @@ pub async fn start(
     State(hub): State<Arc<Hub>>,
     Session(signed): Session,
     headers: HeaderMap,
+    OptionalJsonBody(SessionRequest {}): OptionalJsonBody<SessionRequest>,
 ) -> Result<Json<PasskeyChallenge>, ApiError> {
     Ok(Json(
         hub.accounts

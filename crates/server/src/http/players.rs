@@ -8,7 +8,7 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::Json;
 
 use super::accounts::Session;
-use super::extract::{JsonBody, TableAt};
+use super::extract::{JsonBody, OptionalJsonBody, TableAt};
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::wire::*;
@@ -101,7 +101,7 @@ pub async fn challenges(
 
 /// Declines the seat a table keeps for the signed-in account: it opens to anyone from
 /// the lobby (to account holders only at a rated table).
-#[utoipa::path(post, path = "/api/tables/{id}/decline",
+#[utoipa::path(post, path = "/api/tables/{id}/decline", request_body = SessionRequest,
     params(("id" = String, Path)),
     responses(
         (status = 204, description = "Declined"),
@@ -114,6 +114,7 @@ pub async fn decline(
     State(hub): State<Arc<Hub>>,
     TableAt(table): TableAt,
     Session(signed): Session,
+    OptionalJsonBody(SessionRequest {}): OptionalJsonBody<SessionRequest>,
 ) -> Result<axum::http::StatusCode, ApiError> {
     hub.decline(&table, &signed.account).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)

@@ -340,3 +340,9 @@ pub struct Challenge {
 pub struct Challenges {
     pub challenges: Vec<Challenge>,
 }
+
+/// `POST /api/me/passkeys/start` and `POST /api/tables/{id}/decline`: nothing to say
+/// (`{}`, or no body): the session says who asks.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct SessionRequest {}
