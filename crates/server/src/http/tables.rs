@@ -16,7 +16,6 @@ use super::extract::{
     Token, Viewer,
 };
 use crate::error::ApiError;
-use crate::games::bots;
 use crate::hub::Hub;
 use crate::wire::*;
 
@@ -192,7 +191,7 @@ struct HintQuery {
 }
 
 /// The hint's objective from the query, checked before the table is looked at.
-struct HintObjective(rummikub_solver::Objective);
+pub(super) struct HintObjective(rummikub_solver::Objective);
 
 impl<S: Send + Sync> FromRequestParts<S> for HintObjective {
     type Rejection = Response;
