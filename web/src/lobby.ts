@@ -6,7 +6,7 @@ import { api, ApiError, botsOf, forgetMyTable, joinAs, myTables, rememberTable, 
 import { clear, h } from "./dom";
 import { t, tr } from "./i18n/i18n";
 import { reason } from "./i18n/server";
-import { BOT_NAMES, botLabel, botSeatName, localName, setBots } from "./names";
+import { BOT_NAMES, botLabel, botRatedName, botRating, localName, ratingPool, setBots } from "./names";
 import { rulesName, tableTitle, titleName, type TitleSeat } from "./titles";
 
 const NAME_KEY = "rumi.name";
@@ -272,6 +272,10 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
   function seatCount(): number {
     return Number(game.value === "rumis" ? players.value : rkPlayers.value) || 2;
   }
+  /** The pool the table will be rated in: its bots are shown with their ratings there. */
+  function pool() {
+    return ratingPool(game.value, seatCount());
+  }
   /** Practice: every seat but the creator's is a bot; only then may a seed be chosen. */
   function practice(): boolean {
     return seatKinds.every((k, i) => i === mine || k.value === "bot");
@@ -295,7 +299,7 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
         note.textContent =
           k.value === "human"
             ? i === mine ? t("lobby.note_you") : t("lobby.note_invite")
-            : k.value === "open" ? t("lobby.note_open") : botSeatName({ seat: i, name: null, bot: seatBots[i].value });
+            : k.value === "open" ? t("lobby.note_open") : botRatedName(i, seatBots[i].value, pool());
     });
     const ok = practice();
     seed.disabled = !ok;
@@ -328,7 +332,11 @@ function createForm(meta: Meta, error: HTMLElement): { root: HTMLElement } {
       const casual = sorted.find((b) => b.level === 2) ?? sorted[0];
       const bot = select(
         `seat-bot-${i}`,
-        sorted.map((b) => ({ value: b.name, ...botLabel(sorted, b.name) })),
+        sorted.map((b) => {
+          const { label, title } = botLabel(sorted, b.name);
+          const rating = botRating(b.name, pool());
+          return { value: b.name, title, label: rating === null ? label : t("lobby.bot_rated_option", { label, rating }) };
+        }),
         oldBots[i] ?? casual?.name ?? "",
       );
       bot.setAttribute("aria-label", t("lobby.seat_bot", { n: i + 1 }));

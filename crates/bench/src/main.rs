@@ -6,6 +6,7 @@ mod bench_cluster;
 mod bench_server;
 mod bench_sockets;
 mod bench_starve;
+mod ladder;
 mod mcts_reuse_bench;
 mod rumis_bench;
 mod solver_bench;
@@ -44,6 +45,10 @@ enum Command {
     /// The server's MCTS bot keeping its tree between moves against the same bot
     /// rebuilt every move, at the same time per move: the kept bot's win share.
     MctsReuse(mcts_reuse_bench::MctsReuseArgs),
+    /// The bot ladder: the server's bots play each other in each rating pool; their
+    /// ratings on the people's scale with 95% intervals (--write: the docs and the
+    /// server's embedded table).
+    Ladder(ladder::LadderArgs),
 }
 
 fn main() {
@@ -54,6 +59,7 @@ fn main() {
         Command::Solver(args) => solver_bench::bench(args),
         Command::Starve(args) => bench_starve::bench(args),
         Command::MctsReuse(args) => mcts_reuse_bench::bench(args),
+        Command::Ladder(args) => ladder::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

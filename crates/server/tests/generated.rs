@@ -62,6 +62,8 @@ fn typescript() -> String {
         LobbyTable::decl(&cfg),
         LobbyTables::decl(&cfg),
         ScenarioMeta::decl(&cfg),
+        RatingPool::decl(&cfg),
+        BotRatingMeta::decl(&cfg),
         BotMeta::decl(&cfg),
         RumisMeta::decl(&cfg),
         RummikubMeta::decl(&cfg),
