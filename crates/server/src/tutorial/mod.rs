@@ -499,8 +499,6 @@ fn rummikub_view(round: &Round, last_event: Option<crate::wire::Event>) -> Rummi
     }
 }
 
-/// The limits of the tutorial's checks.
-
 #[cfg(test)]
 mod tests {
     use super::*;
