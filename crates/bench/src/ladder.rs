@@ -354,9 +354,8 @@ fn level_word(level: u8) -> &'static str {
 
 /// A pool's table in Markdown.
 fn markdown_table(pool: &PoolRatings) -> String {
-    let mut out = String::from(
-        "| Bot | Level | Rating | 95% interval | Games |\n|---|---|---:|---|---:|\n",
-    );
+    let mut out =
+        String::from("| Bot | Level | Rating | 95% interval | Games |\n|---|---|---:|---|---:|\n");
     for b in &pool.bots {
         out.push_str(&format!(
             "| `{}` | {} ({}) | {:.0} | {:.0} – {:.0} | {} |\n",
@@ -442,7 +441,8 @@ pub fn bench(args: LadderArgs) -> anyhow::Result<()> {
         all.pools.retain(|p| p.pool != pool.pool);
         all.pools.push(pool);
     }
-    all.pools.sort_by_key(|p| RatingPool::ALL.iter().position(|&q| q == p.pool));
+    all.pools
+        .sort_by_key(|p| RatingPool::ALL.iter().position(|&q| q == p.pool));
     if args.write {
         let json = serde_json::to_string_pretty(&all)? + "\n";
         std::fs::write(&json_path, json)

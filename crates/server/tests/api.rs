@@ -585,7 +585,10 @@ async fn meta_gives_every_bot_its_ladder_rating_in_each_pool_it_plays() {
     ] {
         for bot in meta[game]["bots"].as_array().unwrap() {
             let ratings = bot["ratings"].as_array().unwrap();
-            let named: Vec<&str> = ratings.iter().map(|r| r["pool"].as_str().unwrap()).collect();
+            let named: Vec<&str> = ratings
+                .iter()
+                .map(|r| r["pool"].as_str().unwrap())
+                .collect();
             assert_eq!(named, pools, "{game} bot {}", bot["name"]);
             for r in ratings {
                 let rating = r["rating"].as_i64().unwrap();
