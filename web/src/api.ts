@@ -28,6 +28,7 @@ import type {
 
 export type {
   BotMeta,
+  RatingPool,
   CheckResult,
   CreatedSeat,
   CreateTableResponse,

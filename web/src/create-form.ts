@@ -7,7 +7,7 @@ import type { AccountView } from "./generated/api";
 import { clear, h } from "./dom";
 import { t, tr } from "./i18n/i18n";
 import { reason } from "./i18n/server";
-import { botLabel, botSeatName } from "./names";
+import { botLabel, botRatedName, botRating, ratingPool } from "./names";
 
 const NAME_KEY = "rumi.name";
 
@@ -151,6 +151,10 @@ export function createForm(meta: Meta, error: HTMLElement, me: AccountView | nul
   function seatCount(): number {
     return Number(game.value === "rumis" ? players.value : rkPlayers.value) || 2;
   }
+  /** The pool the table will be rated in: its bots are shown with their ratings there. */
+  function pool() {
+    return ratingPool(game.value, seatCount());
+  }
   /** Practice: every seat but the creator's is a bot; only then may a seed be chosen. */
   function practice(): boolean {
     return seatKinds.every((k, i) => i === mine || k.value === "bot");
@@ -198,7 +202,7 @@ export function createForm(meta: Meta, error: HTMLElement, me: AccountView | nul
           k.value === "human"
             ? i === mine ? t("lobby.note_you") + (me ? ` (${me.name})` : "") : t("lobby.note_invite")
             : k.value === "open" ? t("lobby.note_open")
-            : k.value === "account" ? t("lobby.note_account") : botSeatName({ seat: i, name: null, bot: seatBots[i].value });
+            : k.value === "account" ? t("lobby.note_account") : botRatedName(i, seatBots[i].value, pool());
     });
     const ok = practice();
     seed.disabled = !ok;
@@ -235,7 +239,11 @@ export function createForm(meta: Meta, error: HTMLElement, me: AccountView | nul
       const casual = sorted.find((b) => b.level === 2) ?? sorted[0];
       const bot = select(
         `seat-bot-${i}`,
-        sorted.map((b) => ({ value: b.name, ...botLabel(sorted, b.name) })),
+        sorted.map((b) => {
+          const { label, title } = botLabel(sorted, b.name);
+          const rating = botRating(b.name, pool());
+          return { value: b.name, title, label: rating === null ? label : t("lobby.bot_rated_option", { label, rating }) };
+        }),
         oldBots[i] ?? casual?.name ?? "",
       );
       bot.setAttribute("aria-label", t("lobby.seat_bot", { n: i + 1 }));

@@ -9,8 +9,8 @@
 // ("greedy bot") becomes a Quechua name chosen by the seat's index, so two bots at a
 // table never share one and every page (lobby, seats, turn line, events, results)
 // calls the same seat the same: "Inti, expert bot" / "Inti, Bot (Experte)".
-import type { BotMeta, Meta } from "./api";
-import { t, type MessageKey } from "./i18n/i18n";
+import type { BotMeta, Meta, RatingPool } from "./api";
+import { lang, t, type MessageKey } from "./i18n/i18n";
 
 const LEVELS: MessageKey[] = ["level.1", "level.2", "level.3", "level.4", "level.5"];
 /** A level inside a sentence ("expert" in English, "Experte" in German). */
@@ -93,4 +93,29 @@ export function botSeatName(seat: { seat: number; name?: string | null; bot?: st
   const level = botLevelWord(spec);
   if (style === "title") return level ? t("name.bot_title", { name, level }) : t("name.bot_title_plain", { name });
   return level ? t("name.bot_named", { name, level }) : t("name.bot_named_plain", { name });
+}
+
+/** The pool a table is rated in, as the server's `RatingPool::of`. */
+export function ratingPool(game: string, players: number): RatingPool {
+  if (game === "rummikub") return "rummikub";
+  return players <= 2 ? "rumis_two" : "rumis_multi";
+}
+
+/** A bot's published rating in a pool (the bot ladder's, rounded to 10) in the reader's
+ * digits ("1,650" / "1.650"), null if the meta has none. */
+export function botRating(spec: string | null | undefined, pool: RatingPool): string | null {
+  for (const bots of known) {
+    const r = bots.find((x) => x.name === spec)?.ratings?.find((x) => x.pool === pool);
+    if (r) return r.rating.toLocaleString(lang());
+  }
+  return null;
+}
+
+/** A bot seat of a table being set up, with its rating in the table's pool: "Inti
+ * (expert, about 1,650)" (without a rating as `botSeatName`). */
+export function botRatedName(seat: number, spec: string, pool: RatingPool): string {
+  const level = botLevelWord(spec);
+  const rating = botRating(spec, pool);
+  if (!level || rating === null) return botSeatName({ seat, name: null, bot: spec });
+  return t("name.bot_rated", { name: botOwnName(seat, null), level, rating });
 }

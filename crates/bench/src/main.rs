@@ -7,6 +7,7 @@ mod bench_server;
 mod bench_sign_ins;
 mod bench_sockets;
 mod bench_starve;
+mod ladder;
 mod mcts_reuse_bench;
 mod rumis_bench;
 mod solver_bench;
@@ -48,6 +49,10 @@ enum Command {
     /// The cost of one Argon2 hash, and a person's wait for the bot's reply alone and
     /// while 100 parallel sign-ins hammer the server (issue 47).
     SignIns(bench_sign_ins::SignInsArgs),
+    /// The bot ladder: the server's bots play each other in each rating pool; their
+    /// ratings on the people's scale with 95% intervals (--write: the docs and the
+    /// server's embedded table).
+    Ladder(ladder::LadderArgs),
 }
 
 fn main() {
@@ -59,6 +64,7 @@ fn main() {
         Command::Starve(args) => bench_starve::bench(args),
         Command::MctsReuse(args) => mcts_reuse_bench::bench(args),
         Command::SignIns(args) => bench_sign_ins::bench(args),
+        Command::Ladder(args) => ladder::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

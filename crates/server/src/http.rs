@@ -280,12 +280,14 @@ async fn meta() -> Json<Meta> {
             }
         })
         .collect();
+    let ratings = crate::bot_ratings::embedded();
     let bot_meta = |game| {
         bots(game)
             .map(|b| BotMeta {
                 name: b.spec.to_string(),
                 level: b.level,
                 description: b.description.to_string(),
+                ratings: ratings.of(game, b.spec),
             })
             .collect()
     };

@@ -575,6 +575,30 @@ async fn meta_offers_each_board_only_the_variants_it_can_be_played_in() {
 }
 
 #[tokio::test]
+async fn meta_gives_every_bot_its_ladder_rating_in_each_pool_it_plays() {
+    let server = start(&temp_sqlite("meta-ratings"), 0).await;
+    let (status, meta) = server.get("/api/meta").await;
+    assert_eq!(status, 200);
+    for (game, pools) in [
+        ("rumis", vec!["rumis_two", "rumis_multi"]),
+        ("rummikub", vec!["rummikub"]),
+    ] {
+        for bot in meta[game]["bots"].as_array().unwrap() {
+            let ratings = bot["ratings"].as_array().unwrap();
+            let named: Vec<&str> = ratings
+                .iter()
+                .map(|r| r["pool"].as_str().unwrap())
+                .collect();
+            assert_eq!(named, pools, "{game} bot {}", bot["name"]);
+            for r in ratings {
+                let rating = r["rating"].as_i64().unwrap();
+                assert!(rating % 10 == 0 && (0..4000).contains(&rating), "{r}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
 async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
     let server = start(&temp_sqlite("hint"), 0).await;
     // A deal whose first player can meld from the rack (most can; look for one).

@@ -340,6 +340,14 @@ export type ScenarioMeta = { key: string, name: string, theme: string, status: s
  */
 variant_players: { [key in string]: Array<number> }, };
 
+export type RatingPool = "rumis_two" | "rumis_multi" | "rummikub";
+
+export type BotRatingMeta = { pool: RatingPool, 
+/**
+ * The shown rating (people's scale), rounded to 10.
+ */
+rating: number, };
+
 export type BotMeta = { 
 /**
  * The name a seat request uses (`mcts:3`).
@@ -348,7 +356,11 @@ name: string,
 /**
  * 1 (beginner) to 5 (expert).
  */
-level: number, description: string, };
+level: number, description: string, 
+/**
+ * Its rating in each pool the ladder measured it in (empty if none).
+ */
+ratings: Array<BotRatingMeta>, };
 
 export type RumisMeta = { scenarios: Array<ScenarioMeta>, variants: Array<string>, bots: Array<BotMeta>, };
 
@@ -476,8 +488,6 @@ profile: UserProfile,
  * Every table the account has a seat at.
  */
 tables: Array<MyGame>, sessions: Array<SessionData>, };
-
-export type RatingPool = "rumis_two" | "rumis_multi" | "rummikub";
 
 export type RatingView = { 
 /**

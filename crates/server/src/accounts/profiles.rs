@@ -147,7 +147,7 @@ impl Accounts {
         let settled_sigma = PROVISIONAL_ABOVE / SHOWN_PER_MU;
         let rows: Vec<RatingRow> = self
             .store
-            .leaderboard(pool.as_str(), settled_sigma, LEADERBOARD_LINES)
+            .leaderboard(pool.name(), settled_sigma, LEADERBOARD_LINES)
             .await?;
         Ok(Leaderboard {
             pool,

@@ -32,7 +32,7 @@ pub(super) fn finished_game(
     let game = FinishedGame {
         table_id: id.to_string(),
         pool: RatingPool::of(state.settings.game, players)
-            .as_str()
+            .name()
             .to_string(),
         // Every seat an account's, as the table was made (a seat handed to a bot
         // still plays for its account).

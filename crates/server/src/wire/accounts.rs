@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::GameKind;
+use super::{GameKind, RatingPool};
 
 /// `POST /api/accounts` (sign up) and `POST /api/session` (sign in).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -64,54 +64,6 @@ pub struct AccountData {
     /// Every table the account has a seat at.
     pub tables: Vec<MyGame>,
     pub sessions: Vec<SessionData>,
-}
-
-/// The pools players are rated in: Rumis for two, Rumis for three to six, Rummikub.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema, TS,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum RatingPool {
-    RumisTwo,
-    RumisMulti,
-    Rummikub,
-}
-
-impl RatingPool {
-    pub const ALL: [RatingPool; 3] = [
-        RatingPool::RumisTwo,
-        RatingPool::RumisMulti,
-        RatingPool::Rummikub,
-    ];
-
-    /// The pool of a game for `players` seats.
-    pub fn of(game: GameKind, players: usize) -> RatingPool {
-        match game {
-            GameKind::Rumis if players <= 2 => RatingPool::RumisTwo,
-            GameKind::Rumis => RatingPool::RumisMulti,
-            GameKind::Rummikub => RatingPool::Rummikub,
-        }
-    }
-
-    /// The name as it is sent and stored (`rumis_two`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RatingPool::RumisTwo => "rumis_two",
-            RatingPool::RumisMulti => "rumis_multi",
-            RatingPool::Rummikub => "rummikub",
-        }
-    }
-
-    pub fn named(name: &str) -> Option<RatingPool> {
-        RatingPool::ALL.into_iter().find(|p| p.as_str() == name)
-    }
-
-    pub fn game(self) -> GameKind {
-        match self {
-            RatingPool::RumisTwo | RatingPool::RumisMulti => GameKind::Rumis,
-            RatingPool::Rummikub => GameKind::Rummikub,
-        }
-    }
 }
 
 /// A rating as people see it: 1500 for a new player (`play::rating`).

@@ -287,6 +287,68 @@ pub struct ScenarioMeta {
     pub variant_players: BTreeMap<String, Vec<u8>>,
 }
 
+/// A pool of ratings: people and bots are rated apart in each, since strength at two
+/// players, at three to six and at Rummikub are different skills.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingPool {
+    /// Rumis with two players.
+    RumisTwo,
+    /// Rumis with three to six players.
+    RumisMulti,
+    /// Rummikub, any number of players.
+    Rummikub,
+}
+
+impl RatingPool {
+    pub const ALL: [RatingPool; 3] = [
+        RatingPool::RumisTwo,
+        RatingPool::RumisMulti,
+        RatingPool::Rummikub,
+    ];
+
+    /// The pool a game of `game` with `players` players is rated in.
+    pub fn of(game: GameKind, players: usize) -> RatingPool {
+        match game {
+            GameKind::Rumis if players <= 2 => RatingPool::RumisTwo,
+            GameKind::Rumis => RatingPool::RumisMulti,
+            GameKind::Rummikub => RatingPool::Rummikub,
+        }
+    }
+
+    /// The game the pool's games are of.
+    pub fn game(self) -> GameKind {
+        match self {
+            RatingPool::RumisTwo | RatingPool::RumisMulti => GameKind::Rumis,
+            RatingPool::Rummikub => GameKind::Rummikub,
+        }
+    }
+
+    /// The name in JSON and on the command line (`rumis_two`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RatingPool::RumisTwo => "rumis_two",
+            RatingPool::RumisMulti => "rumis_multi",
+            RatingPool::Rummikub => "rummikub",
+        }
+    }
+
+    /// The pool of a name (`rumis_two`), if it is one.
+    pub fn named(name: &str) -> Option<RatingPool> {
+        RatingPool::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// A bot's published rating in one pool, from the bot ladder (`docs/bot-ratings.md`).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct BotRatingMeta {
+    pub pool: RatingPool,
+    /// The shown rating (people's scale), rounded to 10.
+    pub rating: i32,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct BotMeta {
     /// The name a seat request uses (`mcts:3`).
@@ -294,6 +356,9 @@ pub struct BotMeta {
     /// 1 (beginner) to 5 (expert).
     pub level: u8,
     pub description: String,
+    /// Its rating in each pool the ladder measured it in (empty if none).
+    #[serde(default)]
+    pub ratings: Vec<BotRatingMeta>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
