@@ -4,7 +4,7 @@
 // again now and then, and a new challenge shows as a browser notification if the
 // player allowed them.
 import type { Challenge, Challenges } from "./generated/api";
-import { ApiError } from "./api";
+import { ApiError, call } from "./api";
 import { clear, h } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason } from "./i18n/server";
@@ -14,24 +14,8 @@ import { gameName } from "./titles";
 /** How often the lobby asks for new challenges. */
 const REFRESH_MS = 20_000;
 
-async function list(): Promise<Challenge[]> {
-  const response = await fetch("/api/me/challenges", { credentials: "same-origin" });
-  if (!response.ok) throw new ApiError(response.status, String(response.status));
-  return ((await response.json()) as Challenges).challenges;
-}
-
-async function decline(id: string): Promise<void> {
-  const response = await fetch(`/api/tables/${encodeURIComponent(id)}/decline`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: "{}",
-    credentials: "same-origin",
-  });
-  if (!response.ok) {
-    const e = (await response.json().catch(() => ({}))) as { error?: string; code?: string };
-    throw new ApiError(response.status, e.error ?? String(response.status), e.code ?? null);
-  }
-}
+const list = async () => (await call<Challenges>("GET", "/api/me/challenges")).challenges;
+const decline = (id: string) => call<null>("POST", `/api/tables/${encodeURIComponent(id)}/decline`, {});
 
 /** The lobby's challenge box for a signed-in player; it hides while there are none. */
 export function challengesSection(): HTMLElement {

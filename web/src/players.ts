@@ -2,37 +2,11 @@
 // leaderboards, "my games", and this tab's guest seats handed to the account on sign-up
 // or sign-in. The session is an HttpOnly cookie: fetch sends it on same-site requests.
 import type { AccountView, AdoptedSeats, GuestSeat, Leaderboard, MyGames, RatingPool, UserProfile } from "./generated/api";
-import { ApiError, myTables } from "./api";
+import { ApiError, call, myTables } from "./api";
 import { h } from "./dom";
 import { lang, t } from "./i18n/i18n";
 
 export const POOLS: RatingPool[] = ["rumis_two", "rumis_multi", "rummikub"];
-
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-    });
-  } catch (e) {
-    throw new ApiError(0, `cannot reach the server (${(e as Error).message})`);
-  }
-  const text = await response.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  if (!response.ok) {
-    const e = (json ?? {}) as { error?: string; code?: string };
-    throw new ApiError(response.status, e.error ?? String(response.status), e.code ?? null);
-  }
-  return json as T;
-}
 
 const enc = encodeURIComponent;
 

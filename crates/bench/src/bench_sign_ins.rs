@@ -151,17 +151,7 @@ async fn run(args: &SignInsArgs, db: &str) -> anyhow::Result<String> {
     served.child.kill()?;
     served.child.wait()?;
     let (alone, flooded, tries, elapsed) = measured?;
-    let line = |label: &str, p: &Phase| {
-        format!(
-            "{label:<36} p50 {:>7.1} ms ({:>5.2}x)  p99 {:>7.1} ms ({:>5.2}x)  max {:>7.1} ms  over {} replies",
-            p.p50,
-            p.p50 / alone.p50.max(0.001),
-            p.p99,
-            p.p99 / alone.p99.max(0.001),
-            p.max,
-            p.n
-        )
-    };
+    let line = |label: &str, p: &Phase| p.line(label, &alone);
     let hashed = tries.hashed.load(Ordering::SeqCst);
     Ok(format!(
         "server: {} serve (SQLite, --bot-delay-ms 0, --sign-ins-per-minute-per-address 0)\n\

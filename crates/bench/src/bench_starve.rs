@@ -125,6 +125,21 @@ pub(crate) struct Phase {
     pub n: usize,
 }
 
+impl Phase {
+    /// A line of a report: the phase's figures and their ratios to `baseline`'s.
+    pub(crate) fn line(&self, label: &str, baseline: &Phase) -> String {
+        format!(
+            "{label:<36} p50 {:>8.1} ms ({:>5.2}x)  p99 {:>8.1} ms ({:>5.2}x)  max {:>8.1} ms  over {} replies",
+            self.p50,
+            self.p50 / baseline.p50.max(0.001),
+            self.p99,
+            self.p99 / baseline.p99.max(0.001),
+            self.max,
+            self.n
+        )
+    }
+}
+
 fn phase(mut latencies_us: Vec<u64>) -> Phase {
     latencies_us.sort_unstable();
     let at = |p: f64| {
@@ -217,17 +232,7 @@ async fn phases(args: &StarveBenchArgs, base: &str) -> anyhow::Result<String> {
     }
     let replay_counts = counts.line("replays");
 
-    let line = |label: &str, p: &Phase| {
-        format!(
-            "{label:<34} p50 {:>8.1} ms ({:>6.1}x)  p99 {:>8.1} ms ({:>6.1}x)  max {:>8.1} ms  over {} replies",
-            p.p50,
-            p.p50 / baseline.p50.max(0.001),
-            p.p99,
-            p.p99 / baseline.p99.max(0.001),
-            p.max,
-            p.n
-        )
-    };
+    let line = |label: &str, p: &Phase| p.line(label, &baseline);
     Ok(format!(
         "a person's wait for the greedy bot's reply (Rumis Chullpa 2p, think {} ms):\n{}\n{}\n{}\n\
          hint phase: {} request(s) in flight from one address; {hint_counts}\n\

@@ -87,16 +87,7 @@ impl Hub {
             let stored = &state.seats[seat].stored;
             return Ok(grant(table, seat, &stored.name, &stored.token));
         }
-        state.seats[seat].stored = updated.clone();
-        self.seen_player(&table.id, &mut state, seat).await;
-        let started = self.start_if_ready(table, &mut state).await?;
-        table.changed();
-        self.announce(table, state.version, true).await;
-        drop(state);
-        if started {
-            self.schedule(table.clone());
-        }
-        Ok(grant(table, seat, &updated.name, &updated.token))
+        self.seated(table, state, updated).await
     }
 
     /// The seats kept for `account` at tables that wait for it: its challenges.

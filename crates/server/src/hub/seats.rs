@@ -425,6 +425,18 @@ impl Hub {
             }
             return Err(seat_taken(seat));
         }
+        self.seated(table, state, updated).await
+    }
+
+    /// A seat just taken (stored already): seen, the game started once no person's
+    /// seat is free, shown; answers the seat's grant.
+    pub(super) async fn seated(
+        self: &Arc<Self>,
+        table: &Arc<Table>,
+        mut state: tokio::sync::MutexGuard<'_, TableState>,
+        updated: StoredSeat,
+    ) -> Result<SeatGrant, ApiError> {
+        let seat = updated.seat;
         state.seats[seat].stored = updated.clone();
         self.seen_player(&table.id, &mut state, seat).await;
         let started = self.start_if_ready(table, &mut state).await?;
