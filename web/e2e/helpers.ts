@@ -8,8 +8,9 @@ import { repo, type Api } from "./fixtures";
 
 /** Where the scenarios' own screenshots go. */
 export const SHOTS = path.join(repo, "target/screenshots");
-/** Screenshots kept in the docs. */
-export const DOCS_SHOTS = path.join(repo, "docs/screenshots");
+/** Screenshots kept in the docs: refreshed only with RUMI_DOCS_SCREENSHOTS=1, so that a
+ * test run leaves the checkout as it was (else they go beside the others in target/). */
+export const DOCS_SHOTS = process.env.RUMI_DOCS_SCREENSHOTS ? path.join(repo, "docs/screenshots") : path.join(repo, "target/docs-screenshots");
 
 export const tid = (id: string) => `[data-testid="${id}"]`;
 
