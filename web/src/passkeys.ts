@@ -122,6 +122,7 @@ export function passkeysSection(say: (text: string, ok?: boolean) => void, error
       if (!(credential instanceof PublicKeyCredential)) return;
       const added = await passkeyApi.finish(challenge.ceremony, name.value.trim(), credential.toJSON());
       say(t("account.passkey_added", { name: added.name }), true);
+      name.value = t("account.passkey_name_default");
       await refresh();
     } catch (e) {
       say(errorText(e));
