@@ -16,7 +16,7 @@ const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const messages = JSON.parse(fs.readFileSync(path.join(web, "src/i18n/messages.json"), "utf8"));
 
 /** Texts that are the same in both languages. */
-const ALLOWED = new Set(["", "Lobby", "live", "neutral", "online", "offline", "orange", "Rummikub"]);
+const ALLOWED = new Set(["", "Lobby", "live", "neutral", "online", "offline", "orange", "Rummikub", "Passkeys"]);
 
 const forms = (text) => (typeof text === "string" ? { other: text } : (text ?? {}));
 const problems = [];

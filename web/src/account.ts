@@ -10,8 +10,9 @@ import { t } from "./i18n/i18n";
 import { reason } from "./i18n/server";
 import { bringGuestSeats, forgetSignedIn } from "./players";
 import { myGamesSection } from "./my-games";
+import { passkeysMissing, passkeysSection, signInWithPasskey } from "./passkeys";
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
@@ -84,12 +85,11 @@ function credentialsForm(kind: "up" | "in", done: (kept: number) => void): HTMLE
     h("button", { type: "submit", className: "primary", testid: `sign-${kind}-submit` }, t(kind === "up" ? "account.sign_up" : "account.sign_in")),
     message.el,
   );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
+  // Signed in by password or passkey: the same next steps.
+  const signInWith = async (how: () => Promise<unknown>) => {
     message.say("");
-    const c = { name: name.input.value, password: password.input.value };
     try {
-      await (kind === "up" ? accounts.signUp(c) : accounts.signIn(c));
+      await how();
       forgetSignedIn();
       // The tables this tab sat at as a guest become the account's (a failure here
       // loses nothing: the seats' tokens still work in this tab).
@@ -103,7 +103,30 @@ function credentialsForm(kind: "up" | "in", done: (kept: number) => void): HTMLE
     } catch (e) {
       message.say(errorText(e));
     }
+  };
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const c = { name: name.input.value, password: password.input.value };
+    await signInWith(() => (kind === "up" ? accounts.signUp(c) : accounts.signIn(c)));
   });
+  if (kind === "in") {
+    // A passkey instead of the password: the name field says whose.
+    const missing = passkeysMissing();
+    const passkey = h(
+      "button",
+      {
+        type: "button",
+        testid: "passkey-sign-in",
+        disabled: missing !== null,
+        onclick: () => {
+          if (!name.input.reportValidity()) return;
+          void signInWith(() => signInWithPasskey(name.input.value));
+        },
+      },
+      t("account.passkey_sign_in"),
+    );
+    message.el.before(passkey, h("p", { className: "hint", testid: "passkey-sign-in-hint" }, missing ?? t("account.passkey_sign_in_hint")));
+  }
   return form;
 }
 
@@ -185,6 +208,7 @@ function signedIn(me: AccountView, again: () => void, kept: number): HTMLElement
       h("a", { className: "button", href: "/api/me/data", download: "", testid: "download-data" }, t("account.download")),
     ),
     myGamesSection(),
+    passkeysSection(message.say, errorText),
     change,
     remove,
   );

@@ -75,12 +75,10 @@ fn user_handle(account_id: &str) -> Uuid {
     Uuid::from_slice(&digest[..16]).expect("16 bytes")
 }
 
-/// A passkey's stored id: its credential id in base64url.
+/// A passkey's stored id: its credential id in base64url (encoded here: the id is
+/// plain bytes in webauthn-rs 0.6, which serde would write as an array of numbers).
 fn credential_id(passkey: &Passkey) -> String {
-    serde_json::to_value(passkey.cred_id())
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
+    base64url(passkey.cred_id())
 }
 
 fn passkey_view(stored: &StoredPasskey) -> PasskeyView {
