@@ -4,29 +4,13 @@
 // Signing up or in hands this tab's guest seats to the account, so that a guest who
 // signs up keeps their tables. The session is an HttpOnly cookie the page never sees.
 import type { AccountData, AccountView, Credentials } from "./generated/api";
-import { ApiError } from "./api";
+import { ApiError, call } from "./api";
 import { clear, h } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason } from "./i18n/server";
 import { bringGuestSeats, forgetSignedIn } from "./players";
 import { myGamesSection } from "./my-games";
 import { passkeysMissing, passkeysSection, signInWithPasskey } from "./passkeys";
-
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "same-origin",
-  });
-  const text = await response.text();
-  const json = text ? (JSON.parse(text) as unknown) : null;
-  if (!response.ok) {
-    const e = (json ?? {}) as { error?: string; code?: string };
-    throw new ApiError(response.status, e.error ?? String(response.status), e.code ?? null);
-  }
-  return json as T;
-}
 
 export const accounts = {
   /** The signed-in account, or null for a guest. */

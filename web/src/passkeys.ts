@@ -4,7 +4,7 @@
 // only passes them between the server and the browser's authenticator.
 import type { AccountView, PasskeyChallenge, PasskeyView, Passkeys } from "./generated/api";
 import { ApiError } from "./api";
-import { call } from "./account";
+import { call } from "./api";
 import { clear, h } from "./dom";
 import { t } from "./i18n/i18n";
 import { dateText } from "./players";
