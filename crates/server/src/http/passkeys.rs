@@ -61,6 +61,7 @@ pub async fn start(
     (status = 400, body = ErrorBody, description = "`passkey_refused`: a credential that does not verify, an unknown or expired ceremony"),
     (status = 401, body = ErrorBody, description = "`not_signed_in`"),
     (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+    (status = 409, body = ErrorBody, description = "`passkeys_unavailable`"),
 ))]
 pub async fn finish(
     State(hub): State<Arc<Hub>>,
@@ -126,6 +127,7 @@ pub async fn sign_in_start(
     (status = 200, body = AccountView),
     (status = 401, body = ErrorBody, description = "`bad_credentials`"),
     (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+    (status = 409, body = ErrorBody, description = "`passkeys_unavailable`"),
 ))]
 pub async fn sign_in_finish(
     State(hub): State<Arc<Hub>>,
