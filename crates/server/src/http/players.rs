@@ -73,12 +73,16 @@ pub async fn my_games(
     (status = 400, body = ErrorBody, description = "Malformed, or more than 100 seats"),
     (status = 401, body = ErrorBody, description = "`not_signed_in`"),
     (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+    (status = 429, body = ErrorBody, description = "Too many from this address (Retry-After)"),
 ))]
 pub async fn adopt_seats(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
     Session(signed): Session,
     JsonBody(request): JsonBody<AdoptSeats>,
 ) -> Result<Json<AdoptedSeats>, ApiError> {
+    // (each seat may load its table: limited like the other reads of many tables)
+    hub.accounts.check_profile_read(from.ip())?;
     Ok(Json(AdoptedSeats {
         tables: hub.adopt_seats(&signed.account, &request.seats).await?,
     }))
@@ -89,11 +93,14 @@ pub async fn adopt_seats(
 #[utoipa::path(get, path = "/api/me/challenges", responses(
     (status = 200, body = Challenges),
     (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 429, body = ErrorBody, description = "Too many from this address (Retry-After)"),
 ))]
 pub async fn challenges(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
     Session(signed): Session,
 ) -> Result<Json<Challenges>, ApiError> {
+    hub.accounts.check_profile_read(from.ip())?;
     Ok(Json(Challenges {
         challenges: hub.challenges(&signed.account).await?,
     }))
