@@ -228,12 +228,19 @@ impl Replays {
         stored: StoredTable,
     ) -> Result<Arc<Replay>, ApiError> {
         let id = stored.id.clone();
-        let cell = self
-            .lock()
-            .building
-            .entry(id.clone())
-            .or_insert_with(|| Arc::new(OnceCell::new()))
-            .clone();
+        let cell = {
+            let mut cache = self.lock();
+            // Built by another request since this one looked (while it loaded the
+            // table): kept, not built again.
+            if let Some(replay) = cache.built.get(&id) {
+                return Ok(replay.clone());
+            }
+            cache
+                .building
+                .entry(id.clone())
+                .or_insert_with(|| Arc::new(OnceCell::new()))
+                .clone()
+        };
         let replay = cell
             .get_or_try_init(|| async move {
                 let id = stored.id.clone();

@@ -441,13 +441,15 @@ async fn every_route_in_the_openapi_document_is_served() {
                 .map(move |method| (method.clone(), path.clone()))
         })
         .collect();
-    assert_eq!(documented.len(), 27, "{documented:?}");
+    assert_eq!(documented.len(), 39, "{documented:?}");
     for (method, path) in documented {
         let path = path
             .replace("{id}", "t000000000000")
             .replace("{seat}", "0")
             .replace("{game}", "rumis")
-            .replace("{step}", "0");
+            .replace("{step}", "0")
+            .replace("{name}", "nobody")
+            .replace("{pool}", "rumis_two");
         let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
         let (status, body) = server.send(method.clone(), &path, None, Some("{}")).await;
         assert_ne!(
