@@ -8,7 +8,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 
 use common::browser::Browser;
-use common::{start, temp_sqlite, TestServer};
+use common::{start, temp_postgres, temp_sqlite, TestServer};
 
 const PASSWORD: &str = "stones of the inca 7";
 
@@ -68,9 +68,23 @@ async fn a_passkey_ceremony_starts_only_for_its_account_on_the_sites_name() {
 }
 
 #[tokio::test]
-async fn a_forged_or_replayed_finish_adds_nothing_and_signs_nobody_in() {
+async fn a_forged_or_replayed_finish_adds_nothing_and_signs_nobody_in_on_sqlite() {
     let server = start(&temp_sqlite("passkeys_forged"), 0).await;
-    let mut ana = by_name(&server);
+    forged_and_replayed(&server).await;
+}
+
+#[tokio::test]
+async fn a_forged_or_replayed_finish_adds_nothing_and_signs_nobody_in_on_postgres() {
+    if common::skipped_when_quick("PostgreSQL") {
+        return;
+    }
+    let server = start(&temp_postgres("passkeys_forged").await, 0).await;
+    forged_and_replayed(&server).await;
+}
+
+/// Ceremonies are taken once, from the database every node shares.
+async fn forged_and_replayed(server: &TestServer) {
+    let mut ana = by_name(server);
     assert_eq!(ana.sign_up("Ana", PASSWORD).await.status, 201);
     let started = ana.post("/api/me/passkeys/start", json!({})).await;
     let ceremony = started.body["ceremony"].as_str().unwrap().to_string();
@@ -104,7 +118,7 @@ async fn a_forged_or_replayed_finish_adds_nothing_and_signs_nobody_in() {
     );
 
     // A sign-in finish with a made-up credential is a wrong password.
-    let mut thief = by_name(&server);
+    let mut thief = by_name(server);
     let start = thief
         .post("/api/session/passkey/start", json!({"name": "ana"}))
         .await;

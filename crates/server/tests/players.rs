@@ -420,11 +420,26 @@ async fn results_are_recorded_once_and_concurrent_games_both_count() {
 }
 
 #[tokio::test]
-async fn a_challenged_player_sees_the_invitation_and_may_decline_it() {
+async fn a_challenged_player_sees_the_invitation_and_may_decline_it_on_sqlite() {
     let server = start_with(&temp_sqlite("players_challenge"), options()).await;
-    let mut ana = signed_up(&server, "Ana").await;
-    let mut bo = signed_up(&server, "Bo_2").await;
-    let mut eve = signed_up(&server, "Eve").await;
+    challenge_and_decline(&server).await;
+}
+
+#[tokio::test]
+async fn a_challenged_player_sees_the_invitation_and_may_decline_it_on_postgres() {
+    if common::skipped_when_quick("PostgreSQL") {
+        return;
+    }
+    let server = start_with(&temp_postgres("players_challenge").await, options()).await;
+    challenge_and_decline(&server).await;
+}
+
+/// Invitations by name: listed for the invited account, declined once, the seat then
+/// open (to account holders only at a rated table).
+async fn challenge_and_decline(server: &TestServer) {
+    let mut ana = signed_up(server, "Ana").await;
+    let mut bo = signed_up(server, "Bo_2").await;
+    let mut eve = signed_up(server, "Eve").await;
     for rated in [false, true] {
         let mut body = rumis(json!([{"kind": "human"}, {"kind": "account", "name": "Bo_2"}]));
         body["rated"] = json!(rated);
@@ -466,7 +481,7 @@ async fn a_challenged_player_sees_the_invitation_and_may_decline_it() {
         assert_eq!(view["seats"][1]["kind"], "open", "{view}");
         assert_eq!(view["seats"][1]["name"], "Player 2");
         let join = format!("/api/tables/{id}/join");
-        let guest = Browser::new(&server).post(&join, json!({})).await;
+        let guest = Browser::new(server).post(&join, json!({})).await;
         if rated {
             assert_eq!(code(&guest), (403, "rated_rules".into()));
             let joined = eve.post(&join, json!({})).await;
@@ -476,6 +491,6 @@ async fn a_challenged_player_sees_the_invitation_and_may_decline_it() {
             assert_eq!(guest.status, 200, "{}", guest.body);
         }
     }
-    let guest = Browser::new(&server).get("/api/me/challenges").await;
+    let guest = Browser::new(server).get("/api/me/challenges").await;
     assert_eq!(code(&guest), (401, "not_signed_in".into()));
 }
