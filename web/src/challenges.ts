@@ -30,7 +30,7 @@ export function challengesSection(): HTMLElement {
   });
   const root = h(
     "section",
-    { className: "card challenges-card", testid: "challenges", hidden: true, "aria-live": "polite" },
+    { className: "lobby challenges-card", testid: "challenges", hidden: true, "aria-live": "polite" },
     h("h2", {}, t("challenges.title")),
     items,
     error,

@@ -84,7 +84,8 @@ export async function showLobby(app: HTMLElement): Promise<void> {
   status.remove();
   const form = createForm(meta, error, me);
   more.append(form.root);
-  if (me) app.append(challengesSection());
+  // (a challenge waits for an answer: first thing under the title)
+  if (me) app.querySelector(".game-cards")?.before(challengesSection());
   const mine = myTablesSection();
   if (mine) app.append(mine);
   app.append(openTablesSection(error, meta), footer(me?.name ?? null));
