@@ -52,8 +52,8 @@ fn refused(what: impl std::fmt::Display) -> ApiError {
     )
 }
 
-/// The relying party of `site`.
-fn relying_party(site: &Site) -> Result<Webauthn, ApiError> {
+/// The site's origin and its RP id (its host without the port; a domain name).
+fn origin_of(site: &Site) -> Result<(Url, String), ApiError> {
     let host = site.host.ok_or_else(unavailable)?;
     let scheme = if site.https { "https" } else { "http" };
     let origin = Url::parse(&format!("{scheme}://{host}")).map_err(|_| unavailable())?;
@@ -61,6 +61,12 @@ fn relying_party(site: &Site) -> Result<Webauthn, ApiError> {
     if rp_id.parse::<IpAddr>().is_ok() {
         return Err(unavailable());
     }
+    Ok((origin, rp_id))
+}
+
+/// The relying party of `site`.
+fn relying_party(site: &Site) -> Result<Webauthn, ApiError> {
+    let (origin, rp_id) = origin_of(site)?;
     WebauthnBuilder::new(&rp_id, &origin)
         .map_err(|_| unavailable())?
         .rp_name("rumi")
@@ -229,7 +235,10 @@ impl Accounts {
         let (challenge, state) = if passkeys.is_empty() {
             // A made-up credential for a name without passkeys: the same kind of
             // answer, whose finish fails.
-            (self.decoy_challenge(&rp_id_of(site)?, name)?, String::new())
+            (
+                self.decoy_challenge(&origin_of(site)?.1, name)?,
+                String::new(),
+            )
         } else {
             let (challenge, state) = rp
                 .start_passkey_authentication(&passkeys)
@@ -325,24 +334,7 @@ impl Accounts {
     }
 }
 
-/// The RP id of `site` (checked by [`relying_party`] first).
-fn rp_id_of(site: &Site) -> Result<String, ApiError> {
-    let host = site.host.ok_or_else(unavailable)?;
-    let origin = Url::parse(&format!("http://{host}")).map_err(|_| unavailable())?;
-    Ok(origin.domain().ok_or_else(unavailable)?.to_string())
-}
-
 fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
-        for i in 0..=chunk.len() {
-            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
-    }
-    out
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
