@@ -98,6 +98,8 @@ function footer(name: string | null): HTMLElement {
     { className: "lobby-footer", testid: "lobby-footer" },
     h("a", { href: "/leaderboard", testid: "footer-leaderboard" }, t("nav.leaderboard")),
     " · ",
+    h("a", { href: "/analysis", testid: "footer-analysis" }, t("nav.analysis")),
+    " · ",
     name ? h("a", { href: `/u/${encodeURIComponent(name)}`, testid: "footer-profile" }, t("lobby.footer_profile", { name })) : null,
     name ? " · " : null,
     h("a", { href: "/account", testid: "footer-account" }, name ? t("account.title") : t("lobby.footer_sign_in")),

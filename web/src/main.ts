@@ -99,6 +99,8 @@ if (table) {
   import("./account").then((m) => m.showAccount(app));
 } else if (user) {
   import("./profile").then((m) => m.showProfile(app, decodeURIComponent(user[1])));
+} else if (path === "/analysis" || path === "/analysis/") {
+  import("./analysis/analysis").then((m) => m.showAnalysis(app));
 } else if (path === "/leaderboard" || path === "/leaderboard/") {
   import("./leaderboard").then((m) => m.showLeaderboard(app));
 } else if (path === "/" || path === "/index.html") {

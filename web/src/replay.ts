@@ -84,7 +84,11 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   const last = steps[steps.length - 1];
   const fair = fairnessBox(id, fairness ?? last.fairness, true);
   if (fair) app.append(fair);
-  if (record) app.append(h("details", {}, h("summary", {}, t("replay.record")), h("pre", { testid: "record" }, record)));
+  if (record) {
+    const analyse = () => sessionStorage.setItem("rumi.analysis.record", record!);
+    const open = steps[0].game === "rumis" ? h("a", { href: "/analysis#rumis", testid: "replay-analyse", onclick: analyse }, t("analysis.open")) : null;
+    app.append(h("details", {}, h("summary", {}, t("replay.record")), h("pre", { testid: "record" }, record), open));
+  }
   let ui: GameUI;
   try {
     // A move of the Rumis list: the first step whose history holds it.

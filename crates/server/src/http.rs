@@ -69,7 +69,10 @@ mod tables;
         passkeys::sign_in_start,
         passkeys::sign_in_finish,
         crate::tutorial::routes::tutorial,
-        crate::tutorial::routes::check_step
+        crate::tutorial::routes::check_step,
+        crate::analysis::routes::rummikub,
+        crate::analysis::routes::rumis,
+        crate::analysis::routes::rumis_best
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -188,6 +191,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
         .merge(crate::tutorial::routes(Default::default()))
+        .merge(crate::analysis::routes::routes(Default::default()))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }

@@ -10,6 +10,7 @@
 //! [`transport`] bounds connections and requests, [`client`] serves the browser client.
 
 pub mod accounts;
+pub mod analysis;
 pub mod bot_ratings;
 pub mod client;
 pub mod cluster;

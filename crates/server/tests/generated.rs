@@ -113,6 +113,11 @@ fn typescript() -> String {
         Tutorial::decl(&cfg),
         TutorialStep::decl(&cfg),
         TutorialCheck::decl(&cfg),
+        RummikubAnalysisRequest::decl(&cfg),
+        RummikubAnalysis::decl(&cfg),
+        RumisAnalysisRequest::decl(&cfg),
+        RumisAnalysis::decl(&cfg),
+        RumisBestMoves::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/server/src/wire/ by crates/server/tests/generated.rs.\n\

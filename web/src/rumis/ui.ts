@@ -342,6 +342,11 @@ export class RumisUI implements GameUI {
   }
 
   /** Shows a placement as the ghost: its stone and orientation selected, the pointer on its anchor. */
+  /** A move shown as a ghost on a read-only board (the analysis board's best moves). */
+  showGhost(cells: Cell[] | null): void {
+    this.scene?.setGhost(cells, true);
+  }
+
   private showPlacement(p: Placement): void {
     const idx = this.orientationIndex.get(p.stone)?.get(shapeKey(p.cells));
     if (idx === undefined) return;

@@ -18,7 +18,7 @@ use play::game::Game;
 use serde::{Deserialize, Serialize};
 
 pub use rumis_table::{suggestions, RumisTable};
-pub use rummikub_table::RummikubTable;
+pub use rummikub_table::{play_of, RummikubTable};
 
 pub use crate::wire::GameView;
 use crate::wire::{GameAction, GameKind, GameSettings, HintAnswer, RummikubAction, TableSettings};

@@ -40,6 +40,35 @@ impl RumisTable {
         &self.game.position
     }
 
+    /// A game from its first position, for the analysis board (a record's setup).
+    pub fn from_start(position: Position) -> RumisTable {
+        let history = position
+            .history()
+            .iter()
+            .map(|&mv| format_move(&position, mv))
+            .collect();
+        RumisTable {
+            game: RumisGame::from_position(position),
+            history,
+        }
+    }
+
+    /// Plays a turn written in the notation (R16: a removal `x … > …`), as a record
+    /// holds it; the engine's reason when it does not take it.
+    pub fn play_text(&mut self, text: &str) -> Result<(), String> {
+        self.game
+            .position
+            .play_text(text)
+            .map_err(|e| e.to_string())?;
+        self.history.push(text.trim().to_string());
+        Ok(())
+    }
+
+    /// What a spectator sees (`stones`: with every stone's shapes, for a first view).
+    pub fn spectator_view(&self, stones: bool) -> RumisView {
+        self.rumis_view(None, stones)
+    }
+
     /// What a seat's hint is worked out from: the position, when it is the seat's
     /// turn (the search runs outside the table's lock, [`suggestions`]).
     pub fn hint_position(&self, seat: usize) -> Result<Position, ActionError> {

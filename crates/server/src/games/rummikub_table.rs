@@ -359,6 +359,18 @@ fn table_json(table: &[Set]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// A solver's play as the wire shows it.
+pub fn play_of(best: &solver::Solution) -> HintPlay {
+    HintPlay {
+        placed: best.placed.iter().map(Tile::to_string).collect(),
+        table: table_json(&best.table),
+        tiles: best.tiles,
+        value: best.value.max(0) as u32,
+        changed_sets: best.changed_sets as u32,
+        fewest_changed_proven: best.fewest_changed_proven,
+    }
+}
+
 /// The best play for a hint, by the exact solver (most tiles or most value, the fewest
 /// old sets changed among equal plays); `None` when no legal play lays a tile (draw).
 pub fn best_play(
@@ -367,14 +379,7 @@ pub fn best_play(
     objective: Objective,
 ) -> Result<Option<HintPlay>, ActionError> {
     match solver::solve(rules, position, objective) {
-        Ok(Some(best)) => Ok(Some(HintPlay {
-            placed: best.placed.iter().map(Tile::to_string).collect(),
-            table: table_json(&best.table),
-            tiles: best.tiles,
-            value: best.value.max(0) as u32,
-            changed_sets: best.changed_sets as u32,
-            fewest_changed_proven: best.fewest_changed_proven,
-        })),
+        Ok(Some(best)) => Ok(Some(play_of(&best))),
         Ok(None) => Ok(None),
         Err(SolveError::TooLarge(states)) => Err(ActionError::Illegal(format!(
             "this position is too large for the exact solver ({states} states)"

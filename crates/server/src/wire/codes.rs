@@ -102,6 +102,11 @@ pub enum ErrorCode {
     // Passkeys.
     PasskeyRefused,
     PasskeysUnavailable,
+    // The analysis board.
+    AnalysisBusy,
+    BadPosition,
+    BadRecord,
+    TooManyAnalyses,
 }
 
 impl ErrorCode {
@@ -194,6 +199,10 @@ impl ErrorCode {
             ErrorCode::UnknownPlayer => "unknown_player",
             ErrorCode::PasskeyRefused => "passkey_refused",
             ErrorCode::PasskeysUnavailable => "passkeys_unavailable",
+            ErrorCode::AnalysisBusy => "analysis_busy",
+            ErrorCode::BadPosition => "bad_position",
+            ErrorCode::BadRecord => "bad_record",
+            ErrorCode::TooManyAnalyses => "too_many_analyses",
         }
     }
 }

@@ -5,10 +5,11 @@
 //!
 //! `requests` (what a client asks), `actions` (what a seat plays), `codes` (errors,
 //! refusals, events), `views` (what a seat sees), `messages` (the WebSocket),
-//! `tutorial` (the tutorials' steps and checks).
+//! `tutorial` (the tutorials' steps and checks), `analysis` (the analysis board).
 
 mod accounts;
 mod actions;
+mod analysis;
 mod codes;
 mod messages;
 mod requests;
@@ -19,6 +20,7 @@ mod views;
 
 pub use accounts::*;
 pub use actions::*;
+pub use analysis::*;
 pub use codes::*;
 pub use messages::*;
 pub use requests::*;

@@ -1,0 +1,298 @@
+//! The analysis board (`/analysis`): a Rummikub table and rack set up by hand and
+//! solved by the exact solver, a Rumis record replayed and asked for the strongest
+//! bot's best moves at any point. Nothing is stored; every answer is computed from the
+//! request alone.
+//!
+//! The solver and the search cost a core for up to a second or two, so the board is
+//! guarded like hints: a rate per client address, a bounded queue (one more is
+//! refused with 429 `analysis_busy`), the work on the thinking pool below people's
+//! bots, and bounded inputs (a record of at most [`AnalysisLimits::max_record_bytes`]
+//! and [`AnalysisLimits::max_moves`] moves).
+
+pub mod routes;
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rummikub::notation::{parse_table, parse_tiles};
+use rummikub::RuleSet;
+use rummikub_solver::{Objective, TableAndRack};
+use rumis::record::Record;
+use rumis::Scenario;
+
+use crate::error::ApiError;
+use crate::games::{play_of, suggestions, RumisTable};
+use crate::thinking::{Priority, Thinking};
+use crate::transport::RateLimiter;
+use crate::wire::{
+    ErrorCode, RummikubAnalysis, RummikubAnalysisRequest, RumisAnalysis, RumisAnalysisRequest,
+    RumisBestMoves,
+};
+
+/// How the analysis board is limited.
+#[derive(Clone, Debug)]
+pub struct AnalysisLimits {
+    /// Requests per client address and minute, a minute's worth at once (0: no cap).
+    pub per_minute_per_address: u32,
+    /// Analyses waiting for a core or being computed, in all; one more is refused.
+    pub max_queued: usize,
+    /// How long the strongest bot searches for a Rumis position's best moves.
+    pub rumis_search: Duration,
+    /// The longest record read.
+    pub max_record_bytes: usize,
+    /// The most moves a record may hold.
+    pub max_moves: usize,
+    /// The longest table or rack text read (Rummikub).
+    pub max_notation_chars: usize,
+}
+
+impl Default for AnalysisLimits {
+    fn default() -> Self {
+        AnalysisLimits {
+            per_minute_per_address: 30,
+            max_queued: 3,
+            rumis_search: Duration::from_millis(1500),
+            max_record_bytes: 32 * 1024,
+            max_moves: 400,
+            max_notation_chars: 1200,
+        }
+    }
+}
+
+/// The board's limits and queue.
+pub struct Analysis {
+    limits: AnalysisLimits,
+    per_address: Option<RateLimiter>,
+    queued: Arc<AtomicUsize>,
+}
+
+/// Counts an analysis in the queue until it is done (or its requester gave up).
+struct Queued(Arc<AtomicUsize>);
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Analysis {
+    pub fn new(limits: AnalysisLimits) -> Analysis {
+        Analysis {
+            per_address: RateLimiter::per_minute(limits.per_minute_per_address),
+            limits,
+            queued: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// Takes a request of `from` against its rate.
+    fn admit(&self, from: IpAddr) -> Result<(), ApiError> {
+        match self.per_address.as_ref().map(|l| l.check(from)) {
+            Some(Err(wait)) => Err(ApiError::too_many_for(
+                ErrorCode::TooManyAnalyses,
+                format!(
+                    "your address may ask the analysis board {} times a minute; wait a moment",
+                    self.limits.per_minute_per_address
+                ),
+                wait,
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Runs `work` on the thinking pool, if the queue has room.
+    async fn compute<T: Send + 'static>(
+        &self,
+        thinking: &Thinking,
+        work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let before = self.queued.fetch_add(1, Ordering::SeqCst);
+        let queued = Queued(self.queued.clone());
+        if before >= self.limits.max_queued {
+            return Err(ApiError::too_many_for(
+                ErrorCode::AnalysisBusy,
+                "the server is busy with other analyses; try again in a moment",
+                self.limits.rumis_search.max(Duration::from_secs(1)),
+            ));
+        }
+        thinking
+            .run(Priority::Hint, move || {
+                let _queued = queued;
+                work()
+            })
+            .await?
+    }
+
+    /// The best plays of a Rummikub position, by tiles and by value.
+    pub async fn rummikub(
+        &self,
+        thinking: &Thinking,
+        from: IpAddr,
+        request: RummikubAnalysisRequest,
+    ) -> Result<RummikubAnalysis, ApiError> {
+        let (rules, position) = self.rummikub_position(&request)?;
+        self.admit(from)?;
+        self.compute(thinking, move || {
+            // The solver checks the position: a set the rules refuse, a third copy.
+            let solve = |objective| {
+                rummikub_solver::solve(&rules, &position, objective)
+                    .map(|best| best.as_ref().map(play_of))
+                    .map_err(|e| ApiError::bad_request(ErrorCode::BadPosition, e.to_string()))
+            };
+            let by_tiles = solve(Objective::Tiles)?;
+            let by_value = solve(Objective::Value)?;
+            let rummikub_solver::TableInput::Sets(sets) = &position.table else {
+                unreachable!("the board reads the table as sets")
+            };
+            Ok(RummikubAnalysis {
+                table: sets
+                    .iter()
+                    .map(|s| s.tiles().iter().map(|t| t.to_string()).collect())
+                    .collect(),
+                rack: position.rack.iter().map(|t| t.to_string()).collect(),
+                by_tiles,
+                by_value,
+            })
+        })
+        .await
+    }
+
+    /// Reads a Rummikub position (checked before it costs a core).
+    fn rummikub_position(
+        &self,
+        request: &RummikubAnalysisRequest,
+    ) -> Result<(RuleSet, TableAndRack), ApiError> {
+        let bad = |message: String| ApiError::bad_request(ErrorCode::BadPosition, message);
+        let longest = self.limits.max_notation_chars;
+        if request.table.chars().count() > longest || request.rack.chars().count() > longest {
+            return Err(bad(format!(
+                "a table or rack of at most {longest} characters, please"
+            )));
+        }
+        let rules = match request.rules.as_deref().unwrap_or("current") {
+            name @ ("current" | "old") => RuleSet::preset(name).expect("a preset"),
+            other => {
+                return Err(bad(format!(
+                    "unknown rules `{other}`: the board knows `current` and `old`"
+                )))
+            }
+        };
+        let table = parse_table(&request.table).map_err(|e| bad(format!("the table: {e}")))?;
+        let rack = parse_tiles(&request.rack).map_err(|e| bad(format!("the rack: {e}")))?;
+        if rack.is_empty() {
+            return Err(bad("the rack is empty: put at least one tile on it".into()));
+        }
+        let melded = !request.initial.unwrap_or(false);
+        Ok((rules, TableAndRack::with_sets(table, rack, melded)))
+    }
+
+    /// A Rumis record replayed: the board before the first move and after each.
+    pub async fn rumis_steps(
+        &self,
+        thinking: &Thinking,
+        from: IpAddr,
+        request: RumisAnalysisRequest,
+    ) -> Result<RumisAnalysis, ApiError> {
+        let record = self.read_record(&request.record)?;
+        self.admit(from)?;
+        self.compute(thinking, move || {
+            let mut table = start(&record)?;
+            let mut steps = vec![table.spectator_view(true)];
+            for (line, text) in &record.moves {
+                table.play_text(text).map_err(|e| move_refused(*line, text, e))?;
+                steps.push(table.spectator_view(false));
+            }
+            Ok(RumisAnalysis {
+                steps,
+                moves: record.moves.iter().map(|(_, m)| m.clone()).collect(),
+            })
+        })
+        .await
+    }
+
+    /// The strongest bot's best moves after the first `ply` moves of a record.
+    pub async fn rumis_best(
+        &self,
+        thinking: &Thinking,
+        from: IpAddr,
+        request: RumisAnalysisRequest,
+    ) -> Result<RumisBestMoves, ApiError> {
+        let record = self.read_record(&request.record)?;
+        let ply = request.ply.map_or(record.moves.len(), |p| p as usize);
+        if ply > record.moves.len() {
+            return Err(ApiError::bad_request(
+                ErrorCode::BadRecord,
+                format!(
+                    "the record has {} moves: ask for a point from 0 to {}",
+                    record.moves.len(),
+                    record.moves.len()
+                ),
+            ));
+        }
+        self.admit(from)?;
+        let millis = self.limits.rumis_search.as_millis() as u64;
+        self.compute(thinking, move || {
+            let mut table = start(&record)?;
+            for (line, text) in &record.moves[..ply] {
+                table.play_text(text).map_err(|e| move_refused(*line, text, e))?;
+            }
+            let position = table.position();
+            let to_move = position.to_move().map(|c| c.name().to_string());
+            let moves = if position.is_over() {
+                Vec::new()
+            } else {
+                suggestions(position, millis, 3)
+            };
+            Ok(RumisBestMoves {
+                ply: ply as u32,
+                to_move,
+                moves,
+            })
+        })
+        .await
+    }
+
+    /// Reads a record (checked before it costs a core): a built-in board only.
+    fn read_record(&self, text: &str) -> Result<Record, ApiError> {
+        let bad = |message: String| ApiError::bad_request(ErrorCode::BadRecord, message);
+        if text.len() > self.limits.max_record_bytes {
+            return Err(bad(format!(
+                "a record of at most {} KiB, please",
+                self.limits.max_record_bytes / 1024
+            )));
+        }
+        let record = Record::parse(text).map_err(|e| bad(format!("the record, {e}")))?;
+        if Scenario::builtin(&record.scenario.to_ascii_lowercase()).is_none() {
+            return Err(bad(format!(
+                "the board `{}` is not one of rumi's (known: {})",
+                record.scenario,
+                Scenario::builtin_keys().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        if record.moves.len() > self.limits.max_moves {
+            return Err(bad(format!(
+                "a record of at most {} moves, please",
+                self.limits.max_moves
+            )));
+        }
+        Ok(record)
+    }
+}
+
+/// The record's first position, ruin (R11) and all.
+fn start(record: &Record) -> Result<RumisTable, ApiError> {
+    let scenario = Scenario::builtin(&record.scenario.to_ascii_lowercase())
+        .expect("checked when the record was read");
+    let position = rumis::board::Boards::new()
+        .position(record.setup(scenario))
+        .map_err(|e| ApiError::bad_request(ErrorCode::BadRecord, format!("the record, line 1: {e}")))?;
+    Ok(RumisTable::from_start(position))
+}
+
+fn move_refused(line: usize, text: &str, reason: String) -> ApiError {
+    ApiError::bad_request(
+        ErrorCode::BadRecord,
+        format!("the record, line {line}: `{text}`: {reason}"),
+    )
+}

@@ -1,0 +1,78 @@
+//! The analysis board's HTTP routes.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, State};
+use axum::routing::post;
+use axum::{Extension, Json, Router};
+
+use super::{Analysis, AnalysisLimits};
+use crate::error::ApiError;
+use crate::http::extract::JsonBody;
+use crate::hub::Hub;
+use crate::wire::{
+    ErrorBody, RummikubAnalysis, RummikubAnalysisRequest, RumisAnalysis, RumisAnalysisRequest,
+    RumisBestMoves,
+};
+
+/// The board's routes, with their own limits.
+pub fn routes(limits: AnalysisLimits) -> Router<Arc<Hub>> {
+    let json = || axum::middleware::from_fn(crate::transport::json_writes_only);
+    Router::new()
+        .route("/api/analysis/rummikub", post(rummikub).route_layer(json()))
+        .route("/api/analysis/rumis", post(rumis).route_layer(json()))
+        .route("/api/analysis/rumis/best", post(rumis_best).route_layer(json()))
+        .layer(Extension(Arc::new(Analysis::new(limits))))
+}
+
+/// The exact solver's best plays from a rack onto a table set up by hand: by tiles
+/// laid and by value laid (`null`: no tile can be laid). Nothing is stored.
+#[utoipa::path(post, path = "/api/analysis/rummikub", request_body = RummikubAnalysisRequest,
+    responses(
+        (status = 200, body = RummikubAnalysis),
+        (status = 400, body = ErrorBody, description = "Malformed, or `bad_position`: a tile, set or rule set that cannot be read, a set the rules refuse, a third copy of a tile"),
+        (status = 429, body = ErrorBody, description = "`too_many_analyses` from this address, or `analysis_busy` (Retry-After)"),
+    ))]
+pub async fn rummikub(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Extension(board): Extension<Arc<Analysis>>,
+    JsonBody(request): JsonBody<RummikubAnalysisRequest>,
+) -> Result<Json<RummikubAnalysis>, ApiError> {
+    Ok(Json(board.rummikub(hub.thinking(), from.ip(), request).await?))
+}
+
+/// A Rumis record replayed: the board before its first move and after each. The
+/// record must be on one of rumi's boards; every move is checked by the engine.
+#[utoipa::path(post, path = "/api/analysis/rumis", request_body = RumisAnalysisRequest,
+    responses(
+        (status = 200, body = RumisAnalysis),
+        (status = 400, body = ErrorBody, description = "Malformed, or `bad_record`: a record that cannot be read or replayed (the line at fault), too long, or on an unknown board"),
+        (status = 429, body = ErrorBody, description = "`too_many_analyses` from this address, or `analysis_busy` (Retry-After)"),
+    ))]
+pub async fn rumis(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Extension(board): Extension<Arc<Analysis>>,
+    JsonBody(request): JsonBody<RumisAnalysisRequest>,
+) -> Result<Json<RumisAnalysis>, ApiError> {
+    Ok(Json(board.rumis_steps(hub.thinking(), from.ip(), request).await?))
+}
+
+/// The strongest bot's best three moves, with their win chances, after the first
+/// `ply` moves of a record (about a second and a half of search).
+#[utoipa::path(post, path = "/api/analysis/rumis/best", request_body = RumisAnalysisRequest,
+    responses(
+        (status = 200, body = RumisBestMoves),
+        (status = 400, body = ErrorBody, description = "Malformed, or `bad_record` (as for `/api/analysis/rumis`, or a point past the record's end)"),
+        (status = 429, body = ErrorBody, description = "`too_many_analyses` from this address, or `analysis_busy` (Retry-After)"),
+    ))]
+pub async fn rumis_best(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Extension(board): Extension<Arc<Analysis>>,
+    JsonBody(request): JsonBody<RumisAnalysisRequest>,
+) -> Result<Json<RumisBestMoves>, ApiError> {
+    Ok(Json(board.rumis_best(hub.thinking(), from.ip(), request).await?))
+}

@@ -1,0 +1,286 @@
+// The analysis board (/analysis): a Rummikub table and rack set up by clicking tiles (or
+// typed in the notation of `rumi solve`) and solved by the exact solver; a Rumis record
+// replayed on the 3D board, where the strongest bot names its best moves at any point.
+import "./analysis.css";
+import { ApiError, call, type HintPlay, type Placement, type TableView } from "../api";
+import type { RummikubAnalysis, RumisAnalysis, RumisBestMoves, RumisSuggestion } from "../generated/api";
+import { clear, h } from "../dom";
+import { t, type MessageKey } from "../i18n/i18n";
+import { smallTile } from "../rummikub/log";
+import { COLOURS } from "../rummikub/sets";
+import { rumisUI, type GameContext, type GameUI } from "../table";
+
+/** Where a record waits for this page (the replay page's "analyse" link puts it here). */
+export const RECORD_KEY = "rumi.analysis.record";
+
+export function showAnalysis(app: HTMLElement): void {
+  clear(app);
+  document.title = `rumi — ${t("analysis.title")}`;
+  const rummikub = h("section", { className: "analysis-part", testid: "analysis-rummikub" });
+  const rumis = h("section", { className: "analysis-part", testid: "analysis-rumis", hidden: true });
+  const tab = (name: "rummikub" | "rumis", label: string) =>
+    h("button", { role: "tab", testid: `analysis-tab-${name}`, onclick: () => choose(name) }, label);
+  const tabs = { rummikub: tab("rummikub", "Rummikub"), rumis: tab("rumis", "Rumis") };
+  const choose = (name: "rummikub" | "rumis") => {
+    rummikub.hidden = name !== "rummikub";
+    rumis.hidden = name !== "rumis";
+    tabs.rummikub.setAttribute("aria-selected", String(name === "rummikub"));
+    tabs.rumis.setAttribute("aria-selected", String(name === "rumis"));
+    history.replaceState(null, "", name === "rumis" ? "#rumis" : location.pathname);
+  };
+  app.append(
+    h("p", {}, h("a", { href: "/" }, t("nav.lobby"))),
+    h("h1", {}, t("analysis.title")),
+    h("p", { className: "muted" }, t("analysis.intro")),
+    h("div", { className: "analysis-tabs", role: "tablist" }, tabs.rummikub, tabs.rumis),
+    rummikub,
+    rumis,
+  );
+  rummikubBoard(rummikub);
+  rumisBoard(rumis);
+  const stored = sessionStorage.getItem(RECORD_KEY);
+  choose(location.hash === "#rumis" || stored ? "rumis" : "rummikub");
+}
+
+/** The tiles of a notation text, in order (`[` and `]` apart). */
+function tokens(text: string): string[] {
+  return text.replace(/[[\]]/g, " ").split(/\s+/).filter(Boolean);
+}
+
+/** The sets of a table text: each bracketed group's tiles. */
+function setsOf(text: string): string[][] {
+  return [...text.matchAll(/\[([^\]]*)\]/g)].map((m) => tokens(m[1]));
+}
+
+function tableText(sets: string[][]): string {
+  return sets.map((s) => `[${s.join(" ")}]`).join(" ");
+}
+
+/** A tile as drawn, with its notation: `r7`, or `J` for a joker. */
+function tileCode(colour: string, n: number): string {
+  return `${colour}${n}`;
+}
+
+function rummikubBoard(root: HTMLElement): void {
+  const error = h("div", { className: "error", role: "alert", testid: "rk-analysis-error", hidden: true });
+  const tableInput = h("input", { type: "text", testid: "rk-analysis-table", spellcheck: "false", placeholder: "[r1 r2 r3] [b5 k5 o5]", "aria-label": t("analysis.table") });
+  const rackInput = h("input", { type: "text", testid: "rk-analysis-rack", spellcheck: "false", placeholder: "r4 J b7", "aria-label": t("analysis.rack") });
+  const rules = h("select", { testid: "rk-analysis-rules", "aria-label": t("analysis.rules") }, h("option", { value: "current" }, t("analysis.rules_current")), h("option", { value: "old" }, t("analysis.rules_old")));
+  const initial = h("input", { type: "checkbox", testid: "rk-analysis-initial" });
+  const drawn = h("div", { className: "rk-analysis-drawn", testid: "rk-analysis-drawn" });
+  const answer = h("div", { className: "rk-analysis-answer", testid: "rk-analysis-answer", "aria-live": "polite" });
+  // Where a clicked tile goes: the rack, or a set of the table (by index).
+  let target: "rack" | number = "rack";
+  const render = () => {
+    clear(drawn);
+    const sets = setsOf(tableInput.value);
+    const place = (name: "rack" | number, label: string, tiles: string[], remove: (i: number) => void) =>
+      h(
+        "div",
+        { className: `rk-analysis-line${target === name ? " target" : ""}`, testid: name === "rack" ? "rk-analysis-rack-line" : `rk-analysis-set-${name}` },
+        h("button", { className: "small", "aria-pressed": String(target === name), onclick: () => ((target = name), render()) }, label),
+        h("span", { className: "tile-list" }, ...tiles.map((code, i) => {
+          const tile = smallTile(code);
+          tile.title = t("analysis.remove_tile", { tile: code });
+          tile.addEventListener("click", () => remove(i));
+          return tile;
+        })),
+      );
+    sets.forEach((set, i) =>
+      drawn.append(
+        place(i, t("analysis.set_n", { n: i + 1 }), set, (j) => {
+          sets[i].splice(j, 1);
+          tableInput.value = tableText(sets.filter((s) => s.length > 0));
+          if (sets[i].length === 0) target = "rack";
+          render();
+        }),
+      ),
+    );
+    drawn.append(
+      h("button", { className: "small", testid: "rk-analysis-new-set", onclick: () => {
+        target = sets.length;
+        tableInput.value = tableText([...sets, []]).trim();
+        render();
+      } }, t("analysis.new_set")),
+      place("rack", t("analysis.rack"), tokens(rackInput.value), (j) => {
+        const rack = tokens(rackInput.value);
+        rack.splice(j, 1);
+        rackInput.value = rack.join(" ");
+        render();
+      }),
+    );
+  };
+  const add = (code: string) => {
+    if (target === "rack") rackInput.value = [...tokens(rackInput.value), code].join(" ");
+    else {
+      const sets = setsOf(tableInput.value);
+      while (sets.length <= target) sets.push([]);
+      sets[target].push(code);
+      tableInput.value = tableText(sets);
+    }
+    render();
+  };
+  const palette = h("div", { className: "rk-palette", testid: "rk-palette" });
+  for (const colour of COLOURS) {
+    const row = h("div", { className: "tile-list" });
+    for (let n = 1; n <= 13; n++) {
+      const tile = smallTile(tileCode(colour, n));
+      tile.setAttribute("role", "button");
+      tile.tabIndex = 0;
+      tile.addEventListener("click", () => add(tileCode(colour, n)));
+      row.append(tile);
+    }
+    palette.append(row);
+  }
+  const joker = smallTile("J");
+  joker.setAttribute("role", "button");
+  joker.addEventListener("click", () => add("J"));
+  palette.append(h("div", { className: "tile-list" }, joker));
+  tableInput.addEventListener("input", render);
+  rackInput.addEventListener("input", render);
+  const solve = h("button", { testid: "rk-analysis-solve", className: "primary" }, t("analysis.best_play"));
+  solve.addEventListener("click", async () => {
+    error.hidden = true;
+    clear(answer);
+    solve.disabled = true;
+    answer.append(h("p", { className: "muted" }, t("analysis.thinking")));
+    try {
+      const result = await call<RummikubAnalysis>("POST", "/api/analysis/rummikub", {
+        table: tableInput.value,
+        rack: rackInput.value,
+        rules: rules.value,
+        initial: initial.checked,
+      });
+      clear(answer);
+      answer.append(playBox("tiles", t("analysis.by_tiles"), result.by_tiles, result.table), playBox("value", t("analysis.by_value"), result.by_value, result.table));
+    } catch (e) {
+      clear(answer);
+      error.hidden = false;
+      error.textContent = e instanceof ApiError ? e.message : String(e);
+    } finally {
+      solve.disabled = false;
+    }
+  });
+  root.append(
+    h("p", { className: "muted" }, t("analysis.rummikub_help")),
+    palette,
+    drawn,
+    h("label", { className: "field" }, t("analysis.table"), " ", tableInput),
+    h("label", { className: "field" }, t("analysis.rack"), " ", rackInput),
+    h("div", { className: "row" }, rules, h("label", {}, initial, " ", t("analysis.initial")), solve),
+    error,
+    answer,
+  );
+  render();
+}
+
+/** A best play: what is laid, and the new table with its new or changed sets marked. */
+function playBox(name: string, title: string, play: HintPlay | null, before: string[][]): HTMLElement {
+  const box = h("div", { className: "rk-play", testid: `rk-analysis-${name}` }, h("h3", {}, title));
+  if (!play) {
+    box.append(h("p", { testid: `rk-analysis-${name}-none` }, t("analysis.no_play")));
+    return box;
+  }
+  box.dataset.tiles = String(play.tiles);
+  box.append(
+    h("p", { testid: `rk-analysis-${name}-summary` }, t("analysis.play_summary", { tiles: play.tiles, value: play.value, changed: play.changed_sets })),
+    h("div", { className: "tile-list", testid: `rk-analysis-${name}-placed` }, ...play.placed.map(smallTile)),
+  );
+  const unchanged = before.map((s) => [...s].sort().join(" "));
+  for (const set of play.table) {
+    const key = [...set].sort().join(" ");
+    const at = unchanged.indexOf(key);
+    if (at >= 0) unchanged.splice(at, 1);
+    box.append(h("div", { className: `rk-play-set${at >= 0 ? "" : " changed"}` }, h("span", { className: "tile-list" }, ...set.map(smallTile))));
+  }
+  return box;
+}
+
+function rumisBoard(root: HTMLElement): void {
+  const error = h("div", { className: "error", role: "alert", testid: "rumis-analysis-error", hidden: true });
+  const record = h("textarea", { testid: "rumis-analysis-record", rows: 6, spellcheck: "false", "aria-label": t("analysis.record"), placeholder: "game: rumis\nscenario: chullpa\nplayers: 2\n\nO4 a1:1 b1:1 a2:1 b2:1" });
+  record.value = sessionStorage.getItem(RECORD_KEY) ?? "";
+  sessionStorage.removeItem(RECORD_KEY);
+  const load = h("button", { testid: "rumis-analysis-load", className: "primary" }, t("analysis.load"));
+  const board = h("div", { className: "game-box", testid: "rumis-analysis-board" });
+  const controls = h("div", { className: "replay-controls", hidden: true });
+  const best = h("div", { className: "rumis-analysis-best", testid: "rumis-analysis-best", "aria-live": "polite" });
+  let steps: TableView[] = [];
+  let index = 0;
+  let ui: (GameUI & { showGhost?(cells: Placement["cells"] | null): void }) | null = null;
+  const counter = h("span", { className: "replay-step", testid: "rumis-analysis-step" });
+  const slider = h("input", { type: "range", min: 0, value: 0, testid: "rumis-analysis-slider", "aria-label": t("replay.step_label") });
+  const go = (i: number) => {
+    index = Math.max(0, Math.min(steps.length - 1, i));
+    slider.value = String(index);
+    counter.textContent = t("replay.step", { i: index, n: steps.length - 1 });
+    counter.dataset.index = String(index);
+    clear(best);
+    ui?.update(steps[index]);
+  };
+  const ask = h("button", { testid: "rumis-analysis-ask" }, t("analysis.best_moves"));
+  controls.append(
+    h("button", { onclick: () => go(0) }, t("replay.first")),
+    h("button", { testid: "rumis-analysis-prev", onclick: () => go(index - 1) }, t("replay.back")),
+    h("button", { testid: "rumis-analysis-next", onclick: () => go(index + 1) }, t("replay.next")),
+    h("button", { onclick: () => go(steps.length - 1) }, t("replay.last")),
+    slider,
+    counter,
+    ask,
+  );
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const ctx: GameContext = {
+    id: "analysis",
+    token: null,
+    act: async () => false,
+    error: (m) => ((error.hidden = false), (error.textContent = m)),
+    clearError: () => (error.hidden = true),
+    current: () => steps[index],
+  };
+  load.addEventListener("click", async () => {
+    error.hidden = true;
+    load.disabled = true;
+    try {
+      const answer = await call<RumisAnalysis>("POST", "/api/analysis/rumis", { record: record.value });
+      // The board as a spectator's table view: nobody's seat, nobody's turn to act here.
+      steps = answer.steps.map((rumis, i) => ({ id: "analysis", game: "rumis", version: i, you: null, seats: [], to_move: null, over: false, hints: false, rumis }) as unknown as TableView);
+      slider.max = String(steps.length - 1);
+      controls.hidden = false;
+      if (!ui) ui = await rumisUI(board, ctx, true);
+      go(steps.length - 1);
+    } catch (e) {
+      error.hidden = false;
+      error.textContent = e instanceof ApiError ? e.message : String(e);
+    } finally {
+      load.disabled = false;
+    }
+  });
+  ask.addEventListener("click", async () => {
+    error.hidden = true;
+    clear(best);
+    ask.disabled = true;
+    best.append(h("p", { className: "muted", testid: "rumis-analysis-thinking" }, t("analysis.thinking")));
+    try {
+      const answer = await call<RumisBestMoves>("POST", "/api/analysis/rumis/best", { record: record.value, ply: index });
+      clear(best);
+      if (answer.moves.length === 0) best.append(h("p", { testid: "rumis-analysis-none" }, t("analysis.game_over")));
+      else best.append(h("p", {}, t("analysis.to_move", { colour: t(`colour.${answer.to_move}` as MessageKey) })), h("ol", {}, ...answer.moves.map((m, i) => moveLine(m, i))));
+    } catch (e) {
+      clear(best);
+      error.hidden = false;
+      error.textContent = e instanceof ApiError ? e.message : String(e);
+    } finally {
+      ask.disabled = false;
+    }
+  });
+  const moveLine = (m: RumisSuggestion, i: number) =>
+    h(
+      "li",
+      {},
+      h("button", { className: "small", testid: `rumis-analysis-move-${i}`, onclick: () => ui?.showGhost?.(m.cells) }, m.move),
+      " ",
+      h("span", { className: "muted", testid: `rumis-analysis-win-${i}` }, t("rumis.hint_win", { pct: Math.round(m.win_chance * 100) })),
+    );
+  root.append(h("p", { className: "muted" }, t("analysis.rumis_help")), h("label", { className: "field" }, t("analysis.record")), record, h("div", { className: "row" }, load), error, controls, best, board);
+  if (record.value) load.click();
+}
