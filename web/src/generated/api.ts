@@ -140,7 +140,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -635,3 +635,46 @@ why?: Reason,
  * The position after a legal move, as the learner sees it.
  */
 view?: TableView, };
+
+export type RummikubAnalysisRequest = { 
+/**
+ * The table: sets in brackets (`"[r1 r2 r3] [b5 k5 o5]"`); empty for an empty table.
+ */
+table: string, 
+/**
+ * The rack: tiles such as `"r4 J b7"` (`J` is a joker).
+ */
+rack: string, 
+/**
+ * A rule set: `current` (the default) or `old`.
+ */
+rules?: string, 
+/**
+ * The player has not made the initial meld yet (K4).
+ */
+initial?: boolean, };
+
+export type RummikubAnalysis = { table: Array<Array<string>>, rack: Array<string>, by_tiles: HintPlay | null, by_value: HintPlay | null, };
+
+export type RumisAnalysisRequest = { record: string, 
+/**
+ * `POST /api/analysis/rumis/best`: the moves of the record played before the
+ * search (0: the start); the whole record when absent.
+ */
+ply?: number, };
+
+export type RumisAnalysis = { 
+/**
+ * `steps[i]`: the board after the first `i` moves of the record.
+ */
+steps: Array<RumisView>, 
+/**
+ * The record's moves as written there.
+ */
+moves: Array<string>, };
+
+export type RumisBestMoves = { ply: number, 
+/**
+ * The colour to move (`null`: the game is over there).
+ */
+to_move: string | null, moves: Array<RumisSuggestion>, };
