@@ -7,7 +7,7 @@
 //   ("Open in the analysis board"), stepped back, and the strongest bot's best moves at
 //   that point listed with their win chances.
 import { test, expect, PHONE } from "./fixtures";
-import { tid } from "./helpers";
+import { shot, tid } from "./helpers";
 
 test("Rummikub: a position clicked together gets the solver's best plays; a bad rack is refused", async ({ page, base }) => {
   await page.goto(base + "/");
@@ -35,6 +35,7 @@ test("Rummikub: a position clicked together gets the solver's best plays; a bad 
   await expect(byTiles.locator(tid("rk-analysis-tiles-placed")).locator('[data-code="r4"]')).toBeVisible();
   await expect(byTiles.locator(".rk-play-set.changed")).toHaveCount(1);
   await expect(board.locator(tid("rk-analysis-value"))).toHaveAttribute("data-tiles", "1");
+  await shot(page, "analysis-rummikub.png");
 
   // Typed notation works too; a tile that does not exist is refused with its reason.
   await board.locator(tid("rk-analysis-rack")).fill("r4 x9");
@@ -72,6 +73,7 @@ test.describe("on a phone", () => {
     await expect(first).toBeVisible({ timeout: 20_000 });
     await expect(board.locator(tid("rumis-analysis-win-0"))).toContainText("%");
     await first.click();
+    await shot(page, "analysis-rumis-phone.png");
     // The board and the controls fit the phone's width.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);

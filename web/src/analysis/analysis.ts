@@ -97,7 +97,7 @@ function rummikubBoard(root: HTMLElement): void {
       ),
     );
     drawn.append(
-      h("button", { className: "small", testid: "rk-analysis-new-set", onclick: () => {
+      h("button", { className: "small new-set", testid: "rk-analysis-new-set", onclick: () => {
         target = sets.length;
         tableInput.value = tableText([...sets, []]).trim();
         render();
@@ -246,7 +246,9 @@ function rumisBoard(root: HTMLElement): void {
       steps = answer.steps.map((rumis, i) => ({ id: "analysis", game: "rumis", version: i, you: null, seats: [], to_move: null, over: false, hints: false, rumis }) as unknown as TableView);
       slider.max = String(steps.length - 1);
       controls.hidden = false;
-      if (!ui) ui = await rumisUI(board, ctx, true);
+      // A move of the list: the first step whose history holds it (as on the replay page).
+      const jump = (move: number) => go(steps.findIndex((s) => (s.rumis?.history.length ?? 0) > move));
+      if (!ui) ui = await rumisUI(board, ctx, true, { jump, final: () => steps[steps.length - 1] });
       go(steps.length - 1);
     } catch (e) {
       error.hidden = false;
