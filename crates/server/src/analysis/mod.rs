@@ -16,19 +16,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use rumis::record::Record;
+use rumis::Scenario;
 use rummikub::notation::{parse_table, parse_tiles};
 use rummikub::RuleSet;
 use rummikub_solver::{Objective, TableAndRack};
-use rumis::record::Record;
-use rumis::Scenario;
 
 use crate::error::ApiError;
 use crate::games::{play_of, suggestions, RumisTable};
 use crate::thinking::{Priority, Thinking};
 use crate::transport::RateLimiter;
 use crate::wire::{
-    ErrorCode, RummikubAnalysis, RummikubAnalysisRequest, RumisAnalysis, RumisAnalysisRequest,
-    RumisBestMoves,
+    ErrorCode, RumisAnalysis, RumisAnalysisRequest, RumisBestMoves, RummikubAnalysis,
+    RummikubAnalysisRequest,
 };
 
 /// How the analysis board is limited.
@@ -200,7 +200,9 @@ impl Analysis {
             let mut table = start(&record)?;
             let mut steps = vec![table.spectator_view(true)];
             for (line, text) in &record.moves {
-                table.play_text(text).map_err(|e| move_refused(*line, text, e))?;
+                table
+                    .play_text(text)
+                    .map_err(|e| move_refused(*line, text, e))?;
                 steps.push(table.spectator_view(false));
             }
             Ok(RumisAnalysis {
@@ -235,7 +237,9 @@ impl Analysis {
         self.compute(thinking, move || {
             let mut table = start(&record)?;
             for (line, text) in &record.moves[..ply] {
-                table.play_text(text).map_err(|e| move_refused(*line, text, e))?;
+                table
+                    .play_text(text)
+                    .map_err(|e| move_refused(*line, text, e))?;
             }
             let position = table.position();
             let to_move = position.to_move().map(|c| c.name().to_string());
@@ -286,7 +290,9 @@ fn start(record: &Record) -> Result<RumisTable, ApiError> {
         .expect("checked when the record was read");
     let position = rumis::board::Boards::new()
         .position(record.setup(scenario))
-        .map_err(|e| ApiError::bad_request(ErrorCode::BadRecord, format!("the record, line 1: {e}")))?;
+        .map_err(|e| {
+            ApiError::bad_request(ErrorCode::BadRecord, format!("the record, line 1: {e}"))
+        })?;
     Ok(RumisTable::from_start(position))
 }
 
@@ -295,4 +301,63 @@ fn move_refused(line: usize, text: &str, reason: String) -> ApiError {
         ErrorCode::BadRecord,
         format!("the record, line {line}: `{text}`: {reason}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+
+    fn position() -> RummikubAnalysisRequest {
+        RummikubAnalysisRequest {
+            table: "[r1 r2 r3]".into(),
+            rack: "r4".into(),
+            rules: None,
+            initial: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn an_address_over_its_rate_is_refused_and_others_still_served() {
+        let board = Analysis::new(AnalysisLimits {
+            per_minute_per_address: 2,
+            ..AnalysisLimits::default()
+        });
+        let thinking = Thinking::new(2);
+        let (ana, bo): (IpAddr, IpAddr) =
+            ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        for _ in 0..2 {
+            assert!(board.rummikub(&thinking, ana, position()).await.is_ok());
+        }
+        let refused = board
+            .rummikub(&thinking, ana, position())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            (refused.kind, refused.code),
+            (ErrorKind::TooMany, ErrorCode::TooManyAnalyses)
+        );
+        assert!(board.rummikub(&thinking, bo, position()).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_refuses_the_next_analysis() {
+        let board = Analysis::new(AnalysisLimits {
+            max_queued: 0,
+            ..AnalysisLimits::default()
+        });
+        let refused = board
+            .rummikub(&Thinking::new(2), "10.0.0.1".parse().unwrap(), position())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            (refused.kind, refused.code),
+            (ErrorKind::TooMany, ErrorCode::AnalysisBusy)
+        );
+        assert_eq!(
+            board.queued.load(Ordering::SeqCst),
+            0,
+            "a refusal holds no place"
+        );
+    }
 }

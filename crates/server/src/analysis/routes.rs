@@ -12,8 +12,8 @@ use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
 use crate::wire::{
-    ErrorBody, RummikubAnalysis, RummikubAnalysisRequest, RumisAnalysis, RumisAnalysisRequest,
-    RumisBestMoves,
+    ErrorBody, RumisAnalysis, RumisAnalysisRequest, RumisBestMoves, RummikubAnalysis,
+    RummikubAnalysisRequest,
 };
 
 /// The board's routes, with their own limits.
@@ -22,7 +22,10 @@ pub fn routes(limits: AnalysisLimits) -> Router<Arc<Hub>> {
     Router::new()
         .route("/api/analysis/rummikub", post(rummikub).route_layer(json()))
         .route("/api/analysis/rumis", post(rumis).route_layer(json()))
-        .route("/api/analysis/rumis/best", post(rumis_best).route_layer(json()))
+        .route(
+            "/api/analysis/rumis/best",
+            post(rumis_best).route_layer(json()),
+        )
         .layer(Extension(Arc::new(Analysis::new(limits))))
 }
 
@@ -40,7 +43,9 @@ pub async fn rummikub(
     Extension(board): Extension<Arc<Analysis>>,
     JsonBody(request): JsonBody<RummikubAnalysisRequest>,
 ) -> Result<Json<RummikubAnalysis>, ApiError> {
-    Ok(Json(board.rummikub(hub.thinking(), from.ip(), request).await?))
+    Ok(Json(
+        board.rummikub(hub.thinking(), from.ip(), request).await?,
+    ))
 }
 
 /// A Rumis record replayed: the board before its first move and after each. The
@@ -57,7 +62,11 @@ pub async fn rumis(
     Extension(board): Extension<Arc<Analysis>>,
     JsonBody(request): JsonBody<RumisAnalysisRequest>,
 ) -> Result<Json<RumisAnalysis>, ApiError> {
-    Ok(Json(board.rumis_steps(hub.thinking(), from.ip(), request).await?))
+    Ok(Json(
+        board
+            .rumis_steps(hub.thinking(), from.ip(), request)
+            .await?,
+    ))
 }
 
 /// The strongest bot's best three moves, with their win chances, after the first
@@ -74,5 +83,7 @@ pub async fn rumis_best(
     Extension(board): Extension<Arc<Analysis>>,
     JsonBody(request): JsonBody<RumisAnalysisRequest>,
 ) -> Result<Json<RumisBestMoves>, ApiError> {
-    Ok(Json(board.rumis_best(hub.thinking(), from.ip(), request).await?))
+    Ok(Json(
+        board.rumis_best(hub.thinking(), from.ip(), request).await?,
+    ))
 }
