@@ -13,7 +13,6 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -24,6 +23,7 @@ use crate::error::ApiError;
 use crate::games::{HintJob, HintRequest};
 use crate::hub::{Table, TableState};
 use crate::metrics::Metrics;
+use crate::queue::WorkQueue;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::{client_key, RateLimiter};
 use crate::wire::{ErrorCode, HintAnswer};
@@ -69,7 +69,7 @@ pub struct Hints {
     limits: HintLimits,
     per_seat: Option<RateLimiter<(String, usize)>>,
     per_address: Option<RateLimiter>,
-    queued: Arc<AtomicUsize>,
+    queue: WorkQueue,
     cache: Mutex<Cache>,
 }
 
@@ -96,29 +96,20 @@ impl Cache {
     }
 }
 
-/// Counts a hint in the queue until it is done (or its requester gave up).
-struct Queued(Arc<AtomicUsize>);
-
-impl Drop for Queued {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
 impl Hints {
     pub fn new(limits: HintLimits) -> Hints {
         Hints {
             per_seat: RateLimiter::per_minute(limits.per_minute_per_seat),
             per_address: RateLimiter::per_minute(limits.per_minute_per_address),
+            queue: WorkQueue::new(limits.max_queued),
             limits,
-            queued: Arc::new(AtomicUsize::new(0)),
             cache: Mutex::new(Cache::default()),
         }
     }
 
     /// Hints waiting or being computed now.
     pub fn queued(&self) -> usize {
-        self.queued.load(Ordering::SeqCst)
+        self.queue.len()
     }
 
     /// The hint for `seat` at `table` now, asked from `from`.
@@ -205,22 +196,20 @@ impl Hints {
                 ));
             }
         }
-        let before = self.queued.fetch_add(1, Ordering::SeqCst);
-        let queued = Queued(self.queued.clone());
-        if before >= self.limits.max_queued {
+        let Some(place) = self.queue.enter() else {
             return Err(ApiError::too_many_for(
                 ErrorCode::HintsBusy,
                 "the server is busy with other hints; try again in a moment",
                 self.limits.rumis_search.max(Duration::from_secs(1)),
             ));
-        }
+        };
         let request = HintRequest {
             objective,
             search_millis: self.limits.rumis_search.as_millis() as u64,
         };
         thinking
             .run(Priority::Hint, move || {
-                let _queued = queued;
+                let _place = place;
                 job(request).map_err(ApiError::from)
             })
             .await

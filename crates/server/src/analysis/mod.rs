@@ -12,8 +12,6 @@
 pub mod routes;
 
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use rumis::record::Record;
@@ -24,6 +22,7 @@ use rummikub_solver::{Objective, TableAndRack};
 
 use crate::error::ApiError;
 use crate::games::{play_of, suggestions, RumisTable};
+use crate::queue::WorkQueue;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::RateLimiter;
 use crate::wire::{
@@ -65,24 +64,15 @@ impl Default for AnalysisLimits {
 pub struct Analysis {
     limits: AnalysisLimits,
     per_address: Option<RateLimiter>,
-    queued: Arc<AtomicUsize>,
-}
-
-/// Counts an analysis in the queue until it is done (or its requester gave up).
-struct Queued(Arc<AtomicUsize>);
-
-impl Drop for Queued {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
+    queue: WorkQueue,
 }
 
 impl Analysis {
     pub fn new(limits: AnalysisLimits) -> Analysis {
         Analysis {
             per_address: RateLimiter::per_minute(limits.per_minute_per_address),
+            queue: WorkQueue::new(limits.max_queued),
             limits,
-            queued: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -107,18 +97,16 @@ impl Analysis {
         thinking: &Thinking,
         work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let before = self.queued.fetch_add(1, Ordering::SeqCst);
-        let queued = Queued(self.queued.clone());
-        if before >= self.limits.max_queued {
+        let Some(place) = self.queue.enter() else {
             return Err(ApiError::too_many_for(
                 ErrorCode::AnalysisBusy,
                 "the server is busy with other analyses; try again in a moment",
                 self.limits.rumis_search.max(Duration::from_secs(1)),
             ));
-        }
+        };
         thinking
             .run(Priority::Hint, move || {
-                let _queued = queued;
+                let _place = place;
                 work()
             })
             .await?
@@ -354,10 +342,6 @@ mod tests {
             (refused.kind, refused.code),
             (ErrorKind::TooMany, ErrorCode::AnalysisBusy)
         );
-        assert_eq!(
-            board.queued.load(Ordering::SeqCst),
-            0,
-            "a refusal holds no place"
-        );
+        assert!(board.queue.is_empty(), "a refusal holds no place");
     }
 }
