@@ -69,7 +69,12 @@ mod tables;
         passkeys::sign_in_start,
         passkeys::sign_in_finish,
         crate::tutorial::routes::tutorial,
-        crate::tutorial::routes::check_step
+        crate::tutorial::routes::check_step,
+        crate::puzzles::routes::list,
+        crate::puzzles::routes::daily,
+        crate::puzzles::routes::puzzle,
+        crate::puzzles::routes::check,
+        crate::puzzles::routes::solution
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -188,6 +193,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
         .merge(crate::tutorial::routes(Default::default()))
+        .merge(crate::puzzles::routes(Default::default()))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }

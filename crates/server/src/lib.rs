@@ -23,6 +23,7 @@ pub mod live;
 pub mod metrics;
 pub mod names;
 pub mod openapi;
+pub mod puzzles;
 pub mod redact;
 pub mod replays;
 pub mod store;

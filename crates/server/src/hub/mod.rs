@@ -403,6 +403,11 @@ impl Hub {
         &self.metrics
     }
 
+    /// The thinking pool, for CPU work outside a table (puzzles).
+    pub fn thinking(&self) -> &Thinking {
+        &self.thinking
+    }
+
     /// The metrics as text, with the gauges read now.
     pub fn render_metrics(&self) -> String {
         self.metrics.loaded_tables.set(self.loaded_tables() as i64);

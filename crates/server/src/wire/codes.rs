@@ -102,6 +102,9 @@ pub enum ErrorCode {
     // Passkeys.
     PasskeyRefused,
     PasskeysUnavailable,
+    // Puzzles.
+    PuzzlesBusy,
+    TooManyPuzzles,
 }
 
 impl ErrorCode {
@@ -194,6 +197,8 @@ impl ErrorCode {
             ErrorCode::UnknownPlayer => "unknown_player",
             ErrorCode::PasskeyRefused => "passkey_refused",
             ErrorCode::PasskeysUnavailable => "passkeys_unavailable",
+            ErrorCode::PuzzlesBusy => "puzzles_busy",
+            ErrorCode::TooManyPuzzles => "too_many_puzzles",
         }
     }
 }

@@ -5,12 +5,13 @@
 //!
 //! `requests` (what a client asks), `actions` (what a seat plays), `codes` (errors,
 //! refusals, events), `views` (what a seat sees), `messages` (the WebSocket),
-//! `tutorial` (the tutorials' steps and checks).
+//! `tutorial` (the tutorials' steps and checks), `puzzles` (the Rummikub puzzles).
 
 mod accounts;
 mod actions;
 mod codes;
 mod messages;
+mod puzzles;
 mod requests;
 #[cfg(test)]
 mod tests;
@@ -21,6 +22,7 @@ pub use accounts::*;
 pub use actions::*;
 pub use codes::*;
 pub use messages::*;
+pub use puzzles::*;
 pub use requests::*;
 pub use tutorial::*;
 pub use views::*;
