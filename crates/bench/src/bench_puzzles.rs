@@ -62,7 +62,7 @@ pub fn bench(args: PuzzlesArgs) -> anyhow::Result<()> {
             format!(
                 "held-out seeds {}…{}",
                 args.seed,
-                args.seed + u64::from(args.seeds)
+                (args.seed + u64::from(args.seeds)).saturating_sub(1)
             ),
             &held_out,
         ),
