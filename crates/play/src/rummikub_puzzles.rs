@@ -20,6 +20,8 @@
 //! Difficulty, 1 to 5: the fewest table sets a best play changes, less one, plus the
 //! jokers in play (those on the rack and those in the table sets the stated solution
 //! changes), at most 5. Two sets to change and no joker is 1.
+//!
+//! See `docs/rummikub-puzzles.md`.
 
 use std::fmt;
 
