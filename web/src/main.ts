@@ -1,6 +1,7 @@
 // The client's router: / lobby, /t/{id} table, /replay/{id} replay, /rules/{game} the
 // rules, /learn/{game} the tutorial, /account sign-up and sign-in, /u/{name} a player's
-// profile, /leaderboard the leaderboards, anything else a not-found page.
+// profile, /leaderboard the leaderboards, /puzzles the Rummikub puzzles, anything else a
+// not-found page.
 //
 // A seat link is `/t/{id}#token=…`, and a token is read from the fragment only (the old
 // `/t/{id}?seat=&token=` opens the table to watch): the address becomes `/t/{id}`
@@ -92,6 +93,9 @@ if (table) {
 } else if (learn) {
   // The tutorial (its texts are the client's; the positions and checks the server's).
   import("./tutorial/tutorial").then((m) => m.showTutorial(app, learn[1] as "rumis" | "rummikub"));
+} else if (path === "/puzzles" || path === "/puzzles/") {
+  // The Rummikub puzzles: the daily one and the older ones (the server makes and checks them).
+  import("./puzzles/puzzles").then((m) => m.showPuzzles(app));
 } else if (path === "/picture/rumis") {
   // The lobby's Rumis picture, drawn live by the game's scene.
   import("./rumis/picture").then((m) => m.showPicture(app));

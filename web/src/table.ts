@@ -46,6 +46,8 @@ export interface GameContext {
   /** Rumis: whether a placement is legal now, and why not (the red ghost); the table's
    * `POST …/check` when missing (a tutorial asks its step instead). */
   check?(placement: Placement): Promise<CheckResult>;
+  /** Rummikub: the end-turn button's text where a play is checked, not played (a puzzle). */
+  endTurnLabel?: string;
 }
 
 export interface GameUI {

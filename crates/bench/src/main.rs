@@ -3,6 +3,7 @@
 //! benches start the `rumi` binary beside this one, or `RUMI_BIN`.
 
 mod bench_cluster;
+mod bench_puzzles;
 mod bench_server;
 mod bench_sign_ins;
 mod bench_sockets;
@@ -53,6 +54,9 @@ enum Command {
     /// ratings on the people's scale with 95% intervals (--write: the docs and the
     /// server's embedded table).
     Ladder(ladder::LadderArgs),
+    /// The Rummikub puzzle generator: time and dealt rounds per puzzle (p50/p99/max)
+    /// over a range of daily dates and a held-out range of seeds.
+    Puzzles(bench_puzzles::PuzzlesArgs),
 }
 
 fn main() {
@@ -65,6 +69,7 @@ fn main() {
         Command::MctsReuse(args) => mcts_reuse_bench::bench(args),
         Command::SignIns(args) => bench_sign_ins::bench(args),
         Command::Ladder(args) => ladder::bench(args),
+        Command::Puzzles(args) => bench_puzzles::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

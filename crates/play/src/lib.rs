@@ -25,4 +25,5 @@ pub mod rumis_bots;
 pub mod rumis_game;
 pub mod rummikub_bots;
 pub mod rummikub_game;
+pub mod rummikub_puzzles;
 pub mod rummikub_random;

@@ -72,7 +72,12 @@ mod tables;
         crate::tutorial::routes::check_step,
         crate::analysis::routes::rummikub,
         crate::analysis::routes::rumis,
-        crate::analysis::routes::rumis_best
+        crate::analysis::routes::rumis_best,
+        crate::puzzles::routes::list,
+        crate::puzzles::routes::daily,
+        crate::puzzles::routes::puzzle,
+        crate::puzzles::routes::check,
+        crate::puzzles::routes::solution
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -192,6 +197,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
         )
         .merge(crate::tutorial::routes(Default::default()))
         .merge(crate::analysis::routes::routes(Default::default()))
+        .merge(crate::puzzles::routes(Default::default()))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }

@@ -24,6 +24,7 @@ pub mod live;
 pub mod metrics;
 pub mod names;
 pub mod openapi;
+pub mod puzzles;
 pub mod queue;
 pub mod redact;
 pub mod replays;

@@ -118,6 +118,13 @@ fn typescript() -> String {
         RumisAnalysisRequest::decl(&cfg),
         RumisAnalysis::decl(&cfg),
         RumisBestMoves::decl(&cfg),
+        RummikubPuzzleView::decl(&cfg),
+        RummikubPuzzleSummary::decl(&cfg),
+        RummikubPuzzleList::decl(&cfg),
+        RummikubPuzzleAttempt::decl(&cfg),
+        PuzzleVerdict::decl(&cfg),
+        RummikubPuzzleCheck::decl(&cfg),
+        RummikubPuzzleSolution::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/server/src/wire/ by crates/server/tests/generated.rs.\n\

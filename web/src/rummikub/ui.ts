@@ -640,7 +640,7 @@ export class RummikubUI implements GameUI {
         h(
           "button",
           { testid: "end-turn", className: "primary" + (invalid ? " warn" : ""), disabled: !this.changed(), onclick: () => this.endTurn(), title: invalid ? t("rk.invalid_title") : "" },
-          t("rk.end_turn"),
+          this.ctx.endTurnLabel ?? t("rk.end_turn"),
         ),
         h("button", { testid: "draw", disabled: this.changed(), onclick: () => this.send({ type: "draw" }) }, t("rk.draw")),
       );

@@ -107,6 +107,9 @@ pub enum ErrorCode {
     BadPosition,
     BadRecord,
     TooManyAnalyses,
+    // Puzzles.
+    PuzzlesBusy,
+    TooManyPuzzles,
 }
 
 impl ErrorCode {
@@ -203,6 +206,8 @@ impl ErrorCode {
             ErrorCode::BadPosition => "bad_position",
             ErrorCode::BadRecord => "bad_record",
             ErrorCode::TooManyAnalyses => "too_many_analyses",
+            ErrorCode::PuzzlesBusy => "puzzles_busy",
+            ErrorCode::TooManyPuzzles => "too_many_puzzles",
         }
     }
 }

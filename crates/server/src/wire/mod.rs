@@ -5,13 +5,15 @@
 //!
 //! `requests` (what a client asks), `actions` (what a seat plays), `codes` (errors,
 //! refusals, events), `views` (what a seat sees), `messages` (the WebSocket),
-//! `tutorial` (the tutorials' steps and checks), `analysis` (the analysis board).
+//! `tutorial` (the tutorials' steps and checks), `analysis` (the analysis board),
+//! `puzzles` (the Rummikub puzzles).
 
 mod accounts;
 mod actions;
 mod analysis;
 mod codes;
 mod messages;
+mod puzzles;
 mod requests;
 #[cfg(test)]
 mod tests;
@@ -23,6 +25,7 @@ pub use actions::*;
 pub use analysis::*;
 pub use codes::*;
 pub use messages::*;
+pub use puzzles::*;
 pub use requests::*;
 pub use tutorial::*;
 pub use views::*;
