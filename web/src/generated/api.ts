@@ -140,7 +140,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -678,3 +678,71 @@ export type RumisBestMoves = { ply: number,
  * The colour to move (`null`: the game is over there).
  */
 to_move: string | null, moves: Array<RumisSuggestion>, };
+
+export type RummikubPuzzleView = { 
+/**
+ * The puzzle's id: its date, `YYYY-MM-DD` (UTC).
+ */
+id: string, 
+/**
+ * 1 (two sets to change, no joker) to 5: the fewest sets a best play changes,
+ * less one, plus the jokers in play.
+ */
+difficulty: number, 
+/**
+ * Rack tiles to lay: the whole rack, or fewer when `goal` < the rack's size.
+ */
+goal: number, 
+/**
+ * The fewest table sets any play laying `goal` tiles changes (at least 2).
+ */
+changed_sets: number, 
+/**
+ * The table's sets, as the engine writes tiles (`r7`, `J`).
+ */
+table: Array<Array<string>>, rack: Array<string>, 
+/**
+ * The rules the puzzle is played under (the current ones, without a clock; the
+ * puzzle player has made the initial meld).
+ */
+rules: RulesView, };
+
+export type RummikubPuzzleSummary = { id: string, difficulty: number, goal: number, 
+/**
+ * Tiles on the rack.
+ */
+rack: number, changed_sets: number, };
+
+export type RummikubPuzzleList = { today: string, puzzles: Array<RummikubPuzzleSummary>, };
+
+export type RummikubPuzzleAttempt = { table: Array<Array<string>>, };
+
+export type PuzzleVerdict = "solved" | "refused" | "short";
+
+export type RummikubPuzzleCheck = { solved: boolean, code: PuzzleVerdict, 
+/**
+ * Rack tiles the table lays (0 when refused).
+ */
+laid: number, goal: number, 
+/**
+ * Why not, in English.
+ */
+reason?: string, 
+/**
+ * A refusal as a key with parameters (`reason.<code>` in the client).
+ */
+why?: Reason, };
+
+export type RummikubPuzzleSolution = { id: string, 
+/**
+ * The whole new table.
+ */
+table: Array<Array<string>>, 
+/**
+ * The rack tiles it lays.
+ */
+laid: Array<string>, 
+/**
+ * The old table's sets (by index, from 0) it changes.
+ */
+changed: Array<number>, };
