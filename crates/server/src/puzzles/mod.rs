@@ -17,7 +17,6 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -27,6 +26,7 @@ use rummikub::{Round, RoundSetup, Set, Tile};
 use tokio::sync::OnceCell;
 
 use crate::error::ApiError;
+use crate::queue::WorkQueue;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::RateLimiter;
 use crate::wire::{
@@ -77,7 +77,7 @@ pub struct Puzzles {
     limits: PuzzleLimits,
     per_address: Option<RateLimiter>,
     checks: Option<RateLimiter>,
-    queued: Arc<AtomicUsize>,
+    queue: WorkQueue,
     cache: Mutex<Cache>,
 }
 
@@ -87,15 +87,6 @@ type Cell = Arc<OnceCell<Arc<Made>>>;
 struct Cache {
     entries: HashMap<PuzzleDate, Cell>,
     order: VecDeque<PuzzleDate>,
-}
-
-/// Counts a puzzle in the queue until it is made (or its requester gave up).
-struct Queued(Arc<AtomicUsize>);
-
-impl Drop for Queued {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 /// Today (UTC).
@@ -111,8 +102,8 @@ impl Puzzles {
         Puzzles {
             per_address: RateLimiter::per_minute(limits.per_minute_per_address),
             checks: RateLimiter::per_minute(limits.checks_per_minute_per_address),
+            queue: WorkQueue::new(limits.max_queued),
             limits,
-            queued: Arc::new(AtomicUsize::new(0)),
             cache: Mutex::new(Cache::default()),
         }
     }
@@ -216,18 +207,16 @@ impl Puzzles {
 
     /// Makes a puzzle on the thinking pool, if the queue has room.
     async fn make(&self, thinking: &Thinking, date: PuzzleDate) -> Result<Arc<Made>, ApiError> {
-        let before = self.queued.fetch_add(1, Ordering::SeqCst);
-        let queued = Queued(self.queued.clone());
-        if before >= self.limits.max_queued {
+        let Some(place) = self.queue.enter() else {
             return Err(ApiError::too_many_for(
                 ErrorCode::PuzzlesBusy,
                 "the server is busy making other puzzles; try again in a moment",
                 Duration::from_secs(2),
             ));
-        }
+        };
         let made = thinking
             .run(Priority::Hint, move || {
-                let _queued = queued;
+                let _place = place;
                 made(date)
             })
             .await?;
