@@ -6,6 +6,7 @@ mod bench_cluster;
 mod bench_server;
 mod bench_sign_ins;
 mod bench_sockets;
+mod bench_solo;
 mod bench_starve;
 mod ladder;
 mod mcts_reuse_bench;
@@ -53,6 +54,9 @@ enum Command {
     /// ratings on the people's scale with 95% intervals (--write: the docs and the
     /// server's embedded table).
     Ladder(ladder::LadderArgs),
+    /// The solo cube's "can this still be finished?" over random partial builds of all
+    /// 48 levels, within the server's bound: p50/p99/max per edge, answers unknown.
+    Solo(bench_solo::SoloBenchArgs),
 }
 
 fn main() {
@@ -65,6 +69,7 @@ fn main() {
         Command::MctsReuse(args) => mcts_reuse_bench::bench(args),
         Command::SignIns(args) => bench_sign_ins::bench(args),
         Command::Ladder(args) => ladder::bench(args),
+        Command::Solo(args) => bench_solo::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

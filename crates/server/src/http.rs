@@ -17,7 +17,7 @@ use crate::games::bots;
 use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
-mod accounts;
+pub(crate) mod accounts;
 pub(crate) mod extract;
 mod passkeys;
 mod players;
@@ -69,7 +69,14 @@ mod tables;
         passkeys::sign_in_start,
         passkeys::sign_in_finish,
         crate::tutorial::routes::tutorial,
-        crate::tutorial::routes::check_step
+        crate::tutorial::routes::check_step,
+        crate::solo::routes::levels,
+        crate::solo::routes::build,
+        crate::solo::routes::place,
+        crate::solo::routes::finishable,
+        crate::solo::routes::hint,
+        crate::solo::routes::bests,
+        crate::solo::routes::record
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -188,6 +195,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
         .merge(crate::tutorial::routes(Default::default()))
+        .merge(crate::solo::routes(hub.options().solo.clone()))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }

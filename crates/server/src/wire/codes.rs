@@ -102,6 +102,14 @@ pub enum ErrorCode {
     // Passkeys.
     PasskeyRefused,
     PasskeysUnavailable,
+    // The solo cube.
+    BadSoloLevel,
+    BadSoloBuild,
+    SoloImpossible,
+    SoloIncomplete,
+    BadSoloTime,
+    TooManySoloRequests,
+    SoloBusy,
 }
 
 impl ErrorCode {
@@ -194,6 +202,13 @@ impl ErrorCode {
             ErrorCode::UnknownPlayer => "unknown_player",
             ErrorCode::PasskeyRefused => "passkey_refused",
             ErrorCode::PasskeysUnavailable => "passkeys_unavailable",
+            ErrorCode::BadSoloLevel => "bad_solo_level",
+            ErrorCode::BadSoloBuild => "bad_solo_build",
+            ErrorCode::SoloImpossible => "solo_impossible",
+            ErrorCode::SoloIncomplete => "solo_incomplete",
+            ErrorCode::BadSoloTime => "bad_solo_time",
+            ErrorCode::TooManySoloRequests => "too_many_solo_requests",
+            ErrorCode::SoloBusy => "solo_busy",
         }
     }
 }
@@ -278,6 +293,9 @@ pub enum RefusalCode {
     NameControl,
     NameInvisible,
     NameTooLong,
+    /// The solo cube: every colour has placed that stone; a colour touching itself.
+    SoloUsedUp,
+    SoloSameColour,
 }
 
 /// What happened at a Rummikub table, as a key (`event.<code>` in the client).
