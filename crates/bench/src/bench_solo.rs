@@ -21,7 +21,7 @@ use server::wire::{SoloAnswer, SoloLevel};
 #[derive(Args)]
 pub struct SoloBenchArgs {
     /// Random partial builds per playable level.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 40)]
     pub builds: usize,
     #[arg(long, default_value_t = 48)]
     pub seed: u64,
@@ -44,28 +44,35 @@ fn random_stone(build: &Build, rng: &mut ChaCha8Rng) -> Option<Piece> {
     })
 }
 
-/// `count` random partial builds: half random legal stones, half prefixes of a full
-/// cube the solver finds for such a build (when it finds one in generous time).
+/// A build of `stones` random legal stones (fewer when none fits any more).
+fn random_build<'a>(puzzle: &'a Puzzle, rng: &mut ChaCha8Rng, stones: usize) -> Build<'a> {
+    let mut build = Build::new(puzzle);
+    for _ in 0..stones {
+        let Some(piece) = random_stone(&build, rng) else {
+            break;
+        };
+        let cells = build.cells(&piece);
+        build
+            .place(Some(piece.colour), piece.stone, &cells)
+            .expect("checked");
+    }
+    build
+}
+
+/// `count` random partial builds: half of up to an eighth of the cube's cells in random
+/// legal stones (as a person might place them), half prefixes of the full cube the
+/// solver finds from one or two random stones (finishable builds of every size).
 fn builds(puzzle: &Puzzle, rng: &mut ChaCha8Rng, count: usize) -> Vec<Vec<Piece>> {
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let mut build = Build::new(puzzle);
-        let stones = rng.gen_range(0..=puzzle.volume() / 4);
-        for _ in 0..stones {
-            let Some(piece) = random_stone(&build, rng) else {
-                break;
-            };
-            let cells = build.cells(&piece);
-            build
-                .place(Some(piece.colour), piece.stone, &cells)
-                .expect("checked");
-        }
-        out.push(build.pieces().to_vec());
+        let stones = rng.gen_range(0..=puzzle.volume() / 8);
+        out.push(random_build(puzzle, rng, stones).pieces().to_vec());
         if out.len() == count {
             break;
         }
-        let until = Instant::now() + Duration::from_secs(20);
-        let pieces = build.pieces().to_vec();
+        let start = random_build(puzzle, rng, rng.gen_range(0..=2));
+        let until = Instant::now() + SOLVER_BOUND;
+        let pieces = start.pieces().to_vec();
         if let Decision::Solved(solution) =
             puzzle.decide_from(&pieces, &mut || Instant::now() >= until)
         {
