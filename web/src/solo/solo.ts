@@ -164,13 +164,8 @@ async function renderLevels(root: HTMLElement, levels: SoloLevelInfo[], open: (l
           cell.className = "impossible";
           cell.append(h("span", { className: "muted", title: why }, t("solo.impossible")), h("span", { className: "solo-why" }, why));
         } else {
-          cell.append(
-            h(
-              "button",
-              { className: "solo-level", testid: `solo-open-${key}`, "aria-label": levelName(info.level), onclick: () => open(info.level) },
-              best ? clock(best.millis) : info.solvable === "unknown" ? t("solo.unknown_level") : t("solo.play"),
-            ),
-          );
+          const text = best ? clock(best.millis) : info.solvable === "unknown" ? t("solo.unknown_level") : t("solo.play");
+          cell.append(h("button", { className: "solo-level", testid: `solo-open-${key}`, "aria-label": `${text}: ${levelName(info.level)}`, onclick: () => open(info.level) }, text));
           if (best) cell.dataset.best = String(best.millis);
         }
         row.append(cell);
