@@ -6,7 +6,7 @@
 //   finished panel with the time and the stones, a new best, shown in the list after.
 // - a 390×844 phone: the board, the tray and the controls on the screen.
 import { test, expect, PHONE } from "./fixtures";
-import { axeCheck, columnPoint, tid, waitAttr } from "./helpers";
+import { axeCheck, columnPoint, shot, tid, waitAttr } from "./helpers";
 
 test("solo: an edge-3 cube of one colour, by hand and finished with hints", async ({ page, base }) => {
   await page.goto(base + "/");
@@ -18,6 +18,7 @@ test("solo: an edge-3 cube of one colour, by hand and finished with hints", asyn
   await expect(page.locator(tid("solo-level-4-1-free"))).toContainText("64 cells, but the colours hold only 40 cubes");
   await expect(page.locator(tid("solo-level-3-2-alternate"))).toContainText("no full cube");
   await expect(page.locator(tid("solo-level-5-4-rules"))).toHaveAttribute("data-solvable", "yes");
+  await shot(page, "solo-levels.png");
   await axeCheck(page, "the solo level list");
 
   await page.locator(tid("solo-open-3-1-free")).click();
@@ -63,6 +64,7 @@ test("solo: an edge-3 cube of one colour, by hand and finished with hints", asyn
   await expect(page.locator(tid("solo-best"))).toHaveText("New best time!");
   await expect(finished).toHaveAttribute("data-best", "true");
   await expect(page.locator(tid("solo-hint"))).toBeDisabled();
+  await shot(page, "solo-finished.png");
   const millis = Number(await finished.getAttribute("data-millis"));
   expect(millis).toBeGreaterThan(0);
   // Every cell of the 3-cube is filled.
@@ -93,5 +95,6 @@ test("solo: the phone shows the board and the controls", async ({ open, base }) 
   await page.locator(tid("solo-hint")).tap();
   await expect(page.locator(tid("solo-stones"))).toHaveAttribute("data-n", "1");
   await expect(page.locator(tid("solo-colour-blue"))).toHaveAttribute("aria-pressed", "true");
+  await shot(page, "solo-phone.png");
   await axeCheck(page, "a solo cube on a phone");
 });

@@ -346,7 +346,7 @@ pub fn state(build: &Build, colour: Option<&str>) -> SoloState {
                 limits: vec![vec![edge as u8; edge]; edge],
             },
             players: 1,
-            variant: "solo".into(),
+            variant: "standard".into(),
             cubes,
             colours,
             to_move_colour: placing.map(|c| c.name().to_string()),
