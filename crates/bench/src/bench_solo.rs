@@ -70,7 +70,8 @@ fn builds(puzzle: &Puzzle, rng: &mut ChaCha8Rng, count: usize) -> Vec<Vec<Piece>
         if out.len() == count {
             break;
         }
-        let start = random_build(puzzle, rng, rng.gen_range(0..=2));
+        let first = rng.gen_range(0..=2);
+        let start = random_build(puzzle, rng, first);
         let until = Instant::now() + SOLVER_BOUND;
         let pieces = start.pieces().to_vec();
         if let Decision::Solved(solution) =
