@@ -195,7 +195,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
         .merge(crate::tutorial::routes(Default::default()))
-        .merge(crate::solo::routes(hub.options().solo.clone()))
+        .merge(crate::solo::routes(&hub))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }

@@ -86,6 +86,16 @@ impl Solo {
         }
     }
 
+    /// The level list, decided once on the thinking pool.
+    async fn decided(&self, hub: &Hub) -> Result<&SoloLevels, ApiError> {
+        self.levels
+            .get_or_try_init(|| async {
+                let levels = hub.thinking().run(Priority::Hint, super::levels).await?;
+                Ok::<_, ApiError>(SoloLevels { levels })
+            })
+            .await
+    }
+
     /// Runs solver work on the thinking pool, within the rate and the queue.
     async fn solve<T: Send + 'static>(
         &self,
@@ -122,8 +132,10 @@ impl Solo {
     }
 }
 
-/// The solo cube's routes, with their limits.
-pub fn routes(limits: SoloLimits) -> Router<Arc<Hub>> {
+/// The solo cube's routes, with the hub's limits. The level list is decided in the
+/// background at once (below people's bots), so that the first visitor does not wait.
+pub fn routes(hub: &Arc<Hub>) -> Router<Arc<Hub>> {
+    let limits = hub.options().solo.clone();
     let solo = Arc::new(Solo {
         checks: RateLimiter::per_minute(limits.checks_per_minute_per_address),
         solver: RateLimiter::per_minute(limits.solver_per_minute_per_address),
@@ -131,6 +143,14 @@ pub fn routes(limits: SoloLimits) -> Router<Arc<Hub>> {
         queued: Arc::new(AtomicUsize::new(0)),
         levels: OnceCell::new(),
     });
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        let (hub, solo) = (hub.clone(), solo.clone());
+        runtime.spawn(async move {
+            if let Err(e) = solo.decided(&hub).await {
+                tracing::warn!("the solo cube's levels are not decided: {}", e.message);
+            }
+        });
+    }
     let json = || axum::middleware::from_fn(crate::transport::json_writes_only);
     Router::new()
         .route("/api/solo/levels", get(levels))
@@ -149,14 +169,7 @@ pub async fn levels(
     State(hub): State<Arc<Hub>>,
     Extension(solo): Extension<Arc<Solo>>,
 ) -> Result<Json<SoloLevels>, ApiError> {
-    let levels = solo
-        .levels
-        .get_or_try_init(|| async {
-            let levels = hub.thinking().run(Priority::Hint, super::levels).await?;
-            Ok::<_, ApiError>(SoloLevels { levels })
-        })
-        .await?;
-    Ok(Json(levels.clone()))
+    Ok(Json(solo.decided(&hub).await?.clone()))
 }
 
 /// A build as the 3D board shows it, with the placements the placing colour may make.
