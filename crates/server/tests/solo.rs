@@ -119,7 +119,7 @@ async fn stones_are_checked_by_the_engine_with_its_reasons() {
     let (status, refused) = post(&server, "/api/solo/build", body).await;
     assert_eq!(
         (status, refused["code"].clone()),
-        (400, json!("bad_solo_build"))
+        (409, json!("bad_solo_build"))
     );
     assert!(
         refused["error"].as_str().unwrap().starts_with("stone 2:"),
@@ -160,21 +160,20 @@ async fn malformed_levels_and_oversized_builds_are_refused() {
     let (status, _) = server.post("/api/solo/build", r#"{"level": 3}"#).await;
     assert_eq!(status, 400);
 
-    // More stones than a cube of edge 3 can hold (13), and a stone of five cells.
-    let many: Vec<Value> = (0..14)
-        .map(|_| piece("red", "D2", &[[0, 0, 0], [1, 0, 0]]))
-        .collect();
-    let (status, refused) = post(
-        &server,
-        "/api/solo/hint",
-        json!({"level": level(3, 1, false, false), "pieces": many}),
-    )
-    .await;
-    assert_eq!(
-        (status, refused["code"].clone()),
-        (400, json!("bad_solo_build")),
-        "{refused}"
-    );
+    // More stones than a cube of edge 3 can hold (13): the rules' refusal; more than
+    // any build (62): the document's.
+    let domino = piece("red", "D2", &[[0, 0, 0], [1, 0, 0]]);
+    for (count, status) in [(14, 409), (63, 400)] {
+        let many = vec![domino.clone(); count];
+        let body = json!({"level": level(3, 1, false, false), "pieces": many});
+        let (answer, refused) = post(&server, "/api/solo/hint", body).await;
+        assert_eq!(
+            (answer, refused["code"].clone()),
+            (status, json!("bad_solo_build")),
+            "{refused}"
+        );
+    }
+    // A stone of five cells.
     let five = piece(
         "red",
         "I4",
@@ -339,7 +338,8 @@ async fn best_times_are_kept(server: &TestServer) {
             json!({"level": free, "pieces": wrong, "millis": 100}),
         )
         .await;
-    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert_eq!(refused.body["code"], "bad_solo_build");
 
     let first = ana.post("/api/me/solo", finish(5000)).await;
     assert_eq!(first.status, 200, "{}", first.body);

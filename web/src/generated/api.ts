@@ -638,9 +638,17 @@ view?: TableView, };
 
 export type SoloLevel = { edge: number, colours: number, rules: boolean, alternate: boolean, };
 
-export type SoloPiece = { colour: string, stone: string, cells: Array<[number, number, number]>, };
+export type SoloPiece = { colour: string, stone: string, 
+/**
+ * A stone has 2 to 4 cubes.
+ */
+cells: Array<[number, number, number]>, };
 
-export type SoloBuild = { level: SoloLevel, pieces: Array<SoloPiece>, 
+export type SoloBuild = { level: SoloLevel, 
+/**
+ * At most 62 (a cube of edge 5 holds at most 125 / 2 stones).
+ */
+pieces: Array<SoloPiece>, 
 /**
  * The colour the player places with next (without the rules; under the rules the
  * colour to move): the `legal` placements of the answer are this colour's.
@@ -697,7 +705,11 @@ export type SoloFinish = { level: SoloLevel,
 /**
  * The full cube: checked stone by stone.
  */
-pieces: Array<SoloPiece>, millis: number, };
+pieces: Array<SoloPiece>, 
+/**
+ * 1 ms to a day.
+ */
+millis: number, };
 
 export type SoloBest = { level: SoloLevel, millis: number, stones: number, at_ms: number, };
 

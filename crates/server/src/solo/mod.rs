@@ -111,22 +111,48 @@ pub fn max_pieces(edge: u8) -> usize {
     usize::from(edge).pow(3) / 2
 }
 
-/// Replays `pieces` on an empty cube: each must be a stone the engine accepts there.
-pub fn replay<'a>(puzzle: &'a Puzzle, pieces: &[SoloPiece]) -> Result<Build<'a>, ApiError> {
-    if pieces.len() > max_pieces(puzzle.edge() as u8) {
+/// Most stones of any build (edge 5), as the document says.
+pub const MAX_PIECES: usize = 62;
+
+/// Refuses what the document forbids (400): more than [`MAX_PIECES`] stones, a stone
+/// of fewer than 2 or more than 4 cells.
+pub fn bounded(pieces: &[SoloPiece]) -> Result<(), ApiError> {
+    if pieces.len() > MAX_PIECES {
         return Err(ApiError::bad_request(
             ErrorCode::BadSoloBuild,
+            format!("a build has at most {MAX_PIECES} stones"),
+        ));
+    }
+    match pieces
+        .iter()
+        .position(|p| !(2..=4).contains(&p.cells.len()))
+    {
+        Some(n) => Err(ApiError::bad_request(
+            ErrorCode::BadSoloBuild,
+            format!("stone {}: a stone has 2 to 4 cells", n + 1),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Replays `pieces` on an empty cube: each must be a stone the engine accepts there
+/// (409 `bad_solo_build` with its number and reason).
+pub fn replay<'a>(puzzle: &'a Puzzle, pieces: &[SoloPiece]) -> Result<Build<'a>, ApiError> {
+    bounded(pieces)?;
+    let edge = puzzle.edge() as u8;
+    if pieces.len() > max_pieces(edge) {
+        return Err(ApiError::conflict(
+            ErrorCode::BadSoloBuild,
             format!(
-                "a cube of edge {} holds at most {} stones",
-                puzzle.edge(),
-                max_pieces(puzzle.edge() as u8)
+                "a cube of edge {edge} holds at most {} stones",
+                max_pieces(edge)
             ),
         ));
     }
     let mut build = Build::new(puzzle);
     for (n, piece) in pieces.iter().enumerate() {
         let refused = |reason: String| {
-            ApiError::bad_request(
+            ApiError::conflict(
                 ErrorCode::BadSoloBuild,
                 format!("stone {}: {reason}", n + 1),
             )

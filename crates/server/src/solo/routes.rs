@@ -15,7 +15,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use tokio::sync::OnceCell;
 
-use super::{check, playable, replay, state, SOLVER_BOUND};
+use super::{bounded, check, playable, replay, state, SOLVER_BOUND};
 use crate::error::ApiError;
 use crate::http::accounts::Session;
 use crate::http::extract::JsonBody;
@@ -175,8 +175,8 @@ pub async fn levels(
 /// A build as the 3D board shows it, with the placements the placing colour may make.
 #[utoipa::path(post, path = "/api/solo/build", request_body = SoloBuild, responses(
     (status = 200, body = SoloState),
-    (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build` (a stone the engine refuses, with its number and reason), or malformed"),
-    (status = 409, body = ErrorBody, description = "`solo_impossible`: the level has no full cube"),
+    (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build` (more than 62 stones, a stone of other than 2 to 4 cells), or malformed"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`: the level has no full cube; `bad_solo_build`: a stone the engine refuses, with its number and reason"),
     (status = 429, body = ErrorBody, description = "`too_many_solo_requests` (Retry-After)"),
 ))]
 pub async fn build(
@@ -185,6 +185,7 @@ pub async fn build(
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloState>, ApiError> {
     solo.check_rate(from.ip())?;
+    bounded(&request.pieces)?;
     let puzzle = playable(&request.level)?;
     let build = replay(puzzle, &request.pieces)?;
     Ok(Json(state(&build, request.colour.as_deref())))
@@ -195,7 +196,7 @@ pub async fn build(
 #[utoipa::path(post, path = "/api/solo/place", request_body = SoloPlace, responses(
     (status = 200, body = SoloPlaced),
     (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, or malformed"),
-    (status = 409, body = ErrorBody, description = "`solo_impossible`"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, or `bad_solo_build`: a stone the engine refuses"),
     (status = 429, body = ErrorBody, description = "`too_many_solo_requests` (Retry-After)"),
 ))]
 pub async fn place(
@@ -204,6 +205,8 @@ pub async fn place(
     JsonBody(request): JsonBody<SoloPlace>,
 ) -> Result<Json<SoloPlaced>, ApiError> {
     solo.check_rate(from.ip())?;
+    bounded(std::slice::from_ref(&request.piece))?;
+    bounded(&request.pieces)?;
     let puzzle = playable(&request.level)?;
     let build = replay(puzzle, &request.pieces)?;
     Ok(Json(check(&build, &request.piece)))
@@ -214,7 +217,7 @@ pub async fn place(
 #[utoipa::path(post, path = "/api/solo/finishable", request_body = SoloBuild, responses(
     (status = 200, body = SoloFinishable),
     (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, or malformed"),
-    (status = 409, body = ErrorBody, description = "`solo_impossible`"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, or `bad_solo_build`: a stone the engine refuses"),
     (status = 429, body = ErrorBody, description = "`too_many_solo_requests` or `solo_busy` (Retry-After)"),
 ))]
 pub async fn finishable(
@@ -223,6 +226,7 @@ pub async fn finishable(
     Extension(solo): Extension<Arc<Solo>>,
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloFinishable>, ApiError> {
+    bounded(&request.pieces)?;
     let puzzle = playable(&request.level)?;
     let pieces = replay(puzzle, &request.pieces)?.pieces().to_vec();
     let answer = solo
@@ -243,7 +247,7 @@ pub async fn finishable(
 #[utoipa::path(post, path = "/api/solo/hint", request_body = SoloBuild, responses(
     (status = 200, body = SoloHint),
     (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, or malformed"),
-    (status = 409, body = ErrorBody, description = "`solo_impossible`"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, or `bad_solo_build`: a stone the engine refuses"),
     (status = 429, body = ErrorBody, description = "`too_many_solo_requests` or `solo_busy` (Retry-After)"),
 ))]
 pub async fn hint(
@@ -252,6 +256,7 @@ pub async fn hint(
     Extension(solo): Extension<Arc<Solo>>,
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloHint>, ApiError> {
+    bounded(&request.pieces)?;
     let puzzle = playable(&request.level)?;
     replay(puzzle, &request.pieces)?;
     let pieces = request.pieces;
@@ -301,7 +306,7 @@ pub async fn bests(
     (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, `bad_solo_time` (1 ms to a day), or malformed"),
     (status = 401, body = ErrorBody, description = "`not_signed_in`"),
     (status = 403, body = ErrorBody, description = "`foreign_origin`"),
-    (status = 409, body = ErrorBody, description = "`solo_impossible`, or `solo_incomplete`: the cube is not full"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, `bad_solo_build` (a stone the engine refuses), or `solo_incomplete`: the cube is not full"),
     (status = 429, body = ErrorBody, description = "`too_many_solo_requests` (Retry-After)"),
 ))]
 pub async fn record(
@@ -312,18 +317,19 @@ pub async fn record(
     JsonBody(request): JsonBody<SoloFinish>,
 ) -> Result<Json<SoloRecorded>, ApiError> {
     solo.check_rate(from.ip())?;
+    if request.millis == 0 || request.millis > MAX_MILLIS {
+        return Err(ApiError::bad_request(
+            ErrorCode::BadSoloTime,
+            "a time is 1 ms to a day",
+        ));
+    }
+    bounded(&request.pieces)?;
     let puzzle = playable(&request.level)?;
     let build = replay(puzzle, &request.pieces)?;
     if !build.is_complete() {
         return Err(ApiError::conflict(
             ErrorCode::SoloIncomplete,
             "the cube is not full: only a finished cube has a time",
-        ));
-    }
-    if request.millis == 0 || request.millis > MAX_MILLIS {
-        return Err(ApiError::bad_request(
-            ErrorCode::BadSoloTime,
-            "a time is 1 ms to a day",
         ));
     }
     let level = request.level;

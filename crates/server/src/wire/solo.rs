@@ -12,7 +12,9 @@ use super::*;
 /// options: the placement rules (R3, R7, colours in turn) and alternating colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema, TS)]
 pub struct SoloLevel {
+    #[schema(minimum = 3, maximum = 5)]
     pub edge: u8,
+    #[schema(minimum = 1, maximum = 4)]
     pub colours: u8,
     pub rules: bool,
     pub alternate: bool,
@@ -22,8 +24,12 @@ pub struct SoloLevel {
 /// (0-based, z = 0 at the bottom of the cube).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 pub struct SoloPiece {
+    #[schema(max_length = 16)]
     pub colour: String,
+    #[schema(max_length = 16)]
     pub stone: String,
+    /// A stone has 2 to 4 cubes.
+    #[schema(min_items = 2, max_items = 4)]
     pub cells: Vec<[u8; 3]>,
 }
 
@@ -31,10 +37,13 @@ pub struct SoloPiece {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct SoloBuild {
     pub level: SoloLevel,
+    /// At most 62 (a cube of edge 5 holds at most 125 / 2 stones).
+    #[schema(max_items = 62)]
     pub pieces: Vec<SoloPiece>,
     /// The colour the player places with next (without the rules; under the rules the
     /// colour to move): the `legal` placements of the answer are this colour's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 16)]
     #[ts(optional)]
     pub colour: Option<String>,
 }
@@ -55,6 +64,7 @@ pub struct SoloState {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct SoloPlace {
     pub level: SoloLevel,
+    #[schema(max_items = 62)]
     pub pieces: Vec<SoloPiece>,
     /// The stone to add; its colour may be left empty (the first colour allowed).
     pub piece: SoloPiece,
@@ -145,8 +155,11 @@ pub struct SoloLevels {
 pub struct SoloFinish {
     pub level: SoloLevel,
     /// The full cube: checked stone by stone.
+    #[schema(max_items = 62)]
     pub pieces: Vec<SoloPiece>,
+    /// 1 ms to a day.
     #[ts(as = "f64")]
+    #[schema(minimum = 1, maximum = 86_400_000)]
     pub millis: u64,
 }
 
