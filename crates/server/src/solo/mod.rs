@@ -114,9 +114,27 @@ pub fn max_pieces(edge: u8) -> usize {
 /// Most stones of any build (edge 5), as the document says.
 pub const MAX_PIECES: usize = 62;
 
+/// Longest colour name or stone code the document admits.
+pub const MAX_NAME: usize = 16;
+
+/// Refuses a colour name longer than the document admits (400).
+pub fn bounded_colour(colour: Option<&str>) -> Result<(), ApiError> {
+    match colour {
+        Some(c) if c.chars().count() > MAX_NAME => Err(ApiError::bad_request(
+            ErrorCode::BadSoloBuild,
+            format!("a colour is a name of at most {MAX_NAME} characters"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses what the document forbids (400): more than [`MAX_PIECES`] stones, a stone
-/// of fewer than 2 or more than 4 cells.
+/// of fewer than 2 or more than 4 cells, names longer than [`MAX_NAME`].
 pub fn bounded(pieces: &[SoloPiece]) -> Result<(), ApiError> {
+    for p in pieces {
+        bounded_colour(Some(&p.colour))?;
+        bounded_colour(Some(&p.stone))?;
+    }
     if pieces.len() > MAX_PIECES {
         return Err(ApiError::bad_request(
             ErrorCode::BadSoloBuild,

@@ -15,7 +15,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use tokio::sync::OnceCell;
 
-use super::{bounded, check, playable, replay, state, SOLVER_BOUND};
+use super::{bounded, bounded_colour, check, playable, replay, state, SOLVER_BOUND};
 use crate::error::ApiError;
 use crate::http::accounts::Session;
 use crate::http::extract::JsonBody;
@@ -186,6 +186,7 @@ pub async fn build(
 ) -> Result<Json<SoloState>, ApiError> {
     solo.check_rate(from.ip())?;
     bounded(&request.pieces)?;
+    bounded_colour(request.colour.as_deref())?;
     let puzzle = playable(&request.level)?;
     let build = replay(puzzle, &request.pieces)?;
     Ok(Json(state(&build, request.colour.as_deref())))
@@ -227,6 +228,7 @@ pub async fn finishable(
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloFinishable>, ApiError> {
     bounded(&request.pieces)?;
+    bounded_colour(request.colour.as_deref())?;
     let puzzle = playable(&request.level)?;
     let pieces = replay(puzzle, &request.pieces)?.pieces().to_vec();
     let answer = solo
@@ -257,6 +259,7 @@ pub async fn hint(
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloHint>, ApiError> {
     bounded(&request.pieces)?;
+    bounded_colour(request.colour.as_deref())?;
     let puzzle = playable(&request.level)?;
     replay(puzzle, &request.pieces)?;
     let pieces = request.pieces;
