@@ -1,6 +1,7 @@
 // The client's router: / lobby, /t/{id} table, /replay/{id} replay, /rules/{game} the
 // rules, /learn/{game} the tutorial, /account sign-up and sign-in, /u/{name} a player's
 // profile, /leaderboard the leaderboards, /puzzles the Rummikub puzzles, anything else a
+// profile, /leaderboard the leaderboards, /solo the solo cube, anything else a
 // not-found page.
 //
 // A seat link is `/t/{id}#token=…`, and a token is read from the fragment only (the old
@@ -105,6 +106,9 @@ if (table) {
   import("./profile").then((m) => m.showProfile(app, decodeURIComponent(user[1])));
 } else if (path === "/analysis" || path === "/analysis/") {
   import("./analysis/analysis").then((m) => m.showAnalysis(app));
+} else if (path === "/solo" || path === "/solo/") {
+  // The solo cube: the levels, and a build on the Rumis board checked by the server.
+  import("./solo/solo").then((m) => m.showSolo(app));
 } else if (path === "/leaderboard" || path === "/leaderboard/") {
   import("./leaderboard").then((m) => m.showLeaderboard(app));
 } else if (path === "/" || path === "/index.html") {

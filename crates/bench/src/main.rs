@@ -7,6 +7,7 @@ mod bench_puzzles;
 mod bench_server;
 mod bench_sign_ins;
 mod bench_sockets;
+mod bench_solo;
 mod bench_starve;
 mod ladder;
 mod mcts_reuse_bench;
@@ -57,6 +58,9 @@ enum Command {
     /// The Rummikub puzzle generator: time and dealt rounds per puzzle (p50/p99/max)
     /// over a range of daily dates and a held-out range of seeds.
     Puzzles(bench_puzzles::PuzzlesArgs),
+    /// The solo cube's "can this still be finished?" over random partial builds of all
+    /// 48 levels, within the server's bound: p50/p99/max per edge, answers unknown.
+    Solo(bench_solo::SoloBenchArgs),
 }
 
 fn main() {
@@ -70,6 +74,7 @@ fn main() {
         Command::SignIns(args) => bench_sign_ins::bench(args),
         Command::Ladder(args) => ladder::bench(args),
         Command::Puzzles(args) => bench_puzzles::bench(args),
+        Command::Solo(args) => bench_solo::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

@@ -17,7 +17,7 @@ use crate::games::bots;
 use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
-mod accounts;
+pub(crate) mod accounts;
 pub(crate) mod extract;
 mod passkeys;
 mod players;
@@ -78,6 +78,13 @@ mod tables;
         crate::puzzles::routes::puzzle,
         crate::puzzles::routes::check,
         crate::puzzles::routes::solution
+        crate::solo::routes::levels,
+        crate::solo::routes::build,
+        crate::solo::routes::place,
+        crate::solo::routes::finishable,
+        crate::solo::routes::hint,
+        crate::solo::routes::bests,
+        crate::solo::routes::record
     ),
     components(schemas(ClientMessage, ServerMessage))
 )]
@@ -198,6 +205,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
         .merge(crate::tutorial::routes(Default::default()))
         .merge(crate::analysis::routes::routes(Default::default()))
         .merge(crate::puzzles::routes(Default::default()))
+        .merge(crate::solo::routes(&hub))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }

@@ -125,6 +125,22 @@ fn typescript() -> String {
         PuzzleVerdict::decl(&cfg),
         RummikubPuzzleCheck::decl(&cfg),
         RummikubPuzzleSolution::decl(&cfg),
+        SoloLevel::decl(&cfg),
+        SoloPiece::decl(&cfg),
+        SoloBuild::decl(&cfg),
+        SoloState::decl(&cfg),
+        SoloPlace::decl(&cfg),
+        SoloPlaced::decl(&cfg),
+        SoloAnswer::decl(&cfg),
+        SoloFinishable::decl(&cfg),
+        SoloHint::decl(&cfg),
+        SoloImpossible::decl(&cfg),
+        SoloLevelInfo::decl(&cfg),
+        SoloLevels::decl(&cfg),
+        SoloFinish::decl(&cfg),
+        SoloBest::decl(&cfg),
+        SoloBests::decl(&cfg),
+        SoloRecorded::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/server/src/wire/ by crates/server/tests/generated.rs.\n\

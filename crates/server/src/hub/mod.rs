@@ -282,6 +282,8 @@ pub struct HubOptions {
     pub replays: ReplayLimits,
     /// Accounts: sign-in limits, password hashing, sessions.
     pub accounts: AccountOptions,
+    /// The solo cube: rates per address, the solver's queue.
+    pub solo: crate::solo::SoloLimits,
 }
 
 impl Default for HubOptions {
@@ -301,6 +303,7 @@ impl Default for HubOptions {
             hints: HintLimits::default(),
             replays: ReplayLimits::default(),
             accounts: AccountOptions::default(),
+            solo: crate::solo::SoloLimits::default(),
         }
     }
 }
@@ -393,6 +396,11 @@ impl Hub {
     /// [`HubOptions::keep_loaded_ahead`] in ms.
     pub fn ahead_ms(&self) -> i64 {
         self.options.keep_loaded_ahead.as_millis() as i64
+    }
+
+    /// The cores shared by bots, hints and other CPU work (the solo cube's solver).
+    pub fn thinking(&self) -> &Thinking {
+        &self.thinking
     }
 
     pub fn cluster(&self) -> Option<&Arc<Cluster>> {

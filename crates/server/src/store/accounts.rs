@@ -124,7 +124,7 @@ impl Store {
     }
 
     /// Deletes an account: its name becomes "deleted player" and is free again, its
-    /// password and sessions go; the games it played stay.
+    /// password, sessions and solo cube times go; the games it played stay.
     pub async fn delete_account(&self, account_id: &str, now_ms: i64) -> anyhow::Result<()> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE rumi_accounts SET name = 'deleted player', name_key = id, skeleton = id, password_hash = NULL, deleted_ms = $1 WHERE id = $2")
@@ -133,6 +133,11 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         sqlx::query("DELETE FROM rumi_passkeys WHERE account_id = $1")
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        // Its solo cube times go with it.
+        sqlx::query("DELETE FROM rumi_solo_bests WHERE account_id = $1")
             .bind(account_id)
             .execute(&mut *tx)
             .await?;

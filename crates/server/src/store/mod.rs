@@ -17,11 +17,13 @@ mod passkeys;
 mod results;
 mod schema;
 mod seats;
+mod solo;
 mod tables;
 
 pub use accounts::{NameClash, NewAccount, StoredAccount};
 pub use passkeys::{Ceremony, StoredPasskey};
 pub use results::{FinishedGame, GameEntry, RatingRow, ResultRow, SeatResult};
+pub use solo::StoredSoloBest;
 
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};

@@ -110,6 +110,14 @@ pub enum ErrorCode {
     // Puzzles.
     PuzzlesBusy,
     TooManyPuzzles,
+    // The solo cube.
+    BadSoloLevel,
+    BadSoloBuild,
+    SoloImpossible,
+    SoloIncomplete,
+    BadSoloTime,
+    TooManySoloRequests,
+    SoloBusy,
 }
 
 impl ErrorCode {
@@ -208,6 +216,13 @@ impl ErrorCode {
             ErrorCode::TooManyAnalyses => "too_many_analyses",
             ErrorCode::PuzzlesBusy => "puzzles_busy",
             ErrorCode::TooManyPuzzles => "too_many_puzzles",
+            ErrorCode::BadSoloLevel => "bad_solo_level",
+            ErrorCode::BadSoloBuild => "bad_solo_build",
+            ErrorCode::SoloImpossible => "solo_impossible",
+            ErrorCode::SoloIncomplete => "solo_incomplete",
+            ErrorCode::BadSoloTime => "bad_solo_time",
+            ErrorCode::TooManySoloRequests => "too_many_solo_requests",
+            ErrorCode::SoloBusy => "solo_busy",
         }
     }
 }
@@ -292,6 +307,9 @@ pub enum RefusalCode {
     NameControl,
     NameInvisible,
     NameTooLong,
+    /// The solo cube: every colour has placed that stone; a colour touching itself.
+    SoloUsedUp,
+    SoloSameColour,
 }
 
 /// What happened at a Rummikub table, as a key (`event.<code>` in the client).

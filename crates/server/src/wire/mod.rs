@@ -15,6 +15,7 @@ mod codes;
 mod messages;
 mod puzzles;
 mod requests;
+mod solo;
 #[cfg(test)]
 mod tests;
 mod tutorial;
@@ -27,6 +28,7 @@ pub use codes::*;
 pub use messages::*;
 pub use puzzles::*;
 pub use requests::*;
+pub use solo::*;
 pub use tutorial::*;
 pub use views::*;
 

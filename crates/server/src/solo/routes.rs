@@ -1,0 +1,364 @@
+//! The solo cube's HTTP routes. Every request carries its build, bounded by the cube's
+//! size; replaying and checking it is cheap and rate-limited per client address; the
+//! solver ("can this still be finished?", hints) costs a core for up to
+//! [`SOLVER_BOUND`], so it has its own, lower rate, runs on the thinking pool below
+//! people's bots with a bounded queue (429 `solo_busy` when full), and answers
+//! "unknown" when the bound runs out.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, State};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use tokio::sync::OnceCell;
+
+use super::{bounded, bounded_colour, check, playable, replay, state, SOLVER_BOUND};
+use crate::error::ApiError;
+use crate::http::accounts::Session;
+use crate::http::extract::JsonBody;
+use crate::hub::{now_ms, Hub};
+use crate::store::StoredSoloBest;
+use crate::thinking::Priority;
+use crate::transport::RateLimiter;
+use crate::wire::*;
+
+/// The longest time a finished cube may report: a day.
+pub const MAX_MILLIS: u64 = 24 * 60 * 60 * 1000;
+
+/// How the solo cube's requests are limited.
+#[derive(Clone, Debug)]
+pub struct SoloLimits {
+    /// Builds, checks and placements per client address and minute (0: no cap); the
+    /// red ghost asks once per new position, so a few a second.
+    pub checks_per_minute_per_address: u32,
+    /// "Can this still be finished?" and hints per client address and minute (0: no cap).
+    pub solver_per_minute_per_address: u32,
+    /// Solver requests waiting for a core or running, in all; one more is refused.
+    pub max_queued: usize,
+    /// How long the solver may search for one answer.
+    pub bound: Duration,
+}
+
+impl Default for SoloLimits {
+    fn default() -> Self {
+        SoloLimits {
+            checks_per_minute_per_address: 600,
+            solver_per_minute_per_address: 60,
+            max_queued: 4,
+            bound: SOLVER_BOUND,
+        }
+    }
+}
+
+/// The limits as counted.
+pub struct Solo {
+    limits: SoloLimits,
+    checks: Option<RateLimiter>,
+    solver: Option<RateLimiter>,
+    queued: Arc<AtomicUsize>,
+    levels: OnceCell<SoloLevels>,
+}
+
+/// Counts a solver request in the queue until it is done (or its requester left).
+struct Queued(Arc<AtomicUsize>);
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Solo {
+    fn check_rate(&self, from: IpAddr) -> Result<(), ApiError> {
+        match self.checks.as_ref().map(|l| l.check(from)) {
+            Some(Err(wait)) => Err(ApiError::too_many_for(
+                ErrorCode::TooManySoloRequests,
+                format!(
+                    "your address may send {} solo cube stones a minute; wait a moment",
+                    self.limits.checks_per_minute_per_address
+                ),
+                wait,
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The level list, decided once on the thinking pool.
+    async fn decided(&self, hub: &Hub) -> Result<&SoloLevels, ApiError> {
+        self.levels
+            .get_or_try_init(|| async {
+                let levels = hub.thinking().run(Priority::Hint, super::levels).await?;
+                Ok::<_, ApiError>(SoloLevels { levels })
+            })
+            .await
+    }
+
+    /// Runs solver work on the thinking pool, within the rate and the queue.
+    async fn solve<T: Send + 'static>(
+        &self,
+        hub: &Hub,
+        from: IpAddr,
+        work: impl FnOnce(Duration) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        if let Some(Err(wait)) = self.solver.as_ref().map(|l| l.check(from)) {
+            return Err(ApiError::too_many_for(
+                ErrorCode::TooManySoloRequests,
+                format!(
+                    "your address may ask the solver {} times a minute; wait a moment",
+                    self.limits.solver_per_minute_per_address
+                ),
+                wait,
+            ));
+        }
+        let before = self.queued.fetch_add(1, Ordering::SeqCst);
+        let queued = Queued(self.queued.clone());
+        if before >= self.limits.max_queued {
+            return Err(ApiError::too_many_for(
+                ErrorCode::SoloBusy,
+                "the server is busy with other solo cubes; try again in a moment",
+                self.limits.bound.max(Duration::from_secs(1)),
+            ));
+        }
+        let bound = self.limits.bound;
+        hub.thinking()
+            .run(Priority::Hint, move || {
+                let _queued = queued;
+                work(bound)
+            })
+            .await
+    }
+}
+
+/// The solo cube's routes, with the hub's limits. The level list is decided in the
+/// background at once (below people's bots), so that the first visitor does not wait.
+pub fn routes(hub: &Arc<Hub>) -> Router<Arc<Hub>> {
+    let limits = hub.options().solo.clone();
+    let solo = Arc::new(Solo {
+        checks: RateLimiter::per_minute(limits.checks_per_minute_per_address),
+        solver: RateLimiter::per_minute(limits.solver_per_minute_per_address),
+        limits,
+        queued: Arc::new(AtomicUsize::new(0)),
+        levels: OnceCell::new(),
+    });
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        let (hub, solo) = (hub.clone(), solo.clone());
+        runtime.spawn(async move {
+            if let Err(e) = solo.decided(&hub).await {
+                tracing::warn!("the solo cube's levels are not decided: {}", e.message);
+            }
+        });
+    }
+    let json = || axum::middleware::from_fn(crate::transport::json_writes_only);
+    Router::new()
+        .route("/api/solo/levels", get(levels))
+        .route("/api/solo/build", post(build).route_layer(json()))
+        .route("/api/solo/place", post(place).route_layer(json()))
+        .route("/api/solo/finishable", post(finishable).route_layer(json()))
+        .route("/api/solo/hint", post(hint).route_layer(json()))
+        .route("/api/me/solo", get(bests).post(record).route_layer(json()))
+        .layer(Extension(solo))
+}
+
+/// The 48 levels (edge 3, 4, 5 × 1 to 4 colours × the options), each with whether it
+/// has a full cube and, if not, why. Decided once by the solver.
+#[utoipa::path(get, path = "/api/solo/levels", responses((status = 200, body = SoloLevels)))]
+pub async fn levels(
+    State(hub): State<Arc<Hub>>,
+    Extension(solo): Extension<Arc<Solo>>,
+) -> Result<Json<SoloLevels>, ApiError> {
+    Ok(Json(solo.decided(&hub).await?.clone()))
+}
+
+/// A build as the 3D board shows it, with the placements the placing colour may make.
+#[utoipa::path(post, path = "/api/solo/build", request_body = SoloBuild, responses(
+    (status = 200, body = SoloState),
+    (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build` (more than 62 stones, a stone of other than 2 to 4 cells), or malformed"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`: the level has no full cube; `bad_solo_build`: a stone the engine refuses, with its number and reason"),
+    (status = 429, body = ErrorBody, description = "`too_many_solo_requests` (Retry-After)"),
+))]
+pub async fn build(
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Extension(solo): Extension<Arc<Solo>>,
+    JsonBody(request): JsonBody<SoloBuild>,
+) -> Result<Json<SoloState>, ApiError> {
+    solo.check_rate(from.ip())?;
+    bounded(&request.pieces)?;
+    bounded_colour(request.colour.as_deref())?;
+    let puzzle = playable(&request.level)?;
+    let build = replay(puzzle, &request.pieces)?;
+    Ok(Json(state(&build, request.colour.as_deref())))
+}
+
+/// Checks one more stone on a build: legal (with the stone as placed) or refused with
+/// the engine's reason. Nothing is stored.
+#[utoipa::path(post, path = "/api/solo/place", request_body = SoloPlace, responses(
+    (status = 200, body = SoloPlaced),
+    (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, or malformed"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, or `bad_solo_build`: a stone the engine refuses"),
+    (status = 429, body = ErrorBody, description = "`too_many_solo_requests` (Retry-After)"),
+))]
+pub async fn place(
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Extension(solo): Extension<Arc<Solo>>,
+    JsonBody(request): JsonBody<SoloPlace>,
+) -> Result<Json<SoloPlaced>, ApiError> {
+    solo.check_rate(from.ip())?;
+    bounded(std::slice::from_ref(&request.piece))?;
+    bounded(&request.pieces)?;
+    let puzzle = playable(&request.level)?;
+    let build = replay(puzzle, &request.pieces)?;
+    Ok(Json(check(&build, &request.piece)))
+}
+
+/// Can this build still become a full cube? `yes`, `no` (the search was exhausted) or
+/// `unknown` (the solver's time bound, 2 s, ran out).
+#[utoipa::path(post, path = "/api/solo/finishable", request_body = SoloBuild, responses(
+    (status = 200, body = SoloFinishable),
+    (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, or malformed"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, or `bad_solo_build`: a stone the engine refuses"),
+    (status = 429, body = ErrorBody, description = "`too_many_solo_requests` or `solo_busy` (Retry-After)"),
+))]
+pub async fn finishable(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Extension(solo): Extension<Arc<Solo>>,
+    JsonBody(request): JsonBody<SoloBuild>,
+) -> Result<Json<SoloFinishable>, ApiError> {
+    bounded(&request.pieces)?;
+    bounded_colour(request.colour.as_deref())?;
+    let puzzle = playable(&request.level)?;
+    let pieces = replay(puzzle, &request.pieces)?.pieces().to_vec();
+    let answer = solo
+        .solve(&hub, from.ip(), move |bound| {
+            let started = Instant::now();
+            let answer = super::finishable(puzzle, &pieces, bound);
+            SoloFinishable {
+                answer,
+                millis: started.elapsed().as_millis() as u64,
+            }
+        })
+        .await?;
+    Ok(Json(answer))
+}
+
+/// The next stone of a full cube that extends the build (`yes` with the stone), or
+/// `no` / `unknown` as for "can this still be finished?".
+#[utoipa::path(post, path = "/api/solo/hint", request_body = SoloBuild, responses(
+    (status = 200, body = SoloHint),
+    (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, or malformed"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, or `bad_solo_build`: a stone the engine refuses"),
+    (status = 429, body = ErrorBody, description = "`too_many_solo_requests` or `solo_busy` (Retry-After)"),
+))]
+pub async fn hint(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Extension(solo): Extension<Arc<Solo>>,
+    JsonBody(request): JsonBody<SoloBuild>,
+) -> Result<Json<SoloHint>, ApiError> {
+    bounded(&request.pieces)?;
+    bounded_colour(request.colour.as_deref())?;
+    let puzzle = playable(&request.level)?;
+    replay(puzzle, &request.pieces)?;
+    let pieces = request.pieces;
+    let answer = solo
+        .solve(&hub, from.ip(), move |bound| {
+            let build = replay(puzzle, &pieces).expect("replayed before");
+            let (answer, piece) = super::hint(&build, bound);
+            SoloHint { answer, piece }
+        })
+        .await?;
+    Ok(Json(answer))
+}
+
+fn best_of(stored: &StoredSoloBest) -> SoloBest {
+    SoloBest {
+        level: SoloLevel {
+            edge: stored.edge,
+            colours: stored.colours,
+            rules: stored.rules,
+            alternate: stored.alternate,
+        },
+        millis: stored.millis,
+        stones: stored.stones,
+        at_ms: stored.at_ms,
+    }
+}
+
+/// The signed-in account's best time on each level it finished.
+#[utoipa::path(get, path = "/api/me/solo", responses(
+    (status = 200, body = SoloBests),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+))]
+pub async fn bests(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+) -> Result<Json<SoloBests>, ApiError> {
+    let stored = hub.store.solo_bests(&signed.account.id).await?;
+    Ok(Json(SoloBests {
+        bests: stored.iter().map(best_of).collect(),
+    }))
+}
+
+/// Keeps a finished cube's time as the account's best on its level if it is faster
+/// (the cube is checked stone by stone and must be full).
+#[utoipa::path(post, path = "/api/me/solo", request_body = SoloFinish, responses(
+    (status = 200, body = SoloRecorded),
+    (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, `bad_solo_time` (1 ms to a day), or malformed"),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, `bad_solo_build` (a stone the engine refuses), or `solo_incomplete`: the cube is not full"),
+    (status = 429, body = ErrorBody, description = "`too_many_solo_requests` (Retry-After)"),
+))]
+pub async fn record(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Extension(solo): Extension<Arc<Solo>>,
+    Session(signed): Session,
+    JsonBody(request): JsonBody<SoloFinish>,
+) -> Result<Json<SoloRecorded>, ApiError> {
+    solo.check_rate(from.ip())?;
+    if request.millis == 0 || request.millis > MAX_MILLIS {
+        return Err(ApiError::bad_request(
+            ErrorCode::BadSoloTime,
+            "a time is 1 ms to a day",
+        ));
+    }
+    bounded(&request.pieces)?;
+    let puzzle = playable(&request.level)?;
+    let build = replay(puzzle, &request.pieces)?;
+    if !build.is_complete() {
+        return Err(ApiError::conflict(
+            ErrorCode::SoloIncomplete,
+            "the cube is not full: only a finished cube has a time",
+        ));
+    }
+    let level = request.level;
+    let best = StoredSoloBest {
+        edge: level.edge,
+        colours: level.colours,
+        rules: level.rules,
+        alternate: level.alternate,
+        millis: request.millis,
+        stones: build.pieces().len() as u32,
+        at_ms: now_ms(),
+    };
+    let account = &signed.account.id;
+    let new_best = hub.store.record_solo(account, &best).await?;
+    let kept = hub
+        .store
+        .solo_bests(account)
+        .await?
+        .into_iter()
+        .find(|b| {
+            (b.edge, b.colours, b.rules, b.alternate)
+                == (best.edge, best.colours, best.rules, best.alternate)
+        })
+        .unwrap_or(best);
+    Ok(Json(SoloRecorded {
+        best: best_of(&kept),
+        new_best,
+    }))
+}

@@ -1,0 +1,484 @@
+// The solo cube, /solo (R12): the 48 levels (edge 3, 4, 5 × one to four colours × the
+// placement rules and alternating colours) with the best times and which have a full
+// cube at all (the server's solver decides); then the build, on the table's own Rumis
+// board (marks, ghost, turning, phone layout) fed a view of the cube. The server keeps
+// no build: every request names the level and the stones so far, and its puzzle engine
+// checks each stone. "Can this still be finished?" and the hint ask the server's solver
+// (within its time bound: "unknown" beyond it). Best times are kept in this browser
+// (localStorage `rumi.solo.bests`) and, signed in, in the account.
+import "./solo.css";
+import { ApiError, call, type Action, type Cell, type Placement, type TableView } from "../api";
+import type { SoloBest, SoloBests, SoloFinishable, SoloHint, SoloLevel, SoloLevelInfo, SoloLevels, SoloPiece, SoloPlaced, SoloRecorded, SoloState } from "../generated/api";
+import { clear, h } from "../dom";
+import { t } from "../i18n/i18n";
+import { colourName, reason } from "../i18n/server";
+import { signedIn } from "../players";
+import { rumisUI, type GameContext, type GameUI } from "../table";
+
+const BESTS_KEY = "rumi.solo.bests";
+
+const soloApi = {
+  levels: () => call<SoloLevels>("GET", "/api/solo/levels"),
+  build: (level: SoloLevel, pieces: SoloPiece[], colour: string | null) => call<SoloState>("POST", "/api/solo/build", colour ? { level, pieces, colour } : { level, pieces }),
+  place: (level: SoloLevel, pieces: SoloPiece[], piece: SoloPiece) => call<SoloPlaced>("POST", "/api/solo/place", { level, pieces, piece }),
+  finishable: (level: SoloLevel, pieces: SoloPiece[]) => call<SoloFinishable>("POST", "/api/solo/finishable", { level, pieces }),
+  hint: (level: SoloLevel, pieces: SoloPiece[]) => call<SoloHint>("POST", "/api/solo/hint", { level, pieces }),
+  bests: () => call<SoloBests>("GET", "/api/me/solo"),
+  record: (level: SoloLevel, pieces: SoloPiece[], millis: number) => call<SoloRecorded>("POST", "/api/me/solo", { level, pieces, millis }),
+};
+
+/** A level as a key: `3-1-rules-alternate`, `4-2-free`. */
+export function levelKey(l: SoloLevel): string {
+  const options = [l.rules ? "rules" : "", l.alternate ? "alternate" : ""].filter(Boolean);
+  return `${l.edge}-${l.colours}-${options.length ? options.join("-") : "free"}`;
+}
+
+function levelName(l: SoloLevel): string {
+  return t("solo.level_name", { edge: l.edge, colours: l.colours, options: optionsName(l) });
+}
+
+function optionsName(l: SoloLevel): string {
+  if (l.rules && l.alternate) return t("solo.both");
+  if (l.rules) return t("solo.rules");
+  if (l.alternate) return t("solo.alternate");
+  return t("solo.free");
+}
+
+/** 1:02.3 */
+export function clock(ms: number): string {
+  const tenths = Math.floor(ms / 100);
+  const minutes = Math.floor(tenths / 600);
+  const seconds = Math.floor((tenths % 600) / 10);
+  return `${minutes}:${String(seconds).padStart(2, "0")}.${tenths % 10}`;
+}
+
+type Bests = Record<string, { millis: number; stones: number }>;
+
+function localBests(): Bests {
+  try {
+    return JSON.parse(localStorage.getItem(BESTS_KEY) ?? "{}") as Bests;
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps a time if it beats the browser's best; true if it does. */
+function keepLocal(key: string, millis: number, stones: number): boolean {
+  const bests = localBests();
+  const old = bests[key];
+  if (old && old.millis <= millis) return false;
+  bests[key] = { millis, stones };
+  try {
+    localStorage.setItem(BESTS_KEY, JSON.stringify(bests));
+  } catch {
+    /* no storage */
+  }
+  return true;
+}
+
+/** The browser's bests, with the account's where they are better. */
+async function allBests(): Promise<Bests> {
+  const bests = localBests();
+  if (await signedIn()) {
+    try {
+      const mine: SoloBest[] = (await soloApi.bests()).bests;
+      for (const b of mine) {
+        const key = levelKey(b.level);
+        if (!bests[key] || bests[key].millis > b.millis) bests[key] = { millis: b.millis, stones: b.stones };
+      }
+    } catch (e) {
+      console.warn("GET /api/me/solo:", e);
+    }
+  }
+  return bests;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof ApiError ? reason(e.message, e.code, e.why).text : String(e);
+}
+
+export async function showSolo(app: HTMLElement): Promise<void> {
+  clear(app);
+  document.title = `rumi — ${t("solo.title")}`;
+  const page = h("article", { className: "solo", testid: "solo" });
+  app.append(page);
+  const loading = h("p", { className: "muted", testid: "solo-loading" }, t("solo.loading"));
+  page.append(h("h1", {}, t("solo.title")), h("p", { className: "solo-intro" }, t("solo.intro"), " ", h("a", { href: "/rules/rumis" }, t("rules.read"))), loading);
+  let levels: SoloLevelInfo[];
+  try {
+    levels = (await soloApi.levels()).levels;
+  } catch (e) {
+    loading.textContent = t("solo.failed", { error: errorText(e) });
+    loading.className = "error";
+    return;
+  }
+  loading.remove();
+  const list = h("div", { className: "solo-levels", testid: "solo-levels" });
+  const board = h("div", { className: "solo-build", testid: "solo-build", hidden: true });
+  page.append(list, board);
+  const session = new SoloSession(board, () => {
+    board.hidden = true;
+    list.hidden = false;
+    history.replaceState(null, "", "/solo");
+    void renderLevels(list, levels, open);
+  });
+  const open = (l: SoloLevel) => {
+    list.hidden = true;
+    board.hidden = false;
+    history.replaceState(null, "", `/solo#${levelKey(l)}`);
+    void session.start(l);
+  };
+  const asked = levels.find((l) => levelKey(l.level) === location.hash.slice(1) && l.solvable !== "no");
+  if (asked) open(asked.level);
+  else await renderLevels(list, levels, open);
+}
+
+/** The level list: a table per edge, colours down, options across; each playable level
+ * a button with its best time, each impossible one the reason. */
+async function renderLevels(root: HTMLElement, levels: SoloLevelInfo[], open: (l: SoloLevel) => void): Promise<void> {
+  const bests = await allBests();
+  clear(root);
+  const options: [boolean, boolean][] = [
+    [false, false],
+    [true, false],
+    [false, true],
+    [true, true],
+  ];
+  for (const edge of [3, 4, 5]) {
+    const table = h(
+      "table",
+      { className: "solo-level-table", testid: `solo-edge-${edge}` },
+      h("caption", {}, t("solo.edge", { edge })),
+      h("tr", {}, h("th", { scope: "col" }, t("solo.colours")), ...options.map(([rules, alternate]) => h("th", { scope: "col" }, optionsName({ edge, colours: 1, rules, alternate })))),
+    );
+    for (let colours = 1; colours <= 4; colours++) {
+      const row = h("tr", {}, h("th", { scope: "row" }, String(colours)));
+      for (const [rules, alternate] of options) {
+        const info = levels.find((l) => l.level.edge === edge && l.level.colours === colours && l.level.rules === rules && l.level.alternate === alternate);
+        if (!info) continue;
+        const key = levelKey(info.level);
+        const best = bests[key];
+        const cell = h("td", { testid: `solo-level-${key}`, "data-solvable": info.solvable });
+        if (info.solvable === "no") {
+          const why = t(`solo.impossible_${info.impossible ?? "search_exhausted"}`, { cells: info.cells, cubes: info.cubes });
+          cell.className = "impossible";
+          cell.append(h("span", { className: "muted", title: why }, t("solo.impossible")), h("span", { className: "solo-why" }, why));
+        } else {
+          const text = best ? clock(best.millis) : info.solvable === "unknown" ? t("solo.unknown_level") : t("solo.play");
+          cell.append(h("button", { className: "solo-level", testid: `solo-open-${key}`, "aria-label": `${text}: ${levelName(info.level)}`, onclick: () => open(info.level) }, text));
+          if (best) cell.dataset.best = String(best.millis);
+        }
+        row.append(cell);
+      }
+      table.append(row);
+    }
+    root.append(table);
+  }
+  root.append(h("p", { className: "muted" }, t("solo.levels_note")));
+}
+
+/** One level being built. */
+class SoloSession {
+  private level!: SoloLevel;
+  private pieces: SoloPiece[] = [];
+  private state: SoloState | null = null;
+  private colour: string | null = null;
+  private ui: GameUI | null = null;
+  private version = 0;
+  private started = 0;
+  private stopped: number | null = null;
+  private hints = 0;
+  private busy = false;
+  private timer: number | null = null;
+
+  private title = h("h2", { testid: "solo-title" });
+  private clockText = h("span", { className: "solo-clock", testid: "solo-timer" }, "0:00.0");
+  private stonesText = h("span", { testid: "solo-stones" });
+  private colours = h("div", { className: "solo-colours", testid: "solo-colours", role: "group", "aria-label": t("solo.colour") });
+  private undoButton = h("button", { testid: "solo-undo" }, t("solo.undo"));
+  private restartButton = h("button", { testid: "solo-restart" }, t("solo.restart"));
+  private hintButton = h("button", { testid: "solo-hint" }, t("solo.hint"));
+  private finishableButton = h("button", { testid: "solo-finishable" }, t("solo.finishable"));
+  private answer = h("p", { className: "solo-answer", testid: "solo-answer", "aria-live": "polite" });
+  private finished = h("div", { className: "solo-finished", testid: "solo-finished", hidden: true });
+  private boardBox = h("div", { className: "solo-board game-box", testid: "solo-board" });
+
+  constructor(
+    root: HTMLElement,
+    private back: () => void,
+  ) {
+    this.undoButton.addEventListener("click", () => void this.undo());
+    this.restartButton.addEventListener("click", () => void this.restart());
+    this.hintButton.addEventListener("click", () => void this.hint());
+    this.finishableButton.addEventListener("click", () => void this.askFinishable());
+    root.append(
+      h("p", {}, h("a", { href: "/solo", testid: "solo-back", onclick: (e: Event) => (e.preventDefault(), this.leave()) }, t("solo.back"))),
+      this.title,
+      h("div", { className: "solo-status" }, h("span", {}, t("solo.time"), " ", this.clockText), h("span", {}, this.stonesText)),
+      h("div", { className: "solo-controls" }, this.undoButton, this.restartButton, this.finishableButton, this.hintButton),
+      this.colours,
+      this.answer,
+      this.finished,
+      this.boardBox,
+    );
+  }
+
+  private leave(): void {
+    this.stopTimer();
+    this.ui?.destroy();
+    this.ui = null;
+    this.back();
+  }
+
+  async start(level: SoloLevel): Promise<void> {
+    this.level = level;
+    this.title.textContent = levelName(level);
+    this.pieces = [];
+    this.colour = null;
+    this.hints = 0;
+    this.finished.hidden = true;
+    this.say("", "");
+    this.ui?.destroy();
+    this.ui = null;
+    clear(this.boardBox);
+    this.ui = await rumisUI(this.boardBox, this.context());
+    this.startTimer();
+    await this.refresh();
+  }
+
+  private startTimer(): void {
+    this.started = performance.now();
+    this.stopped = null;
+    if (this.timer !== null) window.clearInterval(this.timer);
+    this.timer = window.setInterval(() => this.tick(), 100);
+    this.tick();
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== null) window.clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private elapsed(): number {
+    return Math.max(1, Math.round((this.stopped ?? performance.now()) - this.started));
+  }
+
+  private tick(): void {
+    this.clockText.textContent = clock(this.elapsed());
+  }
+
+  /** Asks the server for the build as it stands and shows it. */
+  private async refresh(): Promise<void> {
+    try {
+      this.state = await soloApi.build(this.level, this.pieces, this.colour);
+    } catch (e) {
+      this.say("error", errorText(e));
+      return;
+    }
+    this.version++;
+    this.colour = this.state.view.to_move_colour ?? null;
+    this.ui?.update(this.tableView(this.state));
+    this.renderColours();
+    this.stonesText.textContent = t("solo.stones_used", { n: this.state.stones_used });
+    this.stonesText.dataset.n = String(this.state.stones_used);
+    this.undoButton.disabled = this.pieces.length === 0;
+    this.hintButton.disabled = this.state.complete;
+    this.finishableButton.disabled = this.state.complete;
+    if (this.state.complete && this.stopped === null) await this.complete();
+  }
+
+  /** The cube as a table of one seat, so that the table's Rumis board shows it. */
+  private tableView(s: SoloState): TableView {
+    const view = {
+      id: `solo-${levelKey(this.level)}`,
+      game: "rumis",
+      version: this.version,
+      you: 0,
+      status: s.complete ? "over" : "playing",
+      waiting_for: [],
+      seats: [{ seat: 0, name: t("solo.you"), kind: "human", bot: null, claimed: true, connected: true, away_since_ms: null, handover_ms: null, account: null }],
+      to_move: s.complete ? null : 0,
+      over: s.complete,
+      deadline_ms: null,
+      result: null,
+      fairness: { commitment: "", seed: null, salt: null, practice: true },
+      hints: false,
+      rated: false,
+      bot_trouble: [],
+      rumis: s.view,
+    };
+    return view as unknown as TableView;
+  }
+
+  /** Without the rules the player picks the colour to place; under them it is the colour to move. */
+  private renderColours(): void {
+    clear(this.colours);
+    const s = this.state;
+    if (!s) return;
+    const label = h("span", { className: "muted" }, t(this.level.rules ? "solo.to_move" : "solo.colour"), " ");
+    this.colours.append(label);
+    for (const c of s.view.colours) {
+      const on = c.colour === s.view.to_move_colour;
+      this.colours.append(
+        h(
+          "button",
+          {
+            className: `solo-colour c-${c.colour}` + (on ? " on" : ""),
+            testid: `solo-colour-${c.colour}`,
+            "aria-pressed": String(on),
+            disabled: this.level.rules || c.supply.length === 0 || s.complete,
+            onclick: () => {
+              this.colour = c.colour;
+              void this.refresh();
+            },
+          },
+          colourName(c.colour),
+          ` (${c.supply.length})`,
+        ),
+      );
+    }
+  }
+
+  private context(): GameContext {
+    return {
+      id: "solo",
+      token: null,
+      current: () => (this.state ? this.tableView(this.state) : null),
+      act: (action) => this.act(action),
+      check: async (placement: Placement) => {
+        const answer = await soloApi.place(this.level, this.pieces, this.pieceOf(placement.stone, placement.cells));
+        return { legal: answer.legal, reason: answer.reason, why: answer.why };
+      },
+      error: (message, code, why) => this.say("error", reason(message, code, why).text),
+      clearError: () => {
+        if (this.answer.dataset.kind === "error") this.say("", "");
+      },
+    };
+  }
+
+  private pieceOf(stone: string, cells: Cell[]): SoloPiece {
+    return { colour: this.colour ?? "", stone, cells: cells.map((c) => [c[0], c[1], c[2]] as [number, number, number]) };
+  }
+
+  /** A stone of the board's: the engine places it or says why not. */
+  private async act(action: Action): Promise<boolean> {
+    if (!("stone" in action)) {
+      this.say("error", t("solo.typed_moves"));
+      return false;
+    }
+    return this.place(this.pieceOf(action.stone, action.cells as Cell[]));
+  }
+
+  private async place(piece: SoloPiece): Promise<boolean> {
+    if (this.busy || this.stopped !== null) return false;
+    this.busy = true;
+    try {
+      const answer = await soloApi.place(this.level, this.pieces, piece);
+      if (!answer.legal || !answer.piece) {
+        this.say("error", t("solo.refused", { reason: answer.why ? reason(answer.reason ?? "", "illegal", answer.why).text : (answer.reason ?? "") }));
+        return false;
+      }
+      this.pieces.push(answer.piece);
+      this.say("", "");
+      await this.refresh();
+      return true;
+    } catch (e) {
+      this.say("error", errorText(e));
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async undo(): Promise<void> {
+    if (this.busy || this.pieces.length === 0 || this.stopped !== null) return;
+    this.pieces.pop();
+    this.say("", "");
+    await this.refresh();
+  }
+
+  private async restart(): Promise<void> {
+    if (this.busy) return;
+    this.pieces = [];
+    this.colour = null;
+    this.hints = 0;
+    this.finished.hidden = true;
+    this.say("", "");
+    this.startTimer();
+    await this.refresh();
+  }
+
+  private async askFinishable(): Promise<void> {
+    this.finishableButton.disabled = true;
+    this.say("wait", t("solo.thinking"));
+    try {
+      const answer = await soloApi.finishable(this.level, this.pieces);
+      this.say(answer.answer, t(`solo.finishable_${answer.answer}`, { seconds: 2 }));
+    } catch (e) {
+      this.say("error", errorText(e));
+    } finally {
+      this.finishableButton.disabled = !!this.state?.complete;
+    }
+  }
+
+  /** The next stone of a full cube that extends this build, placed at once. */
+  private async hint(): Promise<void> {
+    if (this.busy) return;
+    this.hintButton.disabled = true;
+    this.say("wait", t("solo.thinking"));
+    try {
+      const answer = await soloApi.hint(this.level, this.pieces);
+      if (answer.answer === "yes" && answer.piece) {
+        this.hints++;
+        this.colour = answer.piece.colour;
+        if (await this.place(answer.piece)) this.say("hint", t("solo.hint_placed", { stone: answer.piece.stone, colour: colourName(answer.piece.colour) }));
+      } else {
+        this.say(answer.answer, t(`solo.hint_${answer.answer === "no" ? "no" : "unknown"}`, { seconds: 2 }));
+      }
+    } catch (e) {
+      this.say("error", errorText(e));
+    } finally {
+      this.hintButton.disabled = !!this.state?.complete;
+    }
+  }
+
+  private say(kind: string, text: string): void {
+    this.answer.textContent = text;
+    this.answer.dataset.kind = kind;
+    this.answer.className = `solo-answer ${kind}`;
+  }
+
+  /** The cube is full: the time, the stones, and whether it is a best. */
+  private async complete(): Promise<void> {
+    this.stopped = performance.now();
+    this.stopTimer();
+    this.tick();
+    const millis = this.elapsed();
+    const key = levelKey(this.level);
+    const stones = this.pieces.length;
+    let best = keepLocal(key, millis, stones);
+    let account: string | null = null;
+    if (await signedIn()) {
+      try {
+        const recorded = await soloApi.record(this.level, this.pieces, millis);
+        best = recorded.new_best || best;
+        account = recorded.new_best ? t("solo.kept_account") : t("solo.account_best", { time: clock(recorded.best.millis) });
+      } catch (e) {
+        account = t("solo.not_kept", { error: errorText(e) });
+      }
+    }
+    clear(this.finished);
+    this.finished.hidden = false;
+    this.finished.dataset.best = String(best);
+    this.finished.dataset.millis = String(millis);
+    const lines: (HTMLElement | null)[] = [
+      h("p", { className: "solo-done", testid: "solo-done" }, t("solo.done", { time: clock(millis), n: stones })),
+      this.hints ? h("p", { testid: "solo-hints-used" }, t("solo.hints_used", { n: this.hints })) : null,
+      h("p", { testid: "solo-best" }, best ? t("solo.new_best") : t("solo.best_was", { time: clock(localBests()[key]?.millis ?? millis) })),
+      account ? h("p", { className: "muted", testid: "solo-account" }, account) : null,
+      h("p", {}, h("button", { className: "primary", testid: "solo-again", onclick: () => void this.restart() }, t("solo.again")), " ", h("button", { testid: "solo-levels-again", onclick: () => this.leave() }, t("solo.back"))),
+    ];
+    this.finished.append(...lines.filter((l): l is HTMLElement => l !== null));
+    this.finished.scrollIntoView?.({ block: "nearest" });
+  }
+}
