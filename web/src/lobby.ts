@@ -141,8 +141,17 @@ function gameCard(game: Game, metaPromise: Promise<Meta>, error: HTMLElement): H
         h("button", { className: "big", testid: `play-friends-${game}`, "aria-describedby": `play-friends-note-${game}`, onclick: start("friend") }, t("home.play_friends")),
       ),
       h("p", { className: "muted card-note", id: `play-bot-note-${game}`, testid: `play-bot-note-${game}` }, note),
-      h("p", { className: "muted card-note", id: `play-friends-note-${game}` }, t("home.play_friends_note"), " · ", h("a", { href: `/rules/${game}`, testid: `card-rules-${game}` }, t("rules.read")), " · ", h("a", { href: `/learn/${game}`, testid: `card-learn-${game}` }, t("tutorial.learn")), ...(game === "rummikub" ? [" · ", h("a", { href: "/puzzles", testid: "card-puzzles" }, t("puzzles.daily_link"))] : [])),
-      h("p", { className: "muted card-note", id: `play-friends-note-${game}` }, t("home.play_friends_note"), " · ", h("a", { href: `/rules/${game}`, testid: `card-rules-${game}` }, t("rules.read")), " · ", h("a", { href: `/learn/${game}`, testid: `card-learn-${game}` }, t("tutorial.learn")), game === "rumis" ? " · " : null, game === "rumis" ? h("a", { href: "/solo", testid: "card-solo" }, t("solo.lobby_link")) : null),
+      h(
+        "p",
+        { className: "muted card-note", id: `play-friends-note-${game}` },
+        t("home.play_friends_note"),
+        " · ",
+        h("a", { href: `/rules/${game}`, testid: `card-rules-${game}` }, t("rules.read")),
+        " · ",
+        h("a", { href: `/learn/${game}`, testid: `card-learn-${game}` }, t("tutorial.learn")),
+        " · ",
+        game === "rumis" ? h("a", { href: "/solo", testid: "card-solo" }, t("solo.lobby_link")) : h("a", { href: "/puzzles", testid: "card-puzzles" }, t("puzzles.daily_link")),
+      ),
     ),
   );
 }

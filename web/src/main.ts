@@ -1,7 +1,7 @@
 // The client's router: / lobby, /t/{id} table, /replay/{id} replay, /rules/{game} the
 // rules, /learn/{game} the tutorial, /account sign-up and sign-in, /u/{name} a player's
-// profile, /leaderboard the leaderboards, /puzzles the Rummikub puzzles, anything else a
-// profile, /leaderboard the leaderboards, /solo the solo cube, anything else a
+// profile, /leaderboard the leaderboards, /puzzles the Rummikub puzzles, /solo the solo
+// cube, /analysis the analysis board, anything else a
 // not-found page.
 //
 // A seat link is `/t/{id}#token=…`, and a token is read from the fragment only (the old

@@ -77,7 +77,7 @@ mod tables;
         crate::puzzles::routes::daily,
         crate::puzzles::routes::puzzle,
         crate::puzzles::routes::check,
-        crate::puzzles::routes::solution
+        crate::puzzles::routes::solution,
         crate::solo::routes::levels,
         crate::solo::routes::build,
         crate::solo::routes::place,

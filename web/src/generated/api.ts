@@ -140,7 +140,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles" | "bad_solo_level" | "bad_solo_build" | "solo_impossible" | "solo_incomplete" | "bad_solo_time" | "too_many_solo_requests" | "solo_busy";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -148,7 +148,7 @@ export type ErrorBody = { error: string, code: ErrorCode,
  */
 why?: Reason, };
 
-export type RefusalCode = "game_over" | "no_such_placement" | "not_colours_turn" | "already_placed" | "cube_count" | "not_the_stone" | "cell_twice" | "outside" | "too_high" | "taken" | "hole_under" | "first_on_board" | "first_touch" | "own_contact" | "no_such_orientation" | "would_leave" | "first_edge" | "first_face" | "inverse_own" | "inverse_other" | "outside_red" | "inside_red" | "rebuilt_on_board" | "rebuilt_touch" | "must_remove" | "no_removal_now" | "place_removed" | "not_on_build" | "remove_outside" | "removal_hole" | "cannot_set_aside" | "round_over" | "no_such_player" | "not_players_turn" | "set_problem" | "third_copy" | "unknown_tile" | "left_table" | "play_one" | "meld_value" | "meld_touch" | "frozen" | "no_clock" | "redeal_old" | "redeal_late" | "redeal_pairs" | "name_bidi" | "name_tag" | "name_control" | "name_invisible" | "name_too_long";
+export type RefusalCode = "game_over" | "no_such_placement" | "not_colours_turn" | "already_placed" | "cube_count" | "not_the_stone" | "cell_twice" | "outside" | "too_high" | "taken" | "hole_under" | "first_on_board" | "first_touch" | "own_contact" | "no_such_orientation" | "would_leave" | "first_edge" | "first_face" | "inverse_own" | "inverse_other" | "outside_red" | "inside_red" | "rebuilt_on_board" | "rebuilt_touch" | "must_remove" | "no_removal_now" | "place_removed" | "not_on_build" | "remove_outside" | "removal_hole" | "cannot_set_aside" | "round_over" | "no_such_player" | "not_players_turn" | "set_problem" | "third_copy" | "unknown_tile" | "left_table" | "play_one" | "meld_value" | "meld_touch" | "frozen" | "no_clock" | "redeal_old" | "redeal_late" | "redeal_pairs" | "name_bidi" | "name_tag" | "name_control" | "name_invisible" | "name_too_long" | "solo_used_up" | "solo_same_colour";
 
 export type Reason = { code: RefusalCode, 
 /**
@@ -746,3 +746,84 @@ laid: Array<string>,
  * The old table's sets (by index, from 0) it changes.
  */
 changed: Array<number>, };
+
+export type SoloLevel = { edge: number, colours: number, rules: boolean, alternate: boolean, };
+
+export type SoloPiece = { colour: string, stone: string, 
+/**
+ * A stone has 2 to 4 cubes.
+ */
+cells: Array<[number, number, number]>, };
+
+export type SoloBuild = { level: SoloLevel, 
+/**
+ * At most 62 (a cube of edge 5 holds at most 125 / 2 stones).
+ */
+pieces: Array<SoloPiece>, 
+/**
+ * The colour the player places with next (without the rules; under the rules the
+ * colour to move): the `legal` placements of the answer are this colour's.
+ */
+colour?: string, };
+
+export type SoloState = { level: SoloLevel, 
+/**
+ * The board: the cube's footprint with every column as high as the edge.
+ */
+view: RumisView, 
+/**
+ * Every cell is filled.
+ */
+complete: boolean, stones_used: number, };
+
+export type SoloPlace = { level: SoloLevel, pieces: Array<SoloPiece>, 
+/**
+ * The stone to add; its colour may be left empty (the first colour allowed).
+ */
+piece: SoloPiece, };
+
+export type SoloPlaced = { legal: boolean, reason?: string, 
+/**
+ * The reason as a key with parameters, when the client has a text for it.
+ */
+why?: Reason, 
+/**
+ * The stone as placed (its colour chosen when none was named).
+ */
+piece?: SoloPiece, };
+
+export type SoloAnswer = "yes" | "no" | "unknown";
+
+export type SoloFinishable = { answer: SoloAnswer, 
+/**
+ * How long the solver searched.
+ */
+millis: number, };
+
+export type SoloHint = { answer: SoloAnswer, piece?: SoloPiece, };
+
+export type SoloImpossible = "too_few_cubes" | "one_colour_alternates" | "rules_against_alternate" | "search_exhausted";
+
+export type SoloLevelInfo = { level: SoloLevel, solvable: SoloAnswer, impossible?: SoloImpossible, 
+/**
+ * Cells of the cube, and cubes the colours hold.
+ */
+cells: number, cubes: number, };
+
+export type SoloLevels = { levels: Array<SoloLevelInfo>, };
+
+export type SoloFinish = { level: SoloLevel, 
+/**
+ * The full cube: checked stone by stone.
+ */
+pieces: Array<SoloPiece>, 
+/**
+ * 1 ms to a day.
+ */
+millis: number, };
+
+export type SoloBest = { level: SoloLevel, millis: number, stones: number, at_ms: number, };
+
+export type SoloBests = { bests: Array<SoloBest>, };
+
+export type SoloRecorded = { best: SoloBest, new_best: boolean, };

@@ -398,7 +398,7 @@ impl Hub {
         self.options.keep_loaded_ahead.as_millis() as i64
     }
 
-    /// The cores shared by bots, hints and other CPU work (the solo cube's solver).
+    /// The cores for CPU-heavy work, shared fairly (`thinking`).
     pub fn thinking(&self) -> &Thinking {
         &self.thinking
     }
@@ -409,11 +409,6 @@ impl Hub {
 
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
-    }
-
-    /// The cores for CPU-heavy work, shared fairly (`thinking`).
-    pub fn thinking(&self) -> &Thinking {
-        &self.thinking
     }
 
     /// The metrics as text, with the gauges read now.
