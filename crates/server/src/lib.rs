@@ -25,6 +25,7 @@ pub mod names;
 pub mod openapi;
 pub mod redact;
 pub mod replays;
+pub mod reviews;
 pub mod store;
 pub mod thinking;
 pub mod transport;

@@ -102,6 +102,9 @@ pub enum ErrorCode {
     // Passkeys.
     PasskeyRefused,
     PasskeysUnavailable,
+    // Game reviews.
+    ReviewsBusy,
+    TooManyReviews,
 }
 
 impl ErrorCode {
@@ -194,6 +197,8 @@ impl ErrorCode {
             ErrorCode::UnknownPlayer => "unknown_player",
             ErrorCode::PasskeyRefused => "passkey_refused",
             ErrorCode::PasskeysUnavailable => "passkeys_unavailable",
+            ErrorCode::ReviewsBusy => "reviews_busy",
+            ErrorCode::TooManyReviews => "too_many_reviews",
         }
     }
 }

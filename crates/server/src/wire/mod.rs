@@ -12,6 +12,7 @@ mod actions;
 mod codes;
 mod messages;
 mod requests;
+mod reviews;
 #[cfg(test)]
 mod tests;
 mod tutorial;
@@ -22,6 +23,7 @@ pub use actions::*;
 pub use codes::*;
 pub use messages::*;
 pub use requests::*;
+pub use reviews::*;
 pub use tutorial::*;
 pub use views::*;
 
