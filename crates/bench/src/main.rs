@@ -3,6 +3,7 @@
 //! benches start the `rumi` binary beside this one, or `RUMI_BIN`.
 
 mod bench_cluster;
+mod bench_review;
 mod bench_server;
 mod bench_sign_ins;
 mod bench_sockets;
@@ -53,6 +54,9 @@ enum Command {
     /// ratings on the people's scale with 95% intervals (--write: the docs and the
     /// server's embedded table).
     Ladder(ladder::LadderArgs),
+    /// Game reviews (issue 48): a 4-player Rummikub review's CPU time, a 2-player
+    /// Chullpa review at its budget, a person's wait at another table while reviews run.
+    Review(bench_review::ReviewBenchArgs),
 }
 
 fn main() {
@@ -65,6 +69,7 @@ fn main() {
         Command::MctsReuse(args) => mcts_reuse_bench::bench(args),
         Command::SignIns(args) => bench_sign_ins::bench(args),
         Command::Ladder(args) => ladder::bench(args),
+        Command::Review(args) => bench_review::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

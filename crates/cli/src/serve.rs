@@ -107,6 +107,10 @@ pub struct ServeArgs {
     /// Playouts of the strongest bot's search per position of a Rumis review.
     #[arg(long, default_value_t = ReviewLimits::default().rumis_playouts)]
     review_playouts: u32,
+    /// Seconds a node's claim on a review holds unless renewed (a stopped node's review
+    /// is taken over after it).
+    #[arg(long, default_value_t = ReviewLimits::default().claim.as_secs())]
+    review_claim_seconds: u64,
     /// Mark the session cookie `Secure`: the site is served over HTTPS (behind a TLS
     /// proxy; `rumi serve` itself speaks plain HTTP).
     #[arg(long)]
@@ -200,7 +204,7 @@ fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
                     per_minute_per_address: args.reviews_per_minute_per_address,
                     max_pending: args.max_pending_reviews,
                     rumis_playouts: args.review_playouts.max(1),
-                    ..ReviewLimits::default()
+                    claim: Duration::from_secs(args.review_claim_seconds.max(1)),
                 },
                 accounts: AccountOptions {
                     secure_cookies: args.secure_cookies,

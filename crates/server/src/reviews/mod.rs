@@ -11,11 +11,9 @@
 //! Requests are rate-limited per address, and a node computes or queues a bounded
 //! number of reviews (429 `reviews_busy` past it).
 
-mod route;
+pub mod route;
 pub mod rumis;
 pub mod rummikub;
-
-pub use route::review;
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
