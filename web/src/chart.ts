@@ -95,10 +95,13 @@ export function seriesChart(series: Series[], max: number, unit: string, testid:
       el("text", { x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, `${Math.round(v)}${unit}`),
     );
   }
+  // Every line first, then the points above them all, so that no line covers a point.
   series.forEach((s, k) => {
     const line = s.values.flatMap((v, i) => (v === null ? [] : [`${x(i)},${y(v)}`]));
     if (line.length > 1) svg.append(el("polyline", { points: line.join(" "), class: "line", style: `stroke: ${s.colour}`, "data-testid": `${testid}-line-${k}` }));
-    for (const [i, p] of s.points ?? []) {
+  });
+  series.forEach((s, k) => {
+    for (const [i, p] of s.points ?? new Map<number, { title: string; mark?: string; onclick(): void }>()) {
       const v = s.values[i];
       if (v === null || v === undefined) continue;
       const dot = el("circle", { cx: x(i), cy: y(v), r: p.mark ? 6 : 4, class: `dot ${p.mark ?? ""}`, style: `fill: ${s.colour}` }, el("title", {}, p.title));

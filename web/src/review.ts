@@ -51,6 +51,13 @@ export function reviewSection(id: string, names: string[], hooks: ReviewHooks, s
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
     } catch (e) {
+      // Asked too often (another tab of this address polls too): wait, then go on.
+      if (e instanceof ApiError && e.code === "too_many_reviews") {
+        asking = false;
+        setTimeout(() => void ask(), 10_000);
+        status.textContent = reason(e.message, e.code, e.why).text;
+        return;
+      }
       progress.hidden = true;
       button.hidden = false;
       status.textContent = e instanceof ApiError ? reason(e.message, e.code, e.why).text : String(e);

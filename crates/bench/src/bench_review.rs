@@ -91,7 +91,12 @@ fn cpu_seconds(pid: u32) -> anyhow::Result<f64> {
 }
 
 /// A bots-only table played to its end: its id and how many actions it took.
-async fn played_out(http: &reqwest::Client, base: &str, body: &Value, what: &'static str) -> anyhow::Result<(String, u64)> {
+async fn played_out(
+    http: &reqwest::Client,
+    base: &str,
+    body: &Value,
+    what: &'static str,
+) -> anyhow::Result<(String, u64)> {
     let (id, _) = create(http, base, body).await?;
     let bar = progress(1, what);
     let started = Instant::now();
@@ -123,7 +128,13 @@ async fn review_answer(http: &reqwest::Client, base: &str, id: &str) -> anyhow::
 
 /// Asks for a review and waits until it is ready, with its progress on a bar: the
 /// review, its wall time and the server's CPU time meanwhile.
-async fn reviewed(http: &reqwest::Client, base: &str, id: &str, pid: u32, what: &'static str) -> anyhow::Result<(Value, f64, f64)> {
+async fn reviewed(
+    http: &reqwest::Client,
+    base: &str,
+    id: &str,
+    pid: u32,
+    what: &'static str,
+) -> anyhow::Result<(Value, f64, f64)> {
     let cpu = cpu_seconds(pid)?;
     let started = Instant::now();
     let bar = progress(1000, what);
@@ -132,7 +143,11 @@ async fn reviewed(http: &reqwest::Client, base: &str, id: &str, pid: u32, what: 
         bar.set_position((review["progress"].as_f64().unwrap_or(0.0) * 1000.0) as u64);
         if review["status"] == "ready" {
             bar.finish_and_clear();
-            return Ok((review, started.elapsed().as_secs_f64(), cpu_seconds(pid)? - cpu));
+            return Ok((
+                review,
+                started.elapsed().as_secs_f64(),
+                cpu_seconds(pid)? - cpu,
+            ));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -177,13 +192,29 @@ async fn measure(args: &ReviewBenchArgs, base: &str, pid: u32) -> anyhow::Result
     // 3. A person's wait at another table, without and with reviews running.
     let mut games = Vec::new();
     for n in 0..args.reviews {
-        games.push(played_out(&http, base, &rumis(100 + n as u64), "playing games to review").await?.0);
+        games.push(
+            played_out(
+                &http,
+                base,
+                &rumis(100 + n as u64),
+                "playing games to review",
+            )
+            .await?
+            .0,
+        );
     }
     let baseline = replies(&http, base, args.seconds, args.think_ms, "baseline").await?;
     for id in &games {
         review_answer(&http, base, id).await?;
     }
-    let loaded = replies(&http, base, args.seconds, args.think_ms, "while reviews run").await?;
+    let loaded = replies(
+        &http,
+        base,
+        args.seconds,
+        args.think_ms,
+        "while reviews run",
+    )
+    .await?;
     let mut done = 0.0;
     for id in &games {
         done += review_answer(&http, base, id).await?["progress"]

@@ -89,7 +89,10 @@ async fn ready_everywhere(bases: &[&str], id: &str) -> Vec<Value> {
                 ready[n] = review;
             }
         }
-        assert!(Instant::now() < deadline, "the review of {id} never got ready");
+        assert!(
+            Instant::now() < deadline,
+            "the review of {id} never got ready"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     ready
@@ -128,7 +131,10 @@ async fn a_review_is_computed_once_in_a_cluster_and_taken_over_from_a_stopped_no
             assert_eq!(status, 200, "{answer}");
         }
         let documents = ready_everywhere(&bases, id).await;
-        assert_eq!(documents[0], documents[1], "both nodes answer the one review");
+        assert_eq!(
+            documents[0], documents[1],
+            "both nodes answer the one review"
+        );
         assert!(!documents[0]["turns"].as_array().unwrap().is_empty());
     }
     assert_eq!(
@@ -164,5 +170,9 @@ async fn a_review_is_computed_once_in_a_cluster_and_taken_over_from_a_stopped_no
     slow.kill_9();
     let documents = ready_everywhere(&bases[1..], &id).await;
     assert_eq!(documents[0]["rumis"]["playouts"], 300, "computed by r2");
-    assert_eq!(computed(bases[1]).await, before + 1, "r2 took the review over");
+    assert_eq!(
+        computed(bases[1]).await,
+        before + 1,
+        "r2 took the review over"
+    );
 }
