@@ -221,7 +221,8 @@ async fn a_review_is_pending_then_ready_computed_once_and_kept_in_the_database()
     assert_eq!(first["status"], "pending");
     assert_eq!(first["game"], "rumis");
     // Many requests meanwhile, and after: one computation.
-    let asks = (0..6).map(|_| server.get(&format!("/api/tables/{id}/review")));
+    let path = format!("/api/tables/{id}/review");
+    let asks = (0..6).map(|_| server.get(&path));
     for (status, _) in futures_util::future::join_all(asks).await {
         assert_eq!(status, 200);
     }

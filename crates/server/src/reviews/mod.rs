@@ -441,11 +441,11 @@ async fn keep_claim(hub: std::sync::Weak<Hub>, id: String, node: String, progres
         };
         let every = (claim / 3).clamp(Duration::from_millis(100), Duration::from_secs(2));
         tokio::time::sleep(every).await;
-        let Some(hub) = hub.upgrade() else { return };
+        let Some(alive) = hub.upgrade() else { return };
         if progress.finished.load(Ordering::SeqCst) {
             return;
         }
-        let renewed = hub
+        let renewed = alive
             .store
             .review_progress(
                 &id,
