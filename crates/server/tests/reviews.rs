@@ -208,6 +208,8 @@ async fn a_rummikub_review_agrees_with_the_solver_on_every_turn() {
             .filter(|a| matches!(a["action"]["type"].as_str(), Some("play" | "draw")))
             .count();
         assert_eq!(turns, expected, "{rules_name} {seed}");
+        let players = bots.len();
+        println!("{rules_name} rules, {players} players, seed {seed}: {turns} turns agree with the solver");
     }
 }
 
@@ -301,6 +303,7 @@ async fn a_review_is_pending_then_ready_computed_once_and_kept_in_the_database()
         .filter(|t| !t["rumis"]["judgement"].is_null())
         .count();
     assert_eq!(judged, marked as u64);
+    println!("{} moves, {marked} judged", turns.len());
 
     // Kept in the database: a restarted server answers it without computing.
     server.running.shutdown();
