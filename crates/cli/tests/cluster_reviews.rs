@@ -78,7 +78,7 @@ async fn computed(base: &str) -> u64 {
 }
 
 /// Asks every node for the review until each answers it ready; the documents.
-async fn ready_everywhere(bases: &[&str], id: &str) -> Vec<Value> {
+async fn ready_everywhere(bases: &[String], id: &str) -> Vec<Value> {
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut ready = vec![Value::Null; bases.len()];
     while ready.iter().any(Value::is_null) {
@@ -107,18 +107,18 @@ async fn a_review_is_computed_once_in_a_cluster_and_taken_over_from_a_stopped_no
     let nats = Nats::start();
     let first = node(&db, &nats, "r1", "300");
     let second = node(&db, &nats, "r2", "300");
-    let bases = [first.base.as_str(), second.base.as_str()];
+    let bases = [first.base.clone(), second.base.clone()];
 
     // A Rumis game and a Rummikub game, each asked for on both nodes at once.
     let rumis = finished(
-        bases[0],
+        &bases[0],
         json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
                "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
                "seed": 31}),
     )
     .await;
     let rummikub = finished(
-        bases[1],
+        &bases[1],
         json!({"game": "rummikub", "rummikub": {"turn_seconds": null},
                "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"},
                          {"kind": "bot", "bot": "keeper"}],
@@ -126,7 +126,8 @@ async fn a_review_is_computed_once_in_a_cluster_and_taken_over_from_a_stopped_no
     )
     .await;
     for id in [&rumis, &rummikub] {
-        let asks = (0..8).map(|n| get(bases[n % 2], &format!("/api/tables/{id}/review")));
+        let path = format!("/api/tables/{id}/review");
+        let asks = (0..8).map(|n| get(&bases[n % 2], &path));
         for (status, answer) in futures_util::future::join_all(asks).await {
             assert_eq!(status, 200, "{answer}");
         }
@@ -138,7 +139,7 @@ async fn a_review_is_computed_once_in_a_cluster_and_taken_over_from_a_stopped_no
         assert!(!documents[0]["turns"].as_array().unwrap().is_empty());
     }
     assert_eq!(
-        computed(bases[0]).await + computed(bases[1]).await,
+        computed(&bases[0]).await + computed(&bases[1]).await,
         2,
         "each review computed by exactly one node"
     );
@@ -158,7 +159,7 @@ async fn a_review_is_computed_once_in_a_cluster_and_taken_over_from_a_stopped_no
     // Until r3 renews its claim with some progress, which r2 then reports too.
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let (_, seen) = get(bases[1], &format!("/api/tables/{id}/review")).await;
+        let (_, seen) = get(&bases[1], &format!("/api/tables/{id}/review")).await;
         if seen["progress"].as_f64().unwrap() > 0.0 {
             assert_eq!(seen["status"], "pending");
             break;
@@ -166,12 +167,12 @@ async fn a_review_is_computed_once_in_a_cluster_and_taken_over_from_a_stopped_no
         assert!(Instant::now() < deadline, "r2 never saw r3's progress");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let before = computed(bases[1]).await;
+    let before = computed(&bases[1]).await;
     slow.kill_9();
     let documents = ready_everywhere(&bases[1..], &id).await;
     assert_eq!(documents[0]["rumis"]["playouts"], 300, "computed by r2");
     assert_eq!(
-        computed(bases[1]).await,
+        computed(&bases[1]).await,
         before + 1,
         "r2 took the review over"
     );
