@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test, expect, bin, repo, apiOf, type Api } from "./fixtures";
-import { axeCheck, log, tid, waitAttr } from "./helpers";
+import { axeCheck, log, shot, tid, waitAttr } from "./helpers";
 
 let child: ChildProcess | null = null;
 let url = "";
@@ -69,7 +69,7 @@ test("rummikub: the review shows the summary, a chart per player and the turns s
     await expect(page.locator(`${tid(`review-player-${p.seat}`)} td.num`).first(), `player ${p.seat}: tiles laid of possible`).toHaveAttribute("data-possible", String(p.rummikub.tiles_possible));
     await expect(page.locator(tid(`review-chart-${p.seat}`)), `player ${p.seat}'s chart`).toBeVisible();
   }
-  await expect(page.locator(`${tid("review-turns")} > details`), "every turn listed").toHaveCount(review.turns.length);
+  await expect(page.locator(`${tid("review-turns")} > li > details`), "every turn listed").toHaveCount(review.turns.length);
   // A turn where a better play was possible, else the first: opened, both tables side by side.
   const at = Math.max(0, review.turns.findIndex((t: any) => t.rummikub.tiles_missed > 0 || t.rummikub.drew_with_play));
   const turn = review.turns[at];
@@ -87,6 +87,7 @@ test("rummikub: the review shows the summary, a chart per player and the turns s
   expect(a && b && Math.abs(a.y - b.y) < 4 && b.x > a.x, "the played and the best table side by side").toBe(true);
   expect(await stepShown(page), "the replay shows the position before the turn").toBe(Number(turn.version) - 1);
   await axeCheck(page, "a Rummikub review");
+  await shot(page, "review-rummikub.png");
   log(`rummikub review: ${review.turns.length} turns; turn ${at + 1} opened side by side`);
 });
 
@@ -104,7 +105,8 @@ test("rumis: the win-chance chart; a point jumps there and shows the better move
   let n = turns.findIndex((t: any) => t.rumis.best && t.rumis.best.move !== t.rumis.move);
   if (n < 0) n = turns.findIndex((t: any) => t.rumis.best);
   const turn = turns[n];
-  await page.locator(tid(`review-chart-point-${n}`)).click();
+  // The point of move n is the position after it (the start is point 0).
+  await page.locator(tid(`review-chart-point-${n + 1}`)).click();
   await expect(page.locator(tid("review-ghost")), "the better move named").toHaveAttribute("data-move", turn.rumis.best.move);
   expect(await stepShown(page), "the replay jumped to the position before the move").toBe(Number(turn.version) - 1);
   const key = [...turn.rumis.best.cells].sort((a: number[], b: number[]) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]).map((c: number[]) => c.join(",")).join(";");
@@ -116,6 +118,7 @@ test("rumis: the win-chance chart; a point jumps there and shows the better move
   await page.locator(tid(`review-move-${n}`)).click();
   await expect(page.locator(tid("rumis-viewport"))).toHaveAttribute("data-review-ghost", key);
   await axeCheck(page, "a Rumis review");
+  await shot(page, "review-rumis.png");
 
   // In German.
   await pageDe.goto(`${url}/replay/${id}?review=1`);
@@ -128,6 +131,7 @@ test("rumis: the win-chance chart; a point jumps there and shows the better move
   await expect(phone.locator(tid("review-ghost"))).toHaveAttribute("data-move", turn.rumis.best.move);
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, "no sideways scrolling on a phone").toBeLessThanOrEqual(1);
+  await shot(phone, "review-rumis-phone.png");
   log(`rumis review: ${turns.length} moves; move ${n + 1}'s better move ${turn.rumis.best.move} shown as a ghost`);
 });
 

@@ -72,7 +72,8 @@ export function reviewSection(id: string, names: string[], hooks: ReviewHooks, s
 
 function render(body: HTMLElement, review: ReviewAnswer, names: string[], hooks: ReviewHooks): void {
   clear(body);
-  const name = (seat: number) => review.players[seat]?.name || names[seat] || t("review.player_n", { n: seat + 1 });
+  // The names as the page shows them (a bot's in the reader's language).
+  const name = (seat: number) => names[seat] || review.players[seat]?.name || t("review.player_n", { n: seat + 1 });
   if (review.game === "rummikub") renderRummikub(body, review, name, hooks);
   else renderRumis(body, review, name, hooks);
 }
@@ -164,7 +165,7 @@ function renderRummikub(body: HTMLElement, review: ReviewAnswer, name: (seat: nu
   }
   body.append(h("h3", {}, t("review.charts")), charts);
   const list = h("ol", { className: "review-turns", testid: "review-turns" });
-  review.turns.forEach((turn, i) => list.append(rummikubTurn(turn, i, name, hooks)));
+  review.turns.forEach((turn, i) => list.append(h("li", {}, rummikubTurn(turn, i, name, hooks))));
   body.append(h("h3", {}, t("review.turns")), list);
 }
 
@@ -235,15 +236,16 @@ function renderRumis(body: HTMLElement, review: ReviewAnswer, name: (seat: numbe
       ? t("review.ghost", { n: n + 1, move: r.best.move, pct: pct(r.best.win_chance) })
       : t("review.forced", { n: n + 1 });
   };
-  // Every player's win chance before each move, and after the last.
+  // Every player's win chance at the start (best play) and after each move; the mover's
+  // point of each move opens it.
   const series: Series[] = review.players.map((p) => {
-    const values = turns.map((turn) => pct(turn.rumis!.before[p.seat] ?? 0));
-    if (turns.length) values.push(pct(turns[turns.length - 1].rumis!.after[p.seat] ?? 0));
+    const values = turns.map((turn) => pct(turn.rumis!.after[p.seat] ?? 0));
+    if (turns.length) values.unshift(pct(turns[0].rumis!.before[p.seat] ?? 0));
     const points = new Map<number, { title: string; mark?: string; onclick(): void }>();
     turns.forEach((turn, n) => {
       if (turn.seat !== p.seat) return;
       const r = turn.rumis!;
-      points.set(n, { title: moveTitle(turn, n, name), mark: r.judgement ?? undefined, onclick: () => show(turn, n) });
+      points.set(n + 1, { title: moveTitle(turn, n, name), mark: r.judgement ?? undefined, onclick: () => show(turn, n) });
     });
     const colour = p.rumis?.colours[0];
     return { label: name(p.seat), colour: colour ? colourCss(colour) : "var(--accent)", values, points };

@@ -108,8 +108,9 @@ fn the_review_of_a_rummikub_game_agrees_with_rumi_solve() {
                         "turn {n}: {key} {reviewed}, rumi solve none"
                     );
                 } else {
-                    assert_eq!(reviewed["tiles"], solved["tiles"], "turn {n}: {key}");
-                    assert_eq!(reviewed["value"], solved["value"], "turn {n}: {key}");
+                    // The objective's figure (plays equally good on it may differ in
+                    // the other).
+                    assert_eq!(reviewed[objective], solved[objective], "turn {n}: {key}");
                 }
             }
             checked += 1;

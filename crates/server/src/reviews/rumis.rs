@@ -1,7 +1,13 @@
 //! The Rumis review: every move against the strongest bot's search with a fixed
-//! number of playouts and a fixed seed (the same review every time). A position's
-//! win chances are those of its best move; a move's "after" is the next position's
-//! (after the last move, the result), so the chart is one line per player.
+//! number of playouts and a fixed seed (the same review every time).
+//!
+//! A move is judged by two searches of the same kind: of the position after the move
+//! played, and of the position after the bot's best move instead; each gives every
+//! player's win chance (that of the best reply there). Comparing the mover's chance in
+//! the two keeps the search's bias out of the judgement: a search rates its root
+//! player's best move too well (its replies are still being explored), so the
+//! mover's chance before a move and after it, read from searches rooted at different
+//! players, would differ even for the best move.
 
 use play::mcts::{analyse_players, Budget, MctsConfig};
 use rumis::notation::format_move;
@@ -29,12 +35,14 @@ pub struct Turn {
     played: Move,
 }
 
-/// What the search says of a position.
+/// What the searches say of a move.
 pub struct Analysis {
-    /// Per player, the win chance (empty for a forced move: it takes the next
-    /// position's).
-    chances: Vec<f64>,
-    best: Option<(Move, RumisSuggestion)>,
+    /// Every player's win chance after the move played; empty for a forced move (it
+    /// takes the next position's).
+    after: Vec<f64>,
+    /// The bot's best move, and every player's win chance after it when it is not the
+    /// move played.
+    best: Option<(Move, RumisSuggestion, Option<Vec<f64>>)>,
 }
 
 /// Every move of a stored, finished game, and each player's share of the result.
@@ -58,17 +66,7 @@ pub fn turns(stored: &StoredTable) -> anyhow::Result<(Vec<Turn>, Vec<f64>)> {
             played,
         });
     }
-    let last = rumis_of(game.as_ref())?.position();
-    let score = last.score();
-    let result = (0..last.setup().players as u8)
-        .map(|p| {
-            if score.winners.contains(&p) {
-                1.0 / score.winners.len() as f64
-            } else {
-                0.0
-            }
-        })
-        .collect();
+    let result = result(rumis_of(game.as_ref())?.position());
     Ok((turns, result))
 }
 
@@ -78,41 +76,74 @@ fn rumis_of(game: &dyn games::TableGame) -> anyhow::Result<&RumisTable> {
         .ok_or_else(|| anyhow::anyhow!("not a Rumis game"))
 }
 
-/// The search of one position (CPU work: the thinking pool's); a forced move is not
-/// searched.
+/// Each player's share of a finished game's win (a tie shares it, R9).
+fn result(position: &Position) -> Vec<f64> {
+    let score = position.score();
+    (0..position.setup().players as u8)
+        .map(|p| {
+            if score.winners.contains(&p) {
+                1.0 / score.winners.len() as f64
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// Every player's win chance at `position`: its best move's, or the result.
+fn chances(position: &Position, config: MctsConfig) -> Vec<f64> {
+    if position.is_over() {
+        return result(position);
+    }
+    let players = analyse_players(position, config, SEED).players;
+    if players.is_empty() {
+        result(position)
+    } else {
+        players
+    }
+}
+
+/// The searches of one move (CPU work: the thinking pool's): of the position before
+/// it for the best move, of the position after it, and of the position after the best
+/// move when that was not played. A forced move is not searched.
 pub fn analyse(turn: &Turn, playouts: u32) -> Analysis {
     let position = &turn.position;
     if position.legal_moves().len() <= 1 {
         return Analysis {
-            chances: Vec::new(),
+            after: Vec::new(),
             best: None,
         };
     }
     let config = MctsConfig::with_budget(Budget::Playouts(playouts));
-    let analysis = analyse_players(position, config, SEED);
-    let best = analysis.moves.first().map(|stats| {
-        (
-            stats.mv,
-            RumisSuggestion {
-                notation: format_move(position, stats.mv),
-                stone: position
-                    .board()
-                    .placement(stats.mv)
-                    .stone
-                    .code()
-                    .to_string(),
-                cells: position
-                    .cells_of(stats.mv)
-                    .iter()
-                    .map(|c| [c.x, c.y, c.z])
-                    .collect(),
-                win_chance: stats.win_chance,
-                visits: stats.visits,
-            },
-        )
+    let search = analyse_players(position, config, SEED);
+    let mut after = position.clone();
+    after.play_unchecked(turn.played);
+    let best = search.moves.first().map(|stats| {
+        let instead = (stats.mv != turn.played).then(|| {
+            let mut instead = position.clone();
+            instead.play_unchecked(stats.mv);
+            chances(&instead, config)
+        });
+        let suggestion = RumisSuggestion {
+            notation: format_move(position, stats.mv),
+            stone: position
+                .board()
+                .placement(stats.mv)
+                .stone
+                .code()
+                .to_string(),
+            cells: position
+                .cells_of(stats.mv)
+                .iter()
+                .map(|c| [c.x, c.y, c.z])
+                .collect(),
+            win_chance: stats.win_chance,
+            visits: stats.visits,
+        };
+        (stats.mv, suggestion, instead)
     });
     Analysis {
-        chances: analysis.players,
+        after: chances(&after, config),
         best,
     }
 }
@@ -141,31 +172,32 @@ pub fn method(playouts: u32) -> RumisReviewMethod {
     }
 }
 
-/// The reviewed moves from their searches, last to first: each move's "after" is the
-/// next position's chances.
+/// The reviewed moves from their searches; a forced move's chances are the next
+/// move's (or the result's).
 pub fn review(turns: Vec<Turn>, analyses: Vec<Analysis>, result: Vec<f64>) -> Vec<ReviewTurn> {
     let mut next = result;
     let mut reviewed = Vec::with_capacity(turns.len());
     for (turn, analysis) in turns.into_iter().zip(analyses).rev() {
-        let forced = analysis.best.is_none();
-        let before = if forced || analysis.chances.len() != next.len() {
+        let after = if analysis.after.len() == next.len() {
+            analysis.after
+        } else {
             next.clone()
-        } else {
-            analysis.chances
         };
-        let after = std::mem::replace(&mut next, before.clone());
-        let best_played = analysis
-            .best
-            .as_ref()
-            .is_none_or(|(mv, _)| *mv == turn.played);
-        let drop = if best_played {
-            0.0
-        } else {
-            let mover = turn.seat;
-            let fall = before.get(mover).copied().unwrap_or(0.0)
-                - after.get(mover).copied().unwrap_or(0.0);
-            (fall.max(0.0) * 1000.0).round() / 10.0
+        let mover = turn.seat;
+        let (best, before) = match analysis.best {
+            Some((_, mut suggestion, instead)) => {
+                let before = instead
+                    .filter(|chances| chances.len() == after.len())
+                    .unwrap_or_else(|| after.clone());
+                suggestion.win_chance = before.get(mover).copied().unwrap_or(0.0);
+                (Some(suggestion), before)
+            }
+            None => (None, after.clone()),
         };
+        let fall =
+            before.get(mover).copied().unwrap_or(0.0) - after.get(mover).copied().unwrap_or(0.0);
+        let drop = (fall.max(0.0) * 1000.0).round() / 10.0;
+        next = before.clone();
         let position = &turn.position;
         reviewed.push(ReviewTurn {
             version: turn.version,
@@ -176,12 +208,12 @@ pub fn review(turns: Vec<Turn>, analyses: Vec<Analysis>, result: Vec<f64>) -> Ve
                 colour: position
                     .to_move()
                     .map_or_else(String::new, |c| c.name().to_string()),
+                forced: best.is_none(),
                 before,
                 after,
-                best: analysis.best.map(|(_, suggestion)| suggestion),
+                best,
                 drop,
                 judgement: judge(drop),
-                forced,
             }),
         });
     }
