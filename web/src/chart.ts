@@ -112,7 +112,10 @@ export function seriesChart(series: Series[], max: number, unit: string, testid:
       });
       svg.append(link);
     }
-    svg.append(el("text", { x: PAD.left + 4 + k * 90, y: H - 6, class: "axis", style: `fill: ${s.colour}` }, s.label.slice(0, 14)));
+    // The legend: the labels side by side along the bottom, each cut to its share.
+    const room = (W - PAD.left - PAD.right) / series.length;
+    const label = s.label.length > room / 7 ? s.label.slice(0, Math.max(1, Math.floor(room / 7) - 1)) + "…" : s.label;
+    svg.append(el("text", { x: PAD.left + 4 + k * room, y: H - 6, class: "axis", style: `fill: ${s.colour}` }, label));
   });
   return svg;
 }
