@@ -292,6 +292,7 @@ function moveTitle(turn: ReviewTurn, n: number, name: (seat: number) => string):
   const mover = turn.seat;
   const judgements = { inaccuracy: t("review.inaccuracy"), mistake: t("review.mistake"), blunder: t("review.blunder") };
   const judged = r.judgement ? ` · ${judgements[r.judgement]} (−${r.drop})` : "";
-  const better = r.best && r.best.move !== r.move ? ` · ${t("review.better", { move: r.best.move, pct: pct(r.best.win_chance) })}` : "";
+  // The bot's choice, when it rates it better than the move played.
+  const better = r.best && r.best.move !== r.move && r.drop > 0 ? ` · ${t("review.better", { move: r.best.move, pct: pct(r.best.win_chance) })}` : "";
   return `${n + 1}. ${name(mover)} ${r.move}: ${pct(r.before[mover] ?? 0)}% → ${pct(r.after[mover] ?? 0)}%${judged}${better}`;
 }

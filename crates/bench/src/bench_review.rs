@@ -33,6 +33,9 @@ pub struct ReviewBenchArgs {
     /// The person's think time between their moves, in ms.
     #[arg(long, default_value_t = 150)]
     pub think_ms: u64,
+    /// Rounds of the four-player Rummikub game.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: u32,
     /// The bots of the four-player Rummikub game.
     #[arg(long, default_value = "greedy,keeper,greedy,random")]
     pub rummikub_bots: String,
@@ -163,14 +166,15 @@ async fn measure(args: &ReviewBenchArgs, base: &str, pid: u32) -> anyhow::Result
         .split(',')
         .map(|b| json!({"kind": "bot", "bot": b.trim()}))
         .collect();
-    let body = json!({"game": "rummikub", "rummikub": {"turn_seconds": null, "rounds": 1},
+    let body = json!({"game": "rummikub", "rummikub": {"turn_seconds": null, "rounds": args.rounds},
                       "seats": seats, "seed": 48});
     let (id, _) = played_out(&http, base, &body, "playing 4p Rummikub").await?;
     let (review, wall, cpu) = reviewed(&http, base, &id, pid, "reviewing 4p Rummikub").await?;
     let turns = review["turns"].as_array().map_or(0, Vec::len);
     report += &format!(
-        "4-player Rummikub review ({}, seed 48): {turns} turns, {cpu:.2} s CPU ({:.1} ms a turn), {wall:.2} s wall\n",
+        "4-player Rummikub review ({}, {} round(s), seed 48): {turns} turns, {cpu:.2} s CPU ({:.1} ms a turn), {wall:.2} s wall\n",
         args.rummikub_bots,
+        args.rounds,
         cpu * 1000.0 / turns.max(1) as f64
     );
 
