@@ -79,7 +79,7 @@ fn rumis_of(game: &dyn games::TableGame) -> anyhow::Result<&RumisTable> {
 /// Each player's share of a finished game's win (a tie shares it, R9).
 fn result(position: &Position) -> Vec<f64> {
     let score = position.score();
-    (0..position.setup().players as u8)
+    (0..position.setup().players)
         .map(|p| {
             if score.winners.contains(&p) {
                 1.0 / score.winners.len() as f64
