@@ -69,3 +69,53 @@ export function ratingChart(points: ChartPoint[], testid: string, caption: strin
   });
   return svg;
 }
+
+/** One line of a series chart: a value per point of the x axis (`null`: no value). */
+export interface Series {
+  label: string;
+  /** The line's CSS colour. */
+  colour: string;
+  values: (number | null)[];
+  /** Points that may be clicked, by index: each point's title, and its action. */
+  points?: Map<number, { title: string; mark?: string; onclick(): void }>;
+}
+
+/** Several lines over the same x axis (turns, moves), on a y axis from 0 to `max`,
+ * each with its clickable points; the legend is the lines' labels. */
+export function seriesChart(series: Series[], max: number, unit: string, testid: string, caption: string): SVGSVGElement {
+  const n = Math.max(2, ...series.map((s) => s.values.length));
+  const x = (i: number) => PAD.left + (i * (W - PAD.left - PAD.right)) / (n - 1);
+  const y = (v: number) => PAD.top + ((max - v) * (H - PAD.top - PAD.bottom)) / (max || 1);
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart series-chart", role: "group", "data-testid": testid, "aria-label": caption });
+  svg.append(el("title", {}, caption));
+  for (let k = 0; k <= 4; k++) {
+    const v = (max * k) / 4;
+    svg.append(
+      el("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: "grid" }),
+      el("text", { x: PAD.left - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, `${Math.round(v)}${unit}`),
+    );
+  }
+  // Every line first, then the points above them all, so that no line covers a point.
+  series.forEach((s, k) => {
+    const line = s.values.flatMap((v, i) => (v === null ? [] : [`${x(i)},${y(v)}`]));
+    if (line.length > 1) svg.append(el("polyline", { points: line.join(" "), class: "line", style: `stroke: ${s.colour}`, "data-testid": `${testid}-line-${k}` }));
+  });
+  series.forEach((s, k) => {
+    for (const [i, p] of s.points ?? new Map<number, { title: string; mark?: string; onclick(): void }>()) {
+      const v = s.values[i];
+      if (v === null || v === undefined) continue;
+      const dot = el("circle", { cx: x(i), cy: y(v), r: p.mark ? 6 : 4, class: `dot ${p.mark ?? ""}`, style: `fill: ${s.colour}` }, el("title", {}, p.title));
+      const link = el("a", { href: "#", "data-testid": `${testid}-point-${i}`, "aria-label": p.title }, dot);
+      link.addEventListener("click", (e) => {
+        e.preventDefault();
+        p.onclick();
+      });
+      svg.append(link);
+    }
+    // The legend: the labels side by side along the bottom, each cut to its share.
+    const room = (W - PAD.left - PAD.right) / series.length;
+    const label = s.label.length > room / 7 ? s.label.slice(0, Math.max(1, Math.floor(room / 7) - 1)) + "…" : s.label;
+    svg.append(el("text", { x: PAD.left + 4 + k * room, y: H - 6, class: "axis", style: `fill: ${s.colour}` }, label));
+  });
+  return svg;
+}

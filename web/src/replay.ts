@@ -1,5 +1,5 @@
 // The replay page: a finished game, step by step (the spectator view after every action).
-import { api, ApiError, type Fairness, type TableView } from "./api";
+import { api, ApiError, type Cell, type Fairness, type TableView } from "./api";
 import { clear, h, seatName } from "./dom";
 import { RummikubUI } from "./rummikub/ui";
 import { t } from "./i18n/i18n";
@@ -79,7 +79,9 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     if (e.key === "ArrowRight") go(index + 1);
     if (e.key === "ArrowLeft") go(index - 1);
   });
-  app.append(controls, caption, box);
+  // The review of the game (started here, or at once when the end panel's link asked).
+  const reviewBox = h("div", { className: "review-box" });
+  app.append(controls, caption, box, reviewBox);
   if (racks) app.append(h("h3", { id: "replay-racks-title" }, t("board.racks")), h("p", { className: "muted" }, t("board.racks_note")), rackBox);
   const last = steps[steps.length - 1];
   const fair = fairnessBox(id, fairness ?? last.fairness, true);
@@ -103,6 +105,12 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     ctx.error(t("table.cannot_load", { error: (e as Error).message }));
     return;
   }
+  const better = ui as GameUI & { showBetter?(cells: Cell[] | null): void };
+  void import("./review").then((review) => {
+    const hooks = { go, ghost: (cells: Cell[] | null) => better.showBetter?.(cells) };
+    const start = new URLSearchParams(location.search).has("review");
+    reviewBox.append(review.reviewSection(id, last.seats.map(seatName), hooks, start));
+  });
   function show(): void {
     const v = steps[index];
     counter.textContent = t("replay.step", { i: index, n: steps.length - 1 });

@@ -672,6 +672,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
         " ",
         h("a", { href: `/replay/${encodeURIComponent(id)}`, testid: "replay-link", className: "button" }, t("table.replay")),
         " ",
+        v.you !== null ? h("a", { href: `/replay/${encodeURIComponent(id)}?review=1`, testid: "review-link", className: "button" }, t("end.review")) : null,
+        " ",
         h("a", { href: "/", testid: "end-lobby" }, t("end.lobby")),
       ),
     ];

@@ -4,6 +4,7 @@
 
 mod bench_cluster;
 mod bench_puzzles;
+mod bench_review;
 mod bench_server;
 mod bench_sign_ins;
 mod bench_sockets;
@@ -61,6 +62,9 @@ enum Command {
     /// The solo cube's "can this still be finished?" over random partial builds of all
     /// 48 levels, within the server's bound: p50/p99/max per edge, answers unknown.
     Solo(bench_solo::SoloBenchArgs),
+    /// Game reviews (issue 48): a 4-player Rummikub review's CPU time, a 2-player
+    /// Chullpa review at its budget, a person's wait at another table while reviews run.
+    Review(bench_review::ReviewBenchArgs),
 }
 
 fn main() {
@@ -75,6 +79,7 @@ fn main() {
         Command::Ladder(args) => ladder::bench(args),
         Command::Puzzles(args) => bench_puzzles::bench(args),
         Command::Solo(args) => bench_solo::bench(args),
+        Command::Review(args) => bench_review::bench(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

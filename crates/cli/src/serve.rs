@@ -9,6 +9,7 @@ use anyhow::Context;
 use server::accounts::AccountOptions;
 use server::hints::HintLimits;
 use server::replays::ReplayLimits;
+use server::reviews::ReviewLimits;
 use server::{HubOptions, Limits, ServerConfig};
 
 #[derive(clap::Args)]
@@ -97,6 +98,19 @@ pub struct ServeArgs {
     /// MiB of built, compressed replays kept in memory.
     #[arg(long, default_value_t = ReplayLimits::default().cache_bytes >> 20)]
     replay_cache_mib: usize,
+    /// Review requests (polls included) one client address may make per minute (0: no cap).
+    #[arg(long, default_value_t = ReviewLimits::default().per_minute_per_address)]
+    reviews_per_minute_per_address: u32,
+    /// Reviews this node computes or queues at once; more are refused (429).
+    #[arg(long, default_value_t = ReviewLimits::default().max_pending)]
+    max_pending_reviews: usize,
+    /// Playouts of the strongest bot's search per position of a Rumis review.
+    #[arg(long, default_value_t = ReviewLimits::default().rumis_playouts)]
+    review_playouts: u32,
+    /// Seconds a node's claim on a review holds unless renewed (a stopped node's review
+    /// is taken over after it).
+    #[arg(long, default_value_t = ReviewLimits::default().claim.as_secs())]
+    review_claim_seconds: u64,
     /// Mark the session cookie `Secure`: the site is served over HTTPS (behind a TLS
     /// proxy; `rumi serve` itself speaks plain HTTP).
     #[arg(long)]
@@ -185,6 +199,12 @@ fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
                 replays: ReplayLimits {
                     per_minute_per_address: args.replays_per_minute_per_address,
                     cache_bytes: args.replay_cache_mib << 20,
+                },
+                reviews: ReviewLimits {
+                    per_minute_per_address: args.reviews_per_minute_per_address,
+                    max_pending: args.max_pending_reviews,
+                    rumis_playouts: args.review_playouts.max(1),
+                    claim: Duration::from_secs(args.review_claim_seconds.max(1)),
                 },
                 accounts: AccountOptions {
                     secure_cookies: args.secure_cookies,

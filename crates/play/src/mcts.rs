@@ -160,6 +160,9 @@ pub struct Search {
     nodes: Vec<Node>,
     root: u32,
     rng: ChaCha8Rng,
+    /// When kept ([`analyse_players`]): per root move, the sum of every player's win
+    /// share over the playouts through it.
+    root_shares: Option<Vec<Vec<f64>>>,
 }
 
 impl Search {
@@ -170,6 +173,7 @@ impl Search {
             nodes: vec![Node::default()],
             root: 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            root_shares: None,
         }
     }
 
@@ -315,6 +319,16 @@ impl Search {
         }
         heuristic_playout(&mut position, self.config.playout_samples, &mut self.rng);
         let (rewards, shares) = rewards(&position);
+        if let (Some(sums), Some(&(node, e, _))) = (&mut self.root_shares, path.first()) {
+            if node == self.root {
+                if sums.len() <= e {
+                    sums.resize(e + 1, vec![0.0; shares.len()]);
+                }
+                for (sum, share) in sums[e].iter_mut().zip(&shares) {
+                    *sum += share;
+                }
+            }
+        }
         for (node, e, player) in path {
             let edge = &mut self.nodes[node as usize].edges[e];
             edge.visits += 1;
@@ -558,4 +572,36 @@ pub fn analyse(position: &Position, config: MctsConfig, seed: u64, count: usize)
     let mut stats = MctsBot::new(config, seed).analyse(position);
     stats.truncate(count);
     stats
+}
+
+/// A position as a review sees it: the root's moves (most visited first) and every
+/// player's estimated win share after the most visited one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerAnalysis {
+    pub moves: Vec<MoveStats>,
+    /// Per player, the mean win share of the playouts through the best move (empty
+    /// when the position is over).
+    pub players: Vec<f64>,
+}
+
+/// Searches `position` with `config`'s budget (a number of playouts is reproducible:
+/// same seed, same answer) and answers every player's chances, not only the mover's:
+/// what a review charts for each player over a game.
+pub fn analyse_players(position: &Position, config: MctsConfig, seed: u64) -> PlayerAnalysis {
+    let mut config = config;
+    config.reuse_tree = false;
+    let mut search = Search::new(position.clone(), config, seed);
+    search.root_shares = Some(Vec::new());
+    search.run();
+    let moves = search.root_stats();
+    let players = moves
+        .first()
+        .and_then(|best| {
+            let root = &search.nodes[search.root as usize];
+            let e = root.edges.iter().position(|edge| edge.mv == best.mv)?;
+            let sums = search.root_shares.as_ref()?.get(e)?;
+            (best.visits > 0).then(|| sums.iter().map(|s| s / f64::from(best.visits)).collect())
+        })
+        .unwrap_or_default();
+    PlayerAnalysis { moves, players }
 }

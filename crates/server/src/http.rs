@@ -47,6 +47,7 @@ mod tables;
         tables::rename,
         tables::replay,
         tables::rematch,
+        crate::reviews::route::review,
         crate::live::websocket,
         accounts::sign_up,
         accounts::sign_in,
@@ -148,6 +149,10 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             json_writes(post(tables::rename)),
         )
         .route("/api/tables/{id}/replay", get(tables::replay))
+        .route(
+            "/api/tables/{id}/review",
+            get(crate::reviews::route::review),
+        )
         .route(
             "/api/tables/{id}/rematch",
             json_writes(post(tables::rematch)),

@@ -28,6 +28,7 @@ pub mod puzzles;
 pub mod queue;
 pub mod redact;
 pub mod replays;
+pub mod reviews;
 pub mod solo;
 pub mod store;
 pub mod thinking;

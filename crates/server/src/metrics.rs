@@ -30,6 +30,11 @@ pub struct Metrics {
     pub replays_cached: IntCounter,
     /// Bytes of built replays kept.
     pub replay_cache_bytes: IntGauge,
+    /// Reviews computed and stored by this node, refused for a full queue, and
+    /// computed or waiting here now.
+    pub reviews_computed: IntCounter,
+    pub reviews_refused: IntCounter,
+    pub reviews_pending: IntGauge,
 }
 
 impl Metrics {
@@ -84,6 +89,10 @@ impl Metrics {
         let replays_cached = counter("replays_cached_total", "Replays served from the cache");
         let replay_cache_bytes =
             IntGauge::new("replay_cache_bytes", "Bytes of built replays kept").expect("metric");
+        let reviews_computed = counter("reviews_computed_total", "Reviews computed and stored");
+        let reviews_refused = counter("reviews_refused_total", "Reviews refused: too many pending");
+        let reviews_pending =
+            IntGauge::new("reviews_pending", "Reviews computed or waiting here").expect("metric");
         for metric in [
             Box::new(actions.clone()) as Box<dyn prometheus::core::Collector>,
             Box::new(action_latency.clone()),
@@ -98,6 +107,9 @@ impl Metrics {
             Box::new(replays_built.clone()),
             Box::new(replays_cached.clone()),
             Box::new(replay_cache_bytes.clone()),
+            Box::new(reviews_computed.clone()),
+            Box::new(reviews_refused.clone()),
+            Box::new(reviews_pending.clone()),
         ] {
             registry.register(metric).expect("metric registered once");
         }
@@ -116,6 +128,9 @@ impl Metrics {
             replays_built,
             replays_cached,
             replay_cache_bytes,
+            reviews_computed,
+            reviews_refused,
+            reviews_pending,
         }
     }
 

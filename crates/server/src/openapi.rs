@@ -318,6 +318,7 @@ fn add_links(doc: &mut Value) {
             ("TakeBack", "take_back", true, true),
             ("Rename", "rename", true, true),
             ("Replay", "replay", false, false),
+            ("Review", "review", false, false),
         ];
         let mut links = serde_json::Map::new();
         for (name, operation, with_seat, with_token) in operations {

@@ -5,7 +5,8 @@
 //! a full table takes seconds and memory; more at once would only share the cores).
 //! When a core frees, the waiting work of the highest priority gets it, first come
 //! first served within a priority: the bots of people's tables, then hints and
-//! replays, then tables of bots only. Everything below people's bots may hold at most
+//! replays, then tables of bots only, then reviews of finished games (after all play).
+//! Everything below people's bots may hold at most
 //! all permits but one, so one core is always free for the bots that people wait on;
 //! a hint (1.2 s of search) or a replay being built never takes the last one.
 //!
@@ -29,8 +30,10 @@ pub enum Priority {
     People = 0,
     /// A hint a person asked for, or a finished game's replay being built.
     Hint = 1,
-    /// A table of bots only: lowest priority.
+    /// A table of bots only.
     BotsOnly = 2,
+    /// A finished game's review (`reviews`): after all play, lowest priority.
+    Review = 3,
 }
 
 impl Priority {
@@ -45,7 +48,7 @@ struct Pool {
     busy: usize,
     background: usize,
     /// Waiters per priority; each gets its permit through its channel.
-    waiting: [VecDeque<oneshot::Sender<Permit>>; 3],
+    waiting: [VecDeque<oneshot::Sender<Permit>>; 4],
 }
 
 /// A held core; dropping it hands the core to the next waiter.
@@ -90,7 +93,12 @@ impl Pool {
 /// Hands free cores to waiters, highest priority first; waiters that gave up are
 /// skipped.
 fn grant(shared: &Arc<Mutex<Pool>>, pool: &mut Pool) {
-    for priority in [Priority::People, Priority::Hint, Priority::BotsOnly] {
+    for priority in [
+        Priority::People,
+        Priority::Hint,
+        Priority::BotsOnly,
+        Priority::Review,
+    ] {
         while pool.may_take(priority) {
             let Some(waiter) = pool.waiting[priority as usize].pop_front() else {
                 break;
@@ -227,9 +235,14 @@ mod tests {
         let order = Arc::new(Mutex::new(Vec::new()));
         let mut jobs = Vec::new();
         // Queued lowest first: the order they run in is the priorities' alone.
-        for (n, priority) in [Priority::BotsOnly, Priority::Hint, Priority::People]
-            .into_iter()
-            .enumerate()
+        for (n, priority) in [
+            Priority::Review,
+            Priority::BotsOnly,
+            Priority::Hint,
+            Priority::People,
+        ]
+        .into_iter()
+        .enumerate()
         {
             let (t, o) = (thinking.clone(), order.clone());
             jobs.push(tokio::spawn(async move {
@@ -247,7 +260,12 @@ mod tests {
         }
         assert_eq!(
             *order.lock().unwrap(),
-            vec![Priority::People, Priority::Hint, Priority::BotsOnly]
+            vec![
+                Priority::People,
+                Priority::Hint,
+                Priority::BotsOnly,
+                Priority::Review
+            ]
         );
     }
 }

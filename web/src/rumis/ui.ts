@@ -199,6 +199,7 @@ export class RumisUI implements GameUI {
   }
 
   update(view: TableView): void {
+    delete this.viewport.dataset.reviewGhost;
     const prevVersion = this.view?.version;
     this.view = view;
     const r = view.rumis!;
@@ -339,6 +340,13 @@ export class RumisUI implements GameUI {
         ),
       );
     });
+  }
+
+  /** The replay's review: a better move as the ghost on the position on show (`null`
+   * clears it); the next step shown clears it too. */
+  showBetter(cells: Cell[] | null): void {
+    this.scene?.setGhost(cells, true);
+    this.viewport.dataset.reviewGhost = cells ? cellsKey(cells) : "";
   }
 
   /** Shows a placement as the ghost: its stone and orientation selected, the pointer on its anchor. */

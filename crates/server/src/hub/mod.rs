@@ -63,6 +63,7 @@ use crate::wire::{HintAnswer, TableSettings, TableStatus, TableView};
 
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 pub use registry::valid_table_id;
+pub(crate) use replay::read_settings;
 pub use replay::{rebuild_replay, replay_document, replay_game};
 
 use drive::wake_due;
@@ -284,6 +285,8 @@ pub struct HubOptions {
     pub accounts: AccountOptions,
     /// The solo cube: rates per address, the solver's queue.
     pub solo: crate::solo::SoloLimits,
+    /// Reviews of finished games: rate per address, the queue, the Rumis budget.
+    pub reviews: crate::reviews::ReviewLimits,
 }
 
 impl Default for HubOptions {
@@ -304,6 +307,7 @@ impl Default for HubOptions {
             replays: ReplayLimits::default(),
             accounts: AccountOptions::default(),
             solo: crate::solo::SoloLimits::default(),
+            reviews: Default::default(),
         }
     }
 }
@@ -323,6 +327,7 @@ pub struct Hub {
     metrics: Metrics,
     hints: Hints,
     replays: Replays,
+    reviews: crate::reviews::Reviews,
     /// Stopping: no more drivers, leases handed over.
     draining: AtomicBool,
     /// Several nodes: sightings the database did not take, written again with the
@@ -353,6 +358,7 @@ impl Hub {
             tables: StdMutex::new(HashMap::new()),
             hints: Hints::new(options.hints.clone()),
             replays: Replays::new(options.replays.clone()),
+            reviews: crate::reviews::Reviews::new(options.reviews.clone(), cores),
             options,
             thinking: Thinking::new(cores),
             creations,
@@ -409,6 +415,14 @@ impl Hub {
 
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+
+    pub(crate) fn thinking(&self) -> &Thinking {
+        &self.thinking
+    }
+
+    pub(crate) fn reviews(&self) -> &crate::reviews::Reviews {
+        &self.reviews
     }
 
     /// The metrics as text, with the gauges read now.

@@ -105,7 +105,7 @@ pub(super) fn rebuild(
 /// (`{"game": "rumis", "rumis": {…}}` with the Rummikub player count inside) and
 /// before the hints setting (then hints are as such a table has them by default: a
 /// seat is a person's unless a bot had it from the start).
-pub(super) fn read_settings(config: &str, seats: &[StoredSeat]) -> anyhow::Result<TableSettings> {
+pub(crate) fn read_settings(config: &str, seats: &[StoredSeat]) -> anyhow::Result<TableSettings> {
     let mut value: Value = serde_json::from_str(config)?;
     if let Some(players) = value.pointer("/rummikub/players").cloned() {
         if let Some(rummikub) = value.get_mut("rummikub").and_then(Value::as_object_mut) {

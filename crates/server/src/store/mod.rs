@@ -15,6 +15,7 @@ mod accounts;
 mod cluster;
 mod passkeys;
 mod results;
+mod reviews;
 mod schema;
 mod seats;
 mod solo;
@@ -23,6 +24,7 @@ mod tables;
 pub use accounts::{NameClash, NewAccount, StoredAccount};
 pub use passkeys::{Ceremony, StoredPasskey};
 pub use results::{FinishedGame, GameEntry, RatingRow, ResultRow, SeatResult};
+pub use reviews::ReviewRow;
 pub use solo::StoredSoloBest;
 
 use sqlx::any::AnyRow;

@@ -118,6 +118,9 @@ pub enum ErrorCode {
     BadSoloTime,
     TooManySoloRequests,
     SoloBusy,
+    // Game reviews.
+    ReviewsBusy,
+    TooManyReviews,
 }
 
 impl ErrorCode {
@@ -223,6 +226,8 @@ impl ErrorCode {
             ErrorCode::BadSoloTime => "bad_solo_time",
             ErrorCode::TooManySoloRequests => "too_many_solo_requests",
             ErrorCode::SoloBusy => "solo_busy",
+            ErrorCode::ReviewsBusy => "reviews_busy",
+            ErrorCode::TooManyReviews => "too_many_reviews",
         }
     }
 }

@@ -15,6 +15,7 @@ mod codes;
 mod messages;
 mod puzzles;
 mod requests;
+mod reviews;
 mod solo;
 #[cfg(test)]
 mod tests;
@@ -28,6 +29,7 @@ pub use codes::*;
 pub use messages::*;
 pub use puzzles::*;
 pub use requests::*;
+pub use reviews::*;
 pub use solo::*;
 pub use tutorial::*;
 pub use views::*;
