@@ -140,7 +140,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles" | "bad_solo_level" | "bad_solo_build" | "solo_impossible" | "solo_incomplete" | "bad_solo_time" | "too_many_solo_requests" | "solo_busy";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles" | "bad_solo_level" | "bad_solo_build" | "solo_impossible" | "solo_incomplete" | "bad_solo_time" | "too_many_solo_requests" | "solo_busy" | "reviews_busy" | "too_many_reviews";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -444,6 +444,131 @@ record: string, result: ResultView | null,
  * replay opens only at the end.
  */
 racks?: Array<Array<Array<string>>>, };
+
+export type ReviewStatus = "pending" | "ready";
+
+export type ReviewAnswer = { id: string, status: ReviewStatus, 
+/**
+ * Turns reviewed, of all turns (0 to 1).
+ */
+progress: number, game: GameKind, turns: Array<ReviewTurn>, players: Array<ReviewPlayer>, 
+/**
+ * Rumis: how the win chances were found and how moves are judged.
+ */
+rumis?: RumisReviewMethod, };
+
+export type ReviewTurn = { version: number, seat: number, rummikub?: RummikubTurnReview, rumis?: RumisTurnReview, };
+
+export type PlayedKind = "play" | "draw" | "pass" | "timeout";
+
+export type RummikubPlayed = { kind: PlayedKind, 
+/**
+ * The rack tiles laid.
+ */
+placed: Array<string>, tiles: number, 
+/**
+ * How much the table's value grew (KD11), as the solver counts `value`.
+ */
+value: number, table: Array<Array<string>>, };
+
+export type RummikubTurnReview = { round: number, rack: Array<string>, table: Array<Array<string>>, 
+/**
+ * Whether the player had made the initial meld before the turn.
+ */
+melded: boolean, played: RummikubPlayed, 
+/**
+ * The most tiles the player could lay (`null`: no play was possible).
+ */
+best_tiles: HintPlay | null, 
+/**
+ * The most value the player could lay (`null`: no play was possible).
+ */
+best_value: HintPlay | null, 
+/**
+ * The position was too large for the solver: no best play is known.
+ */
+unsolved: boolean, 
+/**
+ * The player drew (or ran out of time) although a play was possible.
+ */
+drew_with_play: boolean, 
+/**
+ * Tiles the best play by tiles lays beyond what was laid.
+ */
+tiles_missed: number, 
+/**
+ * Points the best play by value lays beyond what was laid.
+ */
+points_missed: number, };
+
+export type Judgement = "inaccuracy" | "mistake" | "blunder";
+
+export type RumisTurnReview = { 
+/**
+ * The move played, in the project's notation.
+ */
+move: string, 
+/**
+ * The colour that was placed.
+ */
+colour: string, 
+/**
+ * Every player's win chance before the move (0 to 1, by seat).
+ */
+before: Array<number>, 
+/**
+ * Every player's win chance after it (the next position's analysis; after the
+ * last move, the result).
+ */
+after: Array<number>, 
+/**
+ * The bot's best move here, with the mover's win chance after it (`null`: the
+ * move was forced).
+ */
+best: RumisSuggestion | null, 
+/**
+ * How much the mover's win chance fell, in percentage points (0 when the best
+ * move was played).
+ */
+drop: number, judgement: Judgement | null, 
+/**
+ * The only legal move: not searched.
+ */
+forced: boolean, };
+
+export type RumisReviewMethod = { 
+/**
+ * Playouts of the strongest bot's search per position (a fixed seed: the same
+ * review every time).
+ */
+playouts: number, 
+/**
+ * Drops in win chance, in percentage points, from which a move is an
+ * inaccuracy, a mistake, a blunder.
+ */
+inaccuracy: number, mistake: number, blunder: number, };
+
+export type ReviewPlayer = { seat: number, name: string, rummikub?: RummikubPlayerReview, rumis?: RumisPlayerReview, };
+
+export type RummikubPlayerReview = { turns: number, plays: number, tiles_laid: number, 
+/**
+ * The best play's tiles, summed over the turns.
+ */
+tiles_possible: number, 
+/**
+ * Turns drawn (or timed out) although a play was possible.
+ */
+draws_with_play: number, 
+/**
+ * Points left on the rack that the best play by value would have laid, summed.
+ */
+points_missed: number, };
+
+export type RumisPlayerReview = { colours: Array<string>, moves: number, inaccuracies: number, mistakes: number, blunders: number, 
+/**
+ * The mean drop in win chance per move, in percentage points.
+ */
+average_drop: number, };
 
 export type ClientMessage = { "type": "hello", token?: string, } | { "type": "action", version: number, action: GameAction, };
 

@@ -417,10 +417,6 @@ impl Hub {
         &self.metrics
     }
 
-    pub(crate) fn thinking(&self) -> &Thinking {
-        &self.thinking
-    }
-
     pub(crate) fn reviews(&self) -> &crate::reviews::Reviews {
         &self.reviews
     }
