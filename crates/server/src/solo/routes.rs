@@ -6,7 +6,6 @@
 //! "unknown" when the bound runs out.
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -20,6 +19,7 @@ use crate::error::ApiError;
 use crate::http::accounts::Session;
 use crate::http::extract::JsonBody;
 use crate::hub::{now_ms, Hub};
+use crate::queue::WorkQueue;
 use crate::store::StoredSoloBest;
 use crate::thinking::Priority;
 use crate::transport::RateLimiter;
@@ -58,17 +58,8 @@ pub struct Solo {
     limits: SoloLimits,
     checks: Option<RateLimiter>,
     solver: Option<RateLimiter>,
-    queued: Arc<AtomicUsize>,
+    queue: WorkQueue,
     levels: OnceCell<SoloLevels>,
-}
-
-/// Counts a solver request in the queue until it is done (or its requester left).
-struct Queued(Arc<AtomicUsize>);
-
-impl Drop for Queued {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 impl Solo {
@@ -113,44 +104,35 @@ impl Solo {
                 wait,
             ));
         }
-        let before = self.queued.fetch_add(1, Ordering::SeqCst);
-        let queued = Queued(self.queued.clone());
-        if before >= self.limits.max_queued {
+        let Some(place) = self.queue.enter() else {
             return Err(ApiError::too_many_for(
                 ErrorCode::SoloBusy,
                 "the server is busy with other solo cubes; try again in a moment",
                 self.limits.bound.max(Duration::from_secs(1)),
             ));
-        }
+        };
         let bound = self.limits.bound;
         hub.thinking()
             .run(Priority::Hint, move || {
-                let _queued = queued;
+                let _place = place;
                 work(bound)
             })
             .await
     }
 }
 
-/// The solo cube's routes, with the hub's limits. The level list is decided in the
-/// background at once (below people's bots), so that the first visitor does not wait.
+/// The solo cube's routes, with the hub's limits. The level list is decided on its
+/// first request (seconds of CPU, once per process): not at every start, where most
+/// servers (and every test's) would spend it for nothing.
 pub fn routes(hub: &Arc<Hub>) -> Router<Arc<Hub>> {
     let limits = hub.options().solo.clone();
     let solo = Arc::new(Solo {
         checks: RateLimiter::per_minute(limits.checks_per_minute_per_address),
         solver: RateLimiter::per_minute(limits.solver_per_minute_per_address),
+        queue: WorkQueue::new(limits.max_queued),
         limits,
-        queued: Arc::new(AtomicUsize::new(0)),
         levels: OnceCell::new(),
     });
-    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-        let (hub, solo) = (hub.clone(), solo.clone());
-        runtime.spawn(async move {
-            if let Err(e) = solo.decided(&hub).await {
-                tracing::warn!("the solo cube's levels are not decided: {}", e.message);
-            }
-        });
-    }
     let json = || axum::middleware::from_fn(crate::transport::json_writes_only);
     Router::new()
         .route("/api/solo/levels", get(levels))
