@@ -10,7 +10,7 @@
 //   screenshot.
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { test, expect, PHONE, type Api } from "./fixtures";
+import { test, expect, PHONE } from "./fixtures";
 import { axeCheck, DOCS_SHOTS, log, shot, tid, waitAttr } from "./helpers";
 
 const feedback = (page: Page) => page.locator(tid("puzzle-feedback"));

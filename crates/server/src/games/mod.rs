@@ -17,7 +17,7 @@ use play::bots::{Bot, WithBots};
 use play::game::Game;
 use serde::{Deserialize, Serialize};
 
-pub use rumis_table::{suggestions, RumisTable};
+pub use rumis_table::{orientations_of, suggestion, suggestions, RumisTable};
 pub use rummikub_table::{play_of, RummikubTable};
 
 pub use crate::wire::GameView;

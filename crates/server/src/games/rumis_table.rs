@@ -312,21 +312,22 @@ impl RumisTable {
 fn stone_orientations() -> BTreeMap<String, Vec<Vec<[i8; 3]>>> {
     static STONES: std::sync::OnceLock<BTreeMap<String, Vec<Vec<[i8; 3]>>>> =
         std::sync::OnceLock::new();
-    STONES
-        .get_or_init(|| {
-            Stone::ALL
+    STONES.get_or_init(|| orientations_of(&Stone::ALL)).clone()
+}
+
+/// Stones with their distinct orientations as cube offsets (R5), by code.
+pub fn orientations_of(stones: &[Stone]) -> BTreeMap<String, Vec<Vec<[i8; 3]>>> {
+    stones
+        .iter()
+        .map(|s| {
+            let shapes = s
+                .orientations()
                 .iter()
-                .map(|s| {
-                    let shapes = s
-                        .orientations()
-                        .iter()
-                        .map(|o| o.cubes().to_vec())
-                        .collect();
-                    (s.code().to_string(), shapes)
-                })
-                .collect()
+                .map(|o| o.cubes().to_vec())
+                .collect();
+            (s.code().to_string(), shapes)
         })
-        .clone()
+        .collect()
 }
 
 /// The strongest bot's best `count` moves for the player to move, from a search of
@@ -334,22 +335,27 @@ fn stone_orientations() -> BTreeMap<String, Vec<Vec<[i8; 3]>>> {
 pub fn suggestions(position: &Position, millis: u64, count: usize) -> Vec<RumisSuggestion> {
     let config = play::mcts::MctsConfig::with_budget(play::mcts::Budget::Millis(millis));
     play::mcts::analyse(position, config, 0x5eed, count)
-        .into_iter()
-        .map(|stats| RumisSuggestion {
-            notation: format_move(position, stats.mv),
-            stone: position
-                .board()
-                .placement(stats.mv)
-                .stone
-                .code()
-                .to_string(),
-            cells: position
-                .cells_of(stats.mv)
-                .iter()
-                .map(|c| [c.x, c.y, c.z])
-                .collect(),
-            win_chance: stats.win_chance,
-            visits: stats.visits,
-        })
+        .iter()
+        .map(|stats| suggestion(position, stats))
         .collect()
+}
+
+/// A searched move as the wire shows it: its notation, stone, cells and win chance.
+pub fn suggestion(position: &Position, stats: &play::mcts::MoveStats) -> RumisSuggestion {
+    RumisSuggestion {
+        notation: format_move(position, stats.mv),
+        stone: position
+            .board()
+            .placement(stats.mv)
+            .stone
+            .code()
+            .to_string(),
+        cells: position
+            .cells_of(stats.mv)
+            .iter()
+            .map(|c| [c.x, c.y, c.z])
+            .collect(),
+        win_chance: stats.win_chance,
+        visits: stats.visits,
+    }
 }

@@ -124,23 +124,7 @@ pub fn analyse(turn: &Turn, playouts: u32) -> Analysis {
             instead.play_unchecked(stats.mv);
             chances(&instead, config)
         });
-        let suggestion = RumisSuggestion {
-            notation: format_move(position, stats.mv),
-            stone: position
-                .board()
-                .placement(stats.mv)
-                .stone
-                .code()
-                .to_string(),
-            cells: position
-                .cells_of(stats.mv)
-                .iter()
-                .map(|c| [c.x, c.y, c.z])
-                .collect(),
-            win_chance: stats.win_chance,
-            visits: stats.visits,
-        };
-        (stats.mv, suggestion, instead)
+        (stats.mv, games::suggestion(position, stats), instead)
     });
     Analysis {
         after: chances(&after, config),

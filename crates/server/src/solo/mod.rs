@@ -451,18 +451,7 @@ fn legal(build: &Build, colour: Colour, filled: u128) -> Vec<PlacementView> {
 
 /// The stones of the puzzle's set with their orientations as cube offsets.
 fn orientations(puzzle: &Puzzle) -> BTreeMap<String, Vec<Vec<[i8; 3]>>> {
-    puzzle
-        .stones()
-        .iter()
-        .map(|s| {
-            let shapes = s
-                .orientations()
-                .iter()
-                .map(|o| o.cubes().to_vec())
-                .collect();
-            (s.code().to_string(), shapes)
-        })
-        .collect()
+    crate::games::orientations_of(puzzle.stones())
 }
 
 /// A stop check that says stop once `bound` has passed.
