@@ -1014,6 +1014,8 @@ async fn an_invite_sent_before_the_upgrade_still_takes_its_seat_once() {
         "DROP TABLE rumi_ratings",
         "DROP TABLE rumi_passkeys",
         "DROP TABLE rumi_ceremonies",
+        "DROP TABLE rumi_reviews",
+        "DROP TABLE rumi_solo_bests",
         "DROP INDEX rumi_seats_account",
         "ALTER TABLE rumi_seats DROP COLUMN account_id",
         "UPDATE rumi_seats SET token = invite WHERE invite <> ''",
