@@ -103,8 +103,12 @@ defaults
 
 frontend rumi
     bind {bind}
-    # The nodes trust this balancer (--trusted-proxy) for the client's address.
-    option forwardfor
+    # The nodes trust this balancer (--trusted-proxy) for the client's address, which
+    # they read from X-Forwarded-For only: whatever forwarding headers the client sent
+    # are replaced or removed here.
+    http-request set-header X-Forwarded-For %[src]
+    http-request del-header Forwarded
+    http-request del-header X-Real-IP
     default_backend nodes
 
 backend nodes
@@ -588,9 +592,14 @@ mod tests {
         assert!(text.contains("timeout tunnel "), "{text}");
         assert!(text.contains("option redispatch"), "{text}");
         assert!(
-            text.contains("option forwardfor"),
-            "the nodes learn the client's address"
+            text.contains("http-request set-header X-Forwarded-For %[src]\n"),
+            "the nodes learn the client's address, never one the client wrote"
         );
+        assert!(
+            text.contains("http-request del-header Forwarded\n"),
+            "{text}"
+        );
+        assert!(!text.contains("option forwardfor"), "{text}");
         assert!(
             text.ends_with("    server node1 127.0.0.1:8081\n    server node2 127.0.0.1:8082\n")
         );

@@ -16,7 +16,8 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use crate::hub::{now_ms, Hub};
+use crate::clock::Clock;
+use crate::hub::Hub;
 
 /// How a node joins the others.
 #[derive(Clone, Debug)]
@@ -122,7 +123,7 @@ impl Cluster {
                 seats,
                 presence: false,
                 node: self.node.clone(),
-                sent_ms: now_ms(),
+                sent_ms: wall_ms(),
             },
         )
         .await
@@ -138,7 +139,7 @@ impl Cluster {
                 seats: false,
                 presence: true,
                 node: self.node.clone(),
-                sent_ms: now_ms(),
+                sent_ms: wall_ms(),
             },
         )
         .await
@@ -193,7 +194,7 @@ pub async fn run(
             news_hub
                 .metrics()
                 .nats_lag
-                .observe((now_ms() - item.sent_ms).max(0) as f64 / 1000.0);
+                .observe((wall_ms() - item.sent_ms).max(0) as f64 / 1000.0);
             // Each table catches up on its own: one slow table does not hold the news
             // of the others (a table's lock keeps its own catch-ups in order).
             let hub = news_hub.clone();
@@ -235,7 +236,7 @@ pub async fn run(
             if beat_hub.is_draining() {
                 return;
             }
-            beat_hub.presence_heartbeat(now_ms()).await;
+            beat_hub.presence_heartbeat(beat_hub.now_ms()).await;
         }
     });
     // Leases: renew ours a few times per lifetime; take over what nobody drives.
@@ -245,7 +246,7 @@ pub async fn run(
         if hub.is_draining() {
             continue;
         }
-        let now = now_ms();
+        let now = hub.now_ms();
         let ttl = cluster.lease_ttl.as_millis() as i64;
         if let Err(e) = hub.store.renew_leases(&cluster.node, now + ttl).await {
             tracing::warn!("leases not renewed: {e:#}");
@@ -274,4 +275,9 @@ pub async fn run(
             hub.forget_old_presence().await;
         }
     }
+}
+
+/// The news' delay is measured between processes, by the machines' own clocks.
+fn wall_ms() -> i64 {
+    Clock::system().now_ms()
 }

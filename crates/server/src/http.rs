@@ -209,7 +209,10 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
         )
         .merge(crate::tutorial::routes(Default::default()))
         .merge(crate::analysis::routes::routes(Default::default()))
-        .merge(crate::puzzles::routes(Default::default()))
+        .merge(crate::puzzles::routes(
+            hub.options().puzzles.clone(),
+            hub.clock().clone(),
+        ))
         .merge(crate::solo::routes(&hub))
         .with_state(hub);
     api.merge(crate::client::router(client))

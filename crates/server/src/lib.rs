@@ -13,6 +13,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod bot_ratings;
 pub mod client;
+pub mod clock;
 pub mod cluster;
 pub mod error;
 pub mod fairness;

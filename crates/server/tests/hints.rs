@@ -18,7 +18,7 @@ fn options(hints: HintLimits) -> HubOptions {
         tables_per_minute_per_address: 0,
         chosen_seeds_with_people: true,
         hints,
-        ..HubOptions::default()
+        ..common::defaults()
     }
 }
 

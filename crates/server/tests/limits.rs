@@ -579,6 +579,6 @@ fn quick() -> server::HubOptions {
         max_open_tables_per_address: 0,
         tables_per_minute_per_address: 0,
         chosen_seeds_with_people: true,
-        ..server::HubOptions::default()
+        ..common::defaults()
     }
 }

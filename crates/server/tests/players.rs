@@ -26,7 +26,7 @@ fn options() -> HubOptions {
         tables_per_minute_per_address: 0,
         max_open_seats_per_address: 0,
         max_open_seats_per_table_per_address: 0,
-        ..HubOptions::default()
+        ..common::defaults()
     }
 }
 
@@ -493,4 +493,52 @@ async fn challenge_and_decline(server: &TestServer) {
     }
     let guest = Browser::new(server).get("/api/me/challenges").await;
     assert_eq!(code(&guest), (401, "not_signed_in".into()));
+}
+
+/// The attack of issue 56: at a rated table the creator handed the seat kept for an
+/// account that never sat down to a bot after the hand-over time, and so won rated
+/// games against an absent player (again with every rematch). A seat its account
+/// never took is never handed to a bot at a rated table; at a casual one it may be.
+#[tokio::test]
+async fn a_rated_seat_its_account_never_took_is_never_handed_to_a_bot() {
+    // The hand-over time is zero: only the never-taken rule stands in the way.
+    let server = start_with(&temp_sqlite("players_never_taken"), options()).await;
+    let mut ana = signed_up(&server, "Ana").await;
+    let mut bo = signed_up(&server, "Bo_2").await;
+    for rated in [true, false] {
+        let mut body = rumis(json!([{"kind": "human"}, {"kind": "account", "name": "Bo_2"}]));
+        body["rated"] = json!(rated);
+        let created = ana.post("/api/tables", body).await;
+        assert_eq!(created.status, 200, "{}", created.body);
+        let id = created.body["id"].as_str().unwrap().to_string();
+        let hand = format!("/api/tables/{id}/seats/1/bot");
+        if !rated {
+            let handed = ana.post(&hand, json!({"bot": "random"})).await;
+            assert_eq!(handed.status, 200, "a casual table: {}", handed.body);
+            continue;
+        }
+        for _ in 0..2 {
+            let refused = ana.post(&hand, json!({"bot": "random"})).await;
+            assert_eq!(
+                code(&refused),
+                (409, "seat_never_taken".into()),
+                "{}",
+                refused.body
+            );
+            assert!(refused.body["error"]
+                .as_str()
+                .unwrap()
+                .contains("Bo_2 (seat 2) never sat down"));
+            // Nor later.
+            server.clock().advance(Duration::from_secs(3600));
+        }
+        let view = server.view(&id, None).await;
+        assert_eq!(
+            (view["status"].clone(), view["seats"][1]["kind"].clone()),
+            (json!("waiting"), json!("account")),
+            "{view}"
+        );
+        let list = bo.get("/api/me/challenges").await.body;
+        assert_eq!(list["challenges"][0]["id"], id.as_str(), "{list}");
+    }
 }

@@ -1,6 +1,8 @@
 //! Behind a balancer (`rumi serve --trusted-proxy`, issue 47): the client's address
-//! comes from `X-Forwarded-For` / `Forwarded` only on a trusted proxy's connections,
-//! and every per-address limit then counts that client.
+//! comes from `X-Forwarded-For` only, and only on a trusted proxy's connections, and
+//! every per-address limit then counts that client. A `Forwarded` header, which a
+//! client may write and a proxy may pass on, is never believed (issue 56), and a
+//! missing or unreadable address counts as the proxy's own.
 
 mod common;
 
@@ -18,7 +20,7 @@ fn one_table_a_minute() -> HubOptions {
         max_open_tables_per_address: 0,
         max_open_seats_per_address: 0,
         max_open_seats_per_table_per_address: 0,
-        ..HubOptions::default()
+        ..common::defaults()
     }
 }
 
@@ -63,7 +65,7 @@ async fn behind_a_trusted_proxy_each_client_has_its_own_limits() {
     // Another client behind the same balancer is not held back; nor does a client
     // escape its limit by writing another address in front of the proxy's.
     assert_eq!(
-        create_from(&server, ("forwarded", "for=203.0.113.6"))
+        create_from(&server, ("x-forwarded-for", "203.0.113.6"))
             .await
             .0,
         200
@@ -149,4 +151,55 @@ async fn open_connections_are_counted_per_forwarded_client() {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     assert!(again.is_some(), "the closed socket's place is given back");
+}
+
+/// The attack of issue 56: through a proxy that passes a client's `Forwarded` header
+/// on, each request named another address and so escaped every per-address limit;
+/// `for=unknown` counted against nobody.
+#[tokio::test]
+async fn a_forwarded_header_or_an_unknown_address_escapes_no_limit() {
+    let db = temp_sqlite("proxy_forwarded");
+    let server = start_full(&db, one_table_a_minute(), None, limits(&["127.0.0.1"], 64)).await;
+    // What the proxy appended: the one address this client has.
+    let own = |n: u8| (format!("for=198.51.100.{n}"), "203.0.113.20".to_string());
+    let (forged, real) = own(1);
+    let send = |forged: String, real: String| {
+        let server = &server;
+        async move {
+            let body = json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]});
+            let response = server
+                .client
+                .post(format!("{}/api/tables", server.base))
+                .header("content-type", "application/json")
+                .header("forwarded", forged)
+                .header("x-forwarded-for", real)
+                .body(body.to_string())
+                .send()
+                .await
+                .unwrap();
+            response.status().as_u16()
+        }
+    };
+    assert_eq!(send(forged, real).await, 200);
+    for n in 2..6 {
+        let (forged, real) = own(n);
+        assert_eq!(
+            send(forged, real).await,
+            429,
+            "Forwarded: for=198.51.100.{n}"
+        );
+    }
+    // Without a readable address the proxy's own address is counted: once, then 429.
+    assert_eq!(
+        create_from(&server, ("forwarded", "for=unknown")).await.0,
+        200
+    );
+    for value in ["unknown", "_hidden", "203.0.113.21, not-an-address"] {
+        assert_eq!(
+            create_from(&server, ("x-forwarded-for", value)).await,
+            (429, "too_many_tables_per_minute".into()),
+            "{value}: unknown clients share the proxy's own address"
+        );
+    }
 }

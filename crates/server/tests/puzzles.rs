@@ -5,18 +5,31 @@
 //! solver over every choice of k − 1 free sets, independently of the generator); wrong
 //! tables are refused with the engine's reason; a date still to come is 404; malformed
 //! and oversized tables and too many checks are refused.
+//!
+//! Every test runs on dates the test chooses through the server's clock, never on the
+//! machine's date; one test runs the date-dependent checks on dates spread over two
+//! years (a leap day and the turns of the years included), and one checks that the
+//! system clock's date picks the same puzzle as the fixed-date path.
 
 mod common;
 
-use common::{start, temp_sqlite, TestServer};
-use play::rummikub_puzzles::{daily, puzzle_rules};
+use std::time::Duration;
+
+use common::{start, start_on, start_with, temp_sqlite, TestServer};
+use play::rummikub_puzzles::{daily, puzzle_rules, PuzzleDate};
 use rummikub::notation::parse_tiles;
 use rummikub::tile::TileCounts;
 use rummikub::{Set, Tile};
 use rummikub_solver::reference::best_play;
 use rummikub_solver::{solve, Objective, TableAndRack};
 use serde_json::{json, Value};
-use server::puzzles::today;
+use server::clock::{noon_utc, Clock};
+use server::puzzles::date_at;
+
+/// The server's date (UTC) by its clock.
+fn today(server: &TestServer) -> PuzzleDate {
+    date_at(server.clock().now_ms())
+}
 
 fn sets_of(value: &Value) -> Vec<Set> {
     value
@@ -87,7 +100,7 @@ fn choices(n: usize, k: usize) -> Vec<Vec<usize>> {
 async fn every_listed_puzzle_is_solved_by_its_solution_which_is_best_and_needs_its_rearranging() {
     let server = start(&temp_sqlite("puzzles-listed"), 0).await;
     let rules = puzzle_rules();
-    let today = today().to_string();
+    let today = today(&server).to_string();
 
     let (status, daily_view) = server.get("/api/puzzles/rummikub/daily").await;
     assert_eq!(status, 200, "{daily_view}");
@@ -97,7 +110,7 @@ async fn every_listed_puzzle_is_solved_by_its_solution_which_is_best_and_needs_i
         "no solution is given away"
     );
     // The date's puzzle, the same on every request and as the generator makes it.
-    let made = daily(server::puzzles::today()).unwrap();
+    let made = daily(self::today(&server)).unwrap();
     assert_eq!(sets_of(&daily_view["table"]), made.table);
     assert_eq!(tiles_of(&daily_view["rack"]), made.rack);
     let (_, again) = server.get(&format!("/api/puzzles/rummikub/{today}")).await;
@@ -162,9 +175,17 @@ async fn every_listed_puzzle_is_solved_by_its_solution_which_is_best_and_needs_i
 #[tokio::test]
 async fn wrong_tables_are_refused_with_the_engines_reason() {
     let server = start(&temp_sqlite("puzzles-wrong"), 0).await;
-    let rules = puzzle_rules();
     let (_, view) = server.get("/api/puzzles/rummikub/daily").await;
-    let id = view["id"].as_str().unwrap().to_string();
+    assert!(check_wrong_tables(&server, view["id"].as_str().unwrap()).await);
+}
+
+/// Checks the puzzle `id` against tables that are wrong by construction, each refused
+/// with the engine's reason, and the solution; and a legal shorter play ("short"), if
+/// the puzzle has one: whether it had.
+async fn check_wrong_tables(server: &TestServer, id: &str) -> bool {
+    let rules = puzzle_rules();
+    let (status, view) = server.get(&format!("/api/puzzles/rummikub/{id}")).await;
+    assert_eq!(status, 200, "{id}: {view}");
     let (_, solution) = server
         .get(&format!("/api/puzzles/rummikub/{id}/solution"))
         .await;
@@ -174,14 +195,18 @@ async fn wrong_tables_are_refused_with_the_engines_reason() {
     let solved = sets_of(&solution["table"]);
 
     let refused = |answer: &Value, code: &str| {
-        assert_eq!(answer["solved"], false, "{answer}");
-        assert_eq!(answer["code"], "refused", "{answer}");
-        assert_eq!(answer["why"]["code"], code, "{answer}");
+        assert_eq!(answer["solved"], false, "{id}: {answer}");
+        assert_eq!(answer["code"], "refused", "{id}: {answer}");
+        assert_eq!(answer["why"]["code"], code, "{id}: {answer}");
         assert!(answer["reason"].as_str().is_some_and(|r| !r.is_empty()));
     };
 
+    // The solution is accepted.
+    let answer = check(server, id, &wire(&solved)).await;
+    assert_eq!(answer["code"], "solved", "{id}: {answer}");
+
     // The table as it was: nothing laid (K5).
-    let answer = check(&server, &id, &wire(&table)).await;
+    let answer = check(server, id, &wire(&table)).await;
     refused(&answer, "play_one");
 
     // A changed set taken apart: its first tile alone is not a set (K3), and the
@@ -195,22 +220,33 @@ async fn wrong_tables_are_refused_with_the_engines_reason() {
     let lone = broken[at].tiles()[0];
     broken[at] = Set::new(broken[at].tiles()[1..].to_vec());
     broken.push(Set::new(vec![lone]));
-    let answer = check(&server, &id, &wire(&broken)).await;
+    let answer = check(server, id, &wire(&broken)).await;
     refused(&answer, "set_problem");
     assert!(answer["why"]["params"]["set"].is_u64(), "{answer}");
     assert!(changed < table.len());
 
-    // A table tile missing (K5).
+    // A table tile missing (K5): one copy of a tile that the solution holds exactly
+    // as often as the old table (so no rack copy of it was laid) is taken away, which
+    // leaves fewer of it than the old table had, however the rest is arranged.
+    let old = TileCounts::from_tiles(table.iter().flat_map(Set::tiles));
+    let new = TileCounts::from_tiles(solved.iter().flat_map(Set::tiles));
+    let (at, gone) = solved
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| s.tiles().iter().map(move |t| (i, *t)))
+        .find(|(_, t)| old.count(*t) > 0 && new.count(*t) == old.count(*t))
+        .unwrap_or_else(|| panic!("{id}: every table tile has a laid copy"));
     let mut missing = solved.clone();
-    let last = missing.iter().position(|s| s.len() >= 4);
-    if let Some(i) = last {
-        missing[i] = Set::new(missing[i].tiles()[..missing[i].len() - 1].to_vec());
-    } else {
-        missing.pop();
-    }
-    let answer = check(&server, &id, &wire(&missing)).await;
-    assert_eq!(answer["code"], "refused", "{answer}");
-    assert_eq!(answer["solved"], false);
+    let mut tiles = missing[at].tiles().to_vec();
+    tiles.remove(tiles.iter().position(|t| *t == gone).unwrap());
+    missing[at] = Set::new(tiles);
+    let answer = check(server, id, &wire(&missing)).await;
+    refused(&answer, "left_table");
+    assert_eq!(
+        answer["why"]["params"]["tile"],
+        gone.to_string(),
+        "{answer}"
+    );
 
     // A tile neither on the table nor on the rack.
     let all = TileCounts::from_tiles(table.iter().flat_map(Set::tiles).chain(&rack));
@@ -219,27 +255,135 @@ async fn wrong_tables_are_refused_with_the_engines_reason() {
         .unwrap();
     let mut added = table.clone();
     added.push(Set::new(vec![stranger]));
-    let answer = check(&server, &id, &wire(&added)).await;
+    let answer = check(server, id, &wire(&added)).await;
     refused(&answer, "unknown_tile");
 
-    // Legal but short: the best play of the rack less one tile the solution lays.
-    let one = tiles_of(&solution["laid"])[0];
-    let mut fewer = rack.clone();
-    fewer.remove(fewer.iter().position(|t| *t == one).unwrap());
-    let position = TableAndRack::with_sets(table.clone(), fewer, true);
-    if let Some(play) = solve(&rules, &position, Objective::Tiles).unwrap() {
-        let answer = check(&server, &id, &wire(&play.table)).await;
-        assert_eq!(answer["code"], "short", "{answer}");
-        assert_eq!(answer["solved"], false);
-        assert_eq!(answer["laid"], play.tiles);
-        assert_eq!(answer["goal"], goal);
+    // Legal but short: a best play of the solution's laid tiles less one lays fewer
+    // than the goal by construction (another rack tile may not make up for it).
+    let laid = tiles_of(&solution["laid"]);
+    let short = (0..laid.len()).find_map(|skip| {
+        let mut fewer = laid.clone();
+        fewer.remove(skip);
+        let position = TableAndRack::with_sets(table.clone(), fewer, true);
+        solve(&rules, &position, Objective::Tiles).unwrap()
+    });
+    match short {
+        Some(play) => {
+            let answer = check(server, id, &wire(&play.table)).await;
+            assert_eq!(answer["code"], "short", "{id}: {answer}");
+            assert_eq!(answer["solved"], false);
+            assert_eq!(answer["laid"], play.tiles);
+            assert_eq!(answer["goal"], goal);
+            true
+        }
+        None => false,
     }
+}
+
+/// The dates of the two-year run: every 11th day from 2026-01-01 to 2028-03-31, and
+/// the days where a date is easy to get wrong.
+fn dates_over_two_years() -> Vec<PuzzleDate> {
+    let first = PuzzleDate::parse("2026-01-01").unwrap();
+    let last = PuzzleDate::parse("2028-03-31").unwrap();
+    let mut dates: Vec<PuzzleDate> = (0..)
+        .map(|n| first.plus_days(11 * n))
+        .take_while(|d| *d <= last)
+        .collect();
+    for special in [
+        "2026-12-31",
+        "2027-01-01",
+        "2027-02-28",
+        "2027-03-01",
+        "2028-02-28",
+        "2028-02-29",
+        "2028-03-01",
+    ] {
+        dates.push(PuzzleDate::parse(special).unwrap());
+    }
+    dates.sort();
+    dates.dedup();
+    dates
+}
+
+/// Unix ms of noon (UTC) of `date`.
+fn noon_of(date: PuzzleDate) -> i64 {
+    let text = date.to_string();
+    let part = |range: std::ops::Range<usize>| text[range].parse::<u32>().unwrap();
+    noon_utc(part(0..4) as i32, part(5..7), part(8..10))
+}
+
+#[tokio::test]
+async fn the_dated_checks_hold_on_dates_over_two_years_with_a_leap_day() {
+    let dates = dates_over_two_years();
+    assert!(dates.len() >= 70, "{} dates", dates.len());
+    assert!(dates.contains(&PuzzleDate::parse("2028-02-29").unwrap()));
+    let server = start_on(
+        &temp_sqlite("puzzles-years"),
+        Clock::manual(noon_of(dates[0])),
+    )
+    .await;
+    let mut with_short_plays = 0;
+    for &date in &dates {
+        let now = server.clock().now_ms();
+        server
+            .clock()
+            .advance(Duration::from_millis((noon_of(date) - now) as u64));
+        assert_eq!(today(&server), date);
+        let id = date.to_string();
+        // Today's puzzle is the date's, as the generator makes it.
+        let (status, view) = server.get("/api/puzzles/rummikub/daily").await;
+        assert_eq!(status, 200, "{id}: {view}");
+        assert_eq!(view["id"], id);
+        let made = daily(date).unwrap();
+        assert_eq!(sets_of(&view["table"]), made.table, "{id}");
+        assert_eq!(tiles_of(&view["rack"]), made.rack, "{id}");
+        // Tomorrow is not out yet; the oldest kept is 30 days back, the day before is gone.
+        for (offset, status) in [(1, 404), (-30, 200), (-31, 404)] {
+            let path = format!("/api/puzzles/rummikub/{}", date.plus_days(offset));
+            assert_eq!(server.get(&path).await.0, status, "{id}: {path}");
+        }
+        with_short_plays += usize::from(check_wrong_tables(&server, &id).await);
+    }
+    assert!(
+        with_short_plays * 2 > dates.len(),
+        "a short play checked on {with_short_plays} of {} dates",
+        dates.len()
+    );
+    // The date turns at midnight UTC, not a millisecond early.
+    let last = *dates.last().unwrap();
+    let before_midnight = noon_of(last) + 12 * 3_600_000 - 1 - server.clock().now_ms();
+    server
+        .clock()
+        .advance(Duration::from_millis(before_midnight as u64));
+    let (_, view) = server.get("/api/puzzles/rummikub/daily").await;
+    assert_eq!(view["id"], last.to_string());
+    server.clock().advance(Duration::from_millis(1));
+    let (_, view) = server.get("/api/puzzles/rummikub/daily").await;
+    assert_eq!(view["id"], last.plus_days(1).to_string());
+}
+
+#[tokio::test]
+async fn the_system_clocks_date_picks_the_same_puzzle_as_the_fixed_date_path() {
+    let server = start_on(&temp_sqlite("puzzles-system"), Clock::system()).await;
+    // Asked again if midnight (UTC) passed during the request.
+    let (date, view) = loop {
+        let before = date_at(Clock::system().now_ms());
+        let (status, view) = server.get("/api/puzzles/rummikub/daily").await;
+        assert_eq!(status, 200, "{view}");
+        if date_at(Clock::system().now_ms()) == before {
+            break (before, view);
+        }
+    };
+    assert_eq!(view["id"], date.to_string());
+    let made = daily(date).unwrap();
+    assert_eq!(sets_of(&view["table"]), made.table);
+    assert_eq!(tiles_of(&view["rack"]), made.rack);
 }
 
 #[tokio::test]
 async fn future_and_unknown_dates_are_not_found_and_bad_tables_are_refused() {
     let server = start(&temp_sqlite("puzzles-bad"), 0).await;
-    let today = today();
+    let today = today(&server);
     let tomorrow = today.plus_days(1).to_string();
     for path in [
         format!("/api/puzzles/rummikub/{tomorrow}"),
@@ -284,8 +428,9 @@ async fn future_and_unknown_dates_are_not_found_and_bad_tables_are_refused() {
 
 #[tokio::test]
 async fn checks_past_the_rate_are_refused_with_retry_after() {
-    let server = start(&temp_sqlite("puzzles-rate"), 0).await;
-    let id = today().to_string();
+    // The public limits (120 checks a minute per address).
+    let server = start_with(&temp_sqlite("puzzles-rate"), common::defaults()).await;
+    let id = today(&server).to_string();
     let path = format!("/api/puzzles/rummikub/{id}/check");
     let body = json!({ "table": [] }).to_string();
     let mut refused = None;

@@ -207,7 +207,7 @@ async fn a_rematch_counts_against_the_askers_table_limits_once() {
             tables_per_minute_per_address: 2,
             max_open_tables_per_address: 0,
             chosen_seeds_with_people: true,
-            ..HubOptions::default()
+            ..common::defaults()
         },
     )
     .await;

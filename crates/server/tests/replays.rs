@@ -17,7 +17,7 @@ fn options(replays: ReplayLimits) -> HubOptions {
         max_open_tables_per_address: 0,
         tables_per_minute_per_address: 0,
         replays,
-        ..HubOptions::default()
+        ..common::defaults()
     }
 }
 

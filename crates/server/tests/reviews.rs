@@ -27,7 +27,7 @@ fn options(reviews: ReviewLimits) -> HubOptions {
             ..Default::default()
         },
         reviews,
-        ..HubOptions::default()
+        ..common::defaults()
     }
 }
 

@@ -18,7 +18,7 @@ fn public(handover_after: Duration) -> HubOptions {
     HubOptions {
         bot_delay: Duration::ZERO,
         handover_after,
-        ..HubOptions::default()
+        ..common::defaults()
     }
 }
 
@@ -205,8 +205,12 @@ async fn a_table_waits_for_every_person_before_its_clock_and_bots_start() {
     assert!(view["deadline_ms"].is_null(), "no clock while waiting");
     assert!(view["to_move"].is_null());
     assert_eq!(view["rummikub"]["rules"]["turn_seconds"], 60);
-    // Nothing moves while waiting, whatever the bots and the clock would do.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Nothing moves while waiting, whatever the bots and the clock would do: no
+    // driver is due, even an hour later.
+    server.clock().advance(Duration::from_secs(3600));
+    let hub = &server.running.hub;
+    let due = hub.store.due_before(i64::MAX).await.unwrap();
+    assert!(due.iter().all(|(table, _)| table != id), "{due:?}");
     assert_eq!(server.view(id, None).await["version"], 0);
     let (status, refused) = server.act(id, &ana, 0, json!({"type": "draw"})).await;
     assert_eq!(status, 409);
@@ -222,11 +226,10 @@ async fn a_table_waits_for_every_person_before_its_clock_and_bots_start() {
     assert_eq!(started["status"], "playing");
     assert_eq!(started["waiting_for"], json!([]));
     let deadline = started["deadline_ms"].as_i64().expect("the clock runs now");
-    let now = server::hub::now_ms();
-    assert!(
-        (55_000..=60_000).contains(&(deadline - now)),
-        "a missing turn_seconds means the preset's 60 s clock: {} ms left",
-        deadline - now
+    assert_eq!(
+        deadline - server.clock().now_ms(),
+        60_000,
+        "a missing turn_seconds means the preset's 60 s clock"
     );
 }
 
@@ -253,7 +256,8 @@ async fn a_missing_turn_clock_stays_the_presets_after_a_restart() {
 
 #[tokio::test]
 async fn seats_go_to_bots_only_when_their_player_is_away_and_come_back() {
-    let server = start_with(&temp_sqlite("handover"), public(Duration::from_millis(800))).await;
+    const AWAY: Duration = Duration::from_secs(60);
+    let server = start_with(&temp_sqlite("handover"), public(AWAY)).await;
     let (id, tokens) = server
         .create(rumis(
             json!([{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]),
@@ -308,8 +312,13 @@ async fn seats_go_to_bots_only_when_their_player_is_away_and_come_back() {
         view["seats"][1]["handover_ms"].is_i64(),
         "the view shows when: {view}"
     );
+    // … to the millisecond …
+    server.clock().advance(AWAY - Duration::from_millis(1));
+    let (status, answer) = hand(ana.clone(), 1, "greedy").await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(answer["code"], "player_not_away_long_enough");
     // … then they may.
-    tokio::time::sleep(Duration::from_millis(900)).await;
+    server.clock().advance(Duration::from_millis(1));
     let (status, view) = hand(ana.clone(), 1, "greedy").await;
     assert_eq!(status, 200, "{view}");
     assert_eq!(view["seats"][1]["kind"], "bot");
@@ -592,8 +601,10 @@ async fn people_deal_the_next_round_themselves() {
     }
     assert_eq!(view["over"], false, "two rounds: the game goes on");
     assert!(view["to_move"].is_null(), "nobody acts between rounds");
-    // Nothing deals it by itself at a table of people; either player may.
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // Nothing deals it by itself at a table of people (no driver is due); either
+    // player may.
+    let due = server.running.hub.store.due_before(i64::MAX).await.unwrap();
+    assert!(due.iter().all(|(table, _)| *table != id), "{due:?}");
     let version = server.view(&id, None).await["version"].as_u64().unwrap();
     assert_eq!(version, view["version"].as_u64().unwrap());
     let (status, dealt) = server

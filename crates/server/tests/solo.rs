@@ -272,7 +272,7 @@ async fn each_address_is_limited() {
                 solver_per_minute_per_address: 2,
                 ..SoloLimits::default()
             },
-            ..HubOptions::default()
+            ..common::defaults()
         },
     )
     .await;

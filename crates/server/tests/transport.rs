@@ -26,7 +26,7 @@ fn quick() -> HubOptions {
         max_open_tables_per_address: 0,
         tables_per_minute_per_address: 0,
         chosen_seeds_with_people: true,
-        ..HubOptions::default()
+        ..common::defaults()
     }
 }
 

@@ -17,6 +17,7 @@ use std::time::Duration;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
+use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::store::{NameClash, NewAccount, Store, StoredAccount};
 use crate::transport::{Rate, RateLimiter};
@@ -89,12 +90,7 @@ pub struct Accounts {
     limits: AccountOptions,
     /// Makes the made-up passkey of a name without passkeys (`passkeys`).
     decoy_secret: String,
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+    clock: Clock,
 }
 
 /// The stored form of a session id.
@@ -121,9 +117,10 @@ fn bad_credentials() -> ApiError {
 }
 
 impl Accounts {
-    pub fn new(store: Store, limits: AccountOptions) -> Accounts {
+    pub fn new(store: Store, limits: AccountOptions, clock: Clock) -> Accounts {
         Accounts {
             store,
+            clock,
             hasher: Hasher::new(limits.concurrent_hashes, limits.hash_queue),
             per_name: RateLimiter::new(limits.sign_ins_per_name),
             per_address: RateLimiter::new(limits.sign_ins_per_address),
@@ -131,6 +128,10 @@ impl Accounts {
             decoy_secret: random_hex(32),
             limits,
         }
+    }
+
+    fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     pub fn secure_cookies(&self) -> bool {
@@ -163,7 +164,7 @@ impl Accounts {
 
     async fn start_session(&self, account: &StoredAccount) -> Result<NewSession, ApiError> {
         let cookie = random_hex(32);
-        let now = now_ms();
+        let now = self.now_ms();
         let max_age = self.limits.session_lifetime;
         self.store
             .create_session(
@@ -191,7 +192,7 @@ impl Accounts {
             id: random_hex(12),
             name: name.name.clone(),
             password_hash: Some(hash.clone()),
-            created_ms: now_ms(),
+            created_ms: self.now_ms(),
         };
         let made = self
             .store
@@ -270,7 +271,7 @@ impl Accounts {
             return Ok(None);
         }
         let session = session_hash(cookie);
-        let account = self.store.session_account(&session, now_ms()).await?;
+        let account = self.store.session_account(&session, self.now_ms()).await?;
         Ok(account.map(|account| SignedIn { account, session }))
     }
 
@@ -326,7 +327,7 @@ impl Accounts {
     pub async fn delete(&self, signed: &SignedIn, password: &str) -> Result<(), ApiError> {
         self.check_password(signed, password).await?;
         self.store
-            .delete_account(&signed.account.id, now_ms())
+            .delete_account(&signed.account.id, self.now_ms())
             .await
             .map_err(ApiError::from)
     }

@@ -20,7 +20,7 @@ use webauthn_rs::prelude::{
 };
 use webauthn_rs::{Webauthn, WebauthnBuilder};
 
-use super::{bad_credentials, names, now_ms, random_hex, view, Accounts, NewSession, SignedIn};
+use super::{bad_credentials, names, random_hex, view, Accounts, NewSession, SignedIn};
 use crate::error::ApiError;
 use crate::store::StoredPasskey;
 use crate::wire::{AccountView, ErrorCode, PasskeyChallenge, PasskeyView, Passkeys};
@@ -143,7 +143,7 @@ impl Accounts {
                 REGISTER,
                 &signed.account.id,
                 &serde_json::to_string(&state).map_err(|e| ApiError::internal(e.to_string()))?,
-                now_ms() + CEREMONY.as_millis() as i64,
+                self.now_ms() + CEREMONY.as_millis() as i64,
             )
             .await?;
         Ok(PasskeyChallenge {
@@ -176,7 +176,9 @@ impl Accounts {
         };
         let taken = self.store.take_ceremony(ceremony, REGISTER).await?;
         let state = match taken {
-            Some(c) if c.account_id == signed.account.id && c.expires_ms >= now_ms() => c.state,
+            Some(c) if c.account_id == signed.account.id && c.expires_ms >= self.now_ms() => {
+                c.state
+            }
             _ => return Err(refused("the ceremony is unknown or expired; start again")),
         };
         let state: RegistrationState =
@@ -190,7 +192,7 @@ impl Accounts {
             name,
             passkey: serde_json::to_string(&passkey)
                 .map_err(|e| ApiError::internal(e.to_string()))?,
-            created_ms: now_ms(),
+            created_ms: self.now_ms(),
             used_ms: None,
         };
         if !self.store.add_passkey(&stored).await? {
@@ -258,7 +260,7 @@ impl Accounts {
                 SIGN_IN,
                 &owner,
                 &state,
-                now_ms() + CEREMONY.as_millis() as i64,
+                self.now_ms() + CEREMONY.as_millis() as i64,
             )
             .await?;
         Ok(PasskeyChallenge {
@@ -280,7 +282,7 @@ impl Accounts {
         let Some(taken) = self.store.take_ceremony(ceremony, SIGN_IN).await? else {
             return Err(bad_credentials());
         };
-        if taken.account_id.is_empty() || taken.expires_ms < now_ms() {
+        if taken.account_id.is_empty() || taken.expires_ms < self.now_ms() {
             return Err(bad_credentials());
         }
         let state: PasskeyAuthentication =
@@ -302,7 +304,7 @@ impl Accounts {
                 let json = serde_json::to_string(&passkey)
                     .map_err(|e| ApiError::internal(e.to_string()))?;
                 self.store
-                    .update_passkey(&stored.id, &json, now_ms())
+                    .update_passkey(&stored.id, &json, self.now_ms())
                     .await?;
             }
         }

@@ -8,7 +8,7 @@ use crate::games::TableGame;
 use crate::store::StoredAction;
 
 use super::drive::due_ms;
-use super::{now_ms, Hub, Table, TableState};
+use super::{Hub, Table, TableState};
 use crate::wire::{ErrorCode, GameAction};
 
 impl Hub {
@@ -68,7 +68,7 @@ impl Hub {
         actor: Option<usize>,
         canonical: GameAction,
     ) -> Result<u64, ApiError> {
-        let at_ms = now_ms();
+        let at_ms = self.now_ms();
         let stored = StoredAction {
             version: state.version + 1,
             actor,

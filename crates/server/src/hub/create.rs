@@ -18,7 +18,7 @@ use crate::wire::{
 use super::registry::evict_idle;
 use super::replay::rebuild;
 use super::view::seat_kind;
-use super::{clean_name, now_ms, Hub, Table};
+use super::{clean_name, Hub, Table};
 
 /// `Retry-After` for a client at its cap of unfinished tables.
 const OPEN_TABLES_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
@@ -178,7 +178,7 @@ impl Hub {
                     .map_or_else(String::new, |a| a.name.clone()),
             });
         }
-        let now = now_ms();
+        let now = self.now_ms();
         let waiting = stored_seats.iter().any(|s| s.bot.is_none() && !s.claimed);
         let id = format!("t{}", &fairness::new_secret()[..12]);
         let stored = StoredTable {
@@ -271,6 +271,7 @@ impl Hub {
                     self.options.max_loaded_tables,
                     &stored.id,
                     idle_ms,
+                    self.now_ms(),
                 );
             }
         }

@@ -11,7 +11,7 @@ use crate::games::{ActionError, BotFailure, SeatBot, TableGame};
 use crate::thinking::Priority;
 
 use super::bots::{panic_text, AfterFailure};
-use super::{now_ms, DriverCount, Hub, HubOptions, Table, TableState};
+use super::{DriverCount, Hub, HubOptions, Table, TableState};
 use crate::wire::GameAction;
 
 impl Hub {
@@ -56,7 +56,7 @@ impl Hub {
                     .await;
                 }
                 Plan::Clock { deadline_ms } => {
-                    let far = deadline_ms - hub.ahead_ms() - now_ms();
+                    let far = deadline_ms - hub.ahead_ms() - hub.now_ms();
                     let table = if far > 0 {
                         // Far away: the table may leave memory meanwhile (then this
                         // driver stops, and the copy loaded again in time drives it);
@@ -64,7 +64,7 @@ impl Hub {
                         let weak = Arc::downgrade(&table);
                         drop(count.take());
                         drop(table);
-                        tokio::time::sleep(Duration::from_millis(far as u64)).await;
+                        hub.clock().sleep_until(deadline_ms - hub.ahead_ms()).await;
                         let Some(table) = weak.upgrade() else { return };
                         if !hub.holds(&table) {
                             return;
@@ -74,8 +74,7 @@ impl Hub {
                     } else {
                         table
                     };
-                    let wait = (deadline_ms - now_ms()).max(0) as u64;
-                    tokio::time::sleep(Duration::from_millis(wait)).await;
+                    hub.clock().sleep_until(deadline_ms).await;
                     if !hub.holds(&table) {
                         return;
                     }
@@ -175,10 +174,13 @@ impl Hub {
                 // The failed bot is dropped: a retry builds a fresh one.
                 Err(failure) => failure,
             };
-            let after =
-                state
-                    .bots
-                    .failed(seat, spec, &failure, now_ms(), self.options.bot_retry_after);
+            let after = state.bots.failed(
+                seat,
+                spec,
+                &failure,
+                self.now_ms(),
+                self.options.bot_retry_after,
+            );
             tracing::warn!(
                 "table {}: the {spec} bot of seat {}: {failure}; {}",
                 table.id,
@@ -259,7 +261,7 @@ pub(super) async fn wake_due(hub: std::sync::Weak<Hub>) {
         if hub.is_draining() {
             continue;
         }
-        let due = match hub.store.due_before(now_ms() + hub.ahead_ms()).await {
+        let due = match hub.store.due_before(hub.now_ms() + hub.ahead_ms()).await {
             Ok(due) => due,
             Err(e) => {
                 tracing::warn!("cannot look for due tables: {e:#}");
@@ -335,7 +337,9 @@ fn plan(state: &TableState) -> Plan {
 pub(super) fn due_ms(state: &TableState, options: &HubOptions) -> Option<i64> {
     match plan(state) {
         Plan::Nothing => None,
-        Plan::Bot { .. } | Plan::NextRound => Some(now_ms() + options.bot_delay.as_millis() as i64),
+        Plan::Bot { .. } | Plan::NextRound => {
+            Some(options.clock.now_ms() + options.bot_delay.as_millis() as i64)
+        }
         Plan::Clock { deadline_ms } => Some(deadline_ms),
     }
 }

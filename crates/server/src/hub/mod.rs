@@ -45,11 +45,12 @@ use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use tokio::sync::{watch, Mutex};
 
 use crate::accounts::{AccountOptions, Accounts};
+use crate::clock::Clock;
 use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::games::TableGame;
@@ -67,12 +68,6 @@ pub(crate) use replay::read_settings;
 pub use replay::{rebuild_replay, replay_document, replay_game};
 
 use drive::wake_due;
-
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// A seat as the server keeps it.
 #[derive(Clone, Debug)]
@@ -139,13 +134,14 @@ pub struct TableState {
     /// How late another node's sighting may be written ([`presence_every_ms`]): a
     /// hand-over waits this much longer after it, to be sure.
     presence_slack_ms: i64,
+    clock: Clock,
 }
 
 impl TableState {
     /// Notes that the seat's player was just here (a request with their token).
     pub fn seen(&mut self, seat: usize) {
         if let Some(s) = self.seats.get_mut(seat) {
-            s.last_seen_ms = now_ms();
+            s.last_seen_ms = self.clock.now_ms();
         }
     }
 
@@ -205,6 +201,7 @@ pub struct Table {
     last_used_ms: AtomicI64,
     /// Drivers (a bot about to move, the clock) waiting on this table.
     drivers: AtomicUsize,
+    clock: Clock,
 }
 
 /// Counts a driver of a table for as long as it lives.
@@ -235,7 +232,8 @@ impl Table {
     }
 
     fn touch(&self) {
-        self.last_used_ms.store(now_ms(), Ordering::Relaxed);
+        self.last_used_ms
+            .store(self.clock.now_ms(), Ordering::Relaxed);
     }
 
     /// Neither watched, nor waited on by a driver, nor used within `idle_ms`.
@@ -287,6 +285,10 @@ pub struct HubOptions {
     pub solo: crate::solo::SoloLimits,
     /// Reviews of finished games: rate per address, the queue, the Rumis budget.
     pub reviews: crate::reviews::ReviewLimits,
+    /// The daily Rummikub puzzles: rates per address, the queue, the days kept.
+    pub puzzles: crate::puzzles::PuzzleLimits,
+    /// The time of day (tests give their own: `Clock::manual`).
+    pub clock: Clock,
 }
 
 impl Default for HubOptions {
@@ -308,6 +310,8 @@ impl Default for HubOptions {
             accounts: AccountOptions::default(),
             solo: crate::solo::SoloLimits::default(),
             reviews: Default::default(),
+            puzzles: Default::default(),
+            clock: Clock::system(),
         }
     }
 }
@@ -353,7 +357,11 @@ impl Hub {
         });
         let node = cluster.as_ref().map_or("single", |c| c.node.as_str());
         let hub = Arc::new(Hub {
-            accounts: Accounts::new(store.clone(), options.accounts.clone()),
+            accounts: Accounts::new(
+                store.clone(),
+                options.accounts.clone(),
+                options.clock.clone(),
+            ),
             store,
             tables: StdMutex::new(HashMap::new()),
             hints: Hints::new(options.hints.clone()),
@@ -377,7 +385,7 @@ impl Hub {
             Vec::new()
         } else {
             tokio::spawn(wake_due(Arc::downgrade(&hub)));
-            hub.store.due_before(now_ms() + hub.ahead_ms()).await?
+            hub.store.due_before(hub.now_ms() + hub.ahead_ms()).await?
         };
         hub.record_left_results();
         if !due.is_empty() {
@@ -397,6 +405,16 @@ impl Hub {
 
     pub fn options(&self) -> &HubOptions {
         &self.options
+    }
+
+    /// The server's time of day.
+    pub fn clock(&self) -> &Clock {
+        &self.options.clock
+    }
+
+    /// Now (Unix ms) by the server's clock.
+    pub fn now_ms(&self) -> i64 {
+        self.options.clock.now_ms()
     }
 
     /// [`HubOptions::keep_loaded_ahead`] in ms.
@@ -444,7 +462,7 @@ impl Hub {
             // Its players were here until now; they reconnect to another node.
             if let Err(e) = self
                 .store
-                .presence_closed(&cluster.node, Some(now_ms()))
+                .presence_closed(&cluster.node, Some(self.now_ms()))
                 .await
             {
                 tracing::warn!("draining: connections not closed: {e:#}");

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::{now_ms, Elsewhere, Hub, HubOptions, Table, TableState};
+use super::{Elsewhere, Hub, HubOptions, Table, TableState};
 
 impl Hub {
     /// Another node saw a player of a table come, go, or act: if this node holds the
@@ -36,7 +36,7 @@ impl Hub {
         let before: Vec<_> = state.seats.iter().map(|s| shown(&s.elsewhere)).collect();
         let sightings = self.store.presence_of(id, &cluster.node).await?;
         // A connection whose node stopped beating is a dead node's.
-        let live_after = now_ms() - cluster.lease_ttl.as_millis() as i64;
+        let live_after = self.now_ms() - cluster.lease_ttl.as_millis() as i64;
         for seat in &mut state.seats {
             seat.elsewhere = Elsewhere::default();
         }
@@ -153,7 +153,7 @@ impl Hub {
     /// Forgets sightings too old to stop any hand-over.
     pub async fn forget_old_presence(&self) {
         let keep_ms = self.options.handover_after.as_millis() as i64 + 3_600_000;
-        if let Err(e) = self.store.forget_presence(now_ms() - keep_ms).await {
+        if let Err(e) = self.store.forget_presence(self.now_ms() - keep_ms).await {
             tracing::warn!("old presence not forgotten: {e:#}");
         }
     }

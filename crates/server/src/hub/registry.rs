@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::error::ApiError;
 
 use super::replay::rebuild;
-use super::{now_ms, Hub, Table};
+use super::{Hub, Table};
 use crate::wire::ErrorCode;
 
 impl Hub {
@@ -37,7 +37,7 @@ impl Hub {
         let Some(stored) = self.store.load(id).await? else {
             return Ok(None);
         };
-        let loaded_ms = now_ms();
+        let loaded_ms = self.now_ms();
         let mut table = rebuild(&stored, loaded_ms, &self.options).map_err(|e| {
             tracing::error!("{e:#}");
             ApiError::internal(format!("table {id} cannot be rebuilt"))
@@ -54,7 +54,13 @@ impl Hub {
             let table = tables.entry(id.to_string()).or_insert(table).clone();
             if fresh && tables.len() > self.options.max_loaded_tables {
                 let idle_ms = self.options.idle_after.as_millis() as i64;
-                evict_idle(&mut tables, self.options.max_loaded_tables, id, idle_ms);
+                evict_idle(
+                    &mut tables,
+                    self.options.max_loaded_tables,
+                    id,
+                    idle_ms,
+                    self.now_ms(),
+                );
             }
             (table, fresh)
         };
@@ -97,8 +103,8 @@ pub(super) fn evict_idle(
     cap: usize,
     keep: &str,
     idle_ms: i64,
+    now: i64,
 ) {
-    let now = now_ms();
     let mut idle: Vec<(i64, String)> = tables
         .iter()
         .filter(|(id, t)| id.as_str() != keep && t.is_idle(now, idle_ms))

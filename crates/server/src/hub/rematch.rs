@@ -17,7 +17,7 @@ use crate::store::{StoredSeat, StoredTable};
 use crate::wire::{CreateTableResponse, CreatedSeat, ErrorCode, SeatGrant};
 
 use super::view::seat_kind;
-use super::{now_ms, Hub, Table, TableState};
+use super::{Hub, Table, TableState};
 
 impl Hub {
     /// The rematch of the finished table `old`, asked by the player of `seat` from
@@ -150,8 +150,9 @@ fn rematch_table(id: &str, old: &TableState, asker: usize, creator: String) -> S
         .iter()
         .map(|s| {
             // A person's seat handed to a bot is still theirs; a bot's from the start
-            // (or one nobody took before it went to a bot) is the bot's.
-            let person = s.stored.bot.is_none() || s.stored.claimed;
+            // (or one nobody took before it went to a bot) is the bot's. A rated table
+            // has account seats only: each is its holder's again, to be retaken.
+            let person = old.settings.rated || s.stored.bot.is_none() || s.stored.claimed;
             let asking = s.stored.seat == asker;
             StoredSeat {
                 seat: s.stored.seat,
@@ -175,7 +176,7 @@ fn rematch_table(id: &str, old: &TableState, asker: usize, creator: String) -> S
     let seed = std::iter::repeat_with(fairness::secure_seed)
         .find(|&seed| seed != old.seed)
         .expect("an endless supply of seeds");
-    let now = now_ms();
+    let now = old.clock.now_ms();
     let waiting = seats.iter().any(|s| s.bot.is_none() && !s.claimed);
     StoredTable {
         id: id.to_string(),

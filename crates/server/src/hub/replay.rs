@@ -91,6 +91,7 @@ pub(super) fn rebuild(
         bots: Default::default(),
         handover_after_ms: options.handover_after.as_millis() as i64,
         presence_slack_ms: presence_every_ms(options),
+        clock: options.clock.clone(),
     };
     Ok(Table {
         id: stored.id.clone(),
@@ -98,6 +99,7 @@ pub(super) fn rebuild(
         changes: watch::channel(0).0,
         last_used_ms: AtomicI64::new(loaded_ms),
         drivers: AtomicUsize::new(0),
+        clock: options.clock.clone(),
     })
 }
 

@@ -15,7 +15,7 @@ use crate::wire::SeatGrant;
 use super::accounts::grant;
 use super::create::check_bot;
 use super::drive::due_ms;
-use super::{clean_name, now_ms, Hub, Seat, Table, TableState};
+use super::{clean_name, Hub, Seat, Table, TableState};
 use crate::wire::ErrorCode;
 
 impl TableState {
@@ -129,6 +129,19 @@ impl Hub {
                 format!("seat {} is already played by the {current} bot", seat + 1),
             ));
         }
+        if caller != seat && state.settings.rated && !target.stored.claimed {
+            // Nobody sat down there: a bot would win or lose a rating for an account
+            // that never played (RT3, docs/ratings.md). The table waits, and is
+            // cancelled if the seat stays empty.
+            return Err(ApiError::conflict(
+                ErrorCode::SeatNeverTaken,
+                format!(
+                    "{} (seat {}) never sat down: at a rated table a seat nobody took is never handed to a bot",
+                    target.stored.name,
+                    seat + 1
+                ),
+            ));
+        }
         if caller == seat && state.settings.rated {
             // A bot would play for your rating (RT3, docs/ratings.md).
             return Err(ApiError::conflict(
@@ -139,7 +152,7 @@ impl Hub {
         if caller != seat {
             // Another node may see the player: ask the database what they all saw.
             self.refresh_presence(&table.id, &mut state).await?;
-            if let Some(refusal) = state.handover_refusal(seat, now_ms()) {
+            if let Some(refusal) = state.handover_refusal(seat, self.now_ms()) {
                 return Err(refusal);
             }
         }
@@ -149,7 +162,7 @@ impl Hub {
             Some(cluster) if caller != seat => {
                 // Checked again in the same statement as the change: a player who
                 // came back on another node meanwhile keeps their seat.
-                let now = now_ms();
+                let now = self.now_ms();
                 let seen_after = now - state.handover_after_ms - state.presence_slack_ms;
                 let live_after = now - cluster.lease_ttl.as_millis() as i64;
                 if !self
@@ -161,7 +174,7 @@ impl Hub {
                     let _ = self.catch_up_locked(table, &mut state).await;
                     table.changed();
                     return Err(state
-                        .handover_refusal(seat, now_ms())
+                        .handover_refusal(seat, self.now_ms())
                         .or_else(|| {
                             let s = &state.seats[seat];
                             s.stored.bot.as_ref().map(|current| {
@@ -458,7 +471,7 @@ impl Hub {
         if state.started_ms.is_some() || !state.waiting_for().is_empty() {
             return Ok(false);
         }
-        let now = now_ms();
+        let now = self.now_ms();
         self.store.set_started(&table.id, now).await?;
         state.started_ms = Some(now);
         state.turn_started_ms = now;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::games;
 
-use super::{now_ms, Hub, Table, TableState};
+use super::{Hub, Table, TableState};
 use crate::wire::GameAction;
 
 impl Hub {
@@ -162,7 +162,7 @@ impl Hub {
     /// table up to date and run its bots and clock here.
     pub async fn take_over(self: &Arc<Self>, id: &str) {
         let Some(cluster) = &self.cluster else { return };
-        let now = now_ms();
+        let now = self.now_ms();
         let ttl = cluster.lease_ttl.as_millis() as i64;
         match self
             .store
@@ -201,7 +201,7 @@ impl Hub {
         let Some(cluster) = &self.cluster else {
             return true;
         };
-        let now = now_ms();
+        let now = self.now_ms();
         let ttl = cluster.lease_ttl.as_millis() as i64;
         match self
             .store

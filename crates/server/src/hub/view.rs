@@ -8,7 +8,7 @@ use crate::wire::{
 };
 
 use super::replay::read_settings;
-use super::{now_ms, Hub, Seat, TableState};
+use super::{Hub, Seat, TableState};
 use crate::wire::GameSettings;
 
 impl TableState {
@@ -70,7 +70,7 @@ impl TableState {
     }
 
     fn view_detail(&self, id: &str, seat: Option<usize>, full: bool) -> TableView {
-        let now = now_ms();
+        let now = self.clock.now_ms();
         TableView {
             id: id.to_string(),
             game: self.settings.game,

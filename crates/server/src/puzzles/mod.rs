@@ -18,13 +18,14 @@
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use play::rummikub_puzzles::{daily, puzzle_rules, PuzzleDate, RummikubPuzzle};
 use rummikub::tile::TileCounts;
 use rummikub::{Round, RoundSetup, Set, Tile};
 use tokio::sync::OnceCell;
 
+use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::queue::WorkQueue;
 use crate::thinking::{Priority, Thinking};
@@ -79,6 +80,7 @@ pub struct Puzzles {
     checks: Option<RateLimiter>,
     queue: WorkQueue,
     cache: Mutex<Cache>,
+    clock: Clock,
 }
 
 type Cell = Arc<OnceCell<Arc<Made>>>;
@@ -89,23 +91,26 @@ struct Cache {
     order: VecDeque<PuzzleDate>,
 }
 
-/// Today (UTC).
-pub fn today() -> PuzzleDate {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    PuzzleDate::from_unix_seconds(now.as_secs())
+/// The date (UTC) at `now_ms`.
+pub fn date_at(now_ms: i64) -> PuzzleDate {
+    PuzzleDate::from_unix_seconds(u64::try_from(now_ms / 1000).unwrap_or(0))
 }
 
 impl Puzzles {
-    pub fn new(limits: PuzzleLimits) -> Puzzles {
+    pub fn new(limits: PuzzleLimits, clock: Clock) -> Puzzles {
         Puzzles {
+            clock,
             per_address: RateLimiter::per_minute(limits.per_minute_per_address),
             checks: RateLimiter::per_minute(limits.checks_per_minute_per_address),
             queue: WorkQueue::new(limits.max_queued),
             limits,
             cache: Mutex::new(Cache::default()),
         }
+    }
+
+    /// Today (UTC) by the server's clock.
+    pub fn today(&self) -> PuzzleDate {
+        date_at(self.clock.now_ms())
     }
 
     /// Takes a request of `from` against its rate.
@@ -143,7 +148,7 @@ impl Puzzles {
         let date = PuzzleDate::parse(id).map_err(|_| {
             ApiError::not_found(ErrorCode::NotFound, "a puzzle's id is its date, YYYY-MM-DD")
         })?;
-        let today = today();
+        let today = self.today();
         if date > today {
             return Err(ApiError::not_found(
                 ErrorCode::NotFound,
@@ -169,7 +174,7 @@ impl Puzzles {
 
     /// The dates listed: today and the days back, newest first.
     pub fn listed(&self) -> Vec<PuzzleDate> {
-        let today = today();
+        let today = self.today();
         (0..=i64::from(self.limits.days_back))
             .map(|back| today.plus_days(-back))
             .collect()

@@ -7,7 +7,8 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 
-use super::{today, PuzzleLimits, Puzzles};
+use super::{PuzzleLimits, Puzzles};
+use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
@@ -17,7 +18,7 @@ use crate::wire::{
 };
 
 /// The puzzles' routes.
-pub fn routes(limits: PuzzleLimits) -> Router<Arc<Hub>> {
+pub fn routes(limits: PuzzleLimits, clock: Clock) -> Router<Arc<Hub>> {
     Router::new()
         .route("/api/puzzles/rummikub", get(list))
         .route("/api/puzzles/rummikub/daily", get(daily))
@@ -29,7 +30,7 @@ pub fn routes(limits: PuzzleLimits) -> Router<Arc<Hub>> {
             )),
         )
         .route("/api/puzzles/rummikub/{id}/solution", get(solution))
-        .layer(Extension(Arc::new(Puzzles::new(limits))))
+        .layer(Extension(Arc::new(Puzzles::new(limits, clock))))
 }
 
 /// The daily Rummikub puzzles of today and the last 30 days, newest first, each with
@@ -50,7 +51,7 @@ pub async fn list(
         listed.push(puzzles.made(hub.thinking(), date).await?.summary());
     }
     Ok(Json(RummikubPuzzleList {
-        today: today().to_string(),
+        today: puzzles.today().to_string(),
         puzzles: listed,
     }))
 }
@@ -67,7 +68,9 @@ pub async fn daily(
     Extension(puzzles): Extension<Arc<Puzzles>>,
 ) -> Result<Json<RummikubPuzzleView>, ApiError> {
     puzzles.admit(from.ip())?;
-    Ok(Json(puzzles.made(hub.thinking(), today()).await?.view()))
+    Ok(Json(
+        puzzles.made(hub.thinking(), puzzles.today()).await?.view(),
+    ))
 }
 
 /// One daily Rummikub puzzle by its date: today's or an older one still listed.

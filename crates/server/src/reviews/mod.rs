@@ -24,7 +24,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
-use crate::hub::{now_ms, valid_table_id, Hub};
+use crate::hub::{valid_table_id, Hub};
 use crate::store::StoredTable;
 use crate::thinking::Priority;
 use crate::transport::RateLimiter;
@@ -205,7 +205,7 @@ impl Hub {
             return Ok(pending(id, progress.game, progress.fraction()));
         }
         let node = self.review_node();
-        let now = now_ms();
+        let now = self.now_ms();
         if let Some(row) = self.store.review(id).await? {
             if let Some(document) = row.document {
                 let document = Arc::new(document);
@@ -300,7 +300,7 @@ impl Hub {
             Ok(Some(document)) => {
                 let turns = progress.total.load(Ordering::Relaxed);
                 self.store
-                    .finish_review(&id, &node, &document, turns, now_ms())
+                    .finish_review(&id, &node, &document, turns, self.now_ms())
                     .await
                     .map(|stored| stored.then_some(document))
             }
@@ -452,7 +452,7 @@ async fn keep_claim(hub: std::sync::Weak<Hub>, id: String, node: String, progres
                 &node,
                 progress.done.load(Ordering::Relaxed),
                 progress.total.load(Ordering::Relaxed),
-                now_ms() + claim.as_millis() as i64,
+                alive.now_ms() + claim.as_millis() as i64,
             )
             .await;
         match renewed {

@@ -18,7 +18,7 @@ use super::{bounded, bounded_colour, check, playable, replay, state, SOLVER_BOUN
 use crate::error::ApiError;
 use crate::http::accounts::Session;
 use crate::http::extract::JsonBody;
-use crate::hub::{now_ms, Hub};
+use crate::hub::Hub;
 use crate::queue::WorkQueue;
 use crate::store::StoredSoloBest;
 use crate::thinking::Priority;
@@ -325,7 +325,7 @@ pub async fn record(
         alternate: level.alternate,
         millis: request.millis,
         stones: build.pieces().len() as u32,
-        at_ms: now_ms(),
+        at_ms: hub.now_ms(),
     };
     let account = &signed.account.id;
     let new_best = hub.store.record_solo(account, &best).await?;

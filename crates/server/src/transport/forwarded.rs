@@ -1,9 +1,12 @@
 //! The client behind a trusted balancer (`rumi serve --trusted-proxy CIDR`). Its
-//! connections carry the client's address in `Forwarded` (RFC 7239) or
-//! `X-Forwarded-For`; every proxy appends the address it saw, so the client is the
-//! rightmost address that is not itself a trusted proxy: what a client writes into
-//! the header itself stays to the left of it and is never believed. A connection from
-//! anyone else keeps its own address, whatever headers it sends.
+//! connections carry the client's address in `X-Forwarded-For`, the one header rumi
+//! reads (HAProxy's `option forwardfor`; `Forwarded` is ignored, so a client cannot
+//! slip in a header that the proxy does not clean). Every proxy appends the address it
+//! saw, so the client is the rightmost address that is not itself a trusted proxy:
+//! what a client writes into the header itself stays to the left of it and is never
+//! believed. A missing, `unknown` or unreadable address counts as the proxy
+//! connection's own address, never as nobody. A connection from anyone else keeps its
+//! own address, whatever headers it sends.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -17,6 +20,9 @@ use ipnet::IpNet;
 use super::connections::{ConnectionSlot, Connections};
 use super::Limits;
 
+/// The header a trusted proxy writes the client's address into.
+pub const FORWARDED_FOR: &str = "x-forwarded-for";
+
 /// A trusted proxy as `rumi serve --trusted-proxy` takes it: a network
 /// (`10.0.0.0/8`) or one address (`127.0.0.1`).
 pub fn parse_proxy(text: &str) -> Result<IpNet, String> {
@@ -27,42 +33,29 @@ pub fn parse_proxy(text: &str) -> Result<IpNet, String> {
         })
 }
 
-/// The client a trusted proxy forwarded, from the request's headers; `None` when the
-/// headers name none (then the proxy's own address stands).
-pub fn client_behind(headers: &HeaderMap, trusted: &[IpNet]) -> Option<IpAddr> {
-    let hops = forwarded_for(headers).or_else(|| x_forwarded_for(headers))?;
+/// The client a trusted proxy at `proxy` forwarded, from the request's
+/// `X-Forwarded-For`: the rightmost address that is no trusted proxy, or `proxy` itself
+/// when the header names no readable one.
+pub fn client_behind(headers: &HeaderMap, trusted: &[IpNet], proxy: IpAddr) -> IpAddr {
+    let Some(hops) = x_forwarded_for(headers) else {
+        return proxy;
+    };
     let mut last = None;
     for hop in hops.iter().rev() {
-        let ip = (*hop)?;
+        let Some(ip) = *hop else {
+            return proxy;
+        };
         if !trusted.iter().any(|net| net.contains(&ip)) {
-            return Some(ip);
+            return ip;
         }
         last = Some(ip);
     }
     // Every hop a trusted proxy: the first of them is the client.
-    last
+    last.unwrap_or(proxy)
 }
 
-/// The `for=` addresses of every `Forwarded` header, in order (`None` for one that is
-/// not an address: `unknown`, an obfuscated name, garbage).
-fn forwarded_for(headers: &HeaderMap) -> Option<Vec<Option<IpAddr>>> {
-    let mut hops = Vec::new();
-    for value in headers.get_all("forwarded") {
-        let text = value.to_str().ok()?;
-        for element in text.split(',') {
-            let node = element
-                .split(';')
-                .filter_map(|pair| pair.trim().split_once('='))
-                .find(|(name, _)| name.eq_ignore_ascii_case("for"))
-                .map(|(_, node)| node.trim().trim_matches('"'));
-            hops.push(node.and_then(node_address));
-        }
-    }
-    (!hops.is_empty()).then_some(hops)
-}
-
-/// An RFC 7239 node: `192.0.2.60`, `192.0.2.60:4711`, `[2001:db8::17]` or
-/// `[2001:db8::17]:4711`.
+/// An address as a proxy writes it: `192.0.2.60`, `192.0.2.60:4711`,
+/// `[2001:db8::17]` or `[2001:db8::17]:4711`.
 fn node_address(node: &str) -> Option<IpAddr> {
     if let Some(rest) = node.strip_prefix('[') {
         return rest.split_once(']')?.0.parse().ok();
@@ -72,11 +65,15 @@ fn node_address(node: &str) -> Option<IpAddr> {
         .or_else(|| node.parse::<SocketAddr>().ok().map(|s| s.ip()))
 }
 
+/// The hops of every `X-Forwarded-For` header, in order (`None` for one that is not an
+/// address); `None` without the header.
 fn x_forwarded_for(headers: &HeaderMap) -> Option<Vec<Option<IpAddr>>> {
     let mut hops = Vec::new();
-    for value in headers.get_all("x-forwarded-for") {
-        let text = value.to_str().ok()?;
-        hops.extend(text.split(',').map(|hop| node_address(hop.trim())));
+    for value in headers.get_all(FORWARDED_FOR) {
+        match value.to_str() {
+            Ok(text) => hops.extend(text.split(',').map(|hop| node_address(hop.trim()))),
+            Err(_) => hops.push(None),
+        }
     }
     (!hops.is_empty()).then_some(hops)
 }
@@ -111,9 +108,7 @@ pub(super) async fn forwarded_client(
     {
         return next.run(request).await;
     }
-    let Some(client) = client_behind(request.headers(), &forwarding.trusted) else {
-        return next.run(request).await;
-    };
+    let client = client_behind(request.headers(), &forwarding.trusted, peer.ip());
     let via = request.extensions().get::<ConnectionSlot>().cloned();
     match forwarding
         .connections
@@ -147,43 +142,51 @@ mod tests {
         list.iter().map(|n| n.parse().unwrap()).collect()
     }
 
+    const PROXY: &str = "10.0.0.2";
+
+    fn behind(h: &HeaderMap, trusted: &[IpNet]) -> IpAddr {
+        client_behind(h, trusted, PROXY.parse().unwrap())
+    }
+
     #[test]
     fn the_client_is_the_rightmost_address_that_is_no_trusted_proxy() {
         let trusted = nets(&["10.0.0.0/8"]);
-        let ip = |s: &str| Some(s.parse::<IpAddr>().unwrap());
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
         // A client that writes its own header is believed only for what it cannot
         // forge: the address the proxy appended.
         let h = headers(&[("x-forwarded-for", "1.2.3.4, 203.0.113.9, 10.0.0.2")]);
-        assert_eq!(client_behind(&h, &trusted), ip("203.0.113.9"));
-        let h = headers(&[(
-            "forwarded",
-            r#"for=1.2.3.4, for="[2001:db8::17]:4711";proto=https"#,
-        )]);
-        assert_eq!(client_behind(&h, &trusted), ip("2001:db8::17"));
-        let h = headers(&[("forwarded", "for=198.51.100.7:80;by=10.0.0.1")]);
-        assert_eq!(client_behind(&h, &trusted), ip("198.51.100.7"));
-        // Forwarded wins over X-Forwarded-For; two headers read as one list.
-        let h = headers(&[
-            ("x-forwarded-for", "198.51.100.1"),
-            ("forwarded", "for=198.51.100.2"),
-        ]);
-        assert_eq!(client_behind(&h, &trusted), ip("198.51.100.2"));
+        assert_eq!(behind(&h, &trusted), ip("203.0.113.9"));
+        let h = headers(&[("x-forwarded-for", "[2001:db8::17]:4711")]);
+        assert_eq!(behind(&h, &trusted), ip("2001:db8::17"));
+        // Two headers read as one list.
         let h = headers(&[
             ("x-forwarded-for", "198.51.100.1"),
             ("x-forwarded-for", "198.51.100.3"),
         ]);
-        assert_eq!(client_behind(&h, &trusted), ip("198.51.100.3"));
+        assert_eq!(behind(&h, &trusted), ip("198.51.100.3"));
     }
 
     #[test]
-    fn no_address_or_a_garbled_one_names_no_client() {
-        let trusted = nets(&["127.0.0.1/32"]);
-        assert_eq!(client_behind(&HeaderMap::new(), &trusted), None);
-        let h = headers(&[("x-forwarded-for", "1.2.3.4, not-an-address")]);
-        assert_eq!(client_behind(&h, &trusted), None);
-        let h = headers(&[("forwarded", "for=unknown")]);
-        assert_eq!(client_behind(&h, &trusted), None);
-        let h = headers(&[("forwarded", "for=_hidden, for=127.0.0.1")]);
-        assert_eq!(client_behind(&h, &trusted), None);
+    fn a_forwarded_header_is_never_believed() {
+        let trusted = nets(&["10.0.0.0/8"]);
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let h = headers(&[("forwarded", "for=198.51.100.7")]);
+        assert_eq!(behind(&h, &trusted), ip(PROXY));
+        let h = headers(&[
+            ("forwarded", "for=198.51.100.2"),
+            ("x-forwarded-for", "198.51.100.1"),
+        ]);
+        assert_eq!(behind(&h, &trusted), ip("198.51.100.1"));
+    }
+
+    #[test]
+    fn no_address_or_a_garbled_one_counts_as_the_proxys_own() {
+        let trusted = nets(&["10.0.0.0/8"]);
+        let proxy = PROXY.parse::<IpAddr>().unwrap();
+        assert_eq!(behind(&HeaderMap::new(), &trusted), proxy);
+        for garbled in ["1.2.3.4, not-an-address", "unknown", "_hidden", ""] {
+            let h = headers(&[("x-forwarded-for", garbled)]);
+            assert_eq!(behind(&h, &trusted), proxy, "{garbled}");
+        }
     }
 }

@@ -98,6 +98,7 @@ pub enum ErrorCode {
     AccountSeat,
     RatedRules,
     RatedTable,
+    SeatNeverTaken,
     UnknownPlayer,
     // Passkeys.
     PasskeyRefused,
@@ -210,6 +211,7 @@ impl ErrorCode {
             ErrorCode::AccountSeat => "account_seat",
             ErrorCode::RatedRules => "rated_rules",
             ErrorCode::RatedTable => "rated_table",
+            ErrorCode::SeatNeverTaken => "seat_never_taken",
             ErrorCode::UnknownPlayer => "unknown_player",
             ErrorCode::PasskeyRefused => "passkey_refused",
             ErrorCode::PasskeysUnavailable => "passkeys_unavailable",

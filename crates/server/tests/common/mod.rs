@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
+use server::clock::{noon_utc, Clock};
 use server::{HubOptions, ServerConfig};
 
 pub mod browser;
@@ -48,12 +49,37 @@ pub async fn temp_postgres(name: &str) -> String {
     format!("{base}/{db}")
 }
 
+/// The clock of every test server unless a test chooses another: it stands at noon
+/// (UTC) of a fixed day until the test moves it, so that no verdict depends on the
+/// machine's date or speed.
+pub fn test_clock() -> Clock {
+    Clock::manual(noon_utc(2026, 3, 15))
+}
+
+/// The public defaults of `HubOptions` on the test clock.
+pub fn defaults() -> HubOptions {
+    HubOptions {
+        clock: test_clock(),
+        ..HubOptions::default()
+    }
+}
+
 /// A server for tests: no per-address caps, and seeds may be chosen at tables of
 /// people, so that deals are the same every run.
 pub async fn start(db: &str, bot_delay_ms: u64) -> TestServer {
+    start_on_with(db, test_clock(), bot_delay_ms).await
+}
+
+/// [`start`] with a clock of the test's choosing.
+pub async fn start_on(db: &str, clock: Clock) -> TestServer {
+    start_on_with(db, clock, 0).await
+}
+
+async fn start_on_with(db: &str, clock: Clock, bot_delay_ms: u64) -> TestServer {
     start_with(
         db,
         HubOptions {
+            clock,
             bot_delay: Duration::from_millis(bot_delay_ms),
             max_open_tables_per_address: 0,
             tables_per_minute_per_address: 0,
@@ -69,7 +95,12 @@ pub async fn start(db: &str, bot_delay_ms: u64) -> TestServer {
                 per_minute_per_address: 0,
                 ..Default::default()
             },
-            ..HubOptions::default()
+            puzzles: server::puzzles::PuzzleLimits {
+                per_minute_per_address: 0,
+                checks_per_minute_per_address: 0,
+                ..Default::default()
+            },
+            ..defaults()
         },
     )
     .await
@@ -105,6 +136,11 @@ pub async fn start_full(
 }
 
 impl TestServer {
+    /// The server's clock (a test's clock can be moved on: `advance`).
+    pub fn clock(&self) -> &Clock {
+        self.running.hub.clock()
+    }
+
     pub async fn get(&self, path: &str) -> (u16, Value) {
         let response = self
             .client
@@ -243,7 +279,9 @@ impl TestServer {
         token: Option<&str>,
         done: impl Fn(&Value) -> bool,
     ) -> Value {
-        for _ in 0..600 {
+        // A hang guard, not a verdict on speed: generous for a busy machine.
+        let give_up = std::time::Instant::now() + Duration::from_secs(180);
+        while std::time::Instant::now() < give_up {
             let view = self.view(id, token).await;
             if done(&view) {
                 return view;
