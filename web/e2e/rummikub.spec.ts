@@ -381,7 +381,7 @@ test("rounds (de): a new deal, old rules, a time-out, a bot plays two rounds, th
   expect(rules, "the old rules").toMatch(/Reihen über 13/);
   await expect(page.locator(tid("turn-status")), "my turn").toHaveAttribute("data-my-turn", "true", { timeout: 20_000 });
   // (the bot's move replaces the message at once: the message as it was shown)
-  await page.waitForFunction(() => (window as any).__shown.some((s: { last: string }) => /Strafsteine/.test(s.last)), null, { timeout: 15_000 });
+  await page.waitForFunction(() => (window as any).__shown.some((s: { last: string }) => /Strafsteine/.test(s.last)), null, { timeout: 60_000 });
   // The rack as shown just before the first time-out was said, and with it.
   const shown: { rack: string; last: string }[] = await page.evaluate(() => (window as any).__shown);
   const k = shown.findIndex((s) => /Strafsteine/.test(s.last));
