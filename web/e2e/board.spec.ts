@@ -20,7 +20,7 @@ import type { CDPSession, Page } from "@playwright/test";
 import { test, expect, repo, DESKTOP, PHONE, PHONE_LANDSCAPE, type Api } from "./fixtures";
 // @ts-expect-error (a plain .mjs script of the build, without types)
 import { check as checkPalette, MIN_DE2000 } from "../scripts/check-palette.mjs";
-import { axeCheck, columnPoint, DOCS_SHOTS, log, openSeat, practiceTable, SHOTS, tid, waitAttr } from "./helpers";
+import { axeCheck, columnPoint, DOCS_SHOTS, log, openSeat, practiceTable, SHOTS, tid, viewWhen, waitAttr } from "./helpers";
 
 const palette = JSON.parse(fs.readFileSync(path.join(repo, "web/src/rumis/palette.json"), "utf8")).colours;
 
@@ -413,7 +413,7 @@ test("board-log: a time-out's line; on a phone the rack stays under the table", 
         timeout = (await logLines(page)).find((l) => l.kind === "timeout" && l.player === "0") ?? null;
         return timeout !== null;
       },
-      { message: "a time-out's line", timeout: 20_000, intervals: [100] },
+      { message: "a time-out's line", timeout: 60_000, intervals: [100] },
     )
     .toBe(true);
   expect(timeout!.text, "the time-out's line").toMatch(/Ana ran out of time: 3 tiles/);
@@ -436,33 +436,28 @@ test("board-log: a time-out's line; on a phone the rack stays under the table", 
 
 // ---- point 12: replays -------------------------------------------------------------------
 
+/** My turn with a placement to make, or the game over. */
+const myRumisTurn = (v: any) => v.over || (v.to_move === v.you && v.rumis.legal.length > 0);
+
 /** Plays `n` of this seat's moves over the API (the middle legal placement each), waiting for the others. */
 async function playMoves(api: Api, id: string, token: string, n: number) {
-  for (let played = 0; played < n; ) {
-    const v = await api("GET", `/api/tables/${id}`, undefined, token);
+  for (let played = 0; played < n; played++) {
+    const v = await viewWhen(api, id, token, myRumisTurn, "my turn");
     if (v.over) return;
-    if (v.to_move !== v.you || !v.rumis.legal.length) {
-      await new Promise((r) => setTimeout(r, 50)); // (polling the bot's turn)
-      continue;
-    }
     const p = v.rumis.legal[Math.floor(v.rumis.legal.length / 2)];
     await api("POST", `/api/tables/${id}/actions`, { version: v.version, action: { stone: p.stone, cells: p.cells } }, token);
-    played++;
   }
 }
 
 async function playRumisOut(api: Api, id: string, token: string) {
-  for (let i = 0; i < 200; i++) {
-    const v = await api("GET", `/api/tables/${id}`, undefined, token);
+  // (a bound on my moves, not on the time the bot takes)
+  for (let moves = 0; moves < 200; moves++) {
+    const v = await viewWhen(api, id, token, myRumisTurn, "my turn or the end");
     if (v.over) return v;
-    if (v.to_move !== v.you || !v.rumis.legal.length) {
-      await new Promise((r) => setTimeout(r, 50)); // (polling the bot's turn)
-      continue;
-    }
     const p = v.rumis.legal[0];
     await api("POST", `/api/tables/${id}/actions`, { version: v.version, action: { stone: p.stone, cells: p.cells } }, token).catch(() => null);
   }
-  throw new Error("the Rumis game did not end");
+  throw new Error("the Rumis game did not end in 200 of my moves");
 }
 
 test("board-replay: a click on a move jumps there; a finished Rummikub replay shows every rack", async ({ page, base, api }) => {

@@ -34,6 +34,8 @@ export class Server {
     readonly botDelayMs = 60,
     /** `--handover-after-seconds` (the server's 60 when null). */
     readonly handoverAfterSeconds: number | null = null,
+    /** `--allow-chosen-seeds`: a creator may fix the deal also at a table with other people. */
+    readonly allowChosenSeeds = false,
   ) {}
 
   /** Starts the server on `addr` (port 0: any free port) and reads its "listening on" line. */
@@ -42,6 +44,7 @@ export class Server {
     // No limits per address: every page of every test comes from 127.0.0.1.
     const args = ["serve", "--addr", addr, "--db", `sqlite://${path.join(this.dir, "e2e.db")}`, "--bot-delay-ms", String(this.botDelayMs), "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0", "--sign-ins-per-minute-per-address", "0"];
     if (this.handoverAfterSeconds !== null) args.push("--handover-after-seconds", String(this.handoverAfterSeconds));
+    if (this.allowChosenSeeds) args.push("--allow-chosen-seeds");
     if (webDir) args.push("--web-dir", webDir);
     const child = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
@@ -131,16 +134,20 @@ type WorkerFixtures = {
   /** Seconds a player must be away before the others may hand their seat to a bot
    * (`test.use({ handoverAfterSeconds: 0 })`; null: the server's default). */
   handoverAfterSeconds: number | null;
+  /** `test.use({ allowChosenSeeds: true })`: the deal's seed may be fixed at a table with
+   * other people too (`--allow-chosen-seeds`), so that a test deals a known situation. */
+  allowChosenSeeds: boolean;
   server: Server;
 };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   botDelayMs: [60, { scope: "worker", option: true }],
   handoverAfterSeconds: [null, { scope: "worker", option: true }],
+  allowChosenSeeds: [false, { scope: "worker", option: true }],
   server: [
-    async ({ botDelayMs, handoverAfterSeconds }, use) => {
+    async ({ botDelayMs, handoverAfterSeconds, allowChosenSeeds }, use) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rumi-e2e-"));
-      const server = new Server(dir, botDelayMs, handoverAfterSeconds);
+      const server = new Server(dir, botDelayMs, handoverAfterSeconds, allowChosenSeeds);
       await server.start();
       await use(server);
       await server.kill();

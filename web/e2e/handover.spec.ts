@@ -26,12 +26,15 @@ test("handover: the practice seed; my own seat to a bot and back", async ({ open
   await expect(A.locator(tid("seed")), "the seed may not be chosen against a bot").toBeEnabled();
   await A.fill(tid("seed"), "42");
   // The table page's bot list (/api/meta) arrives after its first view, as it may on a
-  // loaded server: the hand-over control must still appear.
-  let metaDelayed = 0;
+  // loaded server: held until the page shows a view; the hand-over control must still appear.
+  let metaAfterView = 0;
   await A.route("**/api/meta", async (route) => {
-    metaDelayed++;
-    await new Promise((r) => setTimeout(r, 2_000));
-    await route.continue();
+    const shown = await A.locator(`${tid("turn-status")}[data-version]`).waitFor({ timeout: 30_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) metaAfterView++;
+    await route.continue().catch(() => {});
   });
   const a = await submitCreate(A);
   await expect(A.locator(tid("practice-seed")), "the practice label").toHaveText("practice: seed 42");
@@ -50,7 +53,7 @@ test("handover: the practice seed; my own seat to a bot and back", async ({ open
   // Your own seat to a bot: it plays for you; then take it back.
   await expect(A.locator(tid("hand-bot-1")), "a bot's seat is offered to a bot").toHaveCount(0);
   await A.locator(tid("hand-bot-0")).waitFor();
-  expect(metaDelayed, "the table page asked for the bot list").toBeGreaterThan(0);
+  expect(metaAfterView, "the table page's bot list, answered after its first view").toBeGreaterThan(0);
   await A.unroute("**/api/meta");
   await A.selectOption(tid("hand-bot-choice-0"), "random");
   const before = Number(await A.locator(tid("turn-status")).getAttribute("data-version"));

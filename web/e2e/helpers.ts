@@ -188,6 +188,23 @@ export async function practiceTable(api: Api, body: unknown): Promise<{ id: stri
   return { id: made.id, token: made.you?.token ?? null, made };
 }
 
+/** The seat's view (or a spectator's, token null) once `ready` holds for it: polled,
+ * since bots and clocks move on the server's time. The deadline only keeps a stuck game
+ * from hanging the test. */
+export async function viewWhen(api: Api, id: string, token: string | null, ready: (view: any) => boolean, what: string, timeout = 120_000): Promise<any> {
+  let view: any = null;
+  await expect
+    .poll(
+      async () => {
+        view = await api("GET", `/api/tables/${id}`, undefined, token);
+        return ready(view);
+      },
+      { message: `table ${id}: ${what}`, timeout, intervals: [50] },
+    )
+    .toBe(true);
+  return view;
+}
+
 /** Opens a seat by its link and waits for the first view. */
 export async function openSeat(page: Page, base: string, id: string, token: string): Promise<void> {
   await page.goto(`${base}/t/${id}#token=${token}`);

@@ -59,9 +59,13 @@ async function draw(api: Api, id: string, token: string) {
   await api("POST", `/api/tables/${id}/actions`, { version: v.version, action: { type: "draw" } }, token);
 }
 
+// The turn test's table has two people and a fixed seed: a server that allows it.
+test.use({ allowChosenSeeds: true });
+
 test("turn: the title, favicon, sound, notification and the clock's last seconds", async ({ open, base, api }) => {
-  // Two people, no clock: Ana in the browser, Bo over the API.
-  const made = await api("POST", "/api/tables", { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "human", name: "Bo" }] });
+  // Two people, no clock: Ana in the browser, Bo over the API. Seed 1: Bo starts
+  // (`rumi rummikub deal --seed 1`), so that Ana's page first shows his turn.
+  const made = await api("POST", "/api/tables", { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "human", name: "Bo" }], seed: 1 });
   const id = made.id;
   const ana = made.you.token;
   const invite = new URLSearchParams(made.seats[1].invite.split("#")[1]).get("token");
@@ -72,14 +76,13 @@ test("turn: the title, favicon, sound, notification and the clock's last seconds
   await page.context().addInitScript(NOTIFICATION_STUB);
   await openSeat(page, base, id, ana);
   const first = await api("GET", `/api/tables/${id}`, undefined, ana);
-  if (first.to_move !== 0) {
-    // Bo's turn: no mark; then Bo moves and it is Ana's.
-    await expect(page.locator(tid("turn-status"))).toHaveAttribute("data-my-turn", "false");
-    const t0 = await title(page);
-    expect(t0, "not my turn, yet the title has a mark").not.toContain("●");
-    expect(await favicon(page), "not my turn, yet the favicon has a dot").toBe("false");
-    await draw(api, id, bo);
-  }
+  expect(first.to_move, "seed 1: Bo moves first").toBe(1);
+  // Bo's turn: no mark; then Bo moves and it is Ana's.
+  await expect(page.locator(tid("turn-status"))).toHaveAttribute("data-my-turn", "false");
+  const t0 = await title(page);
+  expect(t0, "not my turn, yet the title has a mark").not.toContain("●");
+  expect(await favicon(page), "not my turn, yet the favicon has a dot").toBe("false");
+  await draw(api, id, bo);
   const mine = await waitTitle(page, (t) => t.startsWith("● Your turn · "), "(my turn)");
   expect(mine).toMatch(/^● Your turn · rumi — Rummikub /);
   expect(await favicon(page), "the favicon has no dot on my turn").toBe("true");
@@ -152,20 +155,16 @@ test("turn: the title, favicon, sound, notification and the clock's last seconds
   await page.context().close();
 
   // The clock's last 10 s: red, and said once (aria-live) on my own turn.
-  let table: Awaited<ReturnType<typeof practiceTable>> | null = null;
-  for (let seed = 1; seed <= 60 && !table; seed++) {
-    const t0 = await practiceTable(api, { game: "rummikub", rummikub: { rules: "current", turn_seconds: 12 }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "random" }], seed });
-    const v0 = await api("GET", `/api/tables/${t0.id}`, undefined, t0.token);
-    // version 0: I start and nobody has moved (a bot that starts may already have played; see the keyboard test)
-    if (v0.to_move === 0 && v0.version === 0 && !v0.rummikub.can_claim_redeal) table = t0;
-  }
-  expect(table, "no practice deal in 60 where I start").toBeTruthy();
+  // Seed 3: I start, without three pairs (`rumi rummikub deal --seed 3`).
+  const table = await practiceTable(api, { game: "rummikub", rummikub: { rules: "current", turn_seconds: 12 }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "random" }], seed: 3 });
+  const v0 = await api("GET", `/api/tables/${table.id}`, undefined, table.token);
+  expect([v0.to_move, v0.version, v0.rummikub.can_claim_redeal], "seed 3: my first turn, no new deal to demand").toEqual([0, 0, false]);
   for (const [locale, said] of [
     ["en-US", /^Only (1 second|([2-9]|10) seconds) left for your turn!$/],
     ["de-DE", /^Nur noch (1 Sekunde|([2-9]|10) Sekunden) für deinen Zug!$/],
   ] as const) {
     const p = await open({ ...DESKTOP, locale, name: `clock-${locale}` });
-    await openSeat(p, base, table!.id, table!.token);
+    await openSeat(p, base, table.id, table.token);
     await expect(p.locator(tid("countdown")), "the clock's last 10 s").toHaveAttribute("data-urgent", "true", { timeout: 20_000 });
     await expect(p.locator(tid("countdown")), "the clock is not marked urgent").toHaveClass(/\burgent\b/);
     const text = await waitText(p, "clock-warning", (t) => t.length > 0, 5_000, "(the warning said)");
@@ -174,35 +173,28 @@ test("turn: the title, favicon, sound, notification and the clock's last seconds
     log(`the clock warns (${locale}): ${text}`);
     await p.context().close();
     if (locale === "en-US") {
-      // The German page must see a fresh turn of mine: wait until my turn has time on the clock.
-      const v = await api("GET", `/api/tables/${table!.id}`, undefined, table!.token);
-      if (v.to_move !== 0 || (v.deadline_ms ?? 0) - Date.now() < 3000) {
-        await expect
-          .poll(
-            async () => {
-              const w = await api("GET", `/api/tables/${table!.id}`, undefined, table!.token);
-              if (w.over) throw new Error("the clock game ended");
-              return w.to_move === 0 && (w.deadline_ms ?? 0) - Date.now() > 11_000;
-            },
-            { message: "my turn with a fresh clock did not come back", timeout: 40_000, intervals: [200] },
-          )
-          .toBe(true);
-      }
+      // The German page opens on a turn of mine with at least 6 s left (half of each
+      // 12 s turn comes round every turn), time to open before its clock runs out.
+      await expect
+        .poll(
+          async () => {
+            const w = await api("GET", `/api/tables/${table.id}`, undefined, table.token);
+            if (w.over) throw new Error("the clock game ended");
+            return w.to_move === 0 && (w.deadline_ms ?? 0) - Date.now() > 6_000;
+          },
+          { message: "my turn with 6 s on the clock did not come back", timeout: 60_000, intervals: [100] },
+        )
+        .toBe(true);
     }
   }
 });
 
 test("names: default names, bot levels and plurals in German, then English", async ({ pageDe: page, base, api }) => {
   // A practice game against the greedy bot (no name given: the server's "Player 1").
-  let table: Awaited<ReturnType<typeof practiceTable>> | null = null;
-  for (let seed = 1; seed <= 60 && !table; seed++) {
-    const t0 = await practiceTable(api, { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human" }, { kind: "bot", bot: "greedy" }], seed });
-    const v0 = await api("GET", `/api/tables/${t0.id}`, undefined, t0.token);
-    // version 0: I start and nobody has moved (a bot that starts may already have played; see the keyboard test)
-    if (v0.to_move === 0 && v0.version === 0 && !v0.rummikub.can_claim_redeal) table = t0;
-  }
-  expect(table, "no practice deal in 60 where I start").toBeTruthy();
-  const t = table!;
+  // Seed 3: I start, without three pairs (`rumi rummikub deal --seed 3`).
+  const t = await practiceTable(api, { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human" }, { kind: "bot", bot: "greedy" }], seed: 3 });
+  const start = await api("GET", `/api/tables/${t.id}`, undefined, t.token);
+  expect([start.to_move, start.version, start.rummikub.can_claim_redeal], "seed 3: my first turn, no new deal to demand").toEqual([0, 0, false]);
   expect([t.made.you.name, t.made.seats[1].name], "the server's default names").toEqual(["Player 1", "greedy bot"]);
   await openSeat(page, base, t.id, t.token);
   await waitText(page, "seat-0", (s) => s.includes("Spieler 1"), 10_000, "(my default name in German)");

@@ -21,6 +21,13 @@ async function boardReady(page: Page, id: string): Promise<void> {
   await waitAttr(page, "puzzle-board", "data-ready", (v) => !!v, 20_000, "(the puzzle's board)");
 }
 
+/** The id (date) of the puzzle the page shows, once its board is drawn: the test
+ * follows the page, whichever day it is and should the day turn during the test. */
+async function shownPuzzle(page: Page): Promise<string> {
+  await waitAttr(page, "puzzle-board", "data-ready", (v) => !!v, 20_000, "(the puzzle's board)");
+  return (await page.locator(tid("puzzle-board")).getAttribute("data-id"))!;
+}
+
 /** "Check": the table goes to the server's engine. */
 async function check(page: Page, id: string): Promise<void> {
   const answer = page.waitForResponse((r) => r.url().endsWith(`/api/puzzles/rummikub/${id}/check`) && r.request().method() === "POST");
@@ -72,15 +79,17 @@ test("puzzles: the daily puzzle solved in English on the desktop, and a wrong ta
   await page.locator(tid("card-puzzles")).click();
   await expect(page).toHaveURL(/\/puzzles$/);
   await expect(page.locator("h1")).toHaveText("Rummikub puzzles");
-  const p: Puzzle = await api("GET", "/api/puzzles/rummikub/daily");
-  await boardReady(page, p.id);
+  // Today's puzzle, whichever it is: the test builds its tables from the puzzle's own
+  // tiles and the server's solution.
+  const p: Puzzle = await api("GET", `/api/puzzles/rummikub/${await shownPuzzle(page)}`);
   await expect(page.locator(tid("puzzle-heading"))).toContainText("Puzzle of the day");
   await expect(page.locator(tid("puzzle-goal"))).toHaveAttribute("data-goal", String(p.goal));
   await expect(page.locator(tid("end-turn"))).toHaveText("Check");
   await expect(page.locator(`${tid("table")} [data-testid^="set-"][data-tiles]`)).toHaveCount(p.table.length);
   await expect(page.locator(tid("rack"))).toHaveAttribute("data-count", String(p.rack.length));
 
-  // A wrong table: one rack tile alone is no set (K3).
+  // A wrong table on any puzzle: one rack tile alone is no set (K3); every other set is
+  // the puzzle's own.
   const rackStart = p.table.flat().length;
   await move(page, rackStart, "new");
   await check(page, p.id);
@@ -109,7 +118,9 @@ test("puzzles: the daily puzzle solved in English on the desktop, and a wrong ta
   await page.screenshot({ path: path.join(DOCS_SHOTS, "puzzles-en.png"), fullPage: true });
   await axeCheck(page, "the puzzles page solved (en, desktop)");
 
-  // Remembered in this browser; the solution revealed.
+  // Remembered in this browser over a reload (of the puzzle by its date: the day may
+  // turn meanwhile); the solution revealed.
+  await page.goto(`${base}/puzzles#${p.id}`);
   await page.reload();
   await boardReady(page, p.id);
   await expect(page.locator(tid("puzzle-solved-before"))).toBeVisible();
@@ -123,21 +134,21 @@ test("puzzles: the daily puzzle solved in English on the desktop, and a wrong ta
 test("puzzles: an older puzzle in German on a phone", async ({ open, base, api }) => {
   const phone = await open({ ...PHONE, locale: "de-DE", name: "phone-de" });
   await phone.goto(base + "/puzzles");
-  const list: { today: string; puzzles: { id: string }[] } = await api("GET", "/api/puzzles/rummikub");
-  const today = list.today;
-  await boardReady(phone, today);
+  await shownPuzzle(phone);
   await expect(phone.locator("h1")).toHaveText("Rummikub-Rätsel");
   await expect(phone.locator(tid("end-turn"))).toHaveText("Prüfen");
 
-  // Yesterday's puzzle from the list.
-  const older = list.puzzles[1].id;
+  // Yesterday's puzzle, the second of the page's list (newest first).
+  const second = phone.locator(`${tid("puzzle-list")} [data-testid^="puzzle-link-"]`).nth(1);
+  const older = ((await second.getAttribute("data-testid", { timeout: 10_000 })) ?? "").replace("puzzle-link-", "");
   await phone.locator(tid(`puzzle-link-${older}`)).click();
   await boardReady(phone, older);
   await expect(phone).toHaveURL(new RegExp(`/puzzles#${older}$`));
   await expect(phone.locator(tid("puzzle-heading"))).toContainText("Rätsel vom");
   const p: Puzzle = await api("GET", `/api/puzzles/rummikub/${older}`);
 
-  // Two rack tiles tapped into a new set: refused, said in German.
+  // Two rack tiles tapped into a new set, refused on any puzzle (a rack holds at least
+  // three tiles; a set of two is none), said in German.
   const rackStart = p.table.flat().length;
   await move(phone, rackStart, "new");
   await move(phone, rackStart + 1, rackStart);

@@ -11,7 +11,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import type { Browser } from "@playwright/test";
 import { test, expect, bin } from "./fixtures";
-import { axeCheck, cellsKey, columnPoint, drop, errorText, heights, isThree, log, normalise, notation, openForm, openSeat, practiceTable, recordRequests, shapeKey, shot, submitCreate, tid, waitAttr, waitError } from "./helpers";
+import { axeCheck, cellsKey, columnPoint, drop, errorText, heights, isThree, log, normalise, notation, openForm, openSeat, practiceTable, recordRequests, shapeKey, shot, submitCreate, tid, viewWhen, waitAttr, waitError } from "./helpers";
 
 /** Time to the first drawn board on a cold load of a table (a fresh browser context). */
 async function coldLoad(browser: Browser, base: string, id: string) {
@@ -66,8 +66,8 @@ test("rumis: a whole practice game against the bot through the UI", async ({ pag
   let sawRed = false;
   let reloaded = false;
   await page.click(tid("top-view")); // click-placing from above: every column is visible
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
+  // (a bound on the loop's rounds, each a move or a wait for one, not on the time)
+  for (let round = 0; round < 300; round++) {
     // (the page's turn: a view at which it is mine, or the end)
     const state = await waitAttr(page, "turn-status", "data-my-turn", () => true);
     if ((await page.locator(tid("turn-status")).getAttribute("data-over")) === "true") break;
@@ -177,7 +177,7 @@ test("rumis: a whole practice game against the bot through the UI", async ({ pag
     }
   }
   const final = await view();
-  expect(final.over, "the Rumis game ended within 90 s").toBe(true);
+  expect(final.over, "the Rumis game ended").toBe(true);
   await page.locator(tid("result-text")).waitFor({ timeout: 10_000 });
   const resultText = (await page.locator(tid("result-text")).textContent()) ?? "";
   expect(resultText.length, "a result text").toBeGreaterThan(0);
@@ -231,9 +231,9 @@ test("phone: a whole Rumis game by taps on the finder's marks", async ({ phone: 
   let moves = 0;
   let secondTaps = 0;
   let placeButtons = 0;
-  const deadline = Date.now() + 90_000;
   const status = page.locator(tid("turn-status"));
-  while (Date.now() < deadline) {
+  // (a bound on the loop's rounds, each a move or a wait for one, not on the time)
+  for (let round = 0; round < 300; round++) {
     if ((await status.getAttribute("data-over")) === "true") break;
     if ((await status.getAttribute("data-my-turn")) !== "true") {
       await page.locator(`${tid("turn-status")}[data-my-turn="true"], ${tid("turn-status")}[data-over="true"]`).waitFor({ timeout: 20_000 });
@@ -250,7 +250,7 @@ test("phone: a whole Rumis game by taps on the finder's marks", async ({ phone: 
     }
     const stone = fitting[0][0];
     await page.locator(tid(`tray-stone-${stone}`)).tap();
-    await expect(page.locator(tid("orientation")), `the first orientation offered for ${stone} fits somewhere`).toHaveAttribute("data-fits", "true", { timeout: 1_000 });
+    await expect(page.locator(tid("orientation")), `the first orientation offered for ${stone} fits somewhere`).toHaveAttribute("data-fits", "true", { timeout: 5_000 });
     const marks = (await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 5_000, `(marks for ${stone})`))!;
     const [mx, my] = marks.split(";")[0].split(",").map(Number);
     await page.locator(tid("rumis-canvas")).scrollIntoViewIfNeeded();
@@ -273,7 +273,7 @@ test("phone: a whole Rumis game by taps on the finder's marks", async ({ phone: 
     await waitAttr(page, "turn-status", "data-version", (x) => Number(x) > version, 10_000, async () => `(move ${moves} placed; error: ${await errorText(page)})`);
   }
   const v = await api("GET", `/api/tables/${t1.id}`, undefined, t1.token);
-  expect(v.over, `the phone game ended within 90 s (${moves} moves)`).toBe(true);
+  expect(v.over, `the phone game ended (${moves} moves)`).toBe(true);
   expect(secondTaps > 0 && placeButtons > 0, `placed by second tap ${secondTaps}, by Place ${placeButtons}`).toBe(true);
   // The move list names colour and player; the last move of each colour is marked.
   const first = (await page.locator(tid("history-0")).textContent()) ?? "";
@@ -287,15 +287,12 @@ test("phone: a whole Rumis game by taps on the finder's marks", async ({ phone: 
 
 test("dismantle: a marked stone taken off by pointing and Place, and placed again", async ({ page, base, api }) => {
   const t1 = await practiceTable(api, { game: "rumis", rumis: { scenario: "colca", players: 2, variant: "dismantle" }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed: 4 });
-  // The build phase over the API (first legal placement), until I am to take a stone off.
+  // The build phase over the API (first legal placement), until I am to take a stone off
+  // (a bound on my moves, not on the time the bot takes).
   let v: any = null;
-  for (let i = 0; i < 200; i++) {
-    v = await api("GET", `/api/tables/${t1.id}`, undefined, t1.token);
-    if (v.over || (v.to_move === 0 && v.rumis.removing)) break;
-    if (v.to_move !== 0 || !v.rumis.legal.length) {
-      await new Promise((r) => setTimeout(r, 50)); // (polling the bot's turn)
-      continue;
-    }
+  for (let moves = 0; moves < 200; moves++) {
+    v = await viewWhen(api, t1.id, t1.token, (w) => w.over || (w.to_move === 0 && (w.rumis.removing || w.rumis.legal.length > 0)), "my turn");
+    if (v.over || v.rumis.removing) break;
     const m = v.rumis.legal[0];
     await api("POST", `/api/tables/${t1.id}/actions`, { version: v.version, action: { stone: m.stone, cells: m.cells } }, t1.token).catch(() => {});
   }

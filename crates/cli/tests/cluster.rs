@@ -650,15 +650,23 @@ async fn poll(base: &str, path: &str, token: Option<&str>, done: impl Fn(&Value)
             return view;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(30),
+            start.elapsed() < Duration::from_secs(60),
             "never reached: {view}"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
-/// Two nodes with a one-second hand-over time, and a Rumis table of Ana (who created
-/// it on node 1) and Bo (who took his seat on node 2): the presence tests' start.
+/// The presence tests' hand-over time: a request or heartbeat this late between
+/// processes on a loaded machine is still not a player gone.
+const HANDOVER_MS: i64 = 5_000;
+/// Their lease: a connection's sighting without a heartbeat is a dead node's after it.
+const PRESENCE_LEASE_MS: i64 = 8_000;
+/// How late a node may write a sighting of a request (the server's hand-over / 4).
+const PRESENCE_SLACK_MS: i64 = HANDOVER_MS / 4;
+
+/// Two nodes with the presence tests' hand-over time and lease, and a Rumis table of
+/// Ana (who created it on node 1) and Bo (who took his seat on node 2): their start.
 struct PresenceCluster {
     _nats: Nats,
     nodes: [Served; 2],
@@ -668,14 +676,24 @@ struct PresenceCluster {
     /// The table's path, and the path that hands Ana's seat to a bot.
     table: String,
     hand_over: String,
+    db: String,
 }
 
 impl PresenceCluster {
     async fn start(db: &str, names: [&str; 2]) -> PresenceCluster {
         let db = temp_postgres(db);
         let nats = Nats::start();
-        let handover = ["--handover-after-seconds", "1"];
-        let nodes = names.map(|name| node_with(&db, &nats, name, &handover));
+        let (handover, lease) = (
+            (HANDOVER_MS / 1000).to_string(),
+            (PRESENCE_LEASE_MS / 1000).to_string(),
+        );
+        let flags = [
+            "--handover-after-seconds",
+            &handover,
+            "--lease-seconds",
+            &lease,
+        ];
+        let nodes = names.map(|name| node_with(&db, &nats, name, &flags));
         let (id, ana, bo) = two_people(
             &nodes[0].base,
             &nodes[1].base,
@@ -691,6 +709,50 @@ impl PresenceCluster {
             id,
             ana,
             bo,
+            db,
+        }
+    }
+
+    /// When `node` last saw Ana, as it told the others (`rumi_presence`), if it did.
+    fn ana_seen_by(&self, node: &str) -> Option<i64> {
+        psql(
+            &self.db,
+            &format!(
+                "SELECT seen_ms FROM rumi_presence WHERE table_id = '{}' AND seat = 0 AND node = '{node}'",
+                self.id
+            ),
+        )
+        .parse()
+        .ok()
+    }
+
+    /// Bo hands Ana's seat to a bot through node 2 until it is his; every refusal
+    /// before is that she has not been away long enough.
+    async fn hand_over_once_away(&self) {
+        let start = Instant::now();
+        loop {
+            let (status, answer) = post(
+                &self.nodes[1].base,
+                &self.hand_over,
+                Some(&self.bo),
+                json!({"bot": "greedy"}),
+            )
+            .await;
+            if status == 200 {
+                assert_eq!(answer["seats"][0]["kind"], "bot", "{answer}");
+                return;
+            }
+            assert_eq!(
+                (status, answer["code"].as_str()),
+                (409, Some("player_not_away_long_enough")),
+                "{answer}"
+            );
+            // (only keeps a hand-over that never comes from hanging the test)
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "never handed over"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 }
@@ -700,29 +762,42 @@ async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_
     if common::skipped_when_quick("PostgreSQL and NATS") {
         return;
     }
+    let cluster = PresenceCluster::start("cluster_presence", ["p1", "p2"]).await;
     let PresenceCluster {
-        _nats,
         nodes,
         id,
         ana,
         bo,
         table,
         hand_over,
-    } = PresenceCluster::start("cluster_presence", ["p1", "p2"]).await;
+        ..
+    } = &cluster;
     // Ana holds a WebSocket on node 1; Bo, on node 2, sees her there.
-    let ana_socket = Viewer::open(&nodes[0].base, &id, Some(&ana)).await;
-    let view = poll(&nodes[1].base, &table, Some(&bo), |v| {
+    let ana_socket = Viewer::open(&nodes[0].base, id, Some(ana)).await;
+    let view = poll(&nodes[1].base, table, Some(bo), |v| {
         v["seats"][0]["connected"] == true
     })
     .await;
     assert!(view["seats"][0]["handover_ms"].is_null(), "{view}");
-    // Past the hand-over time, and past a lease's lifetime (her node's heartbeat keeps
-    // her present): Bo may not hand her seat to a bot through node 2.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Her node's heartbeat renews its sighting of her past a lease's lifetime and past
+    // the hand-over time after she came, when a sighting left as it was would be a dead
+    // node's and she away long enough: Bo may still not hand her seat to a bot.
+    let came = cluster
+        .ana_seen_by("p1")
+        .expect("node 1 told the others she came");
+    let renewed_past = came + PRESENCE_LEASE_MS.max(HANDOVER_MS + PRESENCE_SLACK_MS);
+    let start = Instant::now();
+    while cluster.ana_seen_by("p1").unwrap_or(0) <= renewed_past {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "node 1's heartbeat never renewed her sighting"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let (status, answer) = post(
         &nodes[1].base,
-        &hand_over,
-        Some(&bo),
+        hand_over,
+        Some(bo),
         json!({"bot": "greedy"}),
     )
     .await;
@@ -737,37 +812,14 @@ async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_
     );
     // She leaves: node 2 learns it; once she has been away the hand-over time, Bo may.
     drop(ana_socket);
-    let view = poll(&nodes[1].base, &table, Some(&bo), |v| {
+    let view = poll(&nodes[1].base, table, Some(bo), |v| {
         v["seats"][0]["connected"] == false
     })
     .await;
     assert!(view["seats"][0]["handover_ms"].is_i64(), "{view}");
-    let start = Instant::now();
-    loop {
-        let (status, answer) = post(
-            &nodes[1].base,
-            &hand_over,
-            Some(&bo),
-            json!({"bot": "greedy"}),
-        )
-        .await;
-        if status == 200 {
-            assert_eq!(answer["seats"][0]["kind"], "bot", "{answer}");
-            break;
-        }
-        assert_eq!(
-            (status, answer["code"].as_str()),
-            (409, Some("player_not_away_long_enough")),
-            "{answer}"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "never handed over"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    cluster.hand_over_once_away().await;
     // Node 1 shows the bot in her seat too.
-    poll(&nodes[0].base, &table, None, |v| {
+    poll(&nodes[0].base, table, None, |v| {
         v["seats"][0]["kind"] == "bot"
     })
     .await;
@@ -825,24 +877,36 @@ async fn a_player_who_only_polls_one_node_is_not_away_on_another() {
     if common::skipped_when_quick("PostgreSQL and NATS") {
         return;
     }
+    let cluster = PresenceCluster::start("cluster_polling", ["q1", "q2"]).await;
+    // (both nodes have loaded the table: node 2's own picture of her starts before this)
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
     let PresenceCluster {
-        _nats,
         nodes,
         ana,
         bo,
         table,
         hand_over,
         ..
-    } = PresenceCluster::start("cluster_polling", ["q1", "q2"]).await;
-    // Ana reads her view on node 1 (no WebSocket) for three hand-over times; Bo, on
-    // node 2, tries to hand her seat to a bot after each of her requests: refused.
-    let end = Instant::now() + Duration::from_secs(3);
-    while Instant::now() < end {
-        get(&nodes[0].base, &table, Some(&ana)).await;
+    } = &cluster;
+    // Ana reads her view on node 1 (no WebSocket); Bo, on node 2, tries to hand her
+    // seat to a bot after each of her requests: refused, until node 1 has told the
+    // others of a request of hers past the hand-over time (and the slack) after her
+    // first, when the first sighting alone would let him.
+    get(&nodes[0].base, table, Some(ana)).await;
+    let first = cluster
+        .ana_seen_by("q1")
+        .expect("node 1 told the others it saw her")
+        .max(started);
+    let start = Instant::now();
+    loop {
+        get(&nodes[0].base, table, Some(ana)).await;
         let (status, answer) = post(
             &nodes[1].base,
-            &hand_over,
-            Some(&bo),
+            hand_over,
+            Some(bo),
             json!({"bot": "greedy"}),
         )
         .await;
@@ -851,28 +915,17 @@ async fn a_player_who_only_polls_one_node_is_not_away_on_another() {
             (409, Some("player_not_away_long_enough")),
             "{answer}"
         );
+        if cluster.ana_seen_by("q1").unwrap_or(0) > first + HANDOVER_MS + PRESENCE_SLACK_MS {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "node 1 never told the others of her later requests"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     // She stops: once she has been away the hand-over time, Bo may.
-    let start = Instant::now();
-    loop {
-        let (status, answer) = post(
-            &nodes[1].base,
-            &hand_over,
-            Some(&bo),
-            json!({"bot": "greedy"}),
-        )
-        .await;
-        if status == 200 {
-            break;
-        }
-        assert_eq!(answer["code"], "player_not_away_long_enough", "{answer}");
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "never handed over"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    cluster.hand_over_once_away().await;
 }
 
 /// A session made on one node is honoured on another (sessions live in the database),
