@@ -182,6 +182,19 @@ for (const locale of ["en-US", "de-DE"]) {
       await checkTargets(page, what, name === "phone");
       if (name === "phone") expect(await page.locator(tid("view-help")).textContent(), "no mouse or keys in the touch help").not.toMatch(/wheel|Mausrad|Enter|arrow|Pfeil/i);
       await shot(page, `rumis-${name}-${lang}.png`);
+      if (name === "phone") {
+        // The menu: sound, notifications, my seat to a bot (not my level), below the board.
+        await page.locator(tid("table-menu-button")).tap();
+        await expect(page.locator("#table-menu-title"), "the menu's heading focused").toBeFocused();
+        await expect(page.locator(tid("hand-own")), "my seat's hand-over says what it is").toContainText(lang === "de" ? "Ein Bot kann deinen Platz spielen" : "A bot can play your seat");
+        const menu = await page.evaluate(() => {
+          const r = (s: string) => document.querySelector(s)!.getBoundingClientRect();
+          return { title: r("#table-menu-title").top, hand: r('[data-testid="hand-own"]').bottom, h: innerHeight };
+        });
+        expect(menu.title >= 0 && menu.hand <= menu.h, `the menu scrolled into sight (${JSON.stringify(menu)})`).toBe(true);
+        await shot(page, `rumis-phone-menu-${lang}.png`);
+        await page.evaluate(() => window.scrollTo(0, 0));
+      }
     }
     // My move (over the API); the bot answers: the line under the build says it, drawn.
     const before = Number(await phone.locator(tid("turn-status")).getAttribute("data-version"));

@@ -82,7 +82,7 @@ export class RumisUI implements GameUI {
   private placeRow = h("div", { className: "place-row" }, this.ghostStatus, this.placeButton);
   private side = h("div", { className: "rumis-side" });
   /** The last move, drawn, under the board; the board lights its stone up for a moment. */
-  private lastMove = h("div", { className: "last-move", testid: "last-move", "aria-live": "polite" });
+  private lastMove = h("div", { className: "rumis-last", testid: "last-move", "aria-live": "polite" });
   /** Where the table's messages float: over the board's lower edge. */
   readonly messageSlot = h("div", { className: "msg-slot" });
   private fitHandler = () => this.fitBoard();
