@@ -178,9 +178,9 @@ export class RumisUI implements GameUI {
       return;
     }
     const landscape = matchMedia(LANDSCAPE).matches;
-    // (a phone held upright: "Suggest moves" over the board's corner, beside the top
-    // view, where it costs the board no row of its own)
-    const home = !landscape && phone ? this.viewControls : this.hintRow;
+    // (at a table on a phone held upright: "Suggest moves" over the board's corner,
+    // beside the top view, where it costs the board no row of its own)
+    const home = !landscape && phone && this.ctx.strip ? this.viewControls : this.hintRow;
     if (!this.spectator && this.hintButton.parentElement !== home) home.insertBefore(this.hintButton, home === this.hintRow ? this.hintList : null);
     const board = this.viewport.getBoundingClientRect();
     const shown = (e: HTMLElement) => e.isConnected && !e.hidden && e.getClientRects().length > 0;
