@@ -123,7 +123,9 @@ export class RummikubUI implements GameUI {
       const cs = getComputedStyle(e);
       return e.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom);
     };
-    const below = outer(this.last) + outer(this.roundBox) + outer(this.dock) + parseFloat(getComputedStyle(box).marginBottom);
+    // (a phone held sideways: the rack beside the table)
+    const beside = this.dock.getBoundingClientRect().left >= rect.right - 1;
+    const below = outer(this.last) + outer(this.roundBox) + (beside ? 0 : outer(this.dock)) + parseFloat(getComputedStyle(box).marginBottom);
     const height = Math.max(Math.round(0.4 * H), Math.floor(H - (rect.top + window.scrollY) - below - 6));
     if (box.style.height !== `${height}px`) box.style.height = `${height}px`;
     const base = parseFloat(getComputedStyle(box).getPropertyValue("--tile-w")) || 36;
