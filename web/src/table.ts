@@ -26,7 +26,7 @@ import type { CheckResult, Placement, Reason } from "./api";
 import { showNotFound } from "./notfound";
 import { rememberTable, forgetMyTable } from "./api";
 import { RummikubUI } from "./rummikub/ui";
-import { botLabel, botSeatName, localName, setBots } from "./names";
+import { botLabel, botOwnName, botSeatName, localName, setBots } from "./names";
 import { viewTitle } from "./titles";
 import { createTable } from "./create-form";
 import { TurnSignal } from "./turn";
@@ -48,11 +48,16 @@ export interface GameContext {
   check?(placement: Placement): Promise<CheckResult>;
   /** Rummikub: the end-turn button's text where a play is checked, not played (a puzzle). */
   endTurnLabel?: string;
+  /** The table page: the board fills the screen under the player strip, where the game
+   * may put its own part (the Rummikub clock). */
+  strip?: HTMLElement;
 }
 
 export interface GameUI {
   update(view: TableView): void;
   destroy(): void;
+  /** Where the table's messages float: by the board or the rack, not at the page's top. */
+  messageSlot?: HTMLElement;
 }
 
 /** The Rumis view, with three.js: a separate chunk, fetched only for Rumis tables. */
@@ -163,7 +168,9 @@ function sameSettings(v: TableView): CreateRequest {
 export function showTable(app: HTMLElement, id: string, token: string | null, notice: string | null = null): void {
   clear(app);
   document.body.classList.add("table-page");
-  const connection = h("span", { className: "connection", testid: "connection", "data-state": "connecting" }, t("table.connecting"));
+  // (its words in a span: on a phone a live connection is a dot)
+  const connectionText = h("span", { className: "connection-text" }, t("table.connecting"));
+  const connection = h("span", { className: "connection", testid: "connection", "data-state": "connecting" }, connectionText);
   const turn = h("div", { className: "turn", testid: "turn-status", "aria-live": "polite" }, t("common.loading"));
   const seats = h("div", { className: "seat-list", testid: "seat-list" });
   // The table's hints setting, for everyone to see.
@@ -209,13 +216,35 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   // Your turn in the tab's title and favicon, and (if asked for) by sound and notification.
   const signal = new TurnSignal();
   signal.controls.hidden = true;
-  app.append(
-    h("div", { className: "table-head" }, title, connection, turn, signal.controls),
-    h("div", { className: "table-side" }, seats, troubleBox, renameBox, waitingBox, takeBackBox, result, joinBox, takeSeatBox),
+  // The board is the screen: one line of players above it, everything else at the
+  // table in the menu below it (the ☰ button leads there).
+  const menuTitle = h("h2", { className: "table-menu-title", id: "table-menu-title", tabindex: -1 }, t("table.menu_title"));
+  const handOwnBox = h("div", { className: "hand-own", testid: "hand-own", hidden: true });
+  const menu = h(
+    "section",
+    { className: "table-menu", id: "table-menu", testid: "table-menu", "aria-labelledby": "table-menu-title" },
+    menuTitle,
+    signal.controls,
+    handOwnBox,
+    seats,
+    renameBox,
     fairness,
+    myLink,
+  );
+  const menuButton = h("button", { className: "menu-button", testid: "table-menu-button", "aria-controls": "table-menu", "aria-label": t("table.menu"), title: t("table.menu") }, "☰");
+  menuButton.addEventListener("click", () => {
+    menu.scrollIntoView({ block: "start" });
+    menuTitle.focus({ preventScroll: true });
+  });
+  const stripSeats = h("div", { className: "strip-seats", testid: "strip-seats" });
+  // (the game's own part of the strip: the Rummikub clock)
+  const stripSlot = h("div", { className: "strip-slot" });
+  app.append(
+    h("div", { className: "table-strip", testid: "table-strip" }, menuButton, title, connection, turn, stripSeats, stripSlot),
+    h("div", { className: "table-side" }, troubleBox, waitingBox, takeBackBox, result, joinBox, takeSeatBox),
     errorBox,
     gameBox,
-    myLink,
+    menu,
   );
 
   let view: TableView | null = null;
@@ -251,6 +280,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   const ctx: GameContext = {
     id,
     token,
+    strip: stripSlot,
     current: () => view,
     error(message: string, code?: string | null, why?: Reason | null) {
       errorBox.hidden = false;
@@ -401,7 +431,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       { className: "hand" },
       " ",
       // The menu is the level of the bot that would play, not the player's own.
-      h("label", { className: "hand-level", for: `hand-bot-choice-${s.seat}`, title: t("hand.level_label") }, t("hand.level_short"), " "),
+      h("label", { className: "hand-level", for: `hand-bot-choice-${s.seat}`, title: t("hand.level_label") }, own ? t("hand.own_label") : t("hand.level_short"), " "),
       botChoice,
       " ",
       h(
@@ -496,10 +526,13 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
                 "✎",
               )
             : null,
-          handControl(v, s),
+          // (your own seat's hand-over has a box of its own: it is not your level)
+          s.seat === v.you ? null : handControl(v, s),
         ),
       );
     }
+    renderHandOwn(v);
+    renderStrip(v);
     hintsLine.textContent = t(v.hints ? "table.hints_on" : "table.hints_off");
     hintsLine.title = t(v.hints ? "table.hints_on_title" : "table.hints_off_title");
     hintsLine.dataset.on = String(v.hints);
@@ -507,6 +540,39 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     seats.append(hintsLine);
     const rated = ratedBadge(v);
     if (rated) seats.append(rated);
+  }
+
+  /** Your own seat to a bot, in the menu: a bot that would take over, not your level. */
+  function renderHandOwn(v: TableView): void {
+    const mine = v.you !== null ? v.seats[v.you] : undefined;
+    const control = mine ? handControl(v, mine) : null;
+    clear(handOwnBox);
+    handOwnBox.hidden = !control;
+    if (control) handOwnBox.append(h("p", { className: "hand-own-note" }, t("hand.own_note")), control);
+  }
+
+  /** The one line above the board: each player, the one to move marked (Rumis: their
+   * colours; Rummikub: their tiles left). */
+  function renderStrip(v: TableView): void {
+    const status = statusOf(v);
+    clear(stripSeats);
+    for (const s of v.seats) {
+      const moving = status === "playing" && v.to_move === s.seat;
+      const full = seatName(s);
+      // (a bot by its own name: its level is in the menu and the tooltip)
+      const short = s.kind === "bot" && !s.claimed ? botOwnName(s.seat, s.name) : full;
+      const tiles = v.rummikub?.rack_sizes[s.seat];
+      stripSeats.append(
+        h(
+          "span",
+          { className: "strip-seat" + (moving ? " to-move" : "") + (s.seat === v.you ? " you" : ""), testid: `strip-seat-${s.seat}`, title: full + (s.seat === v.you ? ` (${t("common.you")})` : "") },
+          moving ? h("span", { className: "marker", "aria-hidden": "true" }, "▶") : null,
+          ...(v.rumis?.colours.filter((c) => c.owner === s.seat).map((c) => colourChip(c.colour)) ?? []),
+          h("span", { className: "strip-name" }, short),
+          tiles !== undefined ? h("span", { className: "strip-count", title: t("rk.tiles", { n: tiles }) }, h("span", { "aria-hidden": "true" }, String(tiles)), h("span", { className: "visually-hidden" }, t("rk.tiles", { n: tiles }))) : null,
+        ),
+      );
+    }
   }
 
   /** A bot seat whose bot failed: the server retries it, then a simpler bot moves for it. */
@@ -812,6 +878,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
       made
         .then((ui) => {
           game = ui;
+          ui.messageSlot?.append(errorBox);
           if (view) game.update(view);
         })
         .catch((e) => ctx.error(t("table.cannot_load", { error: (e as Error).message })));
@@ -836,7 +903,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     (message, code, why) => (token && code && REFUSED_TOKEN.includes(code) ? dropToken(message, code) : code === "no_table" ? gone() : ctx.error(message, code, why)),
     (state) => {
       connection.dataset.state = state;
-      connection.textContent = state === "open" ? t("table.live") : state === "connecting" ? t("table.connecting") : t("table.reconnecting");
+      connectionText.textContent = state === "open" ? t("table.live") : state === "connecting" ? t("table.connecting") : t("table.reconnecting");
     },
   );
   if (notice) ctx.error(notice);

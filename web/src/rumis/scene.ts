@@ -266,12 +266,53 @@ export class RumisScene {
       }
       const m = new THREE.Mesh(this.cubeGeometry, mat);
       m.position.set(c.x + 0.5, c.z + 0.5, c.y + 0.5);
-      m.userData = { column: { x: c.x, y: c.y }, cube: true };
+      m.userData = { column: { x: c.x, y: c.y }, cube: true, stone: c.stone };
       const e = new THREE.LineSegments(this.edgeGeometry, rank >= 0 ? lastEdge : edgeMat);
       e.position.copy(m.position);
       this.cubeGroup.add(m, e);
     }
     this.requestRender();
+  }
+
+  /** Lights the given stones (indexes in `history`) up for a moment: a player sees where
+   * the others just placed. Pulsing twice; one steady glow where motion is unwanted. The
+   * cubes drawn again meanwhile (the same view once more) go on glowing. */
+  flash(stones: number[]): void {
+    const id = ++this.flashes;
+    this.flashing = { stones: new Set(stones), start: performance.now(), id };
+    this.container.dataset.flash = stones.join(",");
+    this.container.dataset.flashes = String(id);
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const step = () => {
+      const f = this.flashing;
+      if (!f || f.id !== id) return;
+      const k = Math.min(1, (performance.now() - f.start) / 1600);
+      this.paintFlash(k >= 1 ? 0 : still ? 0.8 : 0.85 * Math.abs(Math.sin(k * Math.PI * 2)) * (1 - k / 2));
+      this.requestRender();
+      if (k < 1) requestAnimationFrame(step);
+      else {
+        this.flashing = null;
+        delete this.container.dataset.flash;
+      }
+    };
+    step();
+  }
+  private flashes = 0;
+  private flashing: { stones: Set<number>; start: number; id: number } | null = null;
+
+  private paintFlash(amount: number): void {
+    const f = this.flashing;
+    if (!f) return;
+    const glow = new THREE.Color(0xffd34d);
+    for (const o of this.cubeGroup.children) {
+      if (!(o instanceof THREE.Mesh) || !f.stones.has(o.userData.stone)) continue;
+      // (a material of its own: the colour's is shared by all its cubes)
+      if (!o.userData.rest) {
+        o.material = (o.material as THREE.MeshStandardMaterial).clone();
+        o.userData.rest = (o.material as THREE.MeshStandardMaterial).emissive.clone();
+      }
+      (o.material as THREE.MeshStandardMaterial).emissive.copy(o.userData.rest).lerp(glow, amount);
+    }
   }
 
   private textures = new Map<string, THREE.CanvasTexture>();

@@ -7,6 +7,7 @@
 // colour and player, the last move of each player highlighted, and typed moves.
 import { api, ApiError, statusOf, type Cell, type Placement, type Reason, type RumisView, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
+import { botOwnName } from "../names";
 import { t } from "../i18n/i18n";
 import { colourName, reason, ruleHref } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
@@ -62,9 +63,9 @@ export class RumisUI implements GameUI {
   /** Touch: the first tap shows the ghost, the second (or Place) places it. */
   private armed: string | null = null;
 
-  private viewport = h("div", { className: "rumis-viewport", testid: "rumis-viewport" });
+  private viewport = h("div", { className: "rumis-viewport", testid: "rumis-viewport", "data-area": "board" });
   private scores = h("div", { className: "rumis-scores", testid: "rumis-scores" });
-  private tray = h("div", { className: "tray", testid: "tray", role: "group", "aria-label": t("rumis.your_stones") });
+  private tray = h("div", { className: "tray", testid: "tray", role: "group", "aria-label": t("rumis.your_stones"), "data-area": "rack" });
   private turnControls = h("div", { className: "turn-controls", testid: "turn-controls" });
   private ghostStatus = h("div", { className: "ghost-status", testid: "ghost-status", "aria-live": "polite" });
   private placeButton = h("button", { className: "primary place", testid: "place-button", disabled: true }, t("rumis.place"));
@@ -77,8 +78,15 @@ export class RumisUI implements GameUI {
   private hintRow = h("div", { className: "hint-row", testid: "rumis-hint-row" }, this.hintButton, this.hintList);
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private viewControls = h("div", { className: "view-controls" });
+  private viewHelp = h("p", { className: "muted view-help", testid: "view-help" }, t(touchScreen() ? "board.view_help_touch" : "rumis.view_help"));
   private placeRow = h("div", { className: "place-row" }, this.ghostStatus, this.placeButton);
-  private fitHandler = () => this.fitPhone();
+  private side = h("div", { className: "rumis-side" });
+  /** The last move, drawn, under the board; the board lights its stone up for a moment. */
+  private lastMove = h("div", { className: "rumis-last", testid: "last-move", "aria-live": "polite" });
+  /** Where the table's messages float: over the board's lower edge. */
+  readonly messageSlot = h("div", { className: "msg-slot" });
+  private fitHandler = () => this.fitBoard();
+  private spectator = false;
 
   constructor(
     root: HTMLElement,
@@ -102,34 +110,33 @@ export class RumisUI implements GameUI {
     this.placeButton.addEventListener("click", () => this.placeGhost());
     this.hintButton.addEventListener("click", () => void this.showHints());
     const spectator = readOnly || ctx.current()?.you === null;
+    this.spectator = spectator;
+    // The board, with the last move under it; beside it (a phone: under it) the tray,
+    // the turn buttons and Place; the rest below those.
+    const parts: (HTMLElement | null)[] = [
+      spectator ? null : h("h3", {}, t("rumis.your_stones")),
+      spectator ? null : this.tray,
+      spectator ? null : this.turnControls,
+      spectator ? null : this.placeRow,
+      spectator ? null : this.hintRow,
+      this.viewHelp,
+      this.info,
+      h("h3", {}, t("rumis.scores")),
+      this.scores,
+      spectator ? null : h("details", { className: "typed", open: window.innerWidth > 700 }, h("summary", {}, t("rumis.type_move")), moveForm),
+      h("h3", {}, t(replay ? (touchScreen() ? "board.replay_moves_touch" : "board.replay_moves") : "rumis.moves")),
+      this.history,
+    ];
+    this.side.append(...parts.filter((x): x is HTMLElement => x !== null));
     root.append(
       h(
         "div",
-        { className: "rumis" },
-        h(
-          "div",
-          { className: "rumis-main" },
-          this.viewport,
-          this.viewControls,
-          this.info,
-        ),
-        h(
-          "div",
-          { className: "rumis-side" },
-          spectator ? null : h("h3", {}, t("rumis.your_stones")),
-          spectator ? null : this.tray,
-          spectator ? null : this.turnControls,
-          spectator ? null : this.placeRow,
-          spectator ? null : this.hintRow,
-          h("h3", {}, t("rumis.scores")),
-          this.scores,
-          spectator ? null : h("details", { className: "typed", open: window.innerWidth > 700 }, h("summary", {}, t("rumis.type_move")), moveForm),
-          h("h3", {}, t(replay ? (touchScreen() ? "board.replay_moves_touch" : "board.replay_moves") : "rumis.moves")),
-          this.history,
-        ),
+        { className: "rumis" + (ctx.strip ? " fill" : "") },
+        h("div", { className: "rumis-main" }, this.viewport, this.viewControls, this.messageSlot, this.lastMove),
+        this.side,
       ),
     );
-    this.viewControls.append(this.topButton, h("span", { className: "muted", testid: "view-help" }, " ", t(touchScreen() ? "board.view_help_touch" : "rumis.view_help")));
+    this.viewControls.append(this.topButton);
     window.addEventListener("resize", this.fitHandler);
     try {
       this.scene = new RumisScene(
@@ -160,24 +167,31 @@ export class RumisUI implements GameUI {
     this.scene?.destroy();
   }
 
-  /** On a phone the build takes the height left once the tray, the turn buttons and
-   * Place are on the screen too (portrait: below it; landscape: beside it), so that
-   * nobody scrolls between a stone and its column. */
-  private fitPhone(): void {
+  /** The build takes the screen's height left once the tray, the turn buttons and
+   * Place are on it too (under it on a phone held upright, else beside it), so that
+   * nobody scrolls between a stone and its column. On a desktop only at a table (the
+   * tutorial, replay and solo pages keep their fixed board). */
+  private fitBoard(): void {
     const phone = matchMedia(PHONE).matches;
-    if (!phone) {
+    if (!phone && !this.ctx.strip) {
       this.viewport.style.height = "";
       return;
     }
     const landscape = matchMedia(LANDSCAPE).matches;
-    const outer = (e: HTMLElement) => {
-      if (!e.isConnected || e.hidden) return 0;
-      const cs = getComputedStyle(e);
-      return e.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom);
-    };
-    const top = this.viewport.getBoundingClientRect().top + window.scrollY;
-    const below = landscape ? 0 : [this.viewControls, this.info, this.tray, this.turnControls, this.placeRow].reduce((a, e) => a + outer(e), 0);
-    const height = Math.max(landscape ? 140 : 170, Math.floor(window.innerHeight - top - below - 14));
+    // (at a table on a phone held upright: "Suggest moves" over the board's corner,
+    // beside the top view, where it costs the board no row of its own)
+    const home = !landscape && phone && this.ctx.strip ? this.viewControls : this.hintRow;
+    if (!this.spectator && this.hintButton.parentElement !== home) home.insertBefore(this.hintButton, home === this.hintRow ? this.hintList : null);
+    const board = this.viewport.getBoundingClientRect();
+    const shown = (e: HTMLElement) => e.isConnected && !e.hidden && e.getClientRects().length > 0;
+    // (the side column is under the board when the two do not fit side by side)
+    const sideBelow = !landscape && this.side.getBoundingClientRect().top >= board.bottom - 1;
+    const needed = sideBelow ? [this.hintRow, this.placeRow, this.tray].find(shown) : undefined;
+    const end = needed ?? this.lastMove;
+    const below = end.getBoundingClientRect().bottom + parseFloat(getComputedStyle(end).marginBottom) - board.bottom;
+    const top = board.top + window.scrollY;
+    const min = phone ? (landscape ? 140 : 170) : 420;
+    const height = Math.max(min, Math.floor(window.innerHeight - top - below - 8));
     if (this.viewport.style.height !== `${height}px`) this.viewport.style.height = `${height}px`;
   }
 
@@ -234,6 +248,7 @@ export class RumisUI implements GameUI {
     this.hintButton.disabled = !this.myTurn() || !!r.removing || legal.length === 0;
     // Only where the table allows hints (a practice table, or its creator chose so).
     this.hintRow.hidden = !view.hints;
+    this.hintButton.hidden = !view.hints;
     this.heights = heightMap(r.scenario.width, r.scenario.depth, r.cubes);
     if (this.scene) {
       this.scene.setBoard(r.scenario);
@@ -249,8 +264,53 @@ export class RumisUI implements GameUI {
     this.renderHistory();
     this.updateMarks();
     this.updateGhost();
-    this.fitPhone();
+    this.renderLastMove();
+    this.fitBoard();
   }
+
+  /** The last move under the board, drawn: who, the stone as it lies, and where. The
+   * stones others placed since the last view light up on the board for a moment. */
+  private renderLastMove(): void {
+    const r = this.rumis();
+    const i = r.history.length - 1;
+    const before = this.flashFrom;
+    this.flashFrom = r.history.length;
+    clear(this.lastMove);
+    this.lastMove.dataset.move = i >= 0 ? r.history[i] : "";
+    this.lastMove.dataset.index = String(i);
+    if (i < 0) {
+      this.lastMove.append(h("span", { className: "muted" }, t("rumis.last_none")));
+      return;
+    }
+    const words = r.history[i].split(/\s+/);
+    const removed = words[0] === "x";
+    const stone = removed ? words[1] : words[0];
+    const cells: Cell[] = words.flatMap((w) => {
+      const m = w.match(/^([a-z])(\d+):(\d+)$/);
+      return m ? [[m[1].charCodeAt(0) - 97, Number(m[2]) - 1, Number(m[3]) - 1] as Cell] : [];
+    });
+    const colour = r.cubes.find((c) => c.stone === i)?.colour ?? null;
+    const cols = [...new Set(cells.map(([x, y]) => `${String.fromCharCode(97 + x)}${y + 1}`))].join(" ");
+    const levels = [...new Set(cells.map((c) => c[2] + 1))].sort((a, b) => a - b);
+    const level = levels.length > 1 ? `${levels[0]}–${levels[levels.length - 1]}` : String(levels[0] ?? 1);
+    this.lastMove.dataset.colour = colour ?? "";
+    const parts: (Node | null)[] = [
+      h("span", { className: "visually-hidden" }, t("rumis.last_label"), " "),
+      colour ? colourChip(colour) : null,
+      colour ? h("span", { className: "last-who", title: this.ownerName(colour) }, `${this.ownerShort(colour)}:`) : null,
+      cells.length ? stoneSvg(cells, colourHex(colour ?? "neutral"), 24) : null,
+      h("span", { className: "last-what" }, removed ? t("rumis.last_removed", { stone, cols }) : t("rumis.last_placed", { stone, cols, level })),
+    ];
+    this.lastMove.append(...parts.filter((x): x is Node => x !== null));
+    this.lastMove.querySelector("svg")?.setAttribute("aria-hidden", "true");
+    // Others' stones placed since the last view (not on the first view, not in a replay).
+    if (before === null || this.readOnly || !this.scene) return;
+    const mine = new Set(r.colours.filter((c) => c.owner !== null && c.owner === this.view!.you).map((c) => c.colour));
+    const fresh = new Set(r.cubes.filter((c) => c.stone !== null && c.stone >= before && !mine.has(c.colour)).map((c) => c.stone!));
+    if (fresh.size) this.scene.flash([...fresh]);
+  }
+  /** The history's length at the last view: stones from there on are new. */
+  private flashFrom: number | null = null;
 
   /** The strongest bot's best three moves with their win chances (`GET …/hint`, about a
    * second of search); if the server cannot answer, the browser's quick suggestions. */
@@ -261,6 +321,7 @@ export class RumisUI implements GameUI {
     this.hintList.dataset.source = "";
     this.hintButton.disabled = true;
     this.hintList.append(h("li", { className: "muted", testid: "rumis-hint-wait" }, t("rumis.hint_thinking")));
+    this.fitBoard();
     try {
       const answer = await api.rumisHint(this.ctx.id, this.ctx.token);
       if (this.view?.version !== version) return;
@@ -294,6 +355,7 @@ export class RumisUI implements GameUI {
       this.quickHints(t("rumis.hint_failed", { error: e instanceof ApiError ? reason(e.message, e.code, e.why).text : (e as Error).message }));
     } finally {
       this.hintButton.disabled = !this.myTurn() || !!this.rumis().removing || (this.rumis().legal ?? []).length === 0;
+      this.fitBoard();
     }
   }
 
@@ -417,6 +479,13 @@ export class RumisUI implements GameUI {
     const c = this.rumis().colours.find((x) => x.colour === colour);
     if (!c || c.owner === null) return t("rumis.neutral");
     return seatName(v.seats[c.owner] ?? { seat: c.owner });
+  }
+
+  /** The owner by a short name for one line: a bot by its own name ("Inti"). */
+  private ownerShort(colour: string): string {
+    const c = this.rumis().colours.find((x) => x.colour === colour);
+    const seat = c && c.owner !== null ? this.view!.seats[c.owner] : undefined;
+    return seat && seat.kind === "bot" && !seat.claimed ? botOwnName(seat.seat, seat.name) : this.ownerName(colour);
   }
 
   private renderScores(): void {

@@ -56,8 +56,8 @@ export class RummikubUI implements GameUI {
   /** The last 10 s: the clock turns red and says so once to screen readers. */
   private clockWarning = new ClockWarning();
   private players = h("div", { className: "rk-players", testid: "rk-players" });
-  private tableBox = h("div", { className: "rk-table", testid: "table", role: "group", "aria-label": t("rk.table") });
-  private rackBox = h("div", { className: "rk-rack", testid: "rack", role: "group", "aria-label": t("rk.your_rack") });
+  private tableBox = h("div", { className: "rk-table", testid: "table", role: "group", "aria-label": t("rk.table"), "data-area": "board" });
+  private rackBox = h("div", { className: "rk-rack", testid: "rack", role: "group", "aria-label": t("rk.your_rack"), "data-area": "rack" });
   private controls = h("div", { className: "rk-controls" });
   private meldBox = h("div", { className: "meld-value", testid: "meld-value", "aria-live": "polite" });
   private roundBox = h("div", { className: "round-over", testid: "round-over", hidden: true });
@@ -67,7 +67,10 @@ export class RummikubUI implements GameUI {
   /** Every turn of the round as a line, kept until the round ends. */
   private log = new MoveLog();
   private logBox = h("ol", { className: "rk-log", testid: "rk-log", tabindex: 0, "aria-label": t("board.log") });
-  private dock = h("div", { className: "rk-dock", testid: "rk-dock" }, h("h3", {}, t("rk.your_rack")), this.rackBox, this.meldBox, this.controls);
+  /** Where the table's messages float: just above the rack. */
+  readonly messageSlot = h("div", { className: "msg-slot" });
+  private dock = h("div", { className: "rk-dock", testid: "rk-dock" }, this.messageSlot, h("h3", {}, t("rk.your_rack")), this.rackBox, this.meldBox, this.hintBox, this.controls);
+  private fitHandler = () => this.fit();
   /** The replay: the log is built from every step up to the one on show. */
   private replaySteps: TableView[] | null = null;
 
@@ -75,33 +78,65 @@ export class RummikubUI implements GameUI {
     root: HTMLElement,
     private ctx: GameContext,
   ) {
-    // The table above, the rack at the bottom (on a phone it stays at the screen's
-    // bottom edge while the table scrolls), the move log beside (below on a phone).
+    // The table above with the last turn under it, the rack docked below (on a phone
+    // at the screen's bottom edge), the rest after them; the move log beside (below on a
+    // phone). At a table the clock sits in the player strip, the table fills the screen.
+    ctx.strip?.append(this.countdown);
     root.append(
-      h("div", { className: "rk-top" }, this.info, this.countdown, this.clockWarning.live),
-      this.players,
-      this.last,
-      this.roundBox,
       h(
         "div",
-        { className: "rk-board" },
+        { className: "rk-board" + (ctx.strip ? " fill" : "") },
         h(
           "div",
           { className: "rk-main" },
-          h("h3", {}, t("rk.table")),
+          h("h3", { className: "visually-hidden" }, t("rk.table")),
           this.tableBox,
+          this.last,
+          this.roundBox,
           this.dock,
-          this.hintBox,
           this.keyHelp,
+          h("div", { className: "rk-top" }, this.info, ctx.strip ? null : this.countdown, this.clockWarning.live),
+          this.players,
         ),
         h("div", { className: "rk-aside" }, h("h3", { id: "rk-log-title" }, t("board.log")), this.logBox),
       ),
     );
     this.timer = window.setInterval(() => this.tick(), 250);
+    window.addEventListener("resize", this.fitHandler);
   }
 
   destroy(): void {
     window.clearInterval(this.timer);
+    window.removeEventListener("resize", this.fitHandler);
+  }
+
+  /** At a table the table takes the screen's height left above the rack (at least 40 %
+   * of it), and its tiles shrink until every set is in sight (not below 24 px). */
+  private fit(): void {
+    const box = this.tableBox;
+    if (!this.ctx.strip || !box.isConnected) return;
+    const H = window.innerHeight;
+    const rect = box.getBoundingClientRect();
+    // (heights, not places: a sticky dock's place is not where the flow puts it)
+    const outer = (e: HTMLElement) => {
+      if (e.hidden) return 0;
+      const cs = getComputedStyle(e);
+      return e.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom);
+    };
+    // (a phone held sideways: the rack beside the table)
+    const beside = this.dock.getBoundingClientRect().left >= rect.right - 1;
+    const below = outer(this.last) + outer(this.roundBox) + (beside ? 0 : outer(this.dock)) + parseFloat(getComputedStyle(box).marginBottom);
+    const height = Math.max(Math.round(0.4 * H), Math.floor(H - (rect.top + window.scrollY) - below - 6));
+    if (box.style.height !== `${height}px`) box.style.height = `${height}px`;
+    const base = parseFloat(getComputedStyle(box).getPropertyValue("--tile-w")) || 36;
+    const smallest = 24 / base;
+    let scale = 1;
+    for (const next of [1, 0.9, 0.8, 0.72, 0.64, 0.58, 0.52]) {
+      scale = Math.max(next, smallest);
+      box.style.setProperty("--s", String(scale));
+      if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) break;
+    }
+    box.dataset.scale = String(scale);
   }
 
   private myTurn(): boolean {
@@ -519,8 +554,10 @@ export class RummikubUI implements GameUI {
     );
     clear(this.last);
     // The last event's tiles as tiles (colour in words and by a mark), not as codes.
-    if (rk.last_event) this.last.append(...eventLine(rk.last_event, this.view!.seats.map(seatName)));
-    else this.last.append(lastEvent(rk, this.view!.seats.map(seatName)));
+    // (its words in spans: on one line they give way, the tiles stay whole)
+    const words = (x: Node | string) => (typeof x === "string" ? (x.trim() ? h("span", { className: "last-text", title: x.trim() }, x) : null) : x);
+    const line = rk.last_event ? eventLine(rk.last_event, this.view!.seats.map(seatName)) : [lastEvent(rk, this.view!.seats.map(seatName))];
+    this.last.append(...line.map(words).filter((x): x is Node => x !== null));
     this.last.dataset.event = rk.last_event?.code ?? "";
     this.last.dataset.tiles = Array.isArray(rk.last_event?.params?.tiles) ? (rk.last_event.params.tiles as unknown[]).join(" ") : "";
     this.last.dataset.raw = rk.last ?? "";
@@ -630,8 +667,9 @@ export class RummikubUI implements GameUI {
     clear(this.controls);
     if (rk.rack) {
       this.controls.append(
-        h("button", { testid: "sort-colour", onclick: () => ((this.sort = "colour"), this.applySort(), this.render()) }, t("rk.sort_colour")),
-        h("button", { testid: "sort-number", onclick: () => ((this.sort = "number"), this.applySort(), this.render()) }, t("rk.sort_number")),
+        // (short words on a phone, where one row of buttons has no room for the long ones)
+        h("button", { testid: "sort-colour", onclick: () => ((this.sort = "colour"), this.applySort(), this.render()) }, h("span", { className: "long" }, t("rk.sort_colour")), h("span", { className: "short" }, t("rk.sort_colour_short"))),
+        h("button", { testid: "sort-number", onclick: () => ((this.sort = "number"), this.applySort(), this.render()) }, h("span", { className: "long" }, t("rk.sort_number")), h("span", { className: "short" }, t("rk.sort_number_short"))),
       );
     }
     if (mine) {
@@ -649,7 +687,9 @@ export class RummikubUI implements GameUI {
       if (rk.can_claim_redeal) this.controls.append(h("button", { testid: "redeal", onclick: () => this.send({ type: "redeal" }) }, t("rk.redeal")));
       if (invalid) this.controls.append(h("span", { className: "warn-text", testid: "invalid-warning" }, t("rk.invalid_warning")));
     }
-    this.keyHelp.hidden = !mine;
+    // (no keyboard on a touch screen: no keyboard help either)
+    this.keyHelp.hidden = !mine || matchMedia("(pointer: coarse)").matches;
+    this.fit();
     if (this.focusAfter) {
       const el = this.tableBox.parentElement?.querySelector<HTMLElement>(this.focusAfter);
       this.focusAfter = null;
@@ -659,11 +699,21 @@ export class RummikubUI implements GameUI {
 
   // ---- hint ------------------------------------------------------------------------
 
-  /** Asks the server's solver for this seat's best play and shows it. */
+  /** Asks the server's solver for this seat's best play and shows it (in the dock: the
+   * table makes room for it). */
   private async showHint(): Promise<void> {
+    try {
+      await this.askHint();
+    } finally {
+      this.fit();
+    }
+  }
+
+  private async askHint(): Promise<void> {
     this.hintBox.hidden = false;
     clear(this.hintBox);
     this.hintBox.append(h("span", { className: "muted" }, t("rk.hint_working")));
+    this.fit();
     let play: HintPlay | null;
     try {
       play = (await api.hint(this.ctx.id, this.ctx.token)).play;
