@@ -8,7 +8,7 @@ use reqwest::Method;
 use serde_json::json;
 
 use common::browser::Browser;
-use common::{start, temp_postgres, temp_sqlite, TestServer};
+use common::{start, start_full, temp_postgres, temp_sqlite, TestServer};
 
 const PASSWORD: &str = "stones of the inca 7";
 
@@ -251,4 +251,70 @@ async fn a_player_downloads_their_data_and_deletes_the_account() {
         again.sign_up("ana", "another long secret").await.status,
         201
     );
+}
+
+/// The attack of issue 56: one signed-in client kept 40 checks of a wrong current
+/// password in flight and so held the shared hashing queue: other people's sign-ins
+/// were refused for as long as it went on. A password check is a sign-in try (the
+/// name's and the address's limits), and one network holds a small share of the queue.
+#[tokio::test]
+async fn password_checks_are_limited_and_one_client_cannot_hold_the_queue() {
+    let limits = server::Limits {
+        trusted_proxies: vec![server::transport::parse_proxy("127.0.0.1").unwrap()],
+        ..server::Limits::default()
+    };
+    let server = start_full(
+        &temp_sqlite("accounts_flood"),
+        common::defaults(),
+        None,
+        limits,
+    )
+    .await;
+    let mut eve = Browser::at(&server, "203.0.113.66", None);
+    assert_eq!(eve.sign_up("Eve_sec", PASSWORD).await.status, 201);
+    let mut ana = Browser::at(&server, "198.51.100.5", None);
+    assert_eq!(ana.sign_up("Ana", PASSWORD).await.status, 201);
+    let mut flood = Vec::new();
+    for n in 0..40 {
+        let mut browser = Browser::at(&server, "203.0.113.66", eve.cookie.clone());
+        let path = if n % 2 == 0 {
+            "/api/me/password"
+        } else {
+            "/api/me"
+        };
+        flood.push(async move {
+            let answer = if n % 2 == 0 {
+                let body =
+                    json!({"current": format!("guess number {n}"), "new": "a new password 42"});
+                browser.send(Method::POST, path, Some(body)).await
+            } else {
+                let body = json!({"password": format!("guess number {n}")});
+                browser.send(Method::DELETE, path, Some(body)).await
+            };
+            (
+                answer.status,
+                answer.body["code"].as_str().unwrap_or("").to_string(),
+            )
+        });
+    }
+    let mut bo = Browser::at(&server, "198.51.100.5", None);
+    let (answers, signed_in) = tokio::join!(
+        futures_util::future::join_all(flood),
+        bo.sign_in("Ana", PASSWORD)
+    );
+    assert_eq!(signed_in.status, 200, "{}", signed_in.body);
+    let checked = answers.iter().filter(|(s, _)| *s == 403).count();
+    assert!(
+        answers
+            .iter()
+            .all(|(s, code)| (*s == 403 && code == "wrong_password")
+                || (*s == 429 && ["sign_in_locked", "too_many_sign_ins"].contains(&code.as_str()))),
+        "{answers:?}"
+    );
+    assert!(
+        checked <= 5,
+        "{checked} guesses checked: the name allows five"
+    );
+    // The account is untouched.
+    assert_eq!(eve.me().await.status, 200);
 }

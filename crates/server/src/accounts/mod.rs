@@ -185,9 +185,10 @@ impl Accounts {
         from: IpAddr,
     ) -> Result<(AccountView, NewSession), ApiError> {
         let name = names::account_name(name)?;
-        passwords::check_new(password)?;
+        // The rate first: refused sign-ups cost no password check.
         self.check_address(from)?;
-        let hash = self.hasher.hash(password.to_string()).await?;
+        passwords::check_new_off_runtime(password, &name.name).await?;
+        let hash = self.hasher.hash(password.to_string(), from).await?;
         let account = StoredAccount {
             id: random_hex(12),
             name: name.name.clone(),
@@ -224,6 +225,11 @@ impl Accounts {
     /// name, whether it exists or not); answers the name's key.
     fn check_sign_in(&self, name: &str, from: IpAddr) -> Result<String, ApiError> {
         self.check_address(from)?;
+        self.check_name(name)
+    }
+
+    /// Whether a password of `name` may be tried now; answers the name's key.
+    fn check_name(&self, name: &str) -> Result<String, ApiError> {
         let key = names::name_key(name);
         self.per_name.check_key(key.clone()).map_err(|wait| {
             let seconds = wait.as_secs().max(1);
@@ -249,7 +255,7 @@ impl Accounts {
         let key = self.check_sign_in(name, from)?;
         let account = self.store.account_by_key(&key).await?;
         let hash = account.as_ref().and_then(|a| a.password_hash.clone());
-        if !self.hasher.verify(password.to_string(), hash).await? {
+        if !self.hasher.verify(password.to_string(), hash, from).await? {
             return Err(bad_credentials());
         }
         let account = account.ok_or_else(bad_credentials)?;
@@ -290,11 +296,23 @@ impl Accounts {
             .map_err(ApiError::from)
     }
 
-    async fn check_password(&self, signed: &SignedIn, password: &str) -> Result<(), ApiError> {
+    /// Checks the account's current password as a sign-in try of its name (so that a
+    /// session cannot guess without end); the caller has counted the address's try.
+    async fn check_password(
+        &self,
+        signed: &SignedIn,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<(), ApiError> {
+        self.check_name(&signed.account.name)?;
         let ok = password.len() <= passwords::MAX_BYTES
             && self
                 .hasher
-                .verify(password.to_string(), signed.account.password_hash.clone())
+                .verify(
+                    password.to_string(),
+                    signed.account.password_hash.clone(),
+                    from,
+                )
                 .await?;
         if ok {
             Ok(())
@@ -312,10 +330,12 @@ impl Accounts {
         signed: &SignedIn,
         current: &str,
         new: &str,
+        from: IpAddr,
     ) -> Result<(), ApiError> {
-        passwords::check_new(new)?;
-        self.check_password(signed, current).await?;
-        let hash = self.hasher.hash(new.to_string()).await?;
+        self.check_address(from)?;
+        passwords::check_new_off_runtime(new, &signed.account.name).await?;
+        self.check_password(signed, current, from).await?;
+        let hash = self.hasher.hash(new.to_string(), from).await?;
         self.store
             .set_password(&signed.account.id, &hash, &signed.session)
             .await
@@ -324,8 +344,14 @@ impl Accounts {
 
     /// Deletes the account (its password confirms it): games stay, the name becomes
     /// "deleted player", every session ends.
-    pub async fn delete(&self, signed: &SignedIn, password: &str) -> Result<(), ApiError> {
-        self.check_password(signed, password).await?;
+    pub async fn delete(
+        &self,
+        signed: &SignedIn,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<(), ApiError> {
+        self.check_address(from)?;
+        self.check_password(signed, password, from).await?;
         self.store
             .delete_account(&signed.account.id, self.now_ms())
             .await

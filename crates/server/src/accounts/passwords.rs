@@ -1,9 +1,13 @@
 //! Passwords: the policy (at least 10 characters, not guessable from zxcvbn's lists of
 //! common passwords and patterns, which hold the 10,000 most common)
 //! and Argon2id hashing on the blocking pool under a cap, so that a flood of sign-ins
-//! waits for its turn instead of taking the cores the tables need.
+//! waits for its turn instead of taking the cores the tables need. The queue is shared
+//! fairly: one network (IPv4 /24, IPv6 /48) holds at most a small share of it, so that
+//! one client's flood leaves room for everyone else's sign-in.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -11,6 +15,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
+use crate::transport::network_key;
 use crate::wire::ErrorCode;
 
 pub const MIN_CHARS: usize = 10;
@@ -26,8 +31,10 @@ pub fn argon2() -> Argon2<'static> {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 }
 
-/// Checks a new password against the policy.
-pub fn check_new(password: &str) -> Result<(), ApiError> {
+/// Checks a new password against the policy; `name` (the account's) counts as a word
+/// anyone can guess. zxcvbn takes milliseconds: call it off the async runtime
+/// ([`check_new_off_runtime`]).
+pub fn check_new(password: &str, name: &str) -> Result<(), ApiError> {
     let chars = password.chars().count();
     if chars < MIN_CHARS {
         return Err(ApiError::bad_request(
@@ -41,7 +48,7 @@ pub fn check_new(password: &str) -> Result<(), ApiError> {
             format!("a password has at most {MAX_BYTES} bytes"),
         ));
     }
-    if is_common(password) {
+    if is_common(password, name) {
         return Err(ApiError::bad_request(
             ErrorCode::WeakPassword,
             "this password is too common or too easy to guess (a common password, a keyboard row, a sequence); choose another",
@@ -54,8 +61,16 @@ pub fn check_new(password: &str) -> Result<(), ApiError> {
 /// password of its list of the most common ones does (the 10,000 most common cost at
 /// most a few thousand guesses each, with their case and digit variants), as do
 /// keyboard walks, sequences and repeats.
-pub fn is_common(password: &str) -> bool {
-    zxcvbn::zxcvbn(password, &[]).guesses() < MIN_GUESSES
+pub fn is_common(password: &str, name: &str) -> bool {
+    zxcvbn::zxcvbn(password, &[name]).guesses() < MIN_GUESSES
+}
+
+/// [`check_new`] on the blocking pool.
+pub async fn check_new_off_runtime(password: &str, name: &str) -> Result<(), ApiError> {
+    let (password, name) = (password.to_string(), name.to_string());
+    tokio::task::spawn_blocking(move || check_new(&password, &name))
+        .await
+        .map_err(|_| ApiError::internal("the password check failed"))?
 }
 
 /// Hashes and verifies on the blocking pool, at most `concurrent` at once and at most
@@ -64,6 +79,27 @@ pub fn is_common(password: &str) -> bool {
 pub struct Hasher {
     running: Arc<Semaphore>,
     waiting: Arc<Semaphore>,
+    /// Hashes each network has queued or running, and how many one may.
+    per_network: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    share: usize,
+}
+
+/// A network's place in the queue, given back when dropped.
+struct Share {
+    per_network: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    network: IpAddr,
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        let mut counts = self.per_network.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = counts.get_mut(&self.network) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.network);
+            }
+        }
+    }
 }
 
 /// A hash every unknown name is verified against, so that an unknown name takes as
@@ -81,16 +117,44 @@ fn decoy_hash() -> &'static str {
 
 impl Hasher {
     pub fn new(concurrent: usize, queue: usize) -> Hasher {
+        let places = concurrent.max(1) + queue;
         Hasher {
             running: Arc::new(Semaphore::new(concurrent.max(1))),
-            waiting: Arc::new(Semaphore::new(concurrent.max(1) + queue)),
+            waiting: Arc::new(Semaphore::new(places)),
+            per_network: Arc::default(),
+            // An eighth of the places: eight floods at once still leave room.
+            share: (places / 8).max(1),
         }
+    }
+
+    /// A place for `from`'s network, if it holds less than its share.
+    fn share_of(&self, from: IpAddr) -> Result<Share, ApiError> {
+        let network = network_key(from);
+        let mut counts = self.per_network.lock().unwrap_or_else(|e| e.into_inner());
+        let held = counts.entry(network).or_insert(0);
+        if *held >= self.share {
+            return Err(ApiError::too_many_for(
+                ErrorCode::TooManySignIns,
+                format!(
+                    "your network has {} password checks waiting; wait for them",
+                    self.share
+                ),
+                Duration::from_secs(1),
+            ));
+        }
+        *held += 1;
+        Ok(Share {
+            per_network: self.per_network.clone(),
+            network,
+        })
     }
 
     async fn run<T: Send + 'static>(
         &self,
+        from: IpAddr,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
+        let _share = self.share_of(from)?;
         let busy = || {
             ApiError::too_many_for(
                 ErrorCode::AccountsBusy,
@@ -115,8 +179,8 @@ impl Hasher {
     }
 
     /// The PHC string of a new password's Argon2id hash.
-    pub async fn hash(&self, password: String) -> Result<String, ApiError> {
-        self.run(move || {
+    pub async fn hash(&self, password: String, from: IpAddr) -> Result<String, ApiError> {
+        self.run(from, move || {
             let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
             argon2()
                 .hash_password(password.as_bytes(), &salt)
@@ -128,11 +192,16 @@ impl Hasher {
 
     /// Whether `password` matches `hash`; with no hash (an unknown name) it checks a
     /// decoy and says no, in the same time.
-    pub async fn verify(&self, password: String, hash: Option<String>) -> Result<bool, ApiError> {
+    pub async fn verify(
+        &self,
+        password: String,
+        hash: Option<String>,
+        from: IpAddr,
+    ) -> Result<bool, ApiError> {
         let known = hash.is_some();
         let hash = hash.unwrap_or_else(|| decoy_hash().to_string());
         let matches = self
-            .run(move || {
+            .run(from, move || {
                 PasswordHash::new(&hash)
                     .map(|parsed| {
                         argon2()
@@ -153,10 +222,13 @@ mod tests {
     #[test]
     fn short_long_and_common_passwords_are_refused() {
         assert_eq!(
-            check_new("short").unwrap_err().code,
+            check_new("short", "ana").unwrap_err().code,
             ErrorCode::WeakPassword
         );
-        assert!(check_new(&"x".repeat(MAX_BYTES + 1)).is_err());
+        assert!(check_new(&"x".repeat(MAX_BYTES + 1), "ana").is_err());
+        // The own name with digits is guessable, though not from a common list.
+        assert!(check_new("Anakuyay_sec2026", "Anakuyay_sec").is_err());
+        assert!(check_new("Anakuyay_sec2026", "Bo").is_ok());
         for common in [
             "1234567890",
             "qwertyuiop",
@@ -165,35 +237,59 @@ mod tests {
             "iloveyou12",
             "aaaaaaaaaaaa",
         ] {
-            assert!(is_common(common), "{common}");
-            assert!(check_new(common).is_err(), "{common}");
+            assert!(is_common(common, "ana"), "{common}");
+            assert!(check_new(common, "ana").is_err(), "{common}");
         }
         for fine in ["stones of the inca 7", "Chullpa-tower-42!", "kqzvmwplrt"] {
-            assert!(check_new(fine).is_ok(), "{fine}");
+            assert!(check_new(fine, "ana").is_ok(), "{fine}");
         }
     }
 
     #[tokio::test]
     async fn a_hash_verifies_its_password_only() {
         let hasher = Hasher::new(1, 4);
-        let hash = hasher.hash("correct horse 9".into()).await.unwrap();
+        let hash = hasher.hash("correct horse 9".into(), ip()).await.unwrap();
         assert!(hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
         assert!(hasher
-            .verify("correct horse 9".into(), Some(hash.clone()))
+            .verify("correct horse 9".into(), Some(hash.clone()), ip())
             .await
             .unwrap());
         assert!(!hasher
-            .verify("correct horse 8".into(), Some(hash))
+            .verify("correct horse 8".into(), Some(hash), ip())
             .await
             .unwrap());
-        assert!(!hasher.verify("correct horse 9".into(), None).await.unwrap());
+        assert!(!hasher
+            .verify("correct horse 9".into(), None, ip())
+            .await
+            .unwrap());
     }
 
     #[tokio::test]
     async fn a_full_queue_refuses_instead_of_waiting() {
         let hasher = Hasher::new(1, 0);
         let _held = hasher.waiting.clone().try_acquire_owned().unwrap();
-        let e = hasher.hash("correct horse 9".into()).await.unwrap_err();
+        let e = hasher
+            .hash("correct horse 9".into(), ip())
+            .await
+            .unwrap_err();
         assert_eq!(e.code, ErrorCode::AccountsBusy);
+    }
+
+    fn ip() -> IpAddr {
+        "203.0.113.7".parse().unwrap()
+    }
+
+    #[test]
+    fn one_network_holds_at_most_its_share_of_the_queue() {
+        let hasher = Hasher::new(1, 31);
+        assert_eq!(hasher.share, 4);
+        let held: Vec<Share> = (0..4).map(|_| hasher.share_of(ip()).unwrap()).collect();
+        let same_network: IpAddr = "203.0.113.99".parse().unwrap();
+        let refused = hasher.share_of(same_network).err().unwrap();
+        assert_eq!(refused.code, ErrorCode::TooManySignIns);
+        // Another network still gets its turn; a place given back is free again.
+        assert!(hasher.share_of("198.51.100.1".parse().unwrap()).is_ok());
+        drop(held);
+        assert!(hasher.share_of(same_network).is_ok());
     }
 }

@@ -233,11 +233,12 @@ pub async fn me(Session(signed): Session) -> Json<AccountView> {
 ))]
 pub async fn change_password(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
     Session(signed): Session,
     JsonBody(request): JsonBody<PasswordChange>,
 ) -> Result<StatusCode, ApiError> {
     hub.accounts
-        .change_password(&signed, &request.current, &request.new)
+        .change_password(&signed, &request.current, &request.new, from.ip())
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -251,10 +252,13 @@ pub async fn change_password(
 ))]
 pub async fn delete_account(
     State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
     Session(signed): Session,
     JsonBody(request): JsonBody<DeleteAccount>,
 ) -> Result<Response, ApiError> {
-    hub.accounts.delete(&signed, &request.password).await?;
+    hub.accounts
+        .delete(&signed, &request.password, from.ip())
+        .await?;
     Ok(signed_out(&hub))
 }
 

@@ -15,6 +15,8 @@ pub struct Browser<'a> {
     pub token: Option<String>,
     /// The `Host` the request names (the server's address when `None`).
     pub host: Option<String>,
+    /// The client's address as a trusted proxy would forward it (`X-Forwarded-For`).
+    pub forwarded_for: Option<String>,
 }
 
 /// An answer: status, `Set-Cookie` (if any) and body.
@@ -35,6 +37,16 @@ impl<'a> Browser<'a> {
             origin: Some(server.base.clone()),
             token: None,
             host: None,
+            forwarded_for: None,
+        }
+    }
+
+    /// A browser at `address` behind a trusted proxy, with the session `cookie`.
+    pub fn at(server: &'a TestServer, address: &str, cookie: Option<String>) -> Browser<'a> {
+        Browser {
+            forwarded_for: Some(address.to_string()),
+            cookie,
+            ..Browser::new(server)
         }
     }
 
@@ -48,6 +60,9 @@ impl<'a> Browser<'a> {
         }
         if let Some(host) = &self.host {
             request = request.header("host", host);
+        }
+        if let Some(address) = &self.forwarded_for {
+            request = request.header("x-forwarded-for", address);
         }
         if let Some(token) = &self.token {
             request = request.header("x-seat-token", token);
