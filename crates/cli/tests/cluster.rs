@@ -190,10 +190,8 @@ async fn two_people(creator: &str, other: &str, body: Value) -> (String, String,
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every_state() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_games");
     let nats = Nats::start();
     let nodes = [
@@ -292,10 +290,8 @@ async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn the_same_action_sent_to_two_nodes_is_stored_once() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_race");
     let nats = Nats::start();
     let nodes = [node(&db, &nats, "r1"), node(&db, &nats, "r2")];
@@ -331,10 +327,8 @@ async fn the_same_action_sent_to_two_nodes_is_stored_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_once_its_lease_runs_out() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_kill");
     let nats = Nats::start();
     let mut nodes = vec![
@@ -473,10 +467,8 @@ async fn a_killed_nodes_bots_and_clocks_go_on_elsewhere_once_its_lease_runs_out(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn a_node_cut_off_from_nats_catches_up_when_it_returns() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_nats");
     let nats = Nats::start();
     let nodes = [node(&db, &nats, "c1"), node(&db, &nats, "c2")];
@@ -540,10 +532,8 @@ async fn a_node_cut_off_from_nats_catches_up_when_it_returns() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn a_node_reports_its_health_and_metrics_and_hands_its_tables_over_on_sigterm() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_stop");
     let nats = Nats::start();
     // A drain far longer than the test may take: a node that stops at all stopped
@@ -758,10 +748,8 @@ impl PresenceCluster {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_another() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let cluster = PresenceCluster::start("cluster_presence", ["p1", "p2"]).await;
     let PresenceCluster {
         nodes,
@@ -826,10 +814,8 @@ async fn a_player_connected_to_one_node_keeps_their_seat_against_a_hand_over_on_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn a_node_cut_off_from_nats_says_degraded_and_still_serves() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_degraded");
     let nats = Nats::start();
     let node = node(&db, &nats, "d1");
@@ -873,10 +859,8 @@ async fn a_node_cut_off_from_nats_says_degraded_and_still_serves() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn a_player_who_only_polls_one_node_is_not_away_on_another() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let cluster = PresenceCluster::start("cluster_polling", ["q1", "q2"]).await;
     // (both nodes have loaded the table: node 2's own picture of her starts before this)
     let started = std::time::SystemTime::now()
@@ -931,10 +915,8 @@ async fn a_player_who_only_polls_one_node_is_not_away_on_another() {
 /// A session made on one node is honoured on another (sessions live in the database),
 /// and signing out on the second ends it on the first (issue 47).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn a_session_made_on_one_node_is_honoured_on_another() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_session");
     let nats = Nats::start();
     let nodes = [node(&db, &nats, "s1"), node(&db, &nats, "s2")];

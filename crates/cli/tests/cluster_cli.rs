@@ -173,10 +173,8 @@ fn alive(pid: u32) -> bool {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL and NATS"]
 fn a_cluster_balances_survives_a_dead_node_and_stops_on_sigterm() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_cli");
     let nats = Nats::start();
     let cluster = ClusterProcess::start(&db, &nats, 2);

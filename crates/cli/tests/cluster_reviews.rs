@@ -99,10 +99,8 @@ async fn ready_everywhere(bases: &[String], id: &str) -> Vec<Value> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and NATS"]
 async fn a_review_is_computed_once_in_a_cluster_and_taken_over_from_a_stopped_node() {
-    if common::skipped_when_quick("PostgreSQL and NATS") {
-        return;
-    }
     let db = temp_postgres("cluster_reviews");
     let nats = Nats::start();
     let first = node(&db, &nats, "r1", "300");

@@ -136,10 +136,8 @@ fn tables_resume_after_kill_9_on_sqlite() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn tables_resume_after_kill_9_on_postgresql() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     let base = std::env::var("RUMI_TEST_POSTGRES")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
     let db = format!("rumi_restart_{}", std::process::id());

@@ -2,9 +2,36 @@
 //! equal for the fast generator and the plain reference generator; the same for the
 //! Rumis+ boards with 2 to 6 players, both first-stone rules (R6, R14), the inverse
 //! variant (R15) and the dismantling game (R16), including its dismantling phase.
+//!
+//! The reference generator is slow at depth 2: by default it counts to depth 2 on the
+//! setups of [`REFERENCE_AT_DEPTH_2`] (a base board, R14, R16) and to depth 1 on the
+//! others, where the fast one still counts to depth 2. The long runs (`long_*`,
+//! `RUMI_LONG=1 scripts/test`) take the reference to depth 2 everywhere.
 
 use rumis::perft::perft;
 use rumis::{FirstStones, Position, Scenario, Setup, Variant};
+
+/// The setups on which the default run takes the reference generator to depth 2.
+const REFERENCE_AT_DEPTH_2: [&str; 4] = [
+    "chullpa 2p",
+    "pisac 2p",
+    "puncu 5p standard edge",
+    "apachita 2p dismantle face",
+];
+
+/// Counts `setup` to depth 2 with both generators against the pinned `d1` and `d2`;
+/// the reference only to depth 1 unless `reference_d2` or the setup is in
+/// [`REFERENCE_AT_DEPTH_2`].
+fn count(name: &str, setup: Setup, d1: u64, d2: u64, reference_d2: bool) {
+    let fast = Position::new(setup.clone()).unwrap();
+    let reference = Position::new_reference(setup).unwrap();
+    assert_eq!(perft(&fast, 1), d1, "{name} depth 1 (fast)");
+    assert_eq!(perft(&fast, 2), d2, "{name} depth 2 (fast)");
+    assert_eq!(perft(&reference, 1), d1, "{name} depth 1 (reference)");
+    if reference_d2 || REFERENCE_AT_DEPTH_2.contains(&name) {
+        assert_eq!(perft(&reference, 2), d2, "{name} depth 2 (reference)");
+    }
+}
 
 /// (scenario, players, depth 1, depth 2)
 const PINNED: [(&str, u8, u64, u64); 18] = [
@@ -28,54 +55,48 @@ const PINNED: [(&str, u8, u64, u64); 18] = [
     ("cucho", 4, 1430, 509_136),
 ];
 
-fn check(key: &str) {
-    for &(scenario, players, d1, d2) in PINNED.iter().filter(|row| row.0 == key) {
+/// The rows of `key` ("": every row).
+fn check(key: &str, reference_d2: bool) {
+    for &(scenario, players, d1, d2) in PINNED.iter().filter(|row| key.is_empty() || row.0 == key) {
         let setup = Setup::new(Scenario::builtin(scenario).unwrap(), players);
-        let fast = Position::new(setup.clone()).unwrap();
-        let reference = Position::new_reference(setup).unwrap();
-        assert_eq!(perft(&fast, 1), d1, "{scenario} {players}p depth 1 (fast)");
-        assert_eq!(perft(&fast, 2), d2, "{scenario} {players}p depth 2 (fast)");
-        assert_eq!(
-            perft(&reference, 1),
+        count(
+            &format!("{scenario} {players}p"),
+            setup,
             d1,
-            "{scenario} {players}p depth 1 (reference)"
-        );
-        assert_eq!(
-            perft(&reference, 2),
             d2,
-            "{scenario} {players}p depth 2 (reference)"
+            reference_d2,
         );
     }
 }
 
 #[test]
 fn chullpa() {
-    check("chullpa");
+    check("chullpa", false);
 }
 
 #[test]
 fn pirka() {
-    check("pirka");
+    check("pirka", false);
 }
 
 #[test]
 fn tambo() {
-    check("tambo");
+    check("tambo", false);
 }
 
 #[test]
 fn pisac() {
-    check("pisac");
+    check("pisac", false);
 }
 
 #[test]
 fn coricancha() {
-    check("coricancha");
+    check("coricancha", false);
 }
 
 #[test]
 fn cucho() {
-    check("cucho");
+    check("cucho", false);
 }
 
 #[test]
@@ -223,49 +244,75 @@ const PINNED_PLUS: [(&str, u8, Variant, FirstStones, u64, u64); 14] = [
     ),
 ];
 
-fn check_plus(key: &str) {
-    for &(scenario, players, variant, first, d1, d2) in PINNED_PLUS.iter().filter(|r| r.0 == key) {
+/// The rows of `key` ("": every row).
+fn check_plus(key: &str, reference_d2: bool) {
+    for &(scenario, players, variant, first, d1, d2) in
+        PINNED_PLUS.iter().filter(|r| key.is_empty() || r.0 == key)
+    {
         let setup = Setup::new(Scenario::builtin(scenario).unwrap(), players)
             .with_variant(variant)
             .with_first_stones(first);
-        let fast = Position::new(setup.clone()).unwrap();
-        let reference = Position::new_reference(setup).unwrap();
         let name = format!("{scenario} {players}p {variant} {first}");
-        assert_eq!(perft(&fast, 1), d1, "{name} depth 1 (fast)");
-        assert_eq!(perft(&fast, 2), d2, "{name} depth 2 (fast)");
-        assert_eq!(perft(&reference, 1), d1, "{name} depth 1 (reference)");
-        assert_eq!(perft(&reference, 2), d2, "{name} depth 2 (reference)");
+        count(&name, setup, d1, d2, reference_d2);
     }
 }
 
 #[test]
 fn colca() {
-    check_plus("colca");
+    check_plus("colca", false);
 }
 
 #[test]
 fn puncu() {
-    check_plus("puncu");
+    check_plus("puncu", false);
 }
 
 #[test]
 fn apachita() {
-    check_plus("apachita");
+    check_plus("apachita", false);
 }
 
 #[test]
 fn chaka() {
-    check_plus("chaka");
+    check_plus("chaka", false);
 }
 
 #[test]
 fn huaca() {
-    check_plus("huaca");
+    check_plus("huaca", false);
 }
 
 #[test]
 fn incahuasi() {
-    check_plus("incahuasi");
+    check_plus("incahuasi", false);
+}
+
+#[test]
+fn the_setups_counted_by_the_reference_at_depth_2_are_pinned() {
+    let names: Vec<String> = PINNED
+        .iter()
+        .map(|r| format!("{} {}p", r.0, r.1))
+        .chain(
+            PINNED_PLUS
+                .iter()
+                .map(|r| format!("{} {}p {} {}", r.0, r.1, r.2, r.3)),
+        )
+        .collect();
+    for name in REFERENCE_AT_DEPTH_2 {
+        assert!(names.iter().any(|n| n == name), "{name} is no pinned setup");
+    }
+}
+
+#[test]
+#[ignore = "long run: RUMI_LONG=1 scripts/test"]
+fn long_the_reference_counts_to_depth_2_on_every_base_board() {
+    check("", true);
+}
+
+#[test]
+#[ignore = "long run: RUMI_LONG=1 scripts/test"]
+fn long_the_reference_counts_to_depth_2_on_every_rumis_plus_setup() {
+    check_plus("", true);
 }
 
 /// R16's dismantling phase: from the interim score of each golden dismantling game,

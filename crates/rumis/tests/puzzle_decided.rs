@@ -130,11 +130,10 @@ fn alternation_agrees_with_a_plain_search_on_small_sets() {
     }
 }
 
-/// The full small cube with two colours by the plain search: about ten seconds in a
-/// release build.
+/// The full small cube with two colours by the plain search: a long run.
 #[test]
-#[ignore]
-fn two_colours_cannot_alternate_by_the_plain_search() {
+#[ignore = "long run: RUMI_LONG=1 scripts/test"]
+fn long_two_colours_cannot_alternate_by_the_plain_search() {
     let puzzle = Puzzle::new(CubeSpec::new(3, 2).with_alternate(true)).unwrap();
     assert_eq!(brute_alternate(&puzzle), None);
 }

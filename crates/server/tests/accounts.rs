@@ -65,10 +65,8 @@ async fn a_player_signs_up_in_and_out_on_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_player_signs_up_in_and_out_on_postgres() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     let server = start(&temp_postgres("accounts_flow").await, 0).await;
     sign_up_sign_in_and_out(&server).await;
 }

@@ -25,10 +25,8 @@ async fn a_whole_rumis_game_against_the_greedy_bot_ends_with_a_result_and_replay
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn the_same_game_runs_on_postgresql() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     whole_rumis_game(&temp_postgres("whole_rumis").await).await;
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{skipped_when_quick, start, temp_postgres, temp_sqlite};
+use common::{start, temp_postgres, temp_sqlite};
 use serde_json::json;
 use sqlx::{AnyPool, Executor, Row};
 
@@ -111,10 +111,8 @@ async fn a_database_of_the_previous_release_opens_in_place_on_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_database_of_the_previous_release_opens_in_place_on_postgresql() {
-    if skipped_when_quick("PostgreSQL") {
-        return;
-    }
     previous_release_opens_in_place_and_plays_on(&temp_postgres("migrate_previous").await).await;
 }
 
@@ -201,10 +199,8 @@ async fn a_new_database_gets_the_previous_releases_schema_on_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_new_database_gets_the_previous_releases_schema_on_postgresql() {
-    if skipped_when_quick("PostgreSQL") {
-        return;
-    }
     the_baseline_is_the_previous_schema(
         &temp_postgres("migrate_fresh").await,
         &temp_postgres("migrate_previous_schema").await,

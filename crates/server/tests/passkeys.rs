@@ -74,10 +74,8 @@ async fn a_forged_or_replayed_finish_adds_nothing_and_signs_nobody_in_on_sqlite(
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_forged_or_replayed_finish_adds_nothing_and_signs_nobody_in_on_postgres() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     let server = start(&temp_postgres("passkeys_forged").await, 0).await;
     forged_and_replayed(&server).await;
 }

@@ -254,10 +254,8 @@ async fn a_rated_game_between_accounts_moves_both_ratings_on_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_rated_game_between_accounts_moves_both_ratings_on_postgres() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     let server = start_with(&temp_postgres("players_rated").await, options()).await;
     rated_game_moves_both_ratings(&server).await;
 }
@@ -426,10 +424,8 @@ async fn a_challenged_player_sees_the_invitation_and_may_decline_it_on_sqlite() 
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_challenged_player_sees_the_invitation_and_may_decline_it_on_postgres() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     let server = start_with(&temp_postgres("players_challenge").await, options()).await;
     challenge_and_decline(&server).await;
 }

@@ -452,10 +452,8 @@ async fn hostile_names_and_ids_are_refused_before_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn hostile_names_and_ids_are_refused_before_postgresql() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     hostile_names_and_ids(&start(&temp_postgres("hostile").await, 0).await).await;
 }
 
@@ -731,10 +729,8 @@ async fn the_creator_keeps_no_token_of_an_invited_seat_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn the_creator_keeps_no_token_of_an_invited_seat_postgresql() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     let server = start(&temp_postgres("spent_invite").await, 0).await;
     the_creator_keeps_no_token_of_an_invited_seat(&server).await;
 }
@@ -773,10 +769,8 @@ async fn one_invite_link_takes_one_seat_across_nodes_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn one_invite_link_takes_one_seat_across_nodes_postgresql() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     one_invite_link_takes_one_seat_across_nodes(&temp_postgres("invite_race").await).await;
 }
 

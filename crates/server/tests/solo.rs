@@ -404,10 +404,8 @@ async fn best_times_are_kept_per_account_on_sqlite() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn best_times_are_kept_per_account_on_postgres() {
-    if common::skipped_when_quick("PostgreSQL") {
-        return;
-    }
     let server = start(&temp_postgres("solo_bests").await, 0).await;
     best_times_are_kept(&server).await;
 }

@@ -293,13 +293,3 @@ pub async fn next_view(
         }
     }
 }
-
-/// Whether this is a quick run (`scripts/test --quick`, `RUMI_QUICK=1`), in which a
-/// test that needs `what` (PostgreSQL, NATS, a browser) says it is skipped and passes.
-pub fn skipped_when_quick(what: &str) -> bool {
-    let quick = std::env::var_os("RUMI_QUICK").is_some_and(|v| !v.is_empty() && v != "0");
-    if quick {
-        println!("skipped (RUMI_QUICK): needs {what}");
-    }
-    quick
-}

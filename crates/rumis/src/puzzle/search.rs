@@ -612,11 +612,10 @@ mod tests {
     }
 
     /// The 4-cube with two colours alternating has no solution; this confirms it
-    /// without the symmetry breaking (forward checking only): about 8 s in a release
-    /// build, so ignored by default.
+    /// without the symmetry breaking (forward checking only): a long run.
     #[test]
-    #[ignore]
-    fn two_colours_alternating_on_the_4_cube_without_symmetries() {
+    #[ignore = "long run: RUMI_LONG=1 scripts/test"]
+    fn long_two_colours_alternating_on_the_4_cube_without_symmetries() {
         let puzzle = Puzzle::new(CubeSpec::new(4, 2).with_alternate(true)).unwrap();
         assert_eq!(puzzle.decide(&mut || false), Decision::NoSolution);
         let mut search = Search::new(&puzzle, &[]).unwrap();
