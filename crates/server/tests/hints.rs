@@ -192,14 +192,15 @@ async fn hints_open_when_the_game_starts_and_close_when_it_ends() {
 
 #[tokio::test]
 async fn a_full_hint_queue_answers_429_but_a_repeated_hint_is_still_answered() {
-    // One hint at a time, and a Rumis search long enough to be caught running.
+    // One hint at a time, and a Rumis search long enough to be caught running: the
+    // next two requests must arrive while it runs, also on a loaded machine.
     let server = start_with(
         &temp_sqlite("hint-queue"),
         options(HintLimits {
             per_minute_per_seat: 0,
             per_minute_per_address: 0,
             max_queued: 1,
-            rumis_search: Duration::from_secs(3),
+            rumis_search: Duration::from_secs(10),
         }),
     )
     .await;
