@@ -36,17 +36,21 @@ fn limits(trusted: &[&str], per_ip: usize) -> server::Limits {
 }
 
 async fn create_from(server: &TestServer, header: (&str, &str)) -> (u16, String) {
+    create_with(server, &[header]).await
+}
+
+/// Creates a table with these request headers: the status and the refusal's code.
+async fn create_with(server: &TestServer, headers: &[(&str, &str)]) -> (u16, String) {
     let body = json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
         "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]});
-    let response = server
+    let mut request = server
         .client
         .post(format!("{}/api/tables", server.base))
-        .header("content-type", "application/json")
-        .header(header.0, header.1)
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap();
+        .header("content-type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.body(body.to_string()).send().await.unwrap();
     let status = response.status().as_u16();
     let body: serde_json::Value = response.json().await.unwrap();
     (status, body["code"].as_str().unwrap_or("").to_string())
@@ -160,34 +164,20 @@ async fn open_connections_are_counted_per_forwarded_client() {
 async fn a_forwarded_header_or_an_unknown_address_escapes_no_limit() {
     let db = temp_sqlite("proxy_forwarded");
     let server = start_full(&db, one_table_a_minute(), None, limits(&["127.0.0.1"], 64)).await;
-    // What the proxy appended: the one address this client has.
-    let own = |n: u8| (format!("for=198.51.100.{n}"), "203.0.113.20".to_string());
-    let (forged, real) = own(1);
-    let send = |forged: String, real: String| {
-        let server = &server;
-        async move {
-            let body = json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
-                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]});
-            let response = server
-                .client
-                .post(format!("{}/api/tables", server.base))
-                .header("content-type", "application/json")
-                .header("forwarded", forged)
-                .header("x-forwarded-for", real)
-                .body(body.to_string())
-                .send()
-                .await
-                .unwrap();
-            response.status().as_u16()
-        }
-    };
-    assert_eq!(send(forged, real).await, 200);
+    // What the proxy appended is the one address this client has.
+    let real = ("x-forwarded-for", "203.0.113.20");
+    assert_eq!(
+        create_with(&server, &[("forwarded", "for=198.51.100.1"), real])
+            .await
+            .0,
+        200
+    );
     for n in 2..6 {
-        let (forged, real) = own(n);
+        let forged = format!("for=198.51.100.{n}");
         assert_eq!(
-            send(forged, real).await,
-            429,
-            "Forwarded: for=198.51.100.{n}"
+            create_with(&server, &[("forwarded", &forged), real]).await,
+            (429, "too_many_tables_per_minute".into()),
+            "{forged}"
         );
     }
     // Without a readable address the proxy's own address is counted: once, then 429.
