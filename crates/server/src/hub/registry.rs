@@ -17,6 +17,13 @@ impl Hub {
         self.tables.lock().expect("table map lock").contains_key(id)
     }
 
+    /// Whether a driver (a bot about to move, a near clock) holds the loaded table `id`
+    /// in memory: such a table is not dropped when idle.
+    pub fn is_held_by_a_driver(&self, id: &str) -> bool {
+        let table = self.tables.lock().expect("table map lock").get(id).cloned();
+        table.is_some_and(|t| t.drivers.load(Ordering::SeqCst) > 0)
+    }
+
     /// Whether `table` is still this node's copy (not dropped or replaced meanwhile).
     pub(super) fn holds(&self, table: &Arc<Table>) -> bool {
         self.tables
