@@ -50,7 +50,8 @@ enum Command {
     /// rebuilt every move, at the same time per move: the kept bot's win share.
     MctsReuse(mcts_reuse_bench::MctsReuseArgs),
     /// The cost of one Argon2 hash, and a person's wait for the bot's reply alone and
-    /// while 100 parallel sign-ins hammer the server (issue 47).
+    /// during floods of sign-ins, password checks and weak sign-ups (issues 47, 56),
+    /// with other people's sign-ins during each.
     SignIns(bench_sign_ins::SignInsArgs),
     /// The bot ladder: the server's bots play each other in each rating pool; their
     /// ratings on the people's scale with 95% intervals (--write: the docs and the
