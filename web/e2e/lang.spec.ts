@@ -127,6 +127,9 @@ test("lang: German and English, the rules pages, a German refusal, suggestions, 
     const wins: string[] = [];
     for (let i = 0; i < 3; i++) wins.push((await page.locator(tid(`rumis-hint-win-${i}`)).textContent()) ?? "");
     expect(wins.filter((w) => !/^\d{1,3} % Gewinnchance$/.test(w)), "the hints' win chances").toEqual([]);
+    const order: number[] = [];
+    for (let i = 0; i < 3; i++) order.push(Number(await page.locator(tid(`rumis-hint-${i}`)).getAttribute("data-win")));
+    expect(order, "the best win chance first").toEqual([...order].sort((a, b) => b - a));
     const hint = await page.locator(tid("rumis-hint-0")).textContent();
     log(`hints from the server: ${wins.join(", ")}`);
     await shot(page, "rumis-hints-de.png");

@@ -65,6 +65,9 @@ test("rummikub: the review shows the summary, a chart per player and the turns s
   await waitAttr(page, "review-section", "data-status", (s) => s === "ready", 120_000, "(the review is ready)");
   const review = await api("GET", `/api/tables/${id}/review`);
   await expect(page.locator(`${tid("review-summary")} tbody tr`), "a summary line per player").toHaveCount(2);
+  const scroller = page.locator(`${tid("review-section")} .table-scroll`).first();
+  await expect(scroller, "the players' table scrolls by keyboard too").toHaveAttribute("tabindex", "0");
+  await expect(scroller).toHaveAttribute("aria-label", "The players");
   for (const p of review.players) {
     await expect(page.locator(`${tid(`review-player-${p.seat}`)} td.num`).first(), `player ${p.seat}: tiles laid of possible`).toHaveAttribute("data-possible", String(p.rummikub.tiles_possible));
     await expect(page.locator(tid(`review-chart-${p.seat}`)), `player ${p.seat}'s chart`).toBeVisible();

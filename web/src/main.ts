@@ -18,8 +18,10 @@ import { showNotFound } from "./notfound";
 import { showTable } from "./table";
 import { openLink } from "./table-link";
 import { showReplay } from "./replay";
+import { signedIn } from "./players";
 
-/** The top bar: the language switch (remembered) and the rules. */
+/** The top bar: the rules, the signed-in player (their account page, with their games)
+ * or "sign in", and the language switch (remembered). */
 function topbar(): void {
   const bar = document.querySelector(".topbar");
   if (!bar) return;
@@ -51,7 +53,14 @@ function topbar(): void {
     );
   }
   bar.querySelector(".subtitle")?.remove();
-  bar.append(nav, switcher);
+  const account = h("a", { href: "/account", className: "topbar-account", testid: "nav-account" }, t("account.sign_in"));
+  bar.append(nav, account, switcher);
+  void signedIn().then((me) => {
+    if (!me) return;
+    account.textContent = me.name;
+    account.title = t("nav.your_account");
+    account.dataset.signedIn = "true";
+  });
 }
 
 topbar();

@@ -136,7 +136,7 @@ function renderRummikub(body: HTMLElement, review: ReviewAnswer, name: (seat: nu
       }),
     ),
   );
-  body.append(h("h3", {}, t("review.players")), h("div", { className: "table-scroll" }, summary));
+  body.append(h("h3", {}, t("review.players")), scrollable(summary, t("review.players")));
   // A chart per player: the tiles they laid against the tiles they could have, summed over their turns.
   const charts = h("div", { className: "review-charts" });
   for (const p of review.players) {
@@ -272,7 +272,7 @@ function renderRumis(body: HTMLElement, review: ReviewAnswer, name: (seat: numbe
       }),
     ),
   );
-  body.append(h("h3", {}, t("review.players")), h("div", { className: "table-scroll" }, summary));
+  body.append(h("h3", {}, t("review.players")), scrollable(summary, t("review.players")));
   const list = h("ol", { className: "review-turns", testid: "review-turns" });
   turns.forEach((turn, n) => {
     const r = turn.rumis!;
@@ -295,4 +295,10 @@ function moveTitle(turn: ReviewTurn, n: number, name: (seat: number) => string):
   // The bot's choice, when it rates it better than the move played.
   const better = r.best && r.best.move !== r.move && r.drop > 0 ? ` · ${t("review.better", { move: r.best.move, pct: pct(r.best.win_chance) })}` : "";
   return `${n + 1}. ${name(mover)} ${r.move}: ${pct(r.before[mover] ?? 0)}% → ${pct(r.after[mover] ?? 0)}%${judged}${better}`;
+}
+
+/** A wide table in a box that scrolls sideways: the box takes the keyboard's focus, so
+ * that it scrolls without a mouse (WCAG 2.1.1), and is named by its heading. */
+function scrollable(table: HTMLElement, label: string): HTMLElement {
+  return h("div", { className: "table-scroll", tabindex: 0, role: "region", "aria-label": label }, table);
 }

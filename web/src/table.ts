@@ -212,7 +212,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   });
   const myLink = h("div", { className: "my-link" });
   const gameBox = h("div", { className: "game-box", testid: "game-box" });
-  const title = h("h2", { className: "table-title", testid: "table-title" }, t("table.title_plain", { id }));
+  const title = h("h1", { className: "table-title", testid: "table-title" }, t("table.title_plain", { id }));
   // Your turn in the tab's title and favicon, and (if asked for) by sound and notification.
   const signal = new TurnSignal();
   signal.controls.hidden = true;

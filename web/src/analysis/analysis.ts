@@ -29,7 +29,6 @@ export function showAnalysis(app: HTMLElement): void {
     history.replaceState(null, "", name === "rumis" ? "#rumis" : location.pathname);
   };
   app.append(
-    h("p", {}, h("a", { href: "/" }, t("nav.lobby"))),
     h("h1", {}, t("analysis.title")),
     h("p", { className: "muted" }, t("analysis.intro")),
     h("div", { className: "analysis-tabs", role: "tablist" }, tabs.rummikub, tabs.rumis),

@@ -327,7 +327,8 @@ export class RumisUI implements GameUI {
       if (this.view?.version !== version) return;
       clear(this.hintList);
       this.hintList.dataset.source = "server";
-      answer.moves.forEach((m, i) => {
+      const moves = [...answer.moves].sort((a, b) => b.win_chance - a.win_chance);
+      moves.forEach((m, i) => {
         const pct = Math.round(m.win_chance * 100);
         this.hintList.append(
           h(

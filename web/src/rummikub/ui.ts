@@ -257,7 +257,8 @@ export class RummikubUI implements GameUI {
   private tick(): void {
     const v = this.view;
     if (!v) return;
-    if (v.deadline_ms === null || v.over || statusOf(v) === "waiting") {
+    // (a replay's step is the past: its deadline has long gone)
+    if (this.replaySteps || v.deadline_ms === null || v.over || statusOf(v) === "waiting") {
       const clock = v.rummikub?.rules.turn_seconds;
       this.countdown.textContent = clock === null ? t("rk.no_clock") : statusOf(v) === "waiting" && clock ? t("rk.clock_waiting", { secs: clock }) : "";
       this.countdown.dataset.seconds = "";
