@@ -68,10 +68,17 @@ export function challengesSection(): HTMLElement {
 
 function describe(c: Challenge): string {
   const from = c.from.length ? c.from.join(", ") : c.names.filter((_, i) => i !== c.seat).join(", ");
-  return t(c.rated ? "challenges.from_rated" : "challenges.from", { game: gameName(c.game), from });
+  const what = t(c.rated ? "challenges.from_rated" : "challenges.from", { game: gameName(c.game), from });
+  // The clock is part of what is accepted (RT9).
+  const clock = c.turn_seconds !== null ? ` · ${t("challenges.clock", { secs: c.turn_seconds })}` : "";
+  return what + clock;
 }
 
 function item(c: Challenge, changed: () => void, error: HTMLElement): HTMLElement {
+  // RT7: a rated table whose seats were not all taken in time; shown, not accepted.
+  if (c.status === "cancelled") {
+    return h("li", { testid: `challenge-${c.id}`, "data-status": c.status }, h("span", {}, describe(c)), " ", h("span", { className: "muted" }, t("challenges.cancelled")));
+  }
   const accept = h("button", { type: "button", testid: `challenge-accept-${c.id}` }, t("challenges.accept"));
   const refuse = h("button", { type: "button", className: "secondary", testid: `challenge-decline-${c.id}` }, t("challenges.decline"));
   const fail = (e: unknown) => {

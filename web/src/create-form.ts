@@ -69,6 +69,8 @@ export function createForm(meta: Meta, error: HTMLElement, me: AccountView | nul
   );
   const turnSeconds = h("input", { testid: "turn-seconds", type: "number", min: 5, max: 600, placeholder: t("lobby.preset") });
   const noClock = h("input", { testid: "no-clock", type: "checkbox" });
+  // Rumis: no clock unless asked for; a rated table always has one, 20 s or more (RT9).
+  const rumisSeconds = h("input", { testid: "rumis-turn-seconds", type: "number", min: 5, max: 3600, placeholder: t("rk.no_clock") });
   const rounds = h("input", { testid: "rounds", type: "number", min: 1, max: 20, value: 1 });
   const seed = h("input", { testid: "seed", type: "number", min: 0, placeholder: t("lobby.random") });
   // Hints follow the seats (on for practice, off with other people) until the creator
@@ -96,6 +98,7 @@ export function createForm(meta: Meta, error: HTMLElement, me: AccountView | nul
     label(t("lobby.scenario"), scenario),
     label(t("lobby.players"), players),
     label(t("lobby.variant"), variant),
+    label(t("lobby.turn_seconds"), rumisSeconds),
     variantNote,
   );
   const rkPlayers = select("rk-players-select", (meta.rummikub.players.length ? meta.rummikub.players : [2, 3, 4]).map((n) => ({ value: String(n), label: String(n) })));
@@ -180,6 +183,13 @@ export function createForm(meta: Meta, error: HTMLElement, me: AccountView | nul
     }
     hints.disabled = rated.checked;
     seed.disabled = rated.checked || !practice();
+    // (a rated table has a clock of at least 20 s: 60 s unless another is given)
+    const minimum = rated.checked ? 20 : 5;
+    rumisSeconds.min = turnSeconds.min = String(minimum);
+    rumisSeconds.placeholder = rated.checked ? t("lobby.preset_secs", { secs: 60 }) : t("rk.no_clock");
+    if (rated.checked) noClock.checked = false;
+    noClock.disabled = rated.checked;
+    turnSeconds.disabled = noClock.checked;
   }
   function syncSeats(): void {
     if (mine !== null && seatKinds[mine]?.value !== "human") mine = null;
@@ -330,6 +340,7 @@ export function createForm(meta: Meta, error: HTMLElement, me: AccountView | nul
     if (mine !== null) req.creator_seat = mine;
     if (game.value === "rumis") {
       req.rumis = { scenario: scenario.value, players: Number(players.value), variant: variant.value };
+      if (rumisSeconds.value !== "") req.rumis.turn_seconds = Number(rumisSeconds.value);
     } else {
       req.rummikub = { rules: preset.value, rounds: Math.max(1, Number(rounds.value) || 1) };
       if (noClock.checked) req.rummikub.turn_seconds = null;

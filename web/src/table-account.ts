@@ -22,7 +22,7 @@ export function hasKeptSeat(v: TableView): boolean {
  * `taken` gets the seat's token. The account is asked for only when such a seat exists.
  */
 export async function renderTakeSeat(box: HTMLElement, v: TableView, id: string, taken: (token: string, seat: number, name: string) => void): Promise<void> {
-  const show = v.you === null && v.status !== "over" && hasKeptSeat(v);
+  const show = v.you === null && v.status !== "over" && v.status !== "cancelled" && hasKeptSeat(v);
   if (!show) {
     box.hidden = true;
     box.replaceChildren();

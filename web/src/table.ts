@@ -401,7 +401,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
 
   /** The hand-to-bot control of a seat, a countdown until it may be used, or null. */
   function handControl(v: TableView, s: Seat): HTMLElement | null {
-    if (statusOf(v) === "over" || v.you === null || s.kind === "bot") return null;
+    if (statusOf(v) === "over" || statusOf(v) === "cancelled" || v.you === null || s.kind === "bot") return null;
     const own = s.seat === v.you;
     // (at a rated table you play your own seat: the server refuses to hand it to a bot)
     if (own && v.rated) return null;
@@ -462,13 +462,15 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     const status = statusOf(v);
     const myTurn = status === "playing" && v.you !== null && v.to_move === v.you;
     turn.dataset.myTurn = String(myTurn);
-    signal.controls.hidden = v.you === null || status === "over";
+    signal.controls.hidden = v.you === null || status === "over" || status === "cancelled";
     signal.update(myTurn);
     turn.dataset.version = String(v.version);
     turn.dataset.over = String(v.over);
     turn.dataset.status = status;
     turn.className = "turn" + (myTurn ? " mine" : "") + (status === "waiting" ? " waiting" : "");
     if (status === "over") turn.textContent = t("table.game_over");
+    // (RT7: a rated table whose seats were not all taken in time; nothing more happens)
+    else if (status === "cancelled") turn.textContent = t("table.cancelled");
     else if (status === "waiting") {
       const waiting = v.waiting_for ?? v.seats.filter((s) => s.kind !== "bot" && !s.claimed).map((s) => s.seat);
       turn.dataset.waitingFor = waiting.join(",");
@@ -487,7 +489,9 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     for (const s of v.seats) {
       const moving = status === "playing" && v.to_move === s.seat;
       const state =
-        s.kind === "bot"
+        s.left
+          ? ` · ${t("seat.left", { bot: botSeatName({ seat: s.seat, name: null, bot: s.bot }) })}`
+          : s.kind === "bot"
           ? s.claimed ? ` · ${t("hand.played_by", { bot: botSeatName({ seat: s.seat, name: null, bot: s.bot }) })}` : ""
           : !s.claimed
             ? s.kind === "open" ? ` · ${t("seat.open")}` : s.kind === "account" ? ` · ${t("seat.kept")}` : ` · ${t("seat.invited")}`
@@ -636,7 +640,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   let takeBackKey = "";
   function renderTakeBack(v: TableView): void {
     const mine = v.you !== null ? v.seats[v.you] : undefined;
-    const show = statusOf(v) !== "over" && mine?.kind === "bot";
+    const show = statusOf(v) !== "over" && statusOf(v) !== "cancelled" && mine?.kind === "bot";
     takeBackBox.hidden = !show;
     const key = JSON.stringify([show, v.you, mine?.bot ?? null, mine?.name ?? null]);
     if (key === takeBackKey) return;
@@ -667,7 +671,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   }
 
   function renderJoin(v: TableView): void {
-    const canJoin = v.you === null && statusOf(v) !== "over" && v.seats.some((s) => s.kind === "open" && !s.claimed);
+    const canJoin = v.you === null && statusOf(v) !== "over" && statusOf(v) !== "cancelled" && v.seats.some((s) => s.kind === "open" && !s.claimed);
     joinBox.hidden = !canJoin;
     if (canJoin && !joinBox.firstChild) {
       const name = h("input", { type: "text", placeholder: t("lobby.your_name_placeholder"), "aria-label": t("lobby.your_name"), testid: "join-name", value: localStorage.getItem("rumi.name") ?? "" });

@@ -47,6 +47,10 @@ pub struct ServeArgs {
     /// Seconds a player must be away before the others may hand their seat to a bot.
     #[arg(long, default_value_t = 60)]
     handover_after_seconds: u64,
+    /// Minutes a rated table waits for its seats to be taken before it is cancelled,
+    /// unrated (RT7).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10080))]
+    rated_seats_wait_minutes: u64,
     /// Let creators fix the deal's seed even with other people at the table (for
     /// tests and private servers; never on a public address).
     #[arg(long)]
@@ -184,6 +188,7 @@ fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
             hub: HubOptions {
                 bot_delay: Duration::from_millis(args.bot_delay_ms),
                 handover_after: Duration::from_secs(args.handover_after_seconds),
+                rated_seats_wait: Duration::from_secs(args.rated_seats_wait_minutes * 60),
                 max_loaded_tables: args.max_loaded_tables,
                 max_open_tables_per_address: args.max_open_tables_per_address,
                 tables_per_minute_per_address: args.tables_per_minute_per_address,

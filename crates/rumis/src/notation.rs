@@ -257,6 +257,9 @@ fn stone_code_pattern() -> String {
 /// more is refused by the rules anyway).
 pub const MAX_WRITTEN_CELLS: usize = 8;
 
+/// A passed turn as a record writes it (RD17, [`Position::pass`]).
+pub const PASS: &str = "pass";
+
 /// A stone's code on its own, as a regular expression (for documents that describe
 /// the notation, such as the server's OpenAPI schema).
 pub fn stone_pattern() -> String {
@@ -318,6 +321,15 @@ impl Position {
     /// then place it) or `x L4 > aside` (take it off; it cannot be placed). Returns the
     /// moves played; on any error nothing is played.
     pub fn play_text(&mut self, text: &str) -> Result<Vec<Move>, MoveError> {
+        // RD17: a record writes a passed turn as `pass`.
+        if text.trim().eq_ignore_ascii_case(PASS) {
+            let mut next = self.clone();
+            if !next.pass() {
+                return Err(NotationError::BadTurn(text.trim().to_string()).into());
+            }
+            *self = next;
+            return Ok(Vec::new());
+        }
         let parts: Vec<&str> = text.split('>').map(str::trim).collect();
         if parts.len() > 2 || parts.iter().any(|p| p.is_empty()) {
             return Err(NotationError::BadTurn(text.trim().to_string()).into());

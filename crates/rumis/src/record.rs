@@ -259,8 +259,19 @@ impl Record {
         // Replay to name the colour of each move in a comment.
         let mut replay = position.restart();
         let moves = &position.history()[position.generated_moves()..];
+        let generated = position.generated_moves();
+        let mut passes = position.passes().iter().peekable();
         let mut i = 0;
-        while i < moves.len() {
+        loop {
+            // RD17: the turns passed before the next move.
+            while passes.next_if(|&&ply| ply == generated + i).is_some() {
+                let colour = replay.to_move().expect("a passed turn was a turn");
+                let _ = writeln!(text, "{:<28}# {colour}", crate::notation::PASS);
+                replay.pass();
+            }
+            if i >= moves.len() {
+                break;
+            }
             let colour = replay.to_move().expect("recorded moves were legal");
             let (turn, used) = format_turn(&replay, &moves[i..]);
             let width = if replay.removing() { 56 } else { 28 };
@@ -312,6 +323,40 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         game.play_randomly(&mut rng);
         game
+    }
+
+    /// RD17: a passed turn keeps its colour in the game, the next colour moves, and a
+    /// record writes it as `pass` and replays it.
+    #[test]
+    fn a_passed_turn_moves_the_turn_on_and_round_trips_in_a_record() {
+        use rand::Rng;
+        let setup = Setup::new(Scenario::builtin("tambo").unwrap(), 3).with_seed(3);
+        let mut game = Position::new(setup).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut passed = 0;
+        while let Some(colour) = game.to_move() {
+            if passed < 4 && rng.gen_bool(0.2) {
+                assert!(game.pass());
+                passed += 1;
+                assert!(!game.is_out(colour), "a pass is not R8's out");
+                assert_ne!(game.to_move(), Some(colour), "the next colour moves");
+                continue;
+            }
+            let mv = game.random_move(&mut rng).unwrap();
+            game.play(mv).unwrap();
+        }
+        assert!(!game.pass(), "no turn to pass once the game is over");
+        assert_eq!(game.passes().len(), passed);
+        assert!(passed > 0);
+        let text = Record::write(&game, None);
+        assert_eq!(text.matches("\npass ").count(), passed, "{text}");
+        let replayed = Record::parse(&text)
+            .unwrap()
+            .replay(Scenario::builtin("tambo").unwrap())
+            .unwrap();
+        assert_eq!(replayed.history(), game.history());
+        assert_eq!(replayed.passes(), game.passes());
+        assert_eq!(Record::write(&replayed, None), text);
     }
 
     #[test]

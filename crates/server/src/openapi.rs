@@ -468,6 +468,7 @@ mod tests {
                             scenario: scenario.key.clone(),
                             players,
                             variant: variant.name().to_string(),
+                            turn_seconds: None,
                         }),
                         usize::from(players),
                     );

@@ -82,6 +82,8 @@ pub struct Position {
     history: Vec<Move>,
     /// Moves placed by the software before play (the random ruin).
     generated: usize,
+    /// Turns passed ([`Position::pass`]), each as the number of moves played before it.
+    passes: Vec<usize>,
     events: Vec<Event>,
     fast: Option<FastGen>,
     /// R16: the stones on the build in the order they were placed: (colour,
@@ -195,6 +197,7 @@ impl Position {
             to_move: None,
             history: Vec::new(),
             generated: 0,
+            passes: Vec::new(),
             events: Vec::new(),
             setup: Arc::new(setup),
         };
@@ -474,6 +477,26 @@ impl Position {
             return Err(Illegal::NotYourTurn { colour, to_move });
         }
         self.play(mv)
+    }
+
+    /// Passes the turn of the colour to move without placing (a server's turn clock
+    /// ran out, RD17): the colour stays in the game, and the next colour in turn
+    /// order that can move is to move. Not an R8 "cannot move": nobody goes out for
+    /// it. False, and nothing changes, where no turn may be passed: the game is over,
+    /// the ruin is being built (R11), or a stone taken off must be placed (R16).
+    pub fn pass(&mut self) -> bool {
+        if self.to_move.is_none() || matches!(self.phase, Phase::Ruin | Phase::Rebuild) {
+            return false;
+        }
+        self.passes.push(self.history.len());
+        self.settle(self.turn + 1);
+        true
+    }
+
+    /// The turns passed ([`Position::pass`]), each as the number of moves played
+    /// before it, in order.
+    pub fn passes(&self) -> &[usize] {
+        &self.passes
     }
 
     /// Plays a move known to be legal (one from [`Position::legal_moves`]).

@@ -7,6 +7,7 @@
 //! Hidden information: views are built per seat from what that seat may know, so a
 //! Rummikub rack can only reach its own seat.
 
+pub mod clock;
 pub mod reasons;
 mod rumis_table;
 pub(crate) mod rummikub_table;
@@ -81,8 +82,15 @@ pub trait TableGame: Send + Sync + 'static {
         self.result().is_some()
     }
 
-    /// The running turn's clock in seconds, when the game keeps one now (K7).
+    /// The running turn's clock in seconds, when the game keeps one now (K7, RD17).
     fn turn_seconds(&self) -> Option<u32>;
+
+    /// Whether the seat's player left the game: their clock ran out twice in a row
+    /// (RD17, K7; [`clock::TimeOuts`]). Rebuilt by replaying the log.
+    fn has_left(&self, seat: usize) -> bool;
+
+    /// Each seat: whether its player left ([`TableGame::has_left`]).
+    fn left(&self) -> Vec<bool>;
 
     /// Whether a finished round waits for someone to deal the next (K9).
     fn awaits_next_round(&self) -> bool;
@@ -91,7 +99,8 @@ pub trait TableGame: Send + Sync + 'static {
     /// canonical form that is stored in the log and replayed after a restart.
     fn apply(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError>;
 
-    /// The turn clock ran out (K7): the engine's time-out for the seat to act.
+    /// The turn clock ran out: the engine's time-out for the seat to act (K7: penalty
+    /// tiles; RD17: a Rumis turn passed). Counts towards the seat leaving the game.
     fn time_out(&mut self) -> Result<GameAction, ActionError>;
 
     /// Deals the next round (K9) for a table of bots only; canonical action.
@@ -142,6 +151,16 @@ pub trait Adapter: Clone + Send + Sync + 'static {
     const KIND: GameKind;
 
     fn engine(&self) -> &Self::Engine;
+
+    /// Each seat's time-outs in a row (RD17, K7), kept with the game.
+    fn time_outs(&self) -> &clock::TimeOuts;
+
+    fn time_outs_mut(&mut self) -> &mut clock::TimeOuts;
+
+    /// [`TableGame::turn_seconds`]: the engine's clock unless the table keeps its own.
+    fn clock_seconds(&self) -> Option<u32> {
+        self.engine().turn_clock()
+    }
 
     /// [`TableGame::apply`]: plays the action, answers its canonical form.
     fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError>;
@@ -288,7 +307,15 @@ impl<A: Adapter> TableGame for A {
     }
 
     fn turn_seconds(&self) -> Option<u32> {
-        self.engine().turn_clock()
+        self.clock_seconds()
+    }
+
+    fn has_left(&self, seat: usize) -> bool {
+        self.time_outs().has_left(seat)
+    }
+
+    fn left(&self) -> Vec<bool> {
+        self.time_outs().left().to_vec()
     }
 
     fn awaits_next_round(&self) -> bool {
@@ -296,11 +323,18 @@ impl<A: Adapter> TableGame for A {
     }
 
     fn apply(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {
-        self.apply_wire(seat, action)
+        let canonical = self.apply_wire(seat, action)?;
+        self.time_outs_mut().acted(seat);
+        Ok(canonical)
     }
 
     fn time_out(&mut self) -> Result<GameAction, ActionError> {
-        self.time_out_wire()
+        let seat = self.to_move();
+        let canonical = self.time_out_wire()?;
+        if let Some(seat) = seat {
+            self.time_outs_mut().timed_out(seat);
+        }
+        Ok(canonical)
     }
 
     fn next_round(&mut self) -> Result<GameAction, ActionError> {
@@ -426,6 +460,7 @@ mod tests {
                 scenario: "chullpa".into(),
                 players: 2,
                 variant: "standard".into(),
+                turn_seconds: None,
             }),
             2,
         );

@@ -8,6 +8,7 @@ use play::rumis_game::{RumisConfig, RumisError, RumisGame};
 use rumis::notation::format_move;
 use rumis::{Cell, Colour, Position, Stone};
 
+use super::clock::{rumis_turn_seconds, TimeOuts};
 use super::{other_game, ActionError, Adapter, GameView, HintJob, TableGame};
 use crate::wire::{
     ColourView, CubeView, GameAction, GameKind, HintAnswer, PlacementView, RumisAction, RumisMove,
@@ -19,6 +20,9 @@ pub struct RumisTable {
     game: RumisGame,
     /// Each move as written when it was played (R16: a removal reads `x L4 …`).
     history: Vec<String>,
+    /// Seconds per turn (RD17); `None`: no clock.
+    turn_seconds: Option<u32>,
+    time_outs: TimeOuts,
 }
 
 impl RumisTable {
@@ -33,7 +37,12 @@ impl RumisTable {
             .iter()
             .map(|&mv| format_move(position, mv))
             .collect();
-        Ok(RumisTable { game, history })
+        Ok(RumisTable {
+            game,
+            history,
+            turn_seconds: rumis_turn_seconds(settings),
+            time_outs: TimeOuts::new(usize::from(settings.players)),
+        })
     }
 
     pub fn position(&self) -> &Position {
@@ -47,9 +56,12 @@ impl RumisTable {
             .iter()
             .map(|&mv| format_move(&position, mv))
             .collect();
+        let players = usize::from(position.setup().players);
         RumisTable {
             game: RumisGame::from_position(position),
             history,
+            turn_seconds: None,
+            time_outs: TimeOuts::new(players),
         }
     }
 
@@ -152,6 +164,19 @@ impl Adapter for RumisTable {
         &self.game
     }
 
+    fn time_outs(&self) -> &TimeOuts {
+        &self.time_outs
+    }
+
+    fn time_outs_mut(&mut self) -> &mut TimeOuts {
+        &mut self.time_outs
+    }
+
+    /// The table's own clock (RD17), while someone is to move.
+    fn clock_seconds(&self) -> Option<u32> {
+        self.turn_seconds.filter(|_| self.to_move().is_some())
+    }
+
     /// `{"move": "L4 a1:1 …"}` or `{"stone": "L4", "cells": [[x, y, z], …]}`.
     fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {
         let mv = self.read_move(seat, action)?;
@@ -166,8 +191,32 @@ impl Adapter for RumisTable {
         Ok(canonical)
     }
 
+    /// RD17: the turn is passed (the player stays in the game); while the ruin is
+    /// built (R11) or a stone taken off waits to be placed (R16), where no turn is
+    /// passed, the engine's first legal placement is played for the seat.
     fn time_out_wire(&mut self) -> Result<GameAction, ActionError> {
-        Err(ActionError::Illegal("Rumis has no turn clock".into()))
+        if self.turn_seconds.is_none() {
+            return Err(ActionError::Illegal("this table has no turn clock".into()));
+        }
+        let seat = self
+            .to_move()
+            .ok_or_else(|| ActionError::Illegal("no turn is running".into()))?;
+        if !self.game.position.pass() {
+            let mv = *self
+                .position()
+                .legal_moves()
+                .first()
+                .ok_or_else(|| ActionError::Illegal("no placement to play".into()))?;
+            let canonical = self.canonical(mv);
+            self.game
+                .apply(seat, &mv)
+                .map_err(|e| ActionError::Illegal(e.to_string()))?;
+            if let GameAction::Rumis(RumisAction::Notation { notation }) = &canonical {
+                self.history.push(notation.text().to_string());
+            }
+        }
+        // The clock's action, the same for both games; the log's actor is the clock.
+        Ok(GameAction::Rummikub(crate::wire::RummikubAction::Timeout))
     }
 
     fn next_round_wire(&mut self) -> Result<GameAction, ActionError> {

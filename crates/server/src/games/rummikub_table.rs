@@ -8,6 +8,7 @@ use rummikub::{Action, EndReason, Event, GameLength, RuleSet, Set, Tile};
 use rummikub_solver::{self as solver, Objective, SolveError, TableAndRack};
 use serde_json::json;
 
+use super::clock::TimeOuts;
 use super::{name_of, other_game, ActionError, Adapter, GameView, HintJob, TableGame};
 use crate::wire::{
     EventCode, GameAction, GameKind, HintAnswer, HintPlay, RoundOverView, RulesView,
@@ -46,6 +47,7 @@ pub struct RummikubTable {
     preset: String,
     game: RummikubGame,
     last: Option<LastEvent>,
+    time_outs: TimeOuts,
 }
 
 impl RummikubTable {
@@ -69,6 +71,7 @@ impl RummikubTable {
             preset: config.rules.clone(),
             game,
             last: None,
+            time_outs: TimeOuts::new(players),
         })
     }
 
@@ -240,6 +243,14 @@ impl Adapter for RummikubTable {
 
     fn engine(&self) -> &RummikubGame {
         &self.game
+    }
+
+    fn time_outs(&self) -> &TimeOuts {
+        &self.time_outs
+    }
+
+    fn time_outs_mut(&mut self) -> &mut TimeOuts {
+        &mut self.time_outs
     }
 
     fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {

@@ -16,6 +16,10 @@ use super::{Hub, Table, TableState};
 /// Challenges one list shows.
 const MAX_CHALLENGES: u32 = 50;
 
+/// How long a cancelled rated table stays in its accounts' challenges (RT7), so that
+/// it is seen to be cancelled rather than gone.
+const CANCELLED_SHOWN_FOR_MS: i64 = 7 * 24 * 3600 * 1000;
+
 /// The most guest seats one request may hand to an account.
 pub const MAX_ADOPTED_SEATS: usize = 100;
 
@@ -65,6 +69,7 @@ impl Hub {
         account: &StoredAccount,
     ) -> Result<SeatGrant, ApiError> {
         let mut state = table.state.lock().await;
+        state.check_not_cancelled()?;
         let seat = state.seat_of_account(&account.id).ok_or_else(|| {
             ApiError::forbidden(
                 ErrorCode::TokenNeeded,
@@ -81,16 +86,19 @@ impl Hub {
         updated.claimed = true;
         updated.token = fairness::new_secret();
         if !self.store.take_account_seat(&table.id, &updated).await? {
-            // Taken a moment ago by another of the account's devices, on another node.
+            // Taken a moment ago by another of the account's devices, on another node,
+            // or the table was cancelled meanwhile (RT7).
             let _ = self.catch_up_locked(table, &mut state).await;
             table.changed();
+            state.check_not_cancelled()?;
             let stored = &state.seats[seat].stored;
             return Ok(grant(table, seat, &stored.name, &stored.token));
         }
         self.seated(table, state, updated).await
     }
 
-    /// The seats kept for `account` at tables that wait for it: its challenges.
+    /// The seats kept for `account` at tables that wait for it: its challenges; and
+    /// for a while the rated tables it had a seat at that were cancelled (RT7).
     pub async fn challenges(
         self: &Arc<Self>,
         account: &StoredAccount,
@@ -98,7 +106,11 @@ impl Hub {
         let mut challenges = Vec::new();
         for (id, _, _, created_ms) in self
             .store
-            .kept_seats_of(&account.id, MAX_CHALLENGES)
+            .kept_seats_of(
+                &account.id,
+                MAX_CHALLENGES,
+                self.now_ms() - CANCELLED_SHOWN_FOR_MS,
+            )
             .await?
         {
             let Ok(table) = self.table(&id).await else {
@@ -108,7 +120,9 @@ impl Hub {
             let Some(seat) = state.seat_of_account(&account.id) else {
                 continue;
             };
-            if state.seats[seat].stored.claimed || state.status() != TableStatus::Waiting {
+            let status = state.status();
+            let waiting = status == TableStatus::Waiting && !state.seats[seat].stored.claimed;
+            if !waiting && status != TableStatus::Cancelled {
                 continue;
             }
             challenges.push(Challenge {
@@ -124,6 +138,9 @@ impl Hub {
                     .collect(),
                 rated: state.settings.rated,
                 created_ms,
+                status,
+                turn_seconds: state.turn_seconds(),
+                cancels_at_ms: state.cancels_at_ms(),
             });
         }
         Ok(challenges)
@@ -137,6 +154,7 @@ impl Hub {
         account: &StoredAccount,
     ) -> Result<(), ApiError> {
         let mut state = table.state.lock().await;
+        state.check_not_cancelled()?;
         let seat = state
             .seat_of_account(&account.id)
             .filter(|&s| !state.seats[s].stored.claimed)

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::error::ApiError;
+use crate::games::clock::leaver_bot;
 use crate::games::TableGame;
 use crate::store::StoredAction;
 
@@ -34,6 +35,7 @@ impl Hub {
             }
         }
         check_version(&state, version)?;
+        state.check_not_cancelled()?;
         if state.started_ms.is_none() {
             return Err(not_started(&state));
         }
@@ -75,16 +77,28 @@ impl Hub {
             action: serde_json::to_string(&canonical).expect("an action serialises"),
             at_ms,
         };
+        // RD17, K7: a player whose clock ran out twice in a row left the game; a bot
+        // plays their seat on, stored with the time-out that made them leave.
+        let leaver = (0..state.seats.len()).find(|&s| {
+            game.has_left(s) && !state.game.has_left(s) && state.seats[s].stored.bot.is_none()
+        });
+        let handed = leaver.map(|seat| (seat, leaver_bot(state.settings.game)));
         let old_game = std::mem::replace(&mut state.game, game);
         let old_turn = std::mem::replace(&mut state.turn_started_ms, at_ms);
+        if let Some((seat, bot)) = handed {
+            state.seats[seat].stored.bot = Some(bot.to_string());
+        }
         let due = due_ms(state, &self.options);
         if let Err(e) = self
             .store
-            .append_action(&table.id, &stored, state.game.is_over(), due)
+            .append_action(&table.id, &stored, state.game.is_over(), due, handed)
             .await
         {
             state.game = old_game;
             state.turn_started_ms = old_turn;
+            if let Some((seat, _)) = handed {
+                state.seats[seat].stored.bot = None;
+            }
             // Another copy of this table (another node, or a copy dropped and loaded
             // again) wrote this version first: catch up, and the action is stale.
             if self.store.action_count(&table.id).await.ok() != Some(state.version) {
@@ -101,6 +115,14 @@ impl Hub {
             return Err(e.into());
         }
         state.version = stored.version;
+        if let Some((seat, bot)) = handed {
+            state.seat_epoch += 1;
+            tracing::info!(
+                "table {}: seat {} timed out twice in a row and left; the {bot} bot plays on",
+                table.id,
+                seat + 1
+            );
+        }
         if state.game.is_over() {
             // Before anyone hears of the end: a finished game is in its players'
             // histories.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::error::ApiError;
 use crate::fairness;
 use crate::games;
+use crate::games::clock::{settle_new_table, ClockRefusal};
 use crate::names::{check_distinct, distinct_default};
 use crate::store::{StoredAccount, StoredSeat, StoredTable};
 use crate::transport::client_key;
@@ -39,7 +40,7 @@ impl Hub {
         if rated {
             check_rated(&request, account)?;
         }
-        let settings = GameSettings::of(
+        let mut settings = GameSettings::of(
             request.game,
             request.rumis.clone(),
             request.rummikub.clone(),
@@ -54,6 +55,14 @@ impl Hub {
         })
         .map_err(|e| ApiError::bad_request(ErrorCode::BadSettings, e))?;
         // The settings first: a bad scenario is the first thing to say.
+        let game = games::new_game(&settings, fairness::secure_seed())
+            .map_err(|e| ApiError::bad_request(ErrorCode::BadSettings, e))?;
+        // The clock (RT9): a rated table gets one when it names none; kept with the
+        // settings, so the stored table keeps it.
+        settle_new_table(&mut settings, game.turn_seconds()).map_err(|e| match e {
+            ClockRefusal::Bad(m) => ApiError::bad_request(ErrorCode::BadSettings, m),
+            ClockRefusal::Rated(m) => ApiError::bad_request(ErrorCode::RatedClock, m),
+        })?;
         let game = games::new_game(&settings, fairness::secure_seed())
             .map_err(|e| ApiError::bad_request(ErrorCode::BadSettings, e))?;
         if seats.len() != game.seat_count() {
@@ -190,12 +199,15 @@ impl Hub {
             practice,
             created_ms: now,
             started_ms: (!waiting).then_some(now),
+            cancelled_ms: None,
             creator,
             finished: false,
             seats: stored_seats.clone(),
             actions: Vec::new(),
         };
-        self.store.create_table(&stored).await?;
+        self.store
+            .create_table(&stored, self.first_due_ms(&stored, rated))
+            .await?;
         self.keep_new(&stored)?;
         let link = |token: &str| format!("/t/{id}#token={token}");
         Ok(CreateTableResponse {
@@ -253,6 +265,18 @@ impl Hub {
             ));
         }
         Ok(creator)
+    }
+
+    /// When the server first acts at a new table: at once where it starts at once (a
+    /// bot's move or its clock, planned when loaded), else, at a rated table, when it
+    /// is cancelled unless its seats are taken by then (RT7).
+    pub(super) fn first_due_ms(&self, stored: &StoredTable, rated: bool) -> Option<i64> {
+        match stored.started_ms {
+            Some(started) => Some(started),
+            None => {
+                rated.then(|| stored.created_ms + self.options.rated_seats_wait.as_millis() as i64)
+            }
+        }
     }
 
     /// A table just stored: built, kept in memory and its drivers started.

@@ -37,6 +37,7 @@ impl Hub {
             if !matches!(plan, Plan::Nothing) && !hub.may_drive(&table).await {
                 return;
             }
+            let cancel = matches!(plan, Plan::Cancel { .. });
             match plan {
                 Plan::Nothing => {}
                 Plan::Bot { seat, bot } => {
@@ -55,7 +56,7 @@ impl Hub {
                     })
                     .await;
                 }
-                Plan::Clock { deadline_ms } => {
+                Plan::Clock { deadline_ms } | Plan::Cancel { at_ms: deadline_ms } => {
                     let far = deadline_ms - hub.ahead_ms() - hub.now_ms();
                     let table = if far > 0 {
                         // Far away: the table may leave memory meanwhile (then this
@@ -76,6 +77,10 @@ impl Hub {
                     };
                     hub.clock().sleep_until(deadline_ms).await;
                     if !hub.holds(&table) {
+                        return;
+                    }
+                    if cancel {
+                        hub.cancel_waiting(&table).await;
                         return;
                     }
                     hub.drive(&table, |state| {
@@ -305,13 +310,25 @@ fn think(
 
 enum Plan {
     Nothing,
-    Bot { seat: usize, bot: String },
+    Bot {
+        seat: usize,
+        bot: String,
+    },
     NextRound,
-    Clock { deadline_ms: i64 },
+    Clock {
+        deadline_ms: i64,
+    },
+    /// A rated table still waiting for a seat: cancelled then (RT7).
+    Cancel {
+        at_ms: i64,
+    },
 }
 
 fn plan(state: &TableState) -> Plan {
-    if state.game.is_over() || state.started_ms.is_none() {
+    if let Some(at_ms) = state.cancels_at_ms() {
+        return Plan::Cancel { at_ms };
+    }
+    if state.game.is_over() || state.started_ms.is_none() || state.cancelled_ms.is_some() {
         return Plan::Nothing;
     }
     if let Some(seat) = state.game.to_move() {
@@ -340,6 +357,42 @@ pub(super) fn due_ms(state: &TableState, options: &HubOptions) -> Option<i64> {
         Plan::Bot { .. } | Plan::NextRound => {
             Some(options.clock.now_ms() + options.bot_delay.as_millis() as i64)
         }
-        Plan::Clock { deadline_ms } => Some(deadline_ms),
+        Plan::Clock { deadline_ms } | Plan::Cancel { at_ms: deadline_ms } => Some(deadline_ms),
+    }
+}
+
+impl Hub {
+    /// Cancels a rated table still waiting for a seat once its wait is over (RT7):
+    /// stored first, checked there against a seat taken meanwhile on another node.
+    pub(super) async fn cancel_waiting(self: &Arc<Self>, table: &Arc<Table>) {
+        let mut state = table.state.lock().await;
+        let now = self.now_ms();
+        match state.cancels_at_ms() {
+            Some(at_ms) if now >= at_ms && !state.waiting_for().is_empty() => {}
+            _ => return,
+        }
+        match self.store.cancel_table(&table.id, now).await {
+            Ok(true) => {
+                tracing::info!(
+                    "table {}: cancelled, its seats were not all taken",
+                    table.id
+                );
+                state.cancelled_ms = Some(now);
+                table.changed();
+                self.announce(table, state.version, true).await;
+            }
+            Ok(false) => {
+                // Another node took the last seat (or cancelled it) meanwhile.
+                // Whoever did drives the table on.
+                if self
+                    .catch_up_locked(table, &mut state)
+                    .await
+                    .unwrap_or(false)
+                {
+                    table.changed();
+                }
+            }
+            Err(e) => tracing::warn!("table {}: not cancelled: {e:#}", table.id),
+        }
     }
 }

@@ -60,7 +60,7 @@ use crate::replays::{ReplayLimits, Replays};
 use crate::store::{Store, StoredSeat};
 use crate::thinking::Thinking;
 use crate::transport::{Rate, RateLimiter};
-use crate::wire::{HintAnswer, TableSettings, TableStatus, TableView};
+use crate::wire::{ErrorCode, HintAnswer, TableSettings, TableStatus, TableView};
 
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 pub use registry::valid_table_id;
@@ -116,6 +116,9 @@ pub struct TableState {
     pub practice: bool,
     pub created_ms: i64,
     pub started_ms: Option<i64>,
+    /// When the table was cancelled: a rated table whose seats were not all taken in
+    /// time (RT7). Nothing happens at it any more.
+    pub cancelled_ms: Option<i64>,
     pub seats: Vec<Seat>,
     pub game: Box<dyn TableGame>,
     /// Number of accepted actions.
@@ -131,6 +134,8 @@ pub struct TableState {
     /// The bot seats' bots, kept between their moves, and their trouble.
     bots: bots::SeatBots,
     handover_after_ms: i64,
+    /// [`HubOptions::rated_seats_wait`] in ms.
+    rated_seats_wait_ms: i64,
     /// How late another node's sighting may be written ([`presence_every_ms`]): a
     /// hand-over waits this much longer after it, to be sure.
     presence_slack_ms: i64,
@@ -155,12 +160,38 @@ impl TableState {
     }
 
     pub fn status(&self) -> TableStatus {
-        if self.game.is_over() {
+        if self.cancelled_ms.is_some() {
+            TableStatus::Cancelled
+        } else if self.game.is_over() {
             TableStatus::Over
         } else if self.started_ms.is_none() {
             TableStatus::Waiting
         } else {
             TableStatus::Playing
+        }
+    }
+
+    /// A waiting rated table: when it is cancelled unless every seat is taken (RT7).
+    pub fn cancels_at_ms(&self) -> Option<i64> {
+        (self.settings.rated && self.started_ms.is_none() && self.cancelled_ms.is_none())
+            .then_some(self.created_ms + self.rated_seats_wait_ms)
+    }
+
+    /// The table's seconds per turn (RD17, K7): as its settings name them, else the
+    /// game's (a preset's clock); `None`: no clock.
+    pub fn turn_seconds(&self) -> Option<u32> {
+        crate::games::clock::named_turn_seconds(&self.settings)
+            .unwrap_or_else(|| self.game.turn_seconds())
+    }
+
+    /// Refuses anything at a cancelled table (RT7).
+    pub fn check_not_cancelled(&self) -> Result<(), ApiError> {
+        match self.cancelled_ms {
+            Some(_) => Err(ApiError::conflict(
+                ErrorCode::TableCancelled,
+                "this rated table was cancelled: its seats were not all taken in time; nothing can be done here any more",
+            )),
+            None => Ok(()),
         }
     }
 
@@ -251,6 +282,9 @@ pub struct HubOptions {
     pub bot_delay: Duration,
     /// How long a player must be away before others may hand their seat to a bot.
     pub handover_after: Duration,
+    /// How long a rated table waits for its seats to be taken before it is cancelled
+    /// (RT7), counted from its creation.
+    pub rated_seats_wait: Duration,
     /// Tables kept in memory before idle ones are dropped (a soft cap: tables with
     /// viewers or a driver about to act stay).
     pub max_loaded_tables: usize,
@@ -296,6 +330,7 @@ impl Default for HubOptions {
         HubOptions {
             bot_delay: Duration::from_millis(400),
             handover_after: Duration::from_secs(60),
+            rated_seats_wait: Duration::from_secs(600),
             max_loaded_tables: 2000,
             idle_after: Duration::from_secs(10),
             keep_loaded_ahead: Duration::from_secs(5),

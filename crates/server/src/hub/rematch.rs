@@ -32,6 +32,7 @@ impl Hub {
     ) -> Result<CreateTableResponse, ApiError> {
         // Held throughout: of two players asking at once on this node, one creates.
         let mut state = old.state.lock().await;
+        state.check_not_cancelled()?;
         if !state.game.is_over() {
             return Err(ApiError::conflict(
                 ErrorCode::NotOver,
@@ -45,7 +46,8 @@ impl Hub {
             Err(e) if e.code == ErrorCode::NoTable => {
                 let creator = self.admit_creation(from).await?;
                 let stored = rematch_table(&id, &state, seat, creator);
-                match self.store.create_table(&stored).await {
+                let due = self.first_due_ms(&stored, state.settings.rated);
+                match self.store.create_table(&stored, due).await {
                     Ok(()) => self.keep_new(&stored)?,
                     // Another node stored it a moment ago (the id is the key).
                     Err(e) => self.table(&id).await.map_err(|_| ApiError::from(e))?,
@@ -178,14 +180,18 @@ fn rematch_table(id: &str, old: &TableState, asker: usize, creator: String) -> S
         .expect("an endless supply of seeds");
     let now = old.clock.now_ms();
     let waiting = seats.iter().any(|s| s.bot.is_none() && !s.claimed);
+    let mut settings = old.settings.clone();
+    // A rated table made before rated tables had clocks gets one now (RT9).
+    crate::games::clock::settle_rematch(&mut settings);
     StoredTable {
         id: id.to_string(),
-        config: serde_json::to_string(&old.settings).expect("settings serialise"),
+        config: serde_json::to_string(&settings).expect("settings serialise"),
         seed,
         salt: fairness::new_secret(),
         practice: false,
         created_ms: now,
         started_ms: (!waiting).then_some(now),
+        cancelled_ms: None,
         creator,
         finished: false,
         seats,

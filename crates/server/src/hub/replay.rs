@@ -32,6 +32,12 @@ impl Hub {
             return Ok(replay);
         }
         let stored = self.store.load(id).await?.ok_or_else(unknown)?;
+        if stored.cancelled_ms.is_some() {
+            return Err(ApiError::conflict(
+                ErrorCode::TableCancelled,
+                "this rated table was cancelled before its game began: there is nothing to replay",
+            ));
+        }
         if !stored.finished {
             return Err(ApiError::conflict(
                 ErrorCode::NotOver,
@@ -72,6 +78,7 @@ pub(super) fn rebuild(
         practice: stored.practice,
         created_ms: stored.created_ms,
         started_ms: stored.started_ms,
+        cancelled_ms: stored.cancelled_ms,
         seats: stored
             .seats
             .iter()
@@ -90,6 +97,7 @@ pub(super) fn rebuild(
         rematch: None,
         bots: Default::default(),
         handover_after_ms: options.handover_after.as_millis() as i64,
+        rated_seats_wait_ms: options.rated_seats_wait.as_millis() as i64,
         presence_slack_ms: presence_every_ms(options),
         clock: options.clock.clone(),
     };
@@ -225,6 +233,7 @@ pub fn rebuild_replay(replay: &ReplayAnswer) -> anyhow::Result<ReplayAnswer> {
         practice: fairness.practice_seed.is_some(),
         created_ms: started_ms,
         started_ms: Some(started_ms),
+        cancelled_ms: None,
         creator: String::new(),
         finished: true,
         seats: first

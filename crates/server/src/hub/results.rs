@@ -27,7 +27,7 @@ pub(super) fn finished_game(
         scores: result.scores.iter().map(|&s| s as f64).collect(),
         winners: result.winners.clone(),
     };
-    let places = places(&outcome);
+    let places = places_with_leavers(&outcome, &state.game.left());
     let players = state.seats.len();
     let game = FinishedGame {
         table_id: id.to_string(),
@@ -38,7 +38,8 @@ pub(super) fn finished_game(
         // still plays for its account).
         rated: state.settings.rated && state.seats.iter().all(|s| !s.stored.account.is_empty()),
         players,
-        winners: result.winners.len(),
+        // Who shares first place once those who left come last (RT8).
+        winners: places.iter().filter(|&&place| place == 1).count(),
         finished_ms: state.turn_started_ms,
     };
     let seats = state
@@ -53,6 +54,17 @@ pub(super) fn finished_game(
         })
         .collect();
     Some((game, seats))
+}
+
+/// Each seat's place (1 for the best): RT1's places, except that a player who left
+/// the game (RD17, K7) comes after every player who did not, whatever the bot that
+/// played their seat on reached (RT8); among several who left, RT1's order.
+pub(super) fn places_with_leavers(outcome: &Outcome, left: &[bool]) -> Vec<usize> {
+    let by_result = places(outcome);
+    let key = |seat: usize| (left.get(seat).copied().unwrap_or(false), by_result[seat]);
+    (0..by_result.len())
+        .map(|seat| 1 + (0..by_result.len()).filter(|&o| key(o) < key(seat)).count())
+        .collect()
 }
 
 impl Hub {
@@ -85,5 +97,38 @@ impl Hub {
                 }
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RT8: who left comes last whatever their score; RT1 among the rest and among
+    /// those who left; shared places stay shared.
+    #[test]
+    fn a_player_who_left_is_ranked_after_everyone_who_stayed() {
+        let outcome = Outcome {
+            scores: vec![30.0, 20.0, 10.0, 25.0],
+            winners: vec![0],
+        };
+        assert_eq!(places(&outcome), vec![1, 3, 4, 2]);
+        assert_eq!(
+            places_with_leavers(&outcome, &[true, false, false, true]),
+            vec![3, 1, 2, 4]
+        );
+        assert_eq!(places_with_leavers(&outcome, &[false; 4]), places(&outcome));
+        let shared = Outcome {
+            scores: vec![10.0, 10.0, 5.0],
+            winners: vec![0, 1],
+        };
+        assert_eq!(
+            places_with_leavers(&shared, &[false, false, true]),
+            vec![1, 1, 3]
+        );
+        assert_eq!(
+            places_with_leavers(&shared, &[true, false, false]),
+            vec![3, 1, 2]
+        );
     }
 }

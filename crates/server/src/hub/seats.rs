@@ -115,6 +115,7 @@ impl Hub {
         bot: &str,
     ) -> Result<(), ApiError> {
         let mut state = table.state.lock().await;
+        state.check_not_cancelled()?;
         check_bot(state.settings.game, bot)?;
         if state.game.is_over() {
             return Err(ApiError::conflict(ErrorCode::GameOver, "the game is over"));
@@ -227,6 +228,7 @@ impl Hub {
             ApiError::bad_request(ErrorCode::BadName, "a name needs at least one character")
         })?;
         let mut state = table.state.lock().await;
+        state.check_not_cancelled()?;
         if caller != Some(seat) {
             return Err(ApiError::forbidden(
                 ErrorCode::NotYourSeat,
@@ -264,6 +266,7 @@ impl Hub {
         seat: usize,
     ) -> Result<(), ApiError> {
         let mut state = table.state.lock().await;
+        state.check_not_cancelled()?;
         if caller != Some(seat) {
             return Err(ApiError::forbidden(
                 ErrorCode::NotYourSeat,
@@ -311,6 +314,7 @@ impl Hub {
         let name = clean_name(name)?;
         let joiner = client_key(from).to_string();
         let mut state = table.state.lock().await;
+        state.check_not_cancelled()?;
         if state.game.is_over() {
             return Err(ApiError::conflict(ErrorCode::GameOver, "the game is over"));
         }
@@ -374,8 +378,9 @@ impl Hub {
         updated.joiner = joiner;
         take_for(&mut updated, name, account, &state)?;
         if !self.store.take_seat(&table.id, &updated).await? {
-            // Taken a moment ago through another node.
+            // Taken a moment ago through another node (or the table was cancelled).
             let _ = self.catch_up_locked(table, &mut state).await;
+            state.check_not_cancelled()?;
             return Err(ApiError::conflict(
                 ErrorCode::SeatNotOpen,
                 format!("seat {} was just taken", seat + 1),
@@ -411,6 +416,7 @@ impl Hub {
             )
         })?;
         let mut state = table.state.lock().await;
+        state.check_not_cancelled()?;
         let Some(seat) = state.invited_seat(invite) else {
             // A seat's own token is no invite; anything else is forged.
             state.seat_of(Some(invite))?;

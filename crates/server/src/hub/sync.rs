@@ -67,7 +67,11 @@ impl Hub {
         state: &mut TableState,
     ) -> anyhow::Result<bool> {
         let mut changed = self.catch_up_actions(table, state).await?;
-        let (seats, started_ms) = self.store.seats_and_start(&table.id).await?;
+        let (seats, started_ms, cancelled_ms) = self.store.seats_and_start(&table.id).await?;
+        if cancelled_ms != state.cancelled_ms {
+            state.cancelled_ms = cancelled_ms;
+            changed = true;
+        }
         if started_ms != state.started_ms {
             state.started_ms = started_ms;
             if state.version == 0 {

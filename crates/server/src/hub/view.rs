@@ -55,6 +55,7 @@ impl TableState {
             away_since_ms: away.then_some(last_seen),
             handover_ms: absent.then(|| self.handover_at(seat)),
             account: (!stored.account_name.is_empty()).then(|| stored.account_name.clone()),
+            left: self.game.has_left(stored.seat),
         }
     }
 
@@ -86,6 +87,8 @@ impl TableState {
             },
             over: self.game.is_over(),
             deadline_ms: self.deadline_ms(),
+            turn_seconds: self.turn_seconds(),
+            cancels_at_ms: self.cancels_at_ms(),
             result: self.result(),
             fairness: self.fairness(),
             hints: self.settings.hints,

@@ -44,6 +44,8 @@ pub struct StoredTable {
     pub created_ms: i64,
     /// When every human seat was taken and the game began; `None` while waiting.
     pub started_ms: Option<i64>,
+    /// When a rated table whose seats were not all taken in time was cancelled (RT7).
+    pub cancelled_ms: Option<i64>,
     /// The address that created the table (for the per-address cap).
     pub creator: String,
     pub finished: bool,
@@ -125,6 +127,7 @@ fn table_of_row(
         practice: row.try_get::<i64, _>("practice")? != 0,
         created_ms: row.try_get("created_ms")?,
         started_ms: row.try_get("started_ms")?,
+        cancelled_ms: row.try_get("cancelled_ms")?,
         creator: row.try_get("creator")?,
         finished: row.try_get::<i64, _>("finished")? != 0,
         seats,

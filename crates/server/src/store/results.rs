@@ -299,7 +299,7 @@ impl Store {
     /// Finished tables with an account holder's seat whose results are not recorded
     /// (their node stopped before it recorded them).
     pub async fn unrecorded_games(&self, limit: u32) -> anyhow::Result<Vec<String>> {
-        let rows = sqlx::query("SELECT DISTINCT s.table_id FROM rumi_seats s JOIN rumi_tables t ON t.id = s.table_id WHERE s.account_id <> '' AND t.finished = 1 AND NOT EXISTS (SELECT 1 FROM rumi_recorded r WHERE r.table_id = s.table_id) LIMIT $1")
+        let rows = sqlx::query("SELECT DISTINCT s.table_id FROM rumi_seats s JOIN rumi_tables t ON t.id = s.table_id WHERE s.account_id <> '' AND t.finished = 1 AND t.cancelled_ms IS NULL AND NOT EXISTS (SELECT 1 FROM rumi_recorded r WHERE r.table_id = s.table_id) LIMIT $1")
             .bind(i64::from(limit))
             .fetch_all(&self.pool)
             .await?;

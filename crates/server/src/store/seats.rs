@@ -23,7 +23,7 @@ impl Store {
     /// Takes an open seat nobody has taken yet for `seat.joiner`: false when someone
     /// (on another node) took it first.
     pub async fn take_seat(&self, table_id: &str, seat: &StoredSeat) -> anyhow::Result<bool> {
-        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2, joiner = $3, account_id = $4 WHERE table_id = $5 AND seat = $6 AND claimed = 0 AND bot IS NULL")
+        let done = sqlx::query("UPDATE rumi_seats SET name = $1, claimed = 1, token = $2, joiner = $3, account_id = $4 WHERE table_id = $5 AND seat = $6 AND claimed = 0 AND bot IS NULL AND NOT EXISTS (SELECT 1 FROM rumi_tables t WHERE t.id = $5 AND t.cancelled_ms IS NOT NULL)")
             .bind(&seat.name)
             .bind(&seat.token)
             .bind(&seat.joiner)
@@ -53,13 +53,13 @@ impl Store {
 
     /// Takes a seat kept for an account (created for it by name) for that account,
     /// with a new token: false when it was taken first (another of its devices, on
-    /// another node).
+    /// another node) or the table was cancelled meanwhile (RT7).
     pub async fn take_account_seat(
         &self,
         table_id: &str,
         seat: &StoredSeat,
     ) -> anyhow::Result<bool> {
-        let done = sqlx::query("UPDATE rumi_seats SET claimed = 1, token = $1 WHERE table_id = $2 AND seat = $3 AND account_id = $4 AND claimed = 0")
+        let done = sqlx::query("UPDATE rumi_seats SET claimed = 1, token = $1 WHERE table_id = $2 AND seat = $3 AND account_id = $4 AND claimed = 0 AND NOT EXISTS (SELECT 1 FROM rumi_tables t WHERE t.id = $2 AND t.cancelled_ms IS NOT NULL)")
             .bind(&seat.token)
             .bind(table_id)
             .bind(seat.seat as i64)
@@ -88,16 +88,19 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The seats kept for an account at unfinished tables (challenges), newest first:
+    /// The seats kept for an account at unfinished tables (challenges), and its seats
+    /// at tables cancelled since `cancelled_since` (RT7), newest first:
     /// `(table, seat, config, created_ms)`.
     pub async fn kept_seats_of(
         &self,
         account: &str,
         limit: u32,
+        cancelled_since: i64,
     ) -> anyhow::Result<Vec<(String, usize, String, i64)>> {
-        let rows = sqlx::query("SELECT s.table_id, s.seat, t.config, t.created_ms FROM rumi_seats s JOIN rumi_tables t ON t.id = s.table_id WHERE s.account_id = $1 AND s.claimed = 0 AND t.finished = 0 ORDER BY t.created_ms DESC, s.table_id LIMIT $2")
+        let rows = sqlx::query("SELECT s.table_id, s.seat, t.config, t.created_ms FROM rumi_seats s JOIN rumi_tables t ON t.id = s.table_id WHERE s.account_id = $1 AND ((s.claimed = 0 AND t.finished = 0) OR t.cancelled_ms >= $3) ORDER BY t.created_ms DESC, s.table_id LIMIT $2")
             .bind(account)
             .bind(i64::from(limit))
+            .bind(cancelled_since)
             .fetch_all(&self.pool)
             .await?;
         rows.iter()

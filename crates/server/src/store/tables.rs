@@ -9,7 +9,13 @@ use super::{
 
 impl Store {
     /// Stores a new table with its seats.
-    pub async fn create_table(&self, table: &StoredTable) -> anyhow::Result<()> {
+    /// `due_ms`: when the server must first act there (a bot or clock of a table that
+    /// starts at once, or the cancellation of a rated table left waiting, RT7).
+    pub async fn create_table(
+        &self,
+        table: &StoredTable,
+        due_ms: Option<i64>,
+    ) -> anyhow::Result<()> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO rumi_tables (id, config, seed, salt, practice, created_ms, started_ms, creator, finished, due_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -23,7 +29,7 @@ impl Store {
         .bind(table.started_ms)
         .bind(&table.creator)
         .bind(i64::from(table.finished))
-        .bind(table.started_ms)
+        .bind(due_ms)
         .execute(&mut *tx)
         .await?;
         for seat in &table.seats {
@@ -48,13 +54,15 @@ impl Store {
     }
 
     /// Appends one action in its own transaction; fails (and stores nothing) if that
-    /// version of the table is already stored.
+    /// version of the table is already stored. `seat_to_bot`: a seat whose player left
+    /// with this action (RD17), handed to that bot in the same transaction.
     pub async fn append_action(
         &self,
         table_id: &str,
         action: &StoredAction,
         finished: bool,
         due_ms: Option<i64>,
+        seat_to_bot: Option<(usize, &str)>,
     ) -> anyhow::Result<()> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
@@ -67,6 +75,14 @@ impl Store {
         .bind(action.at_ms)
         .execute(&mut *tx)
         .await?;
+        if let Some((seat, bot)) = seat_to_bot {
+            sqlx::query("UPDATE rumi_seats SET bot = $1 WHERE table_id = $2 AND seat = $3")
+                .bind(bot)
+                .bind(table_id)
+                .bind(seat as i64)
+                .execute(&mut *tx)
+                .await?;
+        }
         sqlx::query("UPDATE rumi_tables SET finished = $1, due_ms = $2 WHERE id = $3")
             .bind(i64::from(finished))
             .bind(due_ms)
@@ -147,7 +163,7 @@ impl Store {
     /// their seats (not their actions), in one query.
     pub async fn lobby(&self, limit: i64) -> anyhow::Result<Vec<StoredTable>> {
         let rows = sqlx::query(
-            "SELECT t.id, t.config, t.seed, t.salt, t.practice, t.created_ms, t.started_ms, t.creator, t.finished,
+            "SELECT t.id, t.config, t.seed, t.salt, t.practice, t.created_ms, t.started_ms, t.cancelled_ms, t.creator, t.finished,
                     s.seat, s.name, s.bot, s.token, s.claimed, s.open, s.invite, s.joiner,
                     s.account_id, COALESCE(a.name, '') AS account_name
              FROM (SELECT * FROM rumi_tables t WHERE t.finished = 0 AND EXISTS
@@ -202,7 +218,7 @@ impl Store {
     /// A table with its seats but without its actions (the lobby's line).
     pub async fn load_settings(&self, id: &str) -> anyhow::Result<Option<StoredTable>> {
         let Some(row) = sqlx::query(
-            "SELECT id, config, seed, salt, practice, created_ms, started_ms, creator, finished FROM rumi_tables WHERE id = $1",
+            "SELECT id, config, seed, salt, practice, created_ms, started_ms, cancelled_ms, creator, finished FROM rumi_tables WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -246,17 +262,37 @@ impl Store {
         .collect::<Result<Vec<_>, _>>()?)
     }
 
-    /// The seats and start of a table as stored now (another node may have changed
-    /// them).
+    /// The seats, start and cancellation of a table as stored now (another node may
+    /// have changed them).
     pub async fn seats_and_start(
         &self,
         table_id: &str,
-    ) -> anyhow::Result<(Vec<StoredSeat>, Option<i64>)> {
-        let row = sqlx::query("SELECT started_ms FROM rumi_tables WHERE id = $1")
+    ) -> anyhow::Result<(Vec<StoredSeat>, Option<i64>, Option<i64>)> {
+        let row = sqlx::query("SELECT started_ms, cancelled_ms FROM rumi_tables WHERE id = $1")
             .bind(table_id)
             .fetch_one(&self.pool)
             .await?;
-        Ok((self.seats(table_id).await?, row.try_get("started_ms")?))
+        Ok((
+            self.seats(table_id).await?,
+            row.try_get("started_ms")?,
+            row.try_get("cancelled_ms")?,
+        ))
+    }
+
+    /// Cancels a rated table that still waits for a seat (RT7): false when it started,
+    /// was cancelled already, or has every person's seat taken by now (another node).
+    /// A seat is taken only at a table not cancelled ([`Store::take_account_seat`]).
+    pub async fn cancel_table(&self, table_id: &str, at_ms: i64) -> anyhow::Result<bool> {
+        let done = sqlx::query(
+            "UPDATE rumi_tables SET cancelled_ms = $1, finished = 1, due_ms = NULL
+             WHERE id = $2 AND started_ms IS NULL AND cancelled_ms IS NULL AND finished = 0
+               AND EXISTS (SELECT 1 FROM rumi_seats s WHERE s.table_id = $2 AND s.claimed = 0 AND s.bot IS NULL)",
+        )
+        .bind(at_ms)
+        .bind(table_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// How many actions are stored for a table (for tests and the load benchmark).

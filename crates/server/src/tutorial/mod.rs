@@ -151,6 +151,7 @@ fn position(setup: &Setup) -> Result<Built, String> {
                 scenario: scenario.to_string(),
                 players,
                 variant: "standard".into(),
+                turn_seconds: None,
             };
             let mut table = RumisTable::new(&settings, 0)?;
             for text in moves {
@@ -351,11 +352,14 @@ impl BuiltStep {
                     away_since_ms: None,
                     handover_ms: None,
                     account: None,
+                    left: false,
                 })
                 .collect(),
             to_move,
             over,
             deadline_ms: None,
+            turn_seconds: None,
+            cancels_at_ms: None,
             // A tutorial has no bots, no hints and no rematch.
             hints: false,
             rated: false,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use utoipa::ToSchema;
 
-use super::{GameKind, RatingPool};
+use super::{GameKind, RatingPool, TableStatus};
 
 /// `POST /api/accounts` (sign up) and `POST /api/session` (sign in).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -285,6 +285,15 @@ pub struct Challenge {
     pub rated: bool,
     #[ts(as = "f64")]
     pub created_ms: i64,
+    /// `waiting` for your seat to be taken, or `cancelled`: a rated table whose seats
+    /// were not all taken in time (RT7), shown for a while rather than gone silently.
+    pub status: TableStatus,
+    /// Seconds per turn; `null`: no clock.
+    pub turn_seconds: Option<u32>,
+    /// A waiting rated table: when it is cancelled unless every seat is taken (Unix ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<f64>")]
+    pub cancels_at_ms: Option<i64>,
 }
 
 /// `GET /api/me/challenges`: newest first.

@@ -99,6 +99,8 @@ pub enum ErrorCode {
     RatedRules,
     RatedTable,
     SeatNeverTaken,
+    RatedClock,
+    TableCancelled,
     UnknownPlayer,
     // Passkeys.
     PasskeyRefused,
@@ -212,6 +214,8 @@ impl ErrorCode {
             ErrorCode::RatedRules => "rated_rules",
             ErrorCode::RatedTable => "rated_table",
             ErrorCode::SeatNeverTaken => "seat_never_taken",
+            ErrorCode::RatedClock => "rated_clock",
+            ErrorCode::TableCancelled => "table_cancelled",
             ErrorCode::UnknownPlayer => "unknown_player",
             ErrorCode::PasskeyRefused => "passkey_refused",
             ErrorCode::PasskeysUnavailable => "passkeys_unavailable",

@@ -17,6 +17,17 @@ pub struct RumisSettings {
     #[serde(default = "standard")]
     #[ts(optional, as = "Option<String>")]
     pub variant: String,
+    /// Seconds per turn (RD17: a turn whose time runs out is passed): missing is no
+    /// clock at a casual table and 60 s at a rated one; `null` is no clock, refused at
+    /// a rated table (RT9), where a turn has at least 20 s.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "double_option"
+    )]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 3600)]
+    #[ts(optional, type = "number | null")]
+    pub turn_seconds: Option<Option<u32>>,
 }
 
 fn standard() -> String {
@@ -31,7 +42,7 @@ pub struct RummikubSettings {
     #[ts(optional, as = "Option<String>")]
     pub rules: String,
     /// Seconds per turn (K7): missing keeps the preset's clock (60 s), `null` switches
-    /// it off.
+    /// it off (refused at a rated table, RT9, where a turn has at least 20 s).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",

@@ -8,13 +8,16 @@ use utoipa::ToSchema;
 
 use super::*;
 
-/// Where a table is: waiting for its human seats to be taken, being played, or over.
+/// Where a table is: waiting for its human seats to be taken, being played, over, or
+/// cancelled (a rated table whose seats were not all taken in time, RT7: no game, no
+/// rating, nothing more to do there).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum TableStatus {
     Waiting,
     Playing,
     Over,
+    Cancelled,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -39,6 +42,11 @@ pub struct SeatView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub account: Option<String>,
+    /// The seat's player left the game: their turn clock ran out twice in a row
+    /// (RD17, K7), and a bot plays the seat on. At a rated table they are ranked last
+    /// (RT8).
+    #[serde(default)]
+    pub left: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
@@ -81,6 +89,14 @@ pub struct TableView {
     /// When the running turn's clock runs out (Unix ms).
     #[ts(as = "Option<f64>")]
     pub deadline_ms: Option<i64>,
+    /// Seconds per turn (the table's clock, RD17 and K7); `null`: no clock.
+    #[serde(default)]
+    pub turn_seconds: Option<u32>,
+    /// A waiting rated table: when it is cancelled unless every seat is taken by then
+    /// (Unix ms, RT7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, as = "Option<f64>")]
+    pub cancels_at_ms: Option<i64>,
     pub result: Option<ResultView>,
     pub fairness: Fairness,
     /// Whether the players may ask for hints here (the table's setting).
