@@ -16,7 +16,13 @@ players: number,
 /**
  * `standard` when missing; see `/api/meta`.
  */
-variant?: string, };
+variant?: string, 
+/**
+ * Seconds per turn (RD17: a turn whose time runs out is passed): missing is no
+ * clock at a casual table and 60 s at a rated one; `null` is no clock, refused at
+ * a rated table (RT9), where a turn has at least 20 s.
+ */
+turn_seconds?: number | null, };
 
 export type RummikubSettings = { 
 /**
@@ -25,7 +31,7 @@ export type RummikubSettings = {
 rules?: string, 
 /**
  * Seconds per turn (K7): missing keeps the preset's clock (60 s), `null` switches
- * it off.
+ * it off (refused at a rated table, RT9, where a turn has at least 20 s).
  */
 turn_seconds?: number | null, 
 /**
@@ -140,7 +146,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "seat_never_taken" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles" | "bad_solo_level" | "bad_solo_build" | "solo_impossible" | "solo_incomplete" | "bad_solo_time" | "too_many_solo_requests" | "solo_busy" | "reviews_busy" | "too_many_reviews";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "seat_never_taken" | "rated_clock" | "table_cancelled" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles" | "bad_solo_level" | "bad_solo_build" | "solo_impossible" | "solo_incomplete" | "bad_solo_time" | "too_many_solo_requests" | "solo_busy" | "reviews_busy" | "too_many_reviews";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -162,7 +168,7 @@ export type Event = { code: EventCode, params: Record<string, unknown>, };
 
 export type SetProblemCode = "too_short" | "jokers" | "neither";
 
-export type TableStatus = "waiting" | "playing" | "over";
+export type TableStatus = "waiting" | "playing" | "over" | "cancelled";
 
 export type SeatView = { seat: number, name: string, 
 /**
@@ -189,7 +195,13 @@ handover_ms: number | null,
 /**
  * The account the seat belongs to (its profile is `/u/{account}`).
  */
-account?: string, };
+account?: string, 
+/**
+ * The seat's player left the game: their turn clock ran out twice in a row
+ * (RD17, K7), and a bot plays the seat on. At a rated table they are ranked last
+ * (RT8).
+ */
+left: boolean, };
 
 export type ResultView = { winners: Array<number>, scores: Array<number>, text: string, };
 
@@ -236,7 +248,16 @@ waiting_for: Array<number>, seats: Array<SeatView>, to_move: number | null, over
 /**
  * When the running turn's clock runs out (Unix ms).
  */
-deadline_ms: number | null, result: ResultView | null, fairness: Fairness, 
+deadline_ms: number | null, 
+/**
+ * Seconds per turn (the table's clock, RD17 and K7); `null`: no clock.
+ */
+turn_seconds: number | null, 
+/**
+ * A waiting rated table: when it is cancelled unless every seat is taken by then
+ * (Unix ms, RT7).
+ */
+cancels_at_ms?: number, result: ResultView | null, fairness: Fairness, 
 /**
  * Whether the players may ask for hints here (the table's setting).
  */
@@ -690,7 +711,20 @@ seat: number, names: Array<string>,
 /**
  * The account holders seated already (who asked you).
  */
-from: Array<string>, rated: boolean, created_ms: number, };
+from: Array<string>, rated: boolean, created_ms: number, 
+/**
+ * `waiting` for your seat to be taken, or `cancelled`: a rated table whose seats
+ * were not all taken in time (RT7), shown for a while rather than gone silently.
+ */
+status: TableStatus, 
+/**
+ * Seconds per turn; `null`: no clock.
+ */
+turn_seconds: number | null, 
+/**
+ * A waiting rated table: when it is cancelled unless every seat is taken (Unix ms).
+ */
+cancels_at_ms?: number, };
 
 export type Challenges = { challenges: Array<Challenge>, };
 
