@@ -26,7 +26,7 @@ export const accounts = {
   signIn: (c: Credentials) => call<AccountView>("POST", "/api/session", c),
   signOut: () => call<null>("DELETE", "/api/session"),
   signOutEverywhere: () => call<null>("DELETE", "/api/sessions"),
-  changePassword: (current: string, next: string) => call<null>("POST", "/api/me/password", { current, new: next }),
+  changePassword: (current: string, next: string, removePasskeys: boolean) => call<null>("POST", "/api/me/password", { current, new: next, remove_passkeys: removePasskeys }),
   remove: (password: string) => call<null>("DELETE", "/api/me", { password }),
   data: () => call<AccountData>("GET", "/api/me/data"),
 };
@@ -117,21 +117,32 @@ function credentialsForm(kind: "up" | "in", done: (kept: number) => void): HTMLE
 function signedIn(me: AccountView, again: () => void, kept: number): HTMLElement {
   const message = messageLine("account-message");
   if (kept > 0) message.say(t("account.kept_tables", { n: kept }), true);
+  let passkeys = passkeysSection(message.say, errorText);
   const current = field("password-current", t("account.password_current"), "password", "current-password");
   const next = field("password-new", t("account.password_new"), "password", "new-password");
+  // A passkey someone added with a stolen session outlives a new password unless it goes too.
+  const removePasskeys = h("input", { testid: "password-remove-passkeys", type: "checkbox" });
   const change = h(
     "form",
     { className: "card account-form", testid: "password-form" },
     h("h2", {}, t("account.change_password")),
     current.row,
     next.row,
+    h("label", { className: "account-check" }, removePasskeys, " ", t("account.remove_passkeys_too")),
     h("button", { type: "submit", testid: "password-submit" }, t("account.change_password")),
   );
   change.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
-      await accounts.changePassword(current.input.value, next.input.value);
+      await accounts.changePassword(current.input.value, next.input.value, removePasskeys.checked);
       current.input.value = next.input.value = "";
+      if (removePasskeys.checked) {
+        // The list shows none now.
+        const fresh = passkeysSection(message.say, errorText);
+        passkeys.replaceWith(fresh);
+        passkeys = fresh;
+        removePasskeys.checked = false;
+      }
       message.say(t("account.password_changed"), true);
     } catch (e) {
       message.say(errorText(e));
@@ -192,7 +203,7 @@ function signedIn(me: AccountView, again: () => void, kept: number): HTMLElement
       h("a", { className: "button", href: "/api/me/data", download: "", testid: "download-data" }, t("account.download")),
     ),
     myGamesSection(),
-    passkeysSection(message.say, errorText),
+    passkeys,
     change,
     remove,
   );

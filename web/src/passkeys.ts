@@ -1,7 +1,10 @@
 // Passkeys on the account page: add, list and remove them signed in; sign in with one
 // signed out. The server runs the WebAuthn ceremonies (its options are WebAuthn's JSON
 // form, which the browser parses and answers with `credential.toJSON()`); the page
-// only passes them between the server and the browser's authenticator.
+// only passes them between the server and the browser's authenticator. Adding or
+// removing a passkey needs the password proved within the last minutes (signing in
+// counts): when the server answers `reauth_needed`, the section asks for the password
+// and then does what was asked.
 import type { AccountView, PasskeyChallenge, PasskeyView, Passkeys } from "./generated/api";
 import { ApiError } from "./api";
 import { call } from "./api";
@@ -14,6 +17,7 @@ export const passkeyApi = {
   start: () => call<PasskeyChallenge>("POST", "/api/me/passkeys/start", {}),
   finish: (ceremony: string, name: string, credential: unknown) => call<PasskeyView>("POST", "/api/me/passkeys/finish", { ceremony, name, credential }),
   remove: (id: string) => call<null>("DELETE", `/api/me/passkeys/${encodeURIComponent(id)}`),
+  reauth: (password: string) => call<null>("POST", "/api/me/reauth", { password }),
   signInStart: (name: string) => call<PasskeyChallenge>("POST", "/api/session/passkey/start", { name }),
   signInFinish: (ceremony: string, credential: unknown) => call<AccountView>("POST", "/api/session/passkey/finish", { ceremony, credential }),
 };
@@ -67,6 +71,44 @@ export function passkeysSection(say: (text: string, ok?: boolean) => void, error
   );
   if (missing) name.disabled = true;
 
+  // The password, asked for when the server wants it proved again; then `pending` runs.
+  let pending: (() => Promise<void>) | null = null;
+  const reauthPassword = h("input", { testid: "reauth-password", type: "password", autocomplete: "current-password", maxlength: "256" });
+  const reauthButton = h("button", { type: "button", testid: "reauth-submit" }, t("account.reauth_confirm"));
+  const reauthRow = h(
+    "div",
+    { className: "reauth", testid: "reauth", hidden: true },
+    h("p", { className: "hint" }, t("account.reauth_explained")),
+    h("label", { className: "account-field" }, h("span", {}, t("account.password")), reauthPassword),
+    reauthButton,
+  );
+  /** Runs `action`; if the password must be proved first, asks for it and runs it after. */
+  const withReauth = async (action: () => Promise<void>) => {
+    try {
+      await action();
+    } catch (e) {
+      if (!(e instanceof ApiError && e.code === "reauth_needed")) throw e;
+      pending = action;
+      reauthRow.hidden = false;
+      say(t("code.reauth_needed"));
+      reauthPassword.focus();
+    }
+  };
+  reauthButton.addEventListener("click", async () => {
+    try {
+      await passkeyApi.reauth(reauthPassword.value);
+      reauthPassword.value = "";
+      reauthRow.hidden = true;
+      say("");
+      const action = pending;
+      pending = null;
+      if (action) await withReauth(action);
+    } catch (e) {
+      say(errorText(e));
+    }
+  });
+  form.append(reauthRow);
+
   const render = (keys: PasskeyView[]) => {
     clear(list);
     if (keys.length === 0) list.append(h("li", { className: "muted", testid: "no-passkeys" }, t("account.no_passkeys")));
@@ -88,9 +130,11 @@ export function passkeysSection(say: (text: string, ok?: boolean) => void, error
               onclick: async () => {
                 if (!confirm(t("account.passkey_remove_confirm", { name: k.name }))) return;
                 try {
-                  await passkeyApi.remove(k.id);
-                  say(t("account.passkey_removed"), true);
-                  await refresh();
+                  await withReauth(async () => {
+                    await passkeyApi.remove(k.id);
+                    say(t("account.passkey_removed"), true);
+                    await refresh();
+                  });
                 } catch (e) {
                   say(errorText(e));
                 }
@@ -110,20 +154,22 @@ export function passkeysSection(say: (text: string, ok?: boolean) => void, error
     say("");
     add.disabled = true;
     try {
-      const challenge = await passkeyApi.start();
-      let credential: Credential | null;
-      try {
-        credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(challenge.options.publicKey) });
-      } catch (e) {
-        // Cancelled, or (InvalidStateError) this device holds one of the account's passkeys already.
-        say(isDomError(e, "NotAllowedError") ? t("account.passkey_cancelled") : isDomError(e, "InvalidStateError") ? t("code.passkey_refused") : errorText(e));
-        return;
-      }
-      if (!(credential instanceof PublicKeyCredential)) return;
-      const added = await passkeyApi.finish(challenge.ceremony, name.value.trim(), credential.toJSON());
-      say(t("account.passkey_added", { name: added.name }), true);
-      name.value = t("account.passkey_name_default");
-      await refresh();
+      await withReauth(async () => {
+        const challenge = await passkeyApi.start();
+        let credential: Credential | null;
+        try {
+          credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(challenge.options.publicKey) });
+        } catch (e) {
+          // Cancelled, or (InvalidStateError) this device holds one of the account's passkeys already.
+          say(isDomError(e, "NotAllowedError") ? t("account.passkey_cancelled") : isDomError(e, "InvalidStateError") ? t("code.passkey_refused") : errorText(e));
+          return;
+        }
+        if (!(credential instanceof PublicKeyCredential)) return;
+        const added = await passkeyApi.finish(challenge.ceremony, name.value.trim(), credential.toJSON());
+        say(t("account.passkey_added", { name: added.name }), true);
+        name.value = t("account.passkey_name_default");
+        await refresh();
+      });
     } catch (e) {
       say(errorText(e));
     } finally {

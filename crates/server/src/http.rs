@@ -54,6 +54,7 @@ mod tables;
         accounts::sign_out,
         accounts::sign_out_everywhere,
         accounts::me,
+        accounts::reauth,
         accounts::change_password,
         accounts::delete_account,
         accounts::my_data,
@@ -175,6 +176,7 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
             "/api/me/password",
             json_writes(post(accounts::change_password)),
         )
+        .route("/api/me/reauth", json_writes(post(accounts::reauth)))
         .route("/api/me/data", get(accounts::my_data))
         .route("/api/me/games", get(players::my_games))
         .route("/api/me/seats", json_writes(post(players::adopt_seats)))

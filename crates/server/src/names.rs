@@ -80,12 +80,17 @@ pub fn clean_name(name: Option<&str>) -> Result<Option<String>, ApiError> {
     Ok((!name.is_empty()).then(|| name.to_string()))
 }
 
-/// What a name looks like, for telling look-alikes apart: compatibility forms folded
+/// What a name looks like, for telling look-alikes apart: combining marks dropped
+/// (after NFKD: `Ana` with a mark above or below is `Ana`), compatibility forms folded
 /// (NFKC), lower case, confusable characters mapped to their prototype (UTS #39
 /// skeleton, which also drops ignorable characters), and runs of white space as one
 /// (a page shows them so).
 pub fn likeness(name: &str) -> String {
-    let folded: String = name.nfkc().flat_map(char::to_lowercase).collect();
+    let bare: String = name
+        .nfkd()
+        .filter(|&c| !unicode_normalization::char::is_combining_mark(c))
+        .collect();
+    let folded: String = bare.nfkc().flat_map(char::to_lowercase).collect();
     let skeleton: String = unicode_security::skeleton(&folded)
         .flat_map(char::to_lowercase)
         .collect();

@@ -95,6 +95,7 @@ fn typescript() -> String {
         Credentials::decl(&cfg),
         AccountView::decl(&cfg),
         PasswordChange::decl(&cfg),
+        Reauth::decl(&cfg),
         DeleteAccount::decl(&cfg),
         SessionData::decl(&cfg),
         AccountData::decl(&cfg),

@@ -4,8 +4,13 @@
 //! A session is a random id in a cookie; the database keeps only its SHA-256, so a
 //! copy of the database opens no session, and every node of a cluster knows it.
 //! Sign-ins are limited per name and per address; an unknown name and a wrong
-//! password get the same answer in the same time.
+//! password get the same answer in the same time. A browser that signed in to an
+//! account before (its device cookie) guesses on an allowance of its own, so that
+//! guesses from elsewhere do not lock its owner out; passkeys are not guessed and
+//! count against no name. Adding or removing a passkey needs the password proved
+//! within the last minutes (a stolen session alone cannot keep the account).
 
+mod limits;
 pub mod names;
 pub mod passkeys;
 pub mod passwords;
@@ -20,8 +25,9 @@ use sha2::{Digest, Sha256};
 use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::store::{NameClash, NewAccount, Store, StoredAccount};
-use crate::transport::{Rate, RateLimiter};
+use crate::transport::{client_key, Rate, RateLimiter};
 use crate::wire::{AccountData, AccountView, ErrorCode, SessionData};
+use limits::SignInLimit;
 use passwords::Hasher;
 
 /// How accounts are limited, and how their cookie is sent.
@@ -41,6 +47,11 @@ pub struct AccountOptions {
     pub session_lifetime: Duration,
     /// Profile and leaderboard reads per client address.
     pub profile_reads_per_address: Rate,
+    /// How long ago a session must have proved its password to add or remove a
+    /// passkey.
+    pub reauth_window: Duration,
+    /// How long a browser's device cookie lasts.
+    pub device_lifetime: Duration,
 }
 
 impl Default for AccountOptions {
@@ -64,28 +75,38 @@ impl Default for AccountOptions {
                 per_second: 1.0,
                 burst: 60.0,
             },
+            reauth_window: Duration::from_secs(5 * 60),
+            device_lifetime: Duration::from_secs(365 * 24 * 3600),
         }
     }
 }
 
-/// A signed-in request: the account and the hash of its session's id.
+/// A signed-in request: the account, the hash of its session's id, when the session
+/// last proved the password, and the browser's device cookie (if it sent one).
 #[derive(Clone, Debug)]
 pub struct SignedIn {
     pub account: StoredAccount,
     pub session: String,
+    pub reauth_ms: i64,
+    pub device: Option<String>,
 }
 
-/// A new session: the cookie's value (given to the client once) and when it ends.
+/// A new session: the cookie's value (given to the client once) and when it ends, and
+/// the browser's device cookie (the one it sent, or a new one) with its lifetime.
 pub struct NewSession {
     pub cookie: String,
     pub max_age: Duration,
+    pub device: String,
+    pub device_max_age: Duration,
 }
 
 pub struct Accounts {
     store: Store,
     hasher: Hasher,
-    per_name: RateLimiter<String>,
-    per_address: RateLimiter,
+    /// Password tries per name, and per known browser of an account (its own).
+    per_name: SignInLimit,
+    per_device: SignInLimit,
+    per_address: SignInLimit,
     profile_reads: RateLimiter,
     limits: AccountOptions,
     /// Makes the made-up passkey of a name without passkeys (`passkeys`).
@@ -96,6 +117,11 @@ pub struct Accounts {
 /// The stored form of a session id.
 fn session_hash(cookie: &str) -> String {
     hex::encode(Sha256::digest(cookie.as_bytes()))
+}
+
+/// Whether a cookie value is one this server made: 32 random bytes in hex.
+fn is_our_cookie(value: &str) -> bool {
+    value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 fn random_hex(bytes: usize) -> String {
@@ -119,11 +145,12 @@ fn bad_credentials() -> ApiError {
 impl Accounts {
     pub fn new(store: Store, limits: AccountOptions, clock: Clock) -> Accounts {
         Accounts {
+            per_name: SignInLimit::new("name", limits.sign_ins_per_name, &store),
+            per_device: SignInLimit::new("device", limits.sign_ins_per_name, &store),
+            per_address: SignInLimit::new("address", limits.sign_ins_per_address, &store),
             store,
             clock,
             hasher: Hasher::new(limits.concurrent_hashes, limits.hash_queue),
-            per_name: RateLimiter::new(limits.sign_ins_per_name),
-            per_address: RateLimiter::new(limits.sign_ins_per_address),
             profile_reads: RateLimiter::new(limits.profile_reads_per_address),
             decoy_secret: random_hex(32),
             limits,
@@ -138,17 +165,19 @@ impl Accounts {
         self.limits.secure_cookies
     }
 
-    fn check_address(&self, from: IpAddr) -> Result<(), ApiError> {
-        self.per_address.check(from).map_err(|wait| {
-            ApiError::too_many_for(
+    async fn check_address(&self, from: IpAddr) -> Result<(), ApiError> {
+        let key = client_key(from).to_string();
+        match self.per_address.take(&key, self.now_ms()).await? {
+            None => Ok(()),
+            Some(wait) => Err(ApiError::too_many_for(
                 ErrorCode::TooManySignIns,
                 format!(
                     "too many sign-ins from your address; try again in {} s",
                     wait.as_secs().max(1)
                 ),
                 wait,
-            )
-        })
+            )),
+        }
     }
 
     /// Whether `from` may read another profile or leaderboard now.
@@ -162,7 +191,13 @@ impl Accounts {
         })
     }
 
-    async fn start_session(&self, account: &StoredAccount) -> Result<NewSession, ApiError> {
+    /// A new session of `account`; the browser's device cookie (`device`, or a new
+    /// one) is remembered as a known browser of the account.
+    async fn start_session(
+        &self,
+        account: &StoredAccount,
+        device: Option<&str>,
+    ) -> Result<NewSession, ApiError> {
         let cookie = random_hex(32);
         let now = self.now_ms();
         let max_age = self.limits.session_lifetime;
@@ -174,7 +209,18 @@ impl Accounts {
                 now + max_age.as_millis() as i64,
             )
             .await?;
-        Ok(NewSession { cookie, max_age })
+        let device = device
+            .filter(|d| is_our_cookie(d))
+            .map_or_else(|| random_hex(32), str::to_string);
+        self.store
+            .remember_device(&session_hash(&device), &account.id, now)
+            .await?;
+        Ok(NewSession {
+            cookie,
+            max_age,
+            device,
+            device_max_age: self.limits.device_lifetime,
+        })
     }
 
     /// A new account with `name` and `password`, signed in.
@@ -183,10 +229,11 @@ impl Accounts {
         name: &str,
         password: &str,
         from: IpAddr,
+        device: Option<&str>,
     ) -> Result<(AccountView, NewSession), ApiError> {
         let name = names::account_name(name)?;
         // The rate first: refused sign-ups cost no password check.
-        self.check_address(from)?;
+        self.check_address(from).await?;
         passwords::check_new_off_runtime(password, &name.name).await?;
         let hash = self.hasher.hash(password.to_string(), from).await?;
         let account = StoredAccount {
@@ -217,49 +264,74 @@ impl Accounts {
                 },
             ));
         }
-        let session = self.start_session(&account).await?;
+        let session = self.start_session(&account, device).await?;
         Ok((view(&account), session))
     }
 
-    /// Whether a sign-in to `name` from `from` may be tried now (per address, then per
-    /// name, whether it exists or not); answers the name's key.
-    fn check_sign_in(&self, name: &str, from: IpAddr) -> Result<String, ApiError> {
-        self.check_address(from)?;
-        self.check_name(name)
-    }
-
-    /// Whether a password of `name` may be tried now; answers the name's key.
-    fn check_name(&self, name: &str) -> Result<String, ApiError> {
-        let key = names::name_key(name);
-        self.per_name.check_key(key.clone()).map_err(|wait| {
-            let seconds = wait.as_secs().max(1);
-            ApiError::too_many_for(
+    /// Whether a password of the account of `name_key` (if there is one) may be
+    /// tried now. A browser that signed in to that account before (`device`) tries on
+    /// an allowance of its own; any other try counts against the name, whether it
+    /// exists or not.
+    async fn check_name(
+        &self,
+        name_key: &str,
+        account: Option<&StoredAccount>,
+        device: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let now = self.now_ms();
+        let own = match (account, device.filter(|d| is_our_cookie(d))) {
+            (Some(account), Some(device)) => {
+                let device = session_hash(device);
+                self.store
+                    .is_known_device(&device, &account.id)
+                    .await?
+                    .then(|| format!("{}:{device}", account.id))
+            }
+            _ => None,
+        };
+        let wait = match own {
+            Some(key) => self.per_device.take(&key, now).await?,
+            None => self.per_name.take(name_key, now).await?,
+        };
+        match wait {
+            None => Ok(()),
+            Some(wait) => Err(ApiError::too_many_for(
                 ErrorCode::SignInLocked,
-                format!("too many sign-ins for this name; it is locked for {seconds} s"),
+                format!(
+                    "too many sign-ins for this name; it is locked for {} s",
+                    wait.as_secs().max(1)
+                ),
                 wait,
-            )
-        })?;
-        Ok(key)
+            )),
+        }
     }
 
-    /// Signs in by name and password.
+    /// Signs in by name and password, from the browser of `device` (its device
+    /// cookie, if it sent one).
     pub async fn sign_in(
         &self,
         name: &str,
         password: &str,
         from: IpAddr,
+        device: Option<&str>,
     ) -> Result<(AccountView, NewSession), ApiError> {
         if password.len() > passwords::MAX_BYTES || name.chars().count() > 64 {
             return Err(bad_credentials());
         }
-        let key = self.check_sign_in(name, from)?;
+        self.check_address(from).await?;
+        // No account's name has a control character (and PostgreSQL takes no NUL).
+        if name.chars().any(char::is_control) {
+            return Err(bad_credentials());
+        }
+        let key = names::name_key(name);
         let account = self.store.account_by_key(&key).await?;
+        self.check_name(&key, account.as_ref(), device).await?;
         let hash = account.as_ref().and_then(|a| a.password_hash.clone());
         if !self.hasher.verify(password.to_string(), hash, from).await? {
             return Err(bad_credentials());
         }
         let account = account.ok_or_else(bad_credentials)?;
-        let session = self.start_session(&account).await?;
+        let session = self.start_session(&account, device).await?;
         Ok((view(&account), session))
     }
 
@@ -271,14 +343,55 @@ impl Accounts {
         Ok(self.store.account_by_key(&names::name_key(name)).await?)
     }
 
-    /// Who a session cookie belongs to, if it is live.
-    pub async fn session(&self, cookie: &str) -> Result<Option<SignedIn>, ApiError> {
-        if cookie.len() != 64 || !cookie.bytes().all(|b| b.is_ascii_hexdigit()) {
+    /// Who a session cookie belongs to, if it is live; `device` is the browser's
+    /// device cookie.
+    pub async fn session(
+        &self,
+        cookie: &str,
+        device: Option<&str>,
+    ) -> Result<Option<SignedIn>, ApiError> {
+        if !is_our_cookie(cookie) {
             return Ok(None);
         }
         let session = session_hash(cookie);
-        let account = self.store.session_account(&session, self.now_ms()).await?;
-        Ok(account.map(|account| SignedIn { account, session }))
+        let found = self.store.session_account(&session, self.now_ms()).await?;
+        Ok(found.map(|(account, reauth_ms)| SignedIn {
+            account,
+            session,
+            reauth_ms,
+            device: device.filter(|d| is_our_cookie(d)).map(str::to_string),
+        }))
+    }
+
+    /// Refuses (403 `reauth_needed`) unless the session proved the password (or a
+    /// passkey, by signing in with it) within [`AccountOptions::reauth_window`].
+    pub fn check_recent_reauth(&self, signed: &SignedIn) -> Result<(), ApiError> {
+        let window = self.limits.reauth_window.as_millis() as i64;
+        if self.now_ms() - signed.reauth_ms <= window {
+            return Ok(());
+        }
+        Err(ApiError::forbidden(
+            ErrorCode::ReauthNeeded,
+            format!(
+                "confirm your password first (POST /api/me/reauth): this needs it proved within the last {} minutes",
+                window / 60_000
+            ),
+        ))
+    }
+
+    /// The session proves the account's password again (for [`Self::check_recent_reauth`]).
+    pub async fn reauth(
+        &self,
+        signed: &SignedIn,
+        password: &str,
+        from: IpAddr,
+    ) -> Result<(), ApiError> {
+        self.check_address(from).await?;
+        self.check_password(signed, password, from).await?;
+        self.store
+            .set_reauth(&signed.session, self.now_ms())
+            .await
+            .map_err(ApiError::from)
     }
 
     pub async fn sign_out(&self, signed: &SignedIn) -> Result<(), ApiError> {
@@ -296,15 +409,21 @@ impl Accounts {
             .map_err(ApiError::from)
     }
 
-    /// Checks the account's current password as a sign-in try of its name (so that a
-    /// session cannot guess without end); the caller has counted the address's try.
+    /// Checks the account's current password as a sign-in try of its name, or of the
+    /// session's known browser (so that a session cannot guess without end); the
+    /// caller has counted the address's try.
     async fn check_password(
         &self,
         signed: &SignedIn,
         password: &str,
         from: IpAddr,
     ) -> Result<(), ApiError> {
-        self.check_name(&signed.account.name)?;
+        self.check_name(
+            &names::name_key(&signed.account.name),
+            Some(&signed.account),
+            signed.device.as_deref(),
+        )
+        .await?;
         let ok = password.len() <= passwords::MAX_BYTES
             && self
                 .hasher
@@ -324,20 +443,28 @@ impl Accounts {
         }
     }
 
-    /// A new password; every other session ends.
+    /// A new password; every other session ends, and with `remove_passkeys` every
+    /// passkey goes too (one a thief added with a stolen session among them).
     pub async fn change_password(
         &self,
         signed: &SignedIn,
         current: &str,
         new: &str,
+        remove_passkeys: bool,
         from: IpAddr,
     ) -> Result<(), ApiError> {
-        self.check_address(from)?;
+        self.check_address(from).await?;
         passwords::check_new_off_runtime(new, &signed.account.name).await?;
         self.check_password(signed, current, from).await?;
         let hash = self.hasher.hash(new.to_string(), from).await?;
         self.store
-            .set_password(&signed.account.id, &hash, &signed.session)
+            .set_password(
+                &signed.account.id,
+                &hash,
+                &signed.session,
+                remove_passkeys,
+                self.now_ms(),
+            )
             .await
             .map_err(ApiError::from)
     }
@@ -350,7 +477,7 @@ impl Accounts {
         password: &str,
         from: IpAddr,
     ) -> Result<(), ApiError> {
-        self.check_address(from)?;
+        self.check_address(from).await?;
         self.check_password(signed, password, from).await?;
         self.store
             .delete_account(&signed.account.id, self.now_ms())

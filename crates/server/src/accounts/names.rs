@@ -1,7 +1,9 @@
 //! Account names: 3 to 20 letters, digits, `_` and `-`; unique regardless of case
 //! after Unicode normalisation, and no two that look alike (confusable skeletons,
-//! UTS #39); reserved names are refused.
+//! UTS #39, with combining marks dropped); reserved names are refused, and so are
+//! names with a reserved word as one of their `_`/`-` parts (`rumi_admin`).
 
+use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::error::ApiError;
@@ -38,6 +40,29 @@ const RESERVED: &[&str] = &[
     "me",
     "api",
 ];
+
+/// Words that pose as the site or its staff: no part of a name may be one
+/// (`Admin_`, `rumi_admin`, `Support_Team`), in any case or look-alike spelling.
+const RESERVED_PARTS: &[&str] = &[
+    "admin",
+    "administrator",
+    "support",
+    "rumi",
+    "moderator",
+    "mod",
+    "staff",
+    "system",
+    "official",
+    "help",
+];
+
+/// Whether a part of a name (between `_` and `-`) is a reserved word, digits around it
+/// set aside (`admin2`).
+fn is_reserved_part(part: &str) -> bool {
+    let looks = likeness(part);
+    let looks = looks.trim_matches(|c: char| c.is_ascii_digit());
+    !looks.is_empty() && RESERVED_PARTS.iter().any(|r| likeness(r) == looks)
+}
 
 /// The names the client gives bot seats (`BOT_NAMES` in web/src/names.ts).
 const BOT_SEAT_NAMES: &[&str] = &["chaska", "inti", "killa", "wayra", "sumaq", "amaru"];
@@ -80,6 +105,24 @@ pub fn account_name(name: &str) -> Result<AccountName, ApiError> {
             ),
         ));
     }
+    // A combining mark left after NFC on an ASCII letter (or first) makes no letter
+    // of any language: it only dresses up another name (`Ana_sec` + U+05B0).
+    let mut on_ascii = true;
+    for c in name.chars() {
+        if is_combining_mark(c) {
+            if on_ascii {
+                return Err(ApiError::bad_request(
+                    ErrorCode::BadAccountName,
+                    format!(
+                        "a name has no combining mark on a plain letter (U+{:04X})",
+                        c as u32
+                    ),
+                ));
+            }
+        } else {
+            on_ascii = c.is_ascii();
+        }
+    }
     let key = name_key(&name);
     let skeleton = likeness(&name);
     let reserved = |n: &str| {
@@ -91,7 +134,7 @@ pub fn account_name(name: &str) -> Result<AccountName, ApiError> {
                 .into_iter()
                 .any(|game| crate::games::is_bot(game, n))
     };
-    if reserved(&key) {
+    if reserved(&key) || key.split(['_', '-']).any(is_reserved_part) {
         return Err(ApiError::bad_request(
             ErrorCode::ReservedName,
             format!("`{name}` is reserved; choose another name"),
@@ -148,6 +191,51 @@ mod tests {
             account_name("rn_ana").unwrap().skeleton,
             account_name("m_ana").unwrap().skeleton
         );
+    }
+
+    /// Issue 56: look-alikes through combining marks, and names that pose as staff.
+    #[test]
+    fn combining_marks_and_reserved_parts_are_refused() {
+        for mark in [
+            "\u{05B0}",
+            "\u{0345}",
+            "\u{0E31}",
+            "\u{20DD}",
+            "\u{0308}\u{0301}",
+        ] {
+            let e = account_name(&format!("Ana_sec{mark}")).unwrap_err();
+            assert_eq!(e.code, ErrorCode::BadAccountName, "{mark:?}");
+            assert!(account_name(&format!("{mark}Ana_sec")).is_err());
+        }
+        // A mark on a letter of a script that needs it is a letter; its look is the
+        // name without the mark, so it cannot pose as that name.
+        let thai = account_name("กัน_sec").unwrap();
+        assert_eq!(thai.skeleton, account_name("กน_sec").unwrap().skeleton);
+        // A mark that composes into a letter (NFC) makes a name, which looks like the
+        // one without the mark.
+        let accented = account_name("Ana_sec\u{0301}").unwrap();
+        assert_eq!(accented.name, "Ana_seć");
+        assert_eq!(accented.skeleton, account_name("Ana_sec").unwrap().skeleton);
+        for name in [
+            "Admin_",
+            "rumi_admin",
+            "Support_Team",
+            "team-support",
+            "HELP_desk",
+            "mod_7",
+            "staff2",
+            "the-official-one",
+            "System_x",
+            "Administrator9",
+            "moderator_Bo",
+            "\u{0410}dmin_x",
+        ] {
+            let e = account_name(name).unwrap_err();
+            assert_eq!(e.code, ErrorCode::ReservedName, "{name}");
+        }
+        for fine in ["Modesto", "Helper_Ana", "Rumina", "Adminta", "Bo_systems"] {
+            assert!(account_name(fine).is_ok(), "{fine}");
+        }
     }
 
     #[test]

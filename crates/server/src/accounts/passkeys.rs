@@ -109,13 +109,16 @@ impl Accounts {
         })
     }
 
-    /// Starts adding a passkey to the signed-in account.
+    /// Starts adding a passkey to the signed-in account: the session must have proved
+    /// the password within the last minutes, so that a stolen session cannot add a
+    /// passkey of the thief's that outlives a password change.
     pub async fn start_passkey(
         &self,
         signed: &SignedIn,
         site: &Site<'_>,
     ) -> Result<PasskeyChallenge, ApiError> {
         let rp = relying_party(site)?;
+        self.check_recent_reauth(signed)?;
         let existing = self.store.passkeys_of(&signed.account.id).await?;
         if existing.len() >= MAX_PASSKEYS {
             return Err(ApiError::conflict(
@@ -201,8 +204,10 @@ impl Accounts {
         Ok(passkey_view(&stored))
     }
 
-    /// Removes one of the account's passkeys.
+    /// Removes one of the account's passkeys (with the password proved lately, as
+    /// adding one).
     pub async fn remove_passkey(&self, signed: &SignedIn, id: &str) -> Result<(), ApiError> {
+        self.check_recent_reauth(signed)?;
         if self.store.remove_passkey(&signed.account.id, id).await? {
             Ok(())
         } else {
@@ -213,8 +218,9 @@ impl Accounts {
         }
     }
 
-    /// Starts signing in to the account of `name` with a passkey (limited like a
-    /// password sign-in, per name and per address).
+    /// Starts signing in to the account of `name` with a passkey (limited per address;
+    /// a passkey cannot be guessed, so the name's limit of password guesses neither
+    /// counts it nor holds it back: guesses from elsewhere do not lock the owner out).
     pub async fn start_passkey_sign_in(
         &self,
         name: &str,
@@ -222,7 +228,10 @@ impl Accounts {
         from: IpAddr,
     ) -> Result<PasskeyChallenge, ApiError> {
         let rp = relying_party(site)?;
-        self.check_sign_in(name, from)?;
+        self.check_address(from).await?;
+        if name.chars().any(char::is_control) {
+            return Err(bad_credentials());
+        }
         let account = self.by_name(name).await?;
         let passkeys: Vec<Passkey> = match &account {
             Some(account) => self
@@ -269,12 +278,14 @@ impl Accounts {
         })
     }
 
-    /// Finishes a passkey sign-in: a new session, or the answer of a wrong password.
+    /// Finishes a passkey sign-in from the browser of `device`: a new session, or the
+    /// answer of a wrong password.
     pub async fn finish_passkey_sign_in(
         &self,
         site: &Site<'_>,
         ceremony: &str,
         credential: serde_json::Value,
+        device: Option<&str>,
     ) -> Result<(AccountView, NewSession), ApiError> {
         let rp = relying_party(site)?;
         let credential: PublicKeyCredential =
@@ -308,12 +319,13 @@ impl Accounts {
                     .await?;
             }
         }
-        let session = self.start_session(&account).await?;
+        let session = self.start_session(&account, device).await?;
         Ok((view(&account), session))
     }
 
     /// A challenge for a credential nobody holds, the same for the same name on this
-    /// server, shaped like a real one.
+    /// server, shaped like a real one (a credential id of 32 bytes, as the
+    /// authenticators' own are).
     fn decoy_challenge(
         &self,
         rp_id: &str,
@@ -328,7 +340,7 @@ impl Accounts {
                 "challenge": base64url(&challenge),
                 "timeout": CEREMONY.as_millis() as u64,
                 "rpId": rp_id,
-                "allowCredentials": [{"type": "public-key", "id": base64url(&digest[..16])}],
+                "allowCredentials": [{"type": "public-key", "id": base64url(&digest)}],
                 "userVerification": "required",
             }
         });

@@ -62,7 +62,40 @@ pub fn check_new(password: &str, name: &str) -> Result<(), ApiError> {
 /// most a few thousand guesses each, with their case and digit variants), as do
 /// keyboard walks, sequences and repeats.
 pub fn is_common(password: &str, name: &str) -> bool {
-    zxcvbn::zxcvbn(password, &[name]).guesses() < MIN_GUESSES
+    let guesses = |p: &str| zxcvbn::zxcvbn(p, &[name]).guesses();
+    // zxcvbn reads the first 100 characters only, and scores a long repeat of a
+    // guessable piece (`19700101` × 32) as strong: a password made of one piece over
+    // and over is as guessable as the piece, once per repeat.
+    let chars: Vec<char> = password.chars().collect();
+    let period = smallest_period(&chars);
+    if period < chars.len() {
+        let piece: String = chars[..period].iter().collect();
+        let repeats = chars.len().div_ceil(period) as u64;
+        if guesses(&piece).saturating_mul(repeats) < MIN_GUESSES {
+            return true;
+        }
+    }
+    guesses(password) < MIN_GUESSES
+}
+
+/// The length of the shortest piece that, repeated, makes `s` (the last repeat may be
+/// cut short): `s.len()` when nothing repeats. Knuth–Morris–Pratt's failure function.
+fn smallest_period(s: &[char]) -> usize {
+    if s.is_empty() {
+        return 0;
+    }
+    let mut border = vec![0usize; s.len()];
+    for i in 1..s.len() {
+        let mut k = border[i - 1];
+        while k > 0 && s[i] != s[k] {
+            k = border[k - 1];
+        }
+        if s[i] == s[k] {
+            k += 1;
+        }
+        border[i] = k;
+    }
+    s.len() - border[s.len() - 1]
 }
 
 /// [`check_new`] on the blocking pool.
@@ -242,6 +275,36 @@ mod tests {
         }
         for fine in ["stones of the inca 7", "Chullpa-tower-42!", "kqzvmwplrt"] {
             assert!(check_new(fine, "ana").is_ok(), "{fine}");
+        }
+    }
+
+    #[test]
+    fn the_smallest_period_is_the_repeated_piece() {
+        let period = |s: &str| smallest_period(&s.chars().collect::<Vec<_>>());
+        assert_eq!(period("abcabcab"), 3);
+        assert_eq!(period("aaaa"), 1);
+        assert_eq!(period("abcd"), 4);
+        assert_eq!(period(&"19700101".repeat(32)), 8);
+        // A strong piece repeated stays strong enough.
+        assert!(!is_common(&"kqzvmwplrt".repeat(3), "ana"));
+    }
+
+    /// Issue 56: the own name plus digits, a keyboard row repeated, and a date
+    /// repeated to the longest password (zxcvbn reads the first 100 characters only,
+    /// which repeat the same way).
+    #[test]
+    fn the_weak_passwords_of_the_fourth_attack_are_refused() {
+        let long_date = "19700101".repeat(32);
+        assert_eq!(long_date.len(), MAX_BYTES);
+        for (password, name) in [
+            ("Ana_sec2026", "Ana_sec"),
+            ("ana_sec12345", "Ana_sec"),
+            ("qwertyuiopqwertyuiop", "Bo"),
+            ("asdfghjklasdfghjklasdfghjkl", "Bo"),
+            (long_date.as_str(), "Bo"),
+        ] {
+            let answer = check_new(password, name).map_err(|e| e.code);
+            assert_eq!(answer, Err(ErrorCode::WeakPassword), "{password} ({name})");
         }
     }
 

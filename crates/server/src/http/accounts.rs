@@ -1,6 +1,8 @@
 //! The account routes: sign up, sign in and out, the signed-in account, its password,
 //! its deletion and its data. The session is a cookie (`HttpOnly; SameSite=Lax`), and
-//! a write it authenticates must come from the site's own origin.
+//! a write it authenticates must come from the site's own origin (scheme, host and
+//! port). A second, long-lived cookie names the browser (its device cookie): a browser
+//! that signed in to an account before guesses its password on an allowance of its own.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -8,8 +10,10 @@ use std::sync::Arc;
 use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{AppendHeaders, IntoResponse, Response};
 use axum::Json;
+
+use webauthn_rs::prelude::Url;
 
 use super::extract::JsonBody;
 use crate::accounts::{NewSession, SignedIn};
@@ -19,37 +23,63 @@ use crate::wire::*;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "rumi_session";
+/// The device cookie's name.
+pub const DEVICE_COOKIE: &str = "rumi_device";
 
-/// The value of the session cookie in `headers`, if any.
-fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+/// The value of the cookie `wanted` in `headers`, if any.
+fn cookie<'a>(headers: &'a HeaderMap, wanted: &str) -> Option<&'a str> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find_map(|(name, value)| (name == COOKIE).then_some(value))
+        .find_map(|(name, value)| (name == wanted).then_some(value))
 }
 
-/// Whether the request's `Origin` is this site (the `Host` it was sent to). A request
-/// without `Origin` is not from a page of this site when `must` is set.
-fn same_origin(headers: &HeaderMap, must: bool) -> bool {
+/// The value of the session cookie in `headers`, if any.
+fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    cookie(headers, COOKIE)
+}
+
+/// The browser's device cookie in `headers`, if any.
+pub fn device_cookie(headers: &HeaderMap) -> Option<&str> {
+    cookie(headers, DEVICE_COOKIE)
+}
+
+/// Whether the request's `Origin` is this site: the scheme the site is served over
+/// (`https` behind TLS), the `Host` the request was sent to, and its port (a default
+/// port written or not), as RFC 6454 compares origins (scheme and host in any case). A
+/// request without `Origin` is not from a page of this site when `must` is set.
+fn same_origin(headers: &HeaderMap, https: bool, must: bool) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return !must;
     };
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let authority = origin
-        .to_str()
-        .ok()
-        .and_then(|o| o.split_once("://"))
-        .map(|(_, rest)| rest);
-    matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
+    let (Some(origin), Some(host)) = (origin.to_str().ok(), host) else {
+        return false;
+    };
+    let scheme = if https { "https" } else { "http" };
+    let (Ok(theirs), Ok(ours)) = (
+        Url::parse(origin),
+        Url::parse(&format!("{scheme}://{host}")),
+    ) else {
+        return false;
+    };
+    // An origin is a scheme, a host and a port: nothing else may ride along.
+    let bare = theirs.username().is_empty()
+        && theirs.password().is_none()
+        && theirs.path() == "/"
+        && theirs.query().is_none()
+        && theirs.fragment().is_none();
+    let exact = ours.username().is_empty() && ours.path() == "/" && ours.query().is_none();
+    bare && exact && theirs.origin().is_tuple() && theirs.origin() == ours.origin()
 }
 
 /// Refuses a sign-in sent from another site's page (login CSRF); a request without
 /// `Origin` (not from a browser page) may sign in.
-pub fn check_page_origin(headers: &HeaderMap) -> Result<(), ApiError> {
-    if same_origin(headers, false) {
+pub fn check_page_origin(hub: &Hub, headers: &HeaderMap) -> Result<(), ApiError> {
+    if same_origin(headers, hub.accounts.secure_cookies(), false) {
         Ok(())
     } else {
         Err(foreign_origin())
@@ -77,11 +107,12 @@ impl FromRequestParts<Arc<Hub>> for MaybeSession {
         };
         let signed = hub
             .accounts
-            .session(cookie)
+            .session(cookie, device_cookie(&parts.headers))
             .await
             .map_err(IntoResponse::into_response)?;
         let writes = !matches!(parts.method, Method::GET | Method::HEAD | Method::OPTIONS);
-        if signed.is_some() && writes && !same_origin(&parts.headers, true) {
+        let https = hub.accounts.secure_cookies();
+        if signed.is_some() && writes && !same_origin(&parts.headers, https, true) {
             return Err(foreign_origin().into_response());
         }
         Ok(MaybeSession(signed))
@@ -121,7 +152,23 @@ fn set_cookie(hub: &Hub, session: Option<&NewSession>) -> HeaderValue {
     HeaderValue::from_str(&value).expect("a cookie of hex digits is a header value")
 }
 
-/// The account with its new session cookie.
+/// The `Set-Cookie` value of the browser's device cookie (long-lived, like the
+/// session's `HttpOnly; SameSite=Lax`, and `Secure` on an HTTPS site).
+fn set_device_cookie(hub: &Hub, session: &NewSession) -> HeaderValue {
+    let secure = if hub.accounts.secure_cookies() {
+        "; Secure"
+    } else {
+        ""
+    };
+    let value = format!(
+        "{DEVICE_COOKIE}={}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
+        session.device,
+        session.device_max_age.as_secs()
+    );
+    HeaderValue::from_str(&value).expect("a cookie of hex digits is a header value")
+}
+
+/// The account with its new session cookie (and the browser's device cookie).
 pub fn signed_in(
     hub: &Hub,
     status: StatusCode,
@@ -129,7 +176,13 @@ pub fn signed_in(
     session: &NewSession,
 ) -> Response {
     let cookie = set_cookie(hub, Some(session));
-    (status, [(header::SET_COOKIE, cookie)], Json(account)).into_response()
+    let device = set_device_cookie(hub, session);
+    (
+        status,
+        AppendHeaders([(header::SET_COOKIE, cookie), (header::SET_COOKIE, device)]),
+        Json(account),
+    )
+        .into_response()
 }
 
 /// 204 with the session cookie cleared.
@@ -152,10 +205,15 @@ pub async fn sign_up(
     headers: HeaderMap,
     JsonBody(request): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    check_page_origin(&headers)?;
+    check_page_origin(&hub, &headers)?;
     let (account, session) = hub
         .accounts
-        .sign_up(&request.name, &request.password, from.ip())
+        .sign_up(
+            &request.name,
+            &request.password,
+            from.ip(),
+            device_cookie(&headers),
+        )
         .await?;
     Ok(signed_in(&hub, StatusCode::CREATED, account, &session))
 }
@@ -175,10 +233,15 @@ pub async fn sign_in(
     headers: HeaderMap,
     JsonBody(request): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    check_page_origin(&headers)?;
+    check_page_origin(&hub, &headers)?;
     let (account, session) = hub
         .accounts
-        .sign_in(&request.name, &request.password, from.ip())
+        .sign_in(
+            &request.name,
+            &request.password,
+            from.ip(),
+            device_cookie(&headers),
+        )
         .await?;
     Ok(signed_in(&hub, StatusCode::OK, account, &session))
 }
@@ -223,7 +286,28 @@ pub async fn me(Session(signed): Session) -> Json<AccountView> {
     })
 }
 
-/// Changes the password; every other session of the account ends.
+/// Proves the password again: adding or removing a passkey needs it proved within the
+/// last minutes (signing in counts too).
+#[utoipa::path(post, path = "/api/me/reauth", request_body = Reauth, responses(
+    (status = 204, description = "Proved: passkeys may be added and removed for a few minutes"),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 403, body = ErrorBody, description = "`wrong_password`, or `foreign_origin`"),
+    (status = 429, body = ErrorBody, description = "`sign_in_locked`, `too_many_sign_ins` (Retry-After)"),
+))]
+pub async fn reauth(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Session(signed): Session,
+    JsonBody(request): JsonBody<Reauth>,
+) -> Result<StatusCode, ApiError> {
+    hub.accounts
+        .reauth(&signed, &request.password, from.ip())
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Changes the password; every other session of the account ends, and with
+/// `remove_passkeys` every passkey.
 #[utoipa::path(post, path = "/api/me/password", request_body = PasswordChange, responses(
     (status = 204, description = "Changed"),
     (status = 400, body = ErrorBody, description = "`weak_password`"),
@@ -238,7 +322,13 @@ pub async fn change_password(
     JsonBody(request): JsonBody<PasswordChange>,
 ) -> Result<StatusCode, ApiError> {
     hub.accounts
-        .change_password(&signed, &request.current, &request.new, from.ip())
+        .change_password(
+            &signed,
+            &request.current,
+            &request.new,
+            request.remove_passkeys.unwrap_or(false),
+            from.ip(),
+        )
         .await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -259,6 +349,7 @@ pub async fn delete_account(
     hub.accounts
         .delete(&signed, &request.password, from.ip())
         .await?;
+    hub.account_deleted(&signed.account.id).await?;
     Ok(signed_out(&hub))
 }
 
@@ -305,16 +396,41 @@ mod tests {
             ("host", "rumi.example:8080"),
             ("origin", "https://rumi.example:8080"),
         ]);
-        assert!(same_origin(&ours, true));
+        assert!(same_origin(&ours, true, true));
         let theirs = headers(&[
             ("host", "rumi.example:8080"),
             ("origin", "https://evil.example"),
         ]);
-        assert!(!same_origin(&theirs, true));
+        assert!(!same_origin(&theirs, true, true));
         let none = headers(&[("host", "rumi.example:8080")]);
-        assert!(!same_origin(&none, true));
-        assert!(same_origin(&none, false));
+        assert!(!same_origin(&none, true, true));
+        assert!(same_origin(&none, true, false));
         let null = headers(&[("host", "rumi.example"), ("origin", "null")]);
-        assert!(!same_origin(&null, false));
+        assert!(!same_origin(&null, true, false));
+    }
+
+    /// Issue 56: the check compared the host only, so that `http://` passed on an
+    /// HTTPS site.
+    #[test]
+    fn the_scheme_host_and_port_of_the_origin_count() {
+        let on = |host: &str, origin: &str, https: bool| {
+            same_origin(&headers(&[("host", host), ("origin", origin)]), https, true)
+        };
+        assert!(on("rumi.example", "https://rumi.example", true));
+        assert!(on("rumi.example", "https://RUMI.example", true));
+        assert!(on("rumi.example", "https://rumi.example:443", true));
+        assert!(on("rumi.example:8080", "http://rumi.example:8080", false));
+        for origin in [
+            "http://rumi.example",
+            "https://rumi.example:8443",
+            "https://rumi.example.evil.example",
+            "https://user@rumi.example",
+            "https://rumi.example/path",
+            "rumi.example",
+            "https://",
+        ] {
+            assert!(!on("rumi.example", origin, true), "{origin}");
+        }
+        assert!(!on("rumi.example:8080", "https://rumi.example:8080", false));
     }
 }

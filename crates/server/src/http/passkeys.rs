@@ -114,7 +114,7 @@ pub async fn sign_in_start(
     headers: HeaderMap,
     JsonBody(request): JsonBody<PasskeySignInStart>,
 ) -> Result<Json<PasskeyChallenge>, ApiError> {
-    super::accounts::check_page_origin(&headers)?;
+    super::accounts::check_page_origin(&hub, &headers)?;
     Ok(Json(
         hub.accounts
             .start_passkey_sign_in(&request.name, &site(&hub, &headers), from.ip())
@@ -134,10 +134,15 @@ pub async fn sign_in_finish(
     headers: HeaderMap,
     JsonBody(request): JsonBody<PasskeySignIn>,
 ) -> Result<Response, ApiError> {
-    super::accounts::check_page_origin(&headers)?;
+    super::accounts::check_page_origin(&hub, &headers)?;
     let (account, session) = hub
         .accounts
-        .finish_passkey_sign_in(&site(&hub, &headers), &request.ceremony, request.credential)
+        .finish_passkey_sign_in(
+            &site(&hub, &headers),
+            &request.ceremony,
+            request.credential,
+            super::accounts::device_cookie(&headers),
+        )
         .await?;
     Ok(signed_in(&hub, StatusCode::OK, account, &session))
 }

@@ -231,3 +231,35 @@ impl Hub {
         Ok(adopted)
     }
 }
+
+/// The tables of a deleted account that are told at once (the newest; an older one
+/// shows the name from the database when it is loaded again).
+const DELETED_ACCOUNT_TABLES: i64 = 1000;
+
+impl Hub {
+    /// An account was deleted: its seats at the tables this node holds show "deleted
+    /// player" at once (RT5), in views and in others' challenges, and the other nodes
+    /// are told to read those seats again.
+    pub async fn account_deleted(self: &Arc<Self>, account_id: &str) -> Result<(), ApiError> {
+        let ids = self
+            .store
+            .tables_of_account(account_id, DELETED_ACCOUNT_TABLES)
+            .await?;
+        for id in ids {
+            let loaded = self
+                .tables
+                .lock()
+                .expect("table map lock")
+                .get(&id)
+                .cloned();
+            if let Some(table) = loaded {
+                self.catch_up(&table).await;
+            }
+            self.replays.forget(&id);
+            if let Some(cluster) = &self.cluster {
+                cluster.publish(&id, 0, true).await;
+            }
+        }
+        Ok(())
+    }
+}

@@ -105,9 +105,17 @@ pub struct StoredAction {
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// PostgreSQL (which several nodes may share), not SQLite.
+    postgres: bool,
 }
 
 impl Store {
+    /// Whether the database is PostgreSQL, which several nodes may share: what they
+    /// must count together (sign-in limits) is counted in it.
+    pub fn is_shared(&self) -> bool {
+        self.postgres
+    }
+
     /// Whether the database answers.
     pub async fn ping(&self) -> bool {
         sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()

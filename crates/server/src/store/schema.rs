@@ -100,7 +100,10 @@ impl Store {
                 crate::redact_url(&url)
             )
         })?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            postgres: !sqlite,
+        })
     }
 }
 

@@ -36,6 +36,19 @@ pub struct PasswordChange {
     pub current: String,
     #[schema(max_length = 256)]
     pub new: String,
+    /// Remove every passkey of the account too (one added by someone else with a
+    /// stolen session among them).
+    #[serde(default)]
+    #[ts(optional)]
+    pub remove_passkeys: Option<bool>,
+}
+
+/// `POST /api/me/reauth`: the password, proved again.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Reauth {
+    #[schema(max_length = 256)]
+    pub password: String,
 }
 
 /// `DELETE /api/me`: the password confirms it.

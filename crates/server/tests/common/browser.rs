@@ -1,5 +1,5 @@
-//! A browser for tests of accounts: it keeps the session cookie the server sets, sends
-//! the site's own origin (or another, or none) and, if given, a seat token.
+//! A browser for tests of accounts: it keeps the session and device cookies the server
+//! sets, sends the site's own origin (or another, or none) and, if given, a seat token.
 
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -10,6 +10,8 @@ use super::TestServer;
 pub struct Browser<'a> {
     pub server: &'a TestServer,
     pub cookie: Option<String>,
+    /// The device cookie: the browser's own, kept across sign-ins and sign-outs.
+    pub device: Option<String>,
     pub origin: Option<String>,
     /// A seat token sent as `X-Seat-Token`.
     pub token: Option<String>,
@@ -34,6 +36,7 @@ impl<'a> Browser<'a> {
         Browser {
             server,
             cookie: None,
+            device: None,
             origin: Some(server.base.clone()),
             token: None,
             host: None,
@@ -55,8 +58,15 @@ impl<'a> Browser<'a> {
             .server
             .client
             .request(method, format!("{}{path}", self.server.base));
+        let mut cookies = vec!["a=1".to_string()];
         if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", format!("a=1; rumi_session={cookie}"));
+            cookies.push(format!("rumi_session={cookie}"));
+        }
+        if let Some(device) = &self.device {
+            cookies.push(format!("rumi_device={device}"));
+        }
+        if cookies.len() > 1 {
+            request = request.header("cookie", cookies.join("; "));
         }
         if let Some(host) = &self.host {
             request = request.header("host", host);
@@ -82,18 +92,29 @@ impl<'a> Browser<'a> {
                 .get(name)
                 .map(|v| v.to_str().unwrap().to_string())
         };
-        let set_cookie = header("set-cookie");
+        let set_cookies: Vec<String> = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().to_string())
+            .collect();
+        let value_of = |set: &str, name: &str| {
+            set.strip_prefix(name)
+                .map(|rest| rest.split(';').next().unwrap().to_string())
+        };
+        let set_cookie = set_cookies
+            .iter()
+            .find(|s| s.starts_with("rumi_session="))
+            .cloned();
         let retry_after = header("retry-after");
         let disposition = header("content-disposition");
         let status = response.status().as_u16();
-        if let Some(set) = &set_cookie {
-            let value = set
-                .strip_prefix("rumi_session=")
-                .unwrap()
-                .split(';')
-                .next()
-                .unwrap();
-            self.cookie = (!value.is_empty()).then(|| value.to_string());
+        for set in &set_cookies {
+            if let Some(value) = value_of(set, "rumi_session=") {
+                self.cookie = (!value.is_empty()).then_some(value);
+            } else if let Some(value) = value_of(set, "rumi_device=") {
+                self.device = (!value.is_empty()).then_some(value);
+            }
         }
         Answer {
             status,

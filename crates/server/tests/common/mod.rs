@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use server::clock::{noon_utc, Clock};
 use server::{HubOptions, ServerConfig};
 
+pub mod authenticator;
 pub mod browser;
 
 pub struct TestServer {
