@@ -265,3 +265,34 @@ test("a challenge by name shows in the lobby; declined it goes, accepted it seat
   await B.waitForURL(`${base}/t/${second}`);
   await waitAttr(B, "table-title", "data-you", (v) => v === "1");
 });
+
+test("a challenge's sender can be blocked from its card and unblocked on the account page", async ({ open, base }) => {
+  const A = await open({ name: "A" });
+  const B = await open({ name: "B" });
+  await signUp(A, base, "Ana_b");
+  await signUp(B, base, "Bo_b");
+  const made = await A.request.post(`${base}/api/tables`, {
+    headers: { Origin: base },
+    data: { game: "rumis", rumis: { scenario: "chullpa", players: 2 }, seats: [{ kind: "human" }, { kind: "account", name: "bo_b" }] },
+  });
+  expect(made.status()).toBe(200);
+  const id = (await made.json()).id as string;
+  await B.goto(`${base}/`);
+  await expect(B.locator(tid(`challenge-${id}`))).toContainText("Ana_b");
+  B.once("dialog", (dialog) => void dialog.accept());
+  await B.click(tid(`challenge-block-${id}`));
+  await expect(B.locator(tid("challenges"))).toBeHidden();
+  // A's next challenge is refused in words that say no more than "not from you".
+  const refused = await A.request.post(`${base}/api/tables`, {
+    headers: { Origin: base },
+    data: { game: "rumis", rumis: { scenario: "chullpa", players: 2 }, seats: [{ kind: "human" }, { kind: "account", name: "bo_b" }] },
+  });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).code).toBe("challenges_refused");
+  await B.goto(`${base}/account`);
+  await expect(B.locator(tid("block-name"))).toHaveText("Ana_b");
+  await B.click(tid("unblock-Ana_b"));
+  await expect(B.locator(tid("no-blocks"))).toBeVisible();
+  await B.goto(`${base}/`);
+  await expect(B.locator(tid(`challenge-${id}`))).toBeVisible();
+});

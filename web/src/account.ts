@@ -11,6 +11,7 @@ import { reason } from "./i18n/server";
 import { bringGuestSeats, forgetSignedIn } from "./players";
 import { myGamesSection } from "./my-games";
 import { passkeysMissing, passkeysSection, signInWithPasskey } from "./passkeys";
+import { blocksSection } from "./blocks";
 
 export const accounts = {
   /** The signed-in account, or null for a guest. */
@@ -204,6 +205,7 @@ function signedIn(me: AccountView, again: () => void, kept: number): HTMLElement
     ),
     myGamesSection(),
     passkeys,
+    blocksSection(message.say, errorText),
     change,
     remove,
   );

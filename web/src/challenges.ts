@@ -9,6 +9,7 @@ import { clear, h } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason } from "./i18n/server";
 import { players } from "./players";
+import { blockApi } from "./blocks";
 import { gameName } from "./titles";
 
 /** How often the lobby asks for new challenges. */
@@ -102,5 +103,18 @@ function item(c: Challenge, changed: () => void, error: HTMLElement): HTMLElemen
       fail(e);
     });
   });
-  return h("li", { testid: `challenge-${c.id}` }, h("span", {}, describe(c)), " ", accept, " ", refuse);
+  // Blocking the sender: its challenges leave the list, and no new one reaches you.
+  const sender = c.from[0];
+  const block = sender
+    ? h("button", { type: "button", className: "secondary", testid: `challenge-block-${c.id}` }, t("challenges.block", { name: sender }))
+    : null;
+  block?.addEventListener("click", () => {
+    if (!confirm(t("challenges.block_confirm", { name: sender }))) return;
+    accept.disabled = refuse.disabled = block.disabled = true;
+    blockApi.block(sender).then(changed, (e) => {
+      accept.disabled = refuse.disabled = block.disabled = false;
+      fail(e);
+    });
+  });
+  return h("li", { testid: `challenge-${c.id}` }, h("span", {}, describe(c)), " ", accept, " ", refuse, block ? " " : null, block);
 }

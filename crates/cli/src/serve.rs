@@ -40,6 +40,26 @@ pub struct ServeArgs {
     /// Open seats one client address may hold at one table (0: no cap).
     #[arg(long, default_value_t = HubOptions::default().max_open_seats_per_table_per_address)]
     max_open_seats_per_table_per_address: u64,
+    /// Unfinished tables of bots only one client address may have created (0: no cap).
+    #[arg(long, default_value_t = HubOptions::default().max_bot_tables_per_address)]
+    max_bot_tables_per_address: u64,
+    /// Unfinished tables of bots only on the server, from every address (0: no cap).
+    #[arg(long, default_value_t = HubOptions::default().max_bot_tables)]
+    max_bot_tables: u64,
+    /// KiB of search tree a seat's bot may keep between its moves (MCTS).
+    #[arg(long, default_value_t = HubOptions::default().bot_trees.kept_edges * play::mcts::BYTES_PER_EDGE >> 10)]
+    bot_kept_tree_kib: usize,
+    /// MiB a bot's search tree may grow to while it thinks (MCTS; one per core thinks
+    /// at once).
+    #[arg(long, default_value_t = HubOptions::default().bot_trees.search_edges * play::mcts::BYTES_PER_EDGE >> 20)]
+    bot_search_tree_mib: usize,
+    /// Challenges (seats kept for another account at a waiting table) one account may
+    /// have open as their creator (0: no cap).
+    #[arg(long, default_value_t = HubOptions::default().challenges.per_sender)]
+    max_challenges_per_sender: u64,
+    /// Challenges that may wait for one account (0: no cap).
+    #[arg(long, default_value_t = HubOptions::default().challenges.per_receiver)]
+    max_challenges_per_receiver: u64,
     /// Tables kept in memory; idle ones beyond this (also those waiting on a far turn
     /// clock) are dropped and loaded again when asked for or when their clock comes.
     #[arg(long, default_value_t = HubOptions::default().max_loaded_tables)]
@@ -194,6 +214,17 @@ fn serve_logged(args: ServeArgs) -> anyhow::Result<()> {
                 tables_per_minute_per_address: args.tables_per_minute_per_address,
                 max_open_seats_per_address: args.max_open_seats_per_address,
                 max_open_seats_per_table_per_address: args.max_open_seats_per_table_per_address,
+                max_bot_tables_per_address: args.max_bot_tables_per_address,
+                max_bot_tables: args.max_bot_tables,
+                bot_trees: play::bots::TreeBound {
+                    kept_edges: (args.bot_kept_tree_kib << 10) / play::mcts::BYTES_PER_EDGE,
+                    search_edges: (args.bot_search_tree_mib << 20) / play::mcts::BYTES_PER_EDGE,
+                },
+                challenges: server::hub::ChallengeLimits {
+                    per_sender: args.max_challenges_per_sender,
+                    per_receiver: args.max_challenges_per_receiver,
+                    ..Default::default()
+                },
                 chosen_seeds_with_people: args.allow_chosen_seeds,
                 hints: HintLimits {
                     per_minute_per_seat: args.hints_per_minute_per_seat,

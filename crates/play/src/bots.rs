@@ -189,10 +189,46 @@ pub trait WithBots: Game {
     const MORE_SPECS: &'static str;
 
     /// The bot a spec names; its chance comes from `seed`.
-    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, GameError>;
+    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, GameError> {
+        Self::bot_within(spec, seed, TreeBound::default())
+    }
+
+    /// [`WithBots::bot`] whose search tree stays within `bound` (a server keeping
+    /// many bots between their moves; bots without a tree ignore it).
+    fn bot_within(spec: &str, seed: u64, bound: TreeBound)
+        -> Result<Box<dyn Bot<Self>>, GameError>;
 
     /// The spec of level `level` (1–5).
     fn level_spec(level: u8) -> String;
+}
+
+/// How big a bot's search tree may grow (MCTS: [`MctsConfig::max_tree_edges`]) and
+/// what it keeps between its moves ([`MctsConfig::max_kept_edges`]), in edges of
+/// at most [`crate::mcts::BYTES_PER_EDGE`] bytes each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeBound {
+    pub search_edges: usize,
+    pub kept_edges: usize,
+}
+
+impl Default for TreeBound {
+    fn default() -> Self {
+        TreeBound {
+            search_edges: crate::mcts::DEFAULT_MAX_TREE_EDGES,
+            kept_edges: crate::mcts::DEFAULT_MAX_KEPT_EDGES,
+        }
+    }
+}
+
+impl TreeBound {
+    /// `config` within this bound.
+    pub fn apply(&self, config: MctsConfig) -> MctsConfig {
+        MctsConfig {
+            max_tree_edges: self.search_edges,
+            max_kept_edges: self.kept_edges.min(self.search_edges),
+            ..config
+        }
+    }
 }
 
 /// Every spec `G` accepts, for help texts and messages.
@@ -313,20 +349,27 @@ impl WithBots for RumisGame {
     const MORE_SPECS: &'static str =
         "mcts:p=N (playouts), mcts:ms=N (milliseconds), level:1 … level:5";
 
-    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<RumisGame>>, GameError> {
+    fn bot_within(
+        spec: &str,
+        seed: u64,
+        bound: TreeBound,
+    ) -> Result<Box<dyn Bot<RumisGame>>, GameError> {
         let lower = spec.trim().to_ascii_lowercase();
         let (head, arg) = lower.split_once(':').unwrap_or((&lower, ""));
         let bot: Box<dyn RumisBot + Send> = match (head, arg) {
             ("random", "") => Box::new(crate::rumis_bots::RandomBot::new(seed)),
             ("greedy", "") => Box::new(crate::rumis_bots::GreedyBot::new(seed)),
-            ("mcts", "") => Box::new(MctsBot::new(MctsConfig::level(5).expect("level 5"), seed)),
+            ("mcts", "") => Box::new(MctsBot::new(
+                bound.apply(MctsConfig::level(5).expect("level 5")),
+                seed,
+            )),
             ("mcts", arg) => Box::new(MctsBot::new(
-                mcts_config(arg).ok_or_else(|| bad_spec::<RumisGame>(spec))?,
+                bound.apply(mcts_config(arg).ok_or_else(|| bad_spec::<RumisGame>(spec))?),
                 seed,
             )),
             ("level", arg) => {
                 let level = level_of(arg).ok_or_else(|| bad_spec::<RumisGame>(spec))?;
-                return RumisGame::bot(&RumisGame::level_spec(level), seed);
+                return RumisGame::bot_within(&RumisGame::level_spec(level), seed, bound);
             }
             _ => return Err(bad_spec::<RumisGame>(spec)),
         };
@@ -399,7 +442,11 @@ impl WithBots for RummikubGame {
     const KIND: GameKind = GameKind::Rummikub;
     const MORE_SPECS: &'static str = "level:1 … level:5";
 
-    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<RummikubGame>>, GameError> {
+    fn bot_within(
+        spec: &str,
+        seed: u64,
+        _bound: TreeBound,
+    ) -> Result<Box<dyn Bot<RummikubGame>>, GameError> {
         let lower = spec.trim().to_ascii_lowercase();
         let (head, arg) = lower.split_once(':').unwrap_or((&lower, ""));
         Ok(match (head, arg) {

@@ -36,6 +36,14 @@
 //! position. Right after its own move the bot cuts its tree down to the subtree of that
 //! move (every later position follows from it), most visited nodes first within
 //! [`MctsConfig::max_kept_edges`]: this bounds what a bot keeps between its moves.
+//!
+//! # Memory
+//!
+//! Every node but the root hangs from one edge, so a tree of `e` edges has at most
+//! `e + 1` nodes and takes at most [`BYTES_PER_EDGE`] × `e` bytes (plus the root).
+//! A search grows its tree up to [`MctsConfig::max_tree_edges`]; past that it stops
+//! expanding and plays out from the leaves it reaches (the root is always expanded),
+//! so a long search (a time budget, many playouts) is bounded too.
 
 use std::time::{Duration, Instant};
 
@@ -70,12 +78,23 @@ pub struct MctsConfig {
     /// Most edges a tree kept between moves may hold (an edge is 32 bytes); the most
     /// visited nodes are kept first (see [`Search::advance_to`]).
     pub max_kept_edges: usize,
+    /// Most edges a tree may grow to during a search (see the module's "Memory");
+    /// the root's moves are always listed, even past it.
+    pub max_tree_edges: usize,
 }
+
+/// An edge and the node it may lead to, in bytes: what one edge of a tree costs at
+/// most ([`TreeSize::bytes`]).
+pub const BYTES_PER_EDGE: usize = std::mem::size_of::<Edge>() + std::mem::size_of::<Node>();
 
 /// [`MctsConfig::max_kept_edges`] unless chosen: 2 MB of edges. A level-5 search
 /// grows a tree of about a million edges on an opening position; the part reused
 /// after the other players' moves is a small share of it.
 pub const DEFAULT_MAX_KEPT_EDGES: usize = 1 << 16;
+
+/// [`MctsConfig::max_tree_edges`] unless chosen: above what a level-5 search grows on
+/// an opening position (about a million edges), so it bounds longer searches only.
+pub const DEFAULT_MAX_TREE_EDGES: usize = 1 << 21;
 
 /// Playout budgets of the levels 1–5; level 5 takes about a second a move on Chullpa
 /// on the machine this was tuned on (one core).
@@ -90,6 +109,7 @@ impl MctsConfig {
             playout_samples: 4,
             reuse_tree: true,
             max_kept_edges: DEFAULT_MAX_KEPT_EDGES,
+            max_tree_edges: DEFAULT_MAX_TREE_EDGES,
         }
     }
 
@@ -141,6 +161,13 @@ pub struct TreeSize {
     pub edges: usize,
 }
 
+impl TreeSize {
+    /// The bytes the tree's nodes and edges take (their lists' spare room aside).
+    pub fn bytes(&self) -> usize {
+        self.nodes * std::mem::size_of::<Node>() + self.edges * std::mem::size_of::<Edge>()
+    }
+}
+
 /// Whether two positions are of the same game: the same setup (board, players, variant,
 /// seed, first-stone rule), so that equal histories mean equal positions.
 pub fn same_game(a: &Position, b: &Position) -> bool {
@@ -158,6 +185,8 @@ pub struct Search {
     config: MctsConfig,
     root_position: Position,
     nodes: Vec<Node>,
+    /// Edges listed in `nodes`, kept up to date ([`MctsConfig::max_tree_edges`]).
+    edges: usize,
     root: u32,
     rng: ChaCha8Rng,
     /// When kept ([`analyse_players`]): per root move, the sum of every player's win
@@ -171,6 +200,7 @@ impl Search {
             config,
             root_position: position,
             nodes: vec![Node::default()],
+            edges: 0,
             root: 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
             root_shares: None,
@@ -208,6 +238,7 @@ impl Search {
             self.compact();
         } else {
             self.nodes = vec![Node::default()];
+            self.edges = 0;
             self.root = 0;
         }
         kept
@@ -246,6 +277,7 @@ impl Search {
             nodes.push(node);
         }
         self.nodes = nodes;
+        self.edges = edges;
         self.root = 0;
     }
 
@@ -253,7 +285,7 @@ impl Search {
     pub fn tree_size(&self) -> TreeSize {
         TreeSize {
             nodes: self.nodes.len(),
-            edges: self.nodes.iter().map(|n| n.edges.len()).sum(),
+            edges: self.edges,
         }
     }
 
@@ -301,8 +333,9 @@ impl Search {
         // (node, edge index, player who moved)
         let mut path: Vec<(u32, usize, usize)> = Vec::new();
         while let Some(actor) = position.actor() {
-            if !self.nodes[node as usize].expanded {
-                self.expand(node, &position);
+            if !self.nodes[node as usize].expanded && !self.expand(node, &position) {
+                // The tree is full: play out from this leaf.
+                break;
             }
             let Some(e) = self.select(node) else { break };
             let edge = &self.nodes[node as usize].edges[e];
@@ -337,7 +370,12 @@ impl Search {
         }
     }
 
-    fn expand(&mut self, node: u32, position: &Position) {
+    /// Lists the moves of `node`, if they fit in [`MctsConfig::max_tree_edges`] (the
+    /// root's always do). Answers whether the node is expanded.
+    fn expand(&mut self, node: u32, position: &Position) -> bool {
+        if node != self.root && self.edges >= self.config.max_tree_edges {
+            return false;
+        }
         let mut edges = Vec::new();
         let colour_points = position.score().colour_points;
         let mut evals = Vec::new();
@@ -367,9 +405,14 @@ impl Search {
         for (edge, w) in edges.iter_mut().zip(weights) {
             edge.prior = (w / total) as f32;
         }
+        if node != self.root && self.edges + edges.len() > self.config.max_tree_edges {
+            return false;
+        }
+        self.edges += edges.len();
         let n = &mut self.nodes[node as usize];
         n.edges = edges;
         n.expanded = true;
+        true
     }
 
     /// The edge PUCT prefers; ties go to the earlier (higher-prior first is not

@@ -287,3 +287,52 @@ fn a_tree_is_reused_only_where_the_rule_allows() {
     assert!(search.advance_to(&next));
     assert_eq!(search.tree_size().nodes, 1, "only the root is kept");
 }
+
+/// A long search stays within its tree bound (#56): the unbounded search of the same
+/// budget grows far past it, the bounded one never holds more edges than the bound
+/// (nor more nodes than edges and a root), on every move of a game, kept trees
+/// included, and still answers a legal move.
+#[test]
+fn a_long_search_never_grows_its_tree_past_the_bound() {
+    use play::mcts::{MctsBot, BYTES_PER_EDGE};
+    use play::rumis_bots::RumisBot;
+    let config = RumisConfig::builtin("chullpa", 4).unwrap();
+    let start = RumisGame::start(&config, 0).unwrap().position;
+    let budget = MctsConfig::with_budget(Budget::Playouts(3000));
+    let mut unbounded = Search::new(start.clone(), budget, 1);
+    unbounded.run();
+    let bound = 20_000;
+    assert!(
+        unbounded.tree_size().edges > 3 * bound,
+        "{:?}",
+        unbounded.tree_size()
+    );
+
+    let bounded = MctsConfig {
+        max_tree_edges: bound,
+        max_kept_edges: bound / 4,
+        ..budget
+    };
+    let mut bot = MctsBot::new(bounded, 1);
+    let mut game = RumisGame::from_position(start);
+    for _ in 0..8 {
+        let Some(seat) = game.to_act() else { break };
+        let mv = bot.choose(&game.position).expect("a move");
+        let size = bot.search().unwrap().tree_size();
+        assert!(size.edges <= bound / 4, "kept: {size:?}");
+        game.apply(seat, &mv).unwrap();
+        // Its search's tree, before the cut to the kept subtree.
+        let mut search = Search::new(game.position.clone(), bounded, 2);
+        search.run();
+        let size = search.tree_size();
+        assert!(size.edges <= bound, "{size:?}");
+        assert!(size.nodes <= size.edges + 1, "{size:?}");
+        assert!(
+            size.bytes() <= BYTES_PER_EDGE * (size.edges + 1),
+            "{size:?}"
+        );
+        if search.position().to_move().is_some() {
+            assert!(search.best_move().is_some());
+        }
+    }
+}

@@ -64,6 +64,9 @@ mod tables;
         players::adopt_seats,
         players::challenges,
         players::decline,
+        players::blocks,
+        players::block,
+        players::unblock,
         passkeys::list,
         passkeys::start,
         passkeys::finish,
@@ -181,6 +184,14 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
         .route("/api/me/games", get(players::my_games))
         .route("/api/me/seats", json_writes(post(players::adopt_seats)))
         .route("/api/me/challenges", get(players::challenges))
+        .route(
+            "/api/me/blocks",
+            json_writes(get(players::blocks).post(players::block)),
+        )
+        .route(
+            "/api/me/blocks/{name}",
+            json_writes(axum::routing::delete(players::unblock)),
+        )
         .route(
             "/api/tables/{id}/decline",
             json_writes(post(players::decline)),

@@ -25,6 +25,7 @@ pub mod live;
 pub mod metrics;
 pub mod names;
 pub mod openapi;
+pub mod positions;
 pub mod puzzles;
 pub mod queue;
 pub mod redact;

@@ -202,8 +202,23 @@ async fn a_record_is_replayed_and_the_bots_best_moves_are_legal_where_asked() {
     let steps = answer["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 7, "the start and one board per move");
     assert_eq!(answer["moves"].as_array().unwrap().len(), 6);
-    for (i, (step, position)) in steps.iter().zip(&positions).enumerate() {
-        let cubes = step["cubes"].as_array().unwrap().len();
+    // Each step after the first: what it keeps of the one before, then its own.
+    let mut boards: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let own = |field: &str| step[field].as_array().unwrap().clone();
+        let kept = |field: &str| answer["kept"][i][field].as_u64().unwrap() as usize;
+        let (mut cubes, mut history) = boards.last().cloned().unwrap_or_default();
+        cubes.truncate(kept("cubes"));
+        history.truncate(kept("history"));
+        cubes.extend(own("cubes"));
+        history.extend(own("history"));
+        boards.push((cubes, history));
+    }
+    for (i, ((step, position), (cubes, history))) in
+        steps.iter().zip(&positions).zip(&boards).enumerate()
+    {
+        assert_eq!(history.len(), position.history().len(), "step {i}");
+        let cubes = cubes.len();
         let expected: usize = position
             .history()
             .iter()

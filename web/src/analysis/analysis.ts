@@ -3,7 +3,7 @@
 // replayed on the 3D board, where the strongest bot names its best moves at any point.
 import "./analysis.css";
 import { ApiError, call, type HintPlay, type Placement, type TableView } from "../api";
-import type { RummikubAnalysis, RumisAnalysis, RumisBestMoves, RumisSuggestion } from "../generated/api";
+import type { RummikubAnalysis, RumisAnalysis, RumisBestMoves, RumisSuggestion, RumisView } from "../generated/api";
 import { clear, h } from "../dom";
 import { t, type MessageKey } from "../i18n/i18n";
 import { smallTile } from "../rummikub/log";
@@ -242,7 +242,20 @@ function rumisBoard(root: HTMLElement): void {
     try {
       const answer = await call<RumisAnalysis>("POST", "/api/analysis/rumis", { record: record.value });
       // The board as a spectator's table view: nobody's seat, nobody's turn to act here.
-      steps = answer.steps.map((rumis, i) => ({ id: "analysis", game: "rumis", version: i, you: null, seats: [], to_move: null, over: false, hints: false, rumis }) as unknown as TableView);
+      // A step after the first carries what changed: the cubes and history it keeps of
+      // the step before, then its own.
+      let before: RumisView | null = null;
+      const boards = answer.steps.map((step, i) => {
+        const kept = answer.kept[i] ?? { cubes: 0, history: 0 };
+        const rumis: RumisView = before === null ? step : {
+          ...step,
+          cubes: before.cubes.slice(0, kept.cubes).concat(step.cubes),
+          history: before.history.slice(0, kept.history).concat(step.history),
+        };
+        before = rumis;
+        return rumis;
+      });
+      steps = boards.map((rumis, i) => ({ id: "analysis", game: "rumis", version: i, you: null, seats: [], to_move: null, over: false, hints: false, rumis }) as unknown as TableView);
       slider.max = String(steps.length - 1);
       controls.hidden = false;
       // A move of the list: the first step whose history holds it (as on the replay page).

@@ -146,7 +146,7 @@ win_chance: number,
  */
 visits: number, };
 
-export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reauth_needed" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "seat_never_taken" | "rated_clock" | "table_cancelled" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles" | "bad_solo_level" | "bad_solo_build" | "solo_impossible" | "solo_incomplete" | "bad_solo_time" | "too_many_solo_requests" | "solo_busy" | "reviews_busy" | "too_many_reviews";
+export type ErrorCode = "already_seated" | "bad_creator_seat" | "bad_name" | "bad_objective" | "bad_request" | "bad_seats" | "bad_websocket_key" | "bad_seed" | "bad_settings" | "bad_token" | "binary_message" | "claim_needed" | "conflict" | "error" | "forbidden" | "game_over" | "headers_too_large" | "hello_first" | "hello_twice" | "hints_busy" | "hints_off" | "illegal" | "internal" | "malformed_action" | "malformed_message" | "malformed_request" | "method_not_allowed" | "name_taken" | "no_open_seat" | "no_route" | "no_seat" | "no_table" | "not_an_invite" | "not_for_this_game" | "not_found" | "not_over" | "not_started" | "not_your_seat" | "out_of_turn" | "player_not_away_long_enough" | "player_present" | "range_not_satisfiable" | "rate_limited" | "seat_is_bot" | "seat_not_bot" | "seat_not_open" | "seat_taken" | "seed_not_allowed" | "spectator" | "stale" | "timeout" | "token_in_url" | "token_needed" | "too_large" | "too_many_connections" | "too_many_connections_from_network" | "too_many_hints" | "too_many_open_tables" | "too_many_replays" | "too_many_seats" | "too_many_tables_per_minute" | "unauthorized" | "unavailable" | "unknown_bot" | "unknown_message" | "unprocessable" | "unsupported_media_type" | "upgrade_required" | "uri_too_long" | "account_name_taken" | "accounts_busy" | "bad_account_name" | "bad_credentials" | "foreign_origin" | "not_signed_in" | "reauth_needed" | "reserved_name" | "sign_in_locked" | "too_many_sign_ins" | "weak_password" | "wrong_password" | "account_seat" | "rated_rules" | "rated_table" | "seat_never_taken" | "rated_clock" | "table_cancelled" | "unknown_player" | "passkey_refused" | "passkeys_unavailable" | "analysis_busy" | "bad_position" | "bad_record" | "too_many_analyses" | "puzzles_busy" | "too_many_puzzles" | "bad_solo_level" | "bad_solo_build" | "solo_impossible" | "solo_incomplete" | "bad_solo_time" | "too_many_solo_requests" | "solo_busy" | "reviews_busy" | "too_many_reviews" | "too_many_bot_tables" | "bot_tables_full" | "position_in_rated_game" | "too_many_challenges" | "challenges_full" | "challenges_refused" | "too_many_blocks" | "solo_not_begun";
 
 export type ErrorBody = { error: string, code: ErrorCode, 
 /**
@@ -735,6 +735,12 @@ cancels_at_ms?: number, };
 
 export type Challenges = { challenges: Array<Challenge>, };
 
+export type BlockRequest = { name: string, };
+
+export type BlockedAccount = { name: string, since_ms: number, };
+
+export type Blocks = { blocks: Array<BlockedAccount>, };
+
 export type PasskeyView = { 
 /**
  * The credential's id (base64url).
@@ -831,13 +837,20 @@ ply?: number, };
 
 export type RumisAnalysis = { 
 /**
- * `steps[i]`: the board after the first `i` moves of the record.
+ * `steps[i]`: the board after the first `i` moves of the record (in full for
+ * `i = 0`, else what changed).
  */
 steps: Array<RumisView>, 
+/**
+ * Per step, what it keeps of the step before (`{0, 0}` for the first).
+ */
+kept: Array<StepKept>, 
 /**
  * The record's moves as written there.
  */
 moves: Array<string>, };
+
+export type StepKept = { cubes: number, history: number, };
 
 export type RumisBestMoves = { ply: number, 
 /**
@@ -992,4 +1005,13 @@ export type SoloBest = { level: SoloLevel, millis: number, stones: number, at_ms
 
 export type SoloBests = { bests: Array<SoloBest>, };
 
-export type SoloRecorded = { best: SoloBest, new_best: boolean, };
+export type SoloRecorded = { best: SoloBest | null, new_best: boolean, 
+/**
+ * The time counted: the one sent, or the server's own since it saw the cube
+ * begin, whichever is longer.
+ */
+millis: number, 
+/**
+ * Hints asked for this cube (by this account, since it began).
+ */
+hints: number, };

@@ -463,7 +463,9 @@ class SoloSession {
       try {
         const recorded = await soloApi.record(this.level, this.pieces, millis);
         best = recorded.new_best || best;
-        account = recorded.new_best ? t("solo.kept_account") : t("solo.account_best", { time: clock(recorded.best.millis) });
+        account = recorded.hints > 0 ? t("solo.hints_no_best")
+          : recorded.new_best ? t("solo.kept_account")
+          : recorded.best ? t("solo.account_best", { time: clock(recorded.best.millis) }) : null;
       } catch (e) {
         account = t("solo.not_kept", { error: errorText(e) });
       }

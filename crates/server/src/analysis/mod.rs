@@ -8,6 +8,10 @@
 //! refused with 429 `analysis_busy`), the work on the thinking pool below people's
 //! bots, and bounded inputs (a record of at most [`AnalysisLimits::max_record_bytes`]
 //! and [`AnalysisLimits::max_moves`] moves).
+//!
+//! The best play of a running rated game's current position is refused (403
+//! `position_in_rated_game`, see `positions`): hints are off there, and the board
+//! must not stand in for them.
 
 pub mod routes;
 
@@ -22,12 +26,14 @@ use rummikub_solver::{Objective, TableAndRack};
 
 use crate::error::ApiError;
 use crate::games::{play_of, suggestions, RumisTable};
+use crate::positions::{rumis_key, rummikub_key};
 use crate::queue::WorkQueue;
+use crate::store::Store;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::RateLimiter;
 use crate::wire::{
-    ErrorCode, RumisAnalysis, RumisAnalysisRequest, RumisBestMoves, RummikubAnalysis,
-    RummikubAnalysisRequest,
+    CubeView, ErrorCode, RumisAnalysis, RumisAnalysisRequest, RumisBestMoves, RumisView,
+    RummikubAnalysis, RummikubAnalysisRequest, StepKept,
 };
 
 /// How the analysis board is limited.
@@ -112,14 +118,23 @@ impl Analysis {
             .await?
     }
 
-    /// The best plays of a Rummikub position, by tiles and by value.
+    /// The best plays of a Rummikub position, by tiles and by value; `rated`: the
+    /// store whose running rated positions are refused.
     pub async fn rummikub(
         &self,
         thinking: &Thinking,
+        rated: Option<&Store>,
         from: IpAddr,
         request: RummikubAnalysisRequest,
     ) -> Result<RummikubAnalysis, ApiError> {
         let (rules, position) = self.rummikub_position(&request)?;
+        if let Some(store) = rated {
+            let rummikub_solver::TableInput::Sets(sets) = &position.table else {
+                unreachable!("the board reads the table as sets")
+            };
+            let key = rummikub_key(sets.iter().flat_map(|s| s.tiles()), &position.rack);
+            refuse_rated(store, &key).await?;
+        }
         self.admit(from)?;
         self.compute(thinking, move || {
             // The solver checks the position: a set the rules refuse, a third copy.
@@ -186,25 +201,34 @@ impl Analysis {
         self.admit(from)?;
         self.compute(thinking, move || {
             let mut table = start(&record)?;
-            let mut steps = vec![table.spectator_view(true)];
+            let mut previous = table.spectator_view(true);
+            let mut steps = vec![previous.clone()];
+            let mut kept = vec![StepKept::default()];
             for (line, text) in &record.moves {
                 table
                     .play_text(text)
                     .map_err(|e| move_refused(*line, text, e))?;
-                steps.push(table.spectator_view(false));
+                let full = table.spectator_view(false);
+                let (step, keeps) = changes(&previous, full.clone());
+                steps.push(step);
+                kept.push(keeps);
+                previous = full;
             }
             Ok(RumisAnalysis {
                 steps,
+                kept,
                 moves: record.moves.iter().map(|(_, m)| m.clone()).collect(),
             })
         })
         .await
     }
 
-    /// The strongest bot's best moves after the first `ply` moves of a record.
+    /// The strongest bot's best moves after the first `ply` moves of a record
+    /// (`rated`: as for [`Analysis::rummikub`]).
     pub async fn rumis_best(
         &self,
         thinking: &Thinking,
+        rated: Option<&Store>,
         from: IpAddr,
         request: RumisAnalysisRequest,
     ) -> Result<RumisBestMoves, ApiError> {
@@ -222,13 +246,23 @@ impl Analysis {
         }
         self.admit(from)?;
         let millis = self.limits.rumis_search.as_millis() as u64;
+        // The replay first (a short job), so that a rated position is refused before
+        // the search.
+        let table = self
+            .compute(thinking, move || {
+                let mut table = start(&record)?;
+                for (line, text) in &record.moves[..ply] {
+                    table
+                        .play_text(text)
+                        .map_err(|e| move_refused(*line, text, e))?;
+                }
+                Ok(table)
+            })
+            .await?;
+        if let Some(store) = rated {
+            refuse_rated(store, &rumis_key(table.position())).await?;
+        }
         self.compute(thinking, move || {
-            let mut table = start(&record)?;
-            for (line, text) in &record.moves[..ply] {
-                table
-                    .play_text(text)
-                    .map_err(|e| move_refused(*line, text, e))?;
-            }
             let position = table.position();
             let to_move = position.to_move().map(|c| c.name().to_string());
             let moves = if position.is_over() {
@@ -270,6 +304,45 @@ impl Analysis {
         }
         Ok(record)
     }
+}
+
+/// What `now` changed since `before`: `now` with only the cubes and history entries
+/// after the longest start it shares with `before`, and how long those starts are.
+fn changes(before: &RumisView, mut now: RumisView) -> (RumisView, StepKept) {
+    let same_cube = |a: &CubeView, b: &CubeView| {
+        (a.x, a.y, a.z, &a.colour, a.stone) == (b.x, b.y, b.z, &b.colour, b.stone)
+    };
+    let cubes = before
+        .cubes
+        .iter()
+        .zip(&now.cubes)
+        .take_while(|(a, b)| same_cube(a, b))
+        .count();
+    let history = before
+        .history
+        .iter()
+        .zip(&now.history)
+        .take_while(|(a, b)| a == b)
+        .count();
+    now.cubes.drain(..cubes);
+    now.history.drain(..history);
+    let kept = StepKept {
+        cubes: cubes as u32,
+        history: history as u32,
+    };
+    (now, kept)
+}
+
+/// Refuses the position `key` while a rated game stands at it.
+async fn refuse_rated(store: &Store, key: &str) -> Result<(), ApiError> {
+    if store.is_rated_position(key).await? {
+        return Err(ApiError::forbidden(
+            ErrorCode::PositionInRatedGame,
+            "this is the position of a rated game being played: the analysis board \
+             answers it once that game is over",
+        ));
+    }
+    Ok(())
 }
 
 /// The record's first position, ruin (R11) and all.
@@ -315,17 +388,23 @@ mod tests {
         let (ana, bo): (IpAddr, IpAddr) =
             ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         for _ in 0..2 {
-            assert!(board.rummikub(&thinking, ana, position()).await.is_ok());
+            assert!(board
+                .rummikub(&thinking, None, ana, position())
+                .await
+                .is_ok());
         }
         let refused = board
-            .rummikub(&thinking, ana, position())
+            .rummikub(&thinking, None, ana, position())
             .await
             .unwrap_err();
         assert_eq!(
             (refused.kind, refused.code),
             (ErrorKind::TooMany, ErrorCode::TooManyAnalyses)
         );
-        assert!(board.rummikub(&thinking, bo, position()).await.is_ok());
+        assert!(board
+            .rummikub(&thinking, None, bo, position())
+            .await
+            .is_ok());
     }
 
     #[tokio::test]
@@ -335,7 +414,12 @@ mod tests {
             ..AnalysisLimits::default()
         });
         let refused = board
-            .rummikub(&Thinking::new(2), "10.0.0.1".parse().unwrap(), position())
+            .rummikub(
+                &Thinking::new(2),
+                None,
+                "10.0.0.1".parse().unwrap(),
+                position(),
+            )
             .await
             .unwrap_err();
         assert_eq!(

@@ -35,6 +35,7 @@ pub fn routes(limits: AnalysisLimits) -> Router<Arc<Hub>> {
     responses(
         (status = 200, body = RummikubAnalysis),
         (status = 400, body = ErrorBody, description = "Malformed, or `bad_position`: a tile, set or rule set that cannot be read, a set the rules refuse, a third copy of a tile"),
+        (status = 403, body = ErrorBody, description = "`position_in_rated_game`: the table and rack of a seat of a running rated game"),
         (status = 429, body = ErrorBody, description = "`too_many_analyses` from this address, or `analysis_busy` (Retry-After)"),
     ))]
 pub async fn rummikub(
@@ -44,7 +45,9 @@ pub async fn rummikub(
     JsonBody(request): JsonBody<RummikubAnalysisRequest>,
 ) -> Result<Json<RummikubAnalysis>, ApiError> {
     Ok(Json(
-        board.rummikub(hub.thinking(), from.ip(), request).await?,
+        board
+            .rummikub(hub.thinking(), Some(&hub.store), from.ip(), request)
+            .await?,
     ))
 }
 
@@ -75,6 +78,7 @@ pub async fn rumis(
     responses(
         (status = 200, body = RumisBestMoves),
         (status = 400, body = ErrorBody, description = "Malformed, or `bad_record` (as for `/api/analysis/rumis`, or a point past the record's end)"),
+        (status = 403, body = ErrorBody, description = "`position_in_rated_game`: the board of a running rated game"),
         (status = 429, body = ErrorBody, description = "`too_many_analyses` from this address, or `analysis_busy` (Retry-After)"),
     ))]
 pub async fn rumis_best(
@@ -84,6 +88,8 @@ pub async fn rumis_best(
     JsonBody(request): JsonBody<RumisAnalysisRequest>,
 ) -> Result<Json<RumisBestMoves>, ApiError> {
     Ok(Json(
-        board.rumis_best(hub.thinking(), from.ip(), request).await?,
+        board
+            .rumis_best(hub.thinking(), Some(&hub.store), from.ip(), request)
+            .await?,
     ))
 }

@@ -120,7 +120,12 @@ pub trait TableGame: Send + Sync + 'static {
 
     /// A registered bot of this game for a seat, to be kept between its moves
     /// ([`SeatBot`]); `seed` fixes its chance.
-    fn new_bot(&self, spec: &str, seed: u64) -> Result<Box<dyn SeatBot>, String>;
+    fn new_bot(
+        &self,
+        spec: &str,
+        seed: u64,
+        bound: play::bots::TreeBound,
+    ) -> Result<Box<dyn SeatBot>, String>;
 
     /// What `seat` plays when its bot keeps failing: a simpler bot's action that the
     /// rules take (a random legal Rumis move; the random Rummikub bot's turn, or a
@@ -349,8 +354,13 @@ impl<A: Adapter> TableGame for A {
         self.view_wire(seat, full, names)
     }
 
-    fn new_bot(&self, spec: &str, seed: u64) -> Result<Box<dyn SeatBot>, String> {
-        let bot = A::Engine::bot(spec, seed).map_err(|e| e.to_string())?;
+    fn new_bot(
+        &self,
+        spec: &str,
+        seed: u64,
+        bound: play::bots::TreeBound,
+    ) -> Result<Box<dyn SeatBot>, String> {
+        let bot = A::Engine::bot_within(spec, seed, bound).map_err(|e| e.to_string())?;
         Ok(Box::new(KeptBot::<A> {
             spec: spec.to_string(),
             bot,
@@ -480,7 +490,11 @@ mod tests {
             ));
         }
         // Each game's own action is its rules' to judge, and the log keeps its canonical form.
-        let first = rumis.new_bot("random", 1).unwrap().act(&*rumis, 0).unwrap();
+        let first = rumis
+            .new_bot("random", 1, Default::default())
+            .unwrap()
+            .act(&*rumis, 0)
+            .unwrap();
         let canonical = rumis.apply(0, &first).unwrap();
         assert_eq!(canonical, first);
         assert!(rummikub.apply(rummikub.to_move().unwrap(), &draw).is_ok());

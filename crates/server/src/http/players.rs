@@ -126,3 +126,55 @@ pub async fn decline(
     hub.decline(&table, &signed.account).await?;
     Ok(axum::http::StatusCode::NO_CONTENT)
 }
+
+/// The accounts the signed-in account blocked: their challenges do not reach it.
+#[utoipa::path(get, path = "/api/me/blocks", responses(
+    (status = 200, body = Blocks),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+))]
+pub async fn blocks(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+) -> Result<Json<Blocks>, ApiError> {
+    Ok(Json(Blocks {
+        blocks: hub.blocks(&signed.account).await?,
+    }))
+}
+
+/// Blocks an account: a table that keeps a seat for you is refused to it (it reads
+/// `challenges_refused`, "this player does not take challenges from you"), and its
+/// challenges waiting for you leave your list. Blocking it again changes nothing.
+#[utoipa::path(post, path = "/api/me/blocks", request_body = BlockRequest, responses(
+    (status = 204, description = "Blocked"),
+    (status = 400, body = ErrorBody, description = "Malformed, or your own account"),
+    (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+    (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+    (status = 404, body = ErrorBody, description = "`unknown_player`"),
+    (status = 409, body = ErrorBody, description = "`too_many_blocks`"),
+))]
+pub async fn block(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+    JsonBody(request): JsonBody<BlockRequest>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    hub.block(&signed.account, &request.name).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}
+
+/// Lifts a block: the account may challenge you again.
+#[utoipa::path(delete, path = "/api/me/blocks/{name}",
+    params(("name" = String, Path)),
+    responses(
+        (status = 204, description = "Unblocked"),
+        (status = 401, body = ErrorBody, description = "`not_signed_in`"),
+        (status = 403, body = ErrorBody, description = "`foreign_origin`"),
+        (status = 404, body = ErrorBody, description = "`unknown_player`, or `not_found`: not blocked"),
+    ))]
+pub async fn unblock(
+    State(hub): State<Arc<Hub>>,
+    Session(signed): Session,
+    Path(name): Path<String>,
+) -> Result<axum::http::StatusCode, ApiError> {
+    hub.unblock(&signed.account, &name).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
+}

@@ -104,6 +104,8 @@ impl Hub {
         account: &StoredAccount,
     ) -> Result<Vec<Challenge>, ApiError> {
         let mut challenges = Vec::new();
+        // A blocked account's challenges do not reach this one (#56).
+        let blocked = self.store.blocked_ids(&account.id).await?;
         for (id, _, _, created_ms) in self
             .store
             .kept_seats_of(
@@ -122,7 +124,11 @@ impl Hub {
             };
             let status = state.status();
             let waiting = status == TableStatus::Waiting && !state.seats[seat].stored.claimed;
-            if !waiting && status != TableStatus::Cancelled {
+            let from_blocked = state
+                .seats
+                .iter()
+                .any(|s| s.stored.claimed && blocked.contains(&s.stored.account));
+            if (!waiting && status != TableStatus::Cancelled) || from_blocked {
                 continue;
             }
             challenges.push(Challenge {

@@ -123,6 +123,7 @@ impl Hub {
                 seat + 1
             );
         }
+        self.keep_rated_position(&table.id, state).await;
         if state.game.is_over() {
             // Before anyone hears of the end: a finished game is in its players'
             // histories.

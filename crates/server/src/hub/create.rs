@@ -36,6 +36,9 @@ impl Hub {
         let creator = self.admit_creation(from).await?;
         let seats = &request.seats;
         let people = seats.iter().filter(|s| s.kind != SeatKind::Bot).count();
+        if people == 0 {
+            self.admit_bot_table(&creator).await?;
+        }
         let rated = request.rated.unwrap_or(false);
         if rated {
             check_rated(&request, account)?;
@@ -119,6 +122,13 @@ impl Hub {
                 _ => None,
             });
         }
+        let challenged: Vec<&StoredAccount> = seats
+            .iter()
+            .zip(&owners)
+            .filter(|(seat, _)| seat.kind == SeatKind::Account)
+            .filter_map(|(_, owner)| owner.as_ref())
+            .collect();
+        self.admit_challenges(account, &challenged).await?;
         // The names asked for must differ; then each default steps aside from them.
         let mut names: Vec<Option<String>> = Vec::new();
         for (index, request) in seats.iter().enumerate() {
@@ -277,6 +287,30 @@ impl Hub {
                 rated.then(|| stored.created_ms + self.options.rated_seats_wait.as_millis() as i64)
             }
         }
+    }
+
+    /// Whether `creator` may start another table of bots only: at most
+    /// [`HubOptions::max_bot_tables_per_address`](super::HubOptions) of theirs and
+    /// [`HubOptions::max_bot_tables`](super::HubOptions) in all run at once, so that
+    /// the memory their bots keep has a ceiling.
+    async fn admit_bot_table(&self, creator: &str) -> Result<(), ApiError> {
+        let cap = self.options.max_bot_tables_per_address;
+        if cap > 0 && self.store.open_bot_tables(Some(creator)).await? >= cap {
+            return Err(ApiError::too_many_for(
+                ErrorCode::TooManyBotTables,
+                format!("your address already runs {cap} tables of bots only; wait until one ends"),
+                OPEN_TABLES_RETRY_AFTER,
+            ));
+        }
+        let cap = self.options.max_bot_tables;
+        if cap > 0 && self.store.open_bot_tables(None).await? >= cap {
+            return Err(ApiError::too_many_for(
+                ErrorCode::BotTablesFull,
+                format!("the server runs {cap} tables of bots only, its most; try again later"),
+                OPEN_TABLES_RETRY_AFTER,
+            ));
+        }
+        Ok(())
     }
 
     /// A table just stored: built, kept in memory and its drivers started.

@@ -125,9 +125,9 @@ impl Hub {
                 first = false;
                 let seed = fairness::bot_seed(&state.salt, version);
                 state.bots.sync(&state.seats);
-                let bot = state
-                    .bots
-                    .take(seat, spec, || state.game.new_bot(spec, seed));
+                let bot = state.bots.take(seat, spec, || {
+                    state.game.new_bot(spec, seed, self.options.bot_trees)
+                });
                 (state.game.clone(), bot, seed)
             };
             let (bot, answer) = match bot {

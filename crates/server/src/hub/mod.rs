@@ -29,6 +29,7 @@
 
 mod accounts;
 mod bots;
+mod challenges;
 mod commit;
 mod create;
 mod drive;
@@ -63,6 +64,7 @@ use crate::transport::{Rate, RateLimiter};
 use crate::wire::{ErrorCode, HintAnswer, TableSettings, TableStatus, TableView};
 
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
+pub use challenges::ChallengeLimits;
 pub use registry::valid_table_id;
 pub(crate) use replay::read_settings;
 pub use replay::{rebuild_replay, replay_document, replay_game};
@@ -303,6 +305,17 @@ pub struct HubOptions {
     pub max_open_seats_per_address: u64,
     /// Open seats one address may hold at one table (0: no cap).
     pub max_open_seats_per_table_per_address: u64,
+    /// Unfinished tables of bots only one address may have created (0: no cap): they
+    /// cost memory and cores while nobody plays.
+    pub max_bot_tables_per_address: u64,
+    /// Unfinished tables of bots only on the server, from every address (0: no cap).
+    pub max_bot_tables: u64,
+    /// How big a seat's bot's search tree may grow, and what it keeps between its
+    /// moves (MCTS), so that the memory of kept bots has a ceiling (docs/server-api.md).
+    pub bot_trees: play::bots::TreeBound,
+    /// Challenges (seats kept for an account at waiting tables) one account may have
+    /// open as their creator, and may have waiting for it (0: no cap).
+    pub challenges: ChallengeLimits,
     /// The first pause before a failing bot is tried again; each further retry waits
     /// twice as long (then a simpler bot moves for the seat).
     pub bot_retry_after: Duration,
@@ -339,6 +352,13 @@ impl Default for HubOptions {
             tables_per_minute_per_address: 10,
             max_open_seats_per_address: 8,
             max_open_seats_per_table_per_address: 1,
+            max_bot_tables_per_address: 2,
+            max_bot_tables: 20,
+            bot_trees: play::bots::TreeBound {
+                search_edges: 1 << 20,
+                kept_edges: 1 << 14,
+            },
+            challenges: ChallengeLimits::default(),
             chosen_seeds_with_people: false,
             hints: HintLimits::default(),
             replays: ReplayLimits::default(),

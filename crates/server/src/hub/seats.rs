@@ -484,6 +484,7 @@ impl Hub {
         self.store
             .set_due(&table.id, due_ms(state, &self.options))
             .await?;
+        self.keep_rated_position(&table.id, state).await;
         Ok(true)
     }
 }

@@ -16,11 +16,11 @@ use tokio::sync::OnceCell;
 
 use super::{bounded, bounded_colour, check, playable, replay, state, SOLVER_BOUND};
 use crate::error::ApiError;
-use crate::http::accounts::Session;
+use crate::http::accounts::{MaybeSession, Session};
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
 use crate::queue::WorkQueue;
-use crate::store::StoredSoloBest;
+use crate::store::{SoloLevelKey, StoredSoloBest};
 use crate::thinking::Priority;
 use crate::transport::RateLimiter;
 use crate::wire::*;
@@ -155,6 +155,8 @@ pub async fn levels(
 }
 
 /// A build as the 3D board shows it, with the placements the placing colour may make.
+/// An empty build asked for signed in begins a cube: the server notes when (a time
+/// sent for it later counts at least the server's own).
 #[utoipa::path(post, path = "/api/solo/build", request_body = SoloBuild, responses(
     (status = 200, body = SoloState),
     (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build` (more than 62 stones, a stone of other than 2 to 4 cells), or malformed"),
@@ -162,8 +164,10 @@ pub async fn levels(
     (status = 429, body = ErrorBody, description = "`too_many_solo_requests` (Retry-After)"),
 ))]
 pub async fn build(
+    State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
     Extension(solo): Extension<Arc<Solo>>,
+    MaybeSession(signed): MaybeSession,
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloState>, ApiError> {
     solo.check_rate(from.ip())?;
@@ -171,7 +175,16 @@ pub async fn build(
     bounded_colour(request.colour.as_deref())?;
     let puzzle = playable(&request.level)?;
     let build = replay(puzzle, &request.pieces)?;
+    if let (Some(signed), true) = (signed, request.pieces.is_empty()) {
+        hub.store
+            .begin_solo(&signed.account.id, &key(&request.level), hub.now_ms())
+            .await?;
+    }
     Ok(Json(state(&build, request.colour.as_deref())))
+}
+
+fn key(level: &SoloLevel) -> SoloLevelKey {
+    (level.edge, level.colours, level.rules, level.alternate)
 }
 
 /// Checks one more stone on a build: legal (with the stone as placed) or refused with
@@ -227,7 +240,9 @@ pub async fn finishable(
 }
 
 /// The next stone of a full cube that extends the build (`yes` with the stone), or
-/// `no` / `unknown` as for "can this still be finished?".
+/// `no` / `unknown` as for "can this still be finished?". A stone given to a
+/// signed-in account counts against the cube's time: a cube built with hints keeps
+/// no best.
 #[utoipa::path(post, path = "/api/solo/hint", request_body = SoloBuild, responses(
     (status = 200, body = SoloHint),
     (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, or malformed"),
@@ -238,13 +253,14 @@ pub async fn hint(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
     Extension(solo): Extension<Arc<Solo>>,
+    MaybeSession(signed): MaybeSession,
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloHint>, ApiError> {
     bounded(&request.pieces)?;
     bounded_colour(request.colour.as_deref())?;
     let puzzle = playable(&request.level)?;
     replay(puzzle, &request.pieces)?;
-    let pieces = request.pieces;
+    let pieces = request.pieces.clone();
     let answer = solo
         .solve(&hub, from.ip(), move |bound| {
             let build = replay(puzzle, &pieces).expect("replayed before");
@@ -252,6 +268,11 @@ pub async fn hint(
             SoloHint { answer, piece }
         })
         .await?;
+    if let (Some(signed), Some(_)) = (signed, &answer.piece) {
+        hub.store
+            .solo_hint_used(&signed.account.id, &key(&request.level), hub.now_ms())
+            .await?;
+    }
     Ok(Json(answer))
 }
 
@@ -285,13 +306,16 @@ pub async fn bests(
 }
 
 /// Keeps a finished cube's time as the account's best on its level if it is faster
-/// (the cube is checked stone by stone and must be full).
+/// (the cube is checked stone by stone and must be full). The cube must have begun
+/// on this server, signed in (an empty build of the level); the time counted is the
+/// one sent or the server's own since then, whichever is longer; a cube built with
+/// hints (asked signed in) keeps no best.
 #[utoipa::path(post, path = "/api/me/solo", request_body = SoloFinish, responses(
     (status = 200, body = SoloRecorded),
     (status = 400, body = ErrorBody, description = "`bad_solo_level`, `bad_solo_build`, `bad_solo_time` (1 ms to a day), or malformed"),
     (status = 401, body = ErrorBody, description = "`not_signed_in`"),
     (status = 403, body = ErrorBody, description = "`foreign_origin`"),
-    (status = 409, body = ErrorBody, description = "`solo_impossible`, `bad_solo_build` (a stone the engine refuses), or `solo_incomplete`: the cube is not full"),
+    (status = 409, body = ErrorBody, description = "`solo_impossible`, `bad_solo_build` (a stone the engine refuses), `solo_incomplete`: the cube is not full, or `solo_not_begun`: this account began no cube of the level"),
     (status = 429, body = ErrorBody, description = "`too_many_solo_requests` (Retry-After)"),
 ))]
 pub async fn record(
@@ -318,29 +342,34 @@ pub async fn record(
         ));
     }
     let level = request.level;
+    let account = &signed.account.id;
+    let now = hub.now_ms();
+    let Some((started_ms, hints)) = hub.store.end_solo(account, &key(&level)).await? else {
+        return Err(ApiError::conflict(
+            ErrorCode::SoloNotBegun,
+            "this cube did not begin here signed in: begin the level (an empty build) to time it",
+        ));
+    };
+    let millis = request.millis.max((now - started_ms).max(0) as u64);
     let best = StoredSoloBest {
         edge: level.edge,
         colours: level.colours,
         rules: level.rules,
         alternate: level.alternate,
-        millis: request.millis,
+        millis,
         stones: build.pieces().len() as u32,
-        at_ms: hub.now_ms(),
+        at_ms: now,
     };
-    let account = &signed.account.id;
-    let new_best = hub.store.record_solo(account, &best).await?;
-    let kept = hub
-        .store
-        .solo_bests(account)
-        .await?
-        .into_iter()
-        .find(|b| {
-            (b.edge, b.colours, b.rules, b.alternate)
-                == (best.edge, best.colours, best.rules, best.alternate)
-        })
-        .unwrap_or(best);
+    let new_best =
+        hints == 0 && millis <= MAX_MILLIS && hub.store.record_solo(account, &best).await?;
+    let kept = hub.store.solo_bests(account).await?.into_iter().find(|b| {
+        (b.edge, b.colours, b.rules, b.alternate)
+            == (best.edge, best.colours, best.rules, best.alternate)
+    });
     Ok(Json(SoloRecorded {
-        best: best_of(&kept),
+        best: kept.as_ref().map(best_of),
         new_best,
+        millis,
+        hints,
     }))
 }

@@ -150,11 +150,17 @@ impl Store {
             .bind(account_id)
             .execute(&mut *tx)
             .await?;
-        // Its solo cube times go with it.
-        sqlx::query("DELETE FROM rumi_solo_bests WHERE account_id = $1")
-            .bind(account_id)
-            .execute(&mut *tx)
-            .await?;
+        // Its solo cube times go with it, and its blocks both ways.
+        for table in [
+            "DELETE FROM rumi_solo_bests WHERE account_id = $1",
+            "DELETE FROM rumi_solo_attempts WHERE account_id = $1",
+            "DELETE FROM rumi_blocks WHERE account_id = $1 OR blocked_id = $1",
+        ] {
+            sqlx::query(table)
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+        }
         // Its games stay, under this name.
         sqlx::query("UPDATE rumi_seats SET name = 'deleted player' WHERE account_id = $1")
             .bind(account_id)

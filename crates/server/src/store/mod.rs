@@ -12,6 +12,7 @@
 //! several nodes on one database share.
 
 mod accounts;
+mod blocks;
 mod cluster;
 mod passkeys;
 mod results;
@@ -22,10 +23,11 @@ mod solo;
 mod tables;
 
 pub use accounts::{NameClash, NewAccount, StoredAccount};
+pub use blocks::StoredBlock;
 pub use passkeys::{Ceremony, StoredPasskey};
 pub use results::{FinishedGame, GameEntry, RatingRow, ResultRow, SeatResult};
 pub use reviews::ReviewRow;
-pub use solo::StoredSoloBest;
+pub use solo::{SoloLevelKey, StoredSoloBest};
 
 use sqlx::any::AnyRow;
 use sqlx::{AnyPool, Row};

@@ -159,6 +159,19 @@ impl Store {
         Ok(row.try_get::<i64, _>("n")? as u64)
     }
 
+    /// Unfinished tables where every seat is a bot's: of `creator`, or of everyone.
+    pub async fn open_bot_tables(&self, creator: Option<&str>) -> anyhow::Result<u64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM rumi_tables t WHERE t.finished = 0
+               AND ($1 = '' OR t.creator = $1)
+               AND NOT EXISTS (SELECT 1 FROM rumi_seats s WHERE s.table_id = t.id AND s.bot IS NULL)",
+        )
+        .bind(creator.unwrap_or(""))
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? as u64)
+    }
+
     /// Unfinished tables with a seat open to anyone (the lobby), newest first, with
     /// their seats (not their actions), in one query.
     pub async fn lobby(&self, limit: i64) -> anyhow::Result<Vec<StoredTable>> {

@@ -315,6 +315,28 @@ pub struct Challenges {
     pub challenges: Vec<Challenge>,
 }
 
+/// `POST /api/me/blocks`: the account whose challenges should no longer reach you.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+#[serde(deny_unknown_fields)]
+pub struct BlockRequest {
+    #[schema(max_length = 64)]
+    pub name: String,
+}
+
+/// An account you blocked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct BlockedAccount {
+    pub name: String,
+    #[ts(as = "f64")]
+    pub since_ms: i64,
+}
+
+/// `GET /api/me/blocks`: most recent first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
+pub struct Blocks {
+    pub blocks: Vec<BlockedAccount>,
+}
+
 /// `POST /api/me/passkeys/start` and `POST /api/tables/{id}/decline`: nothing to say
 /// (`{}`, or no body): the session says who asks.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema, TS)]

@@ -49,13 +49,26 @@ pub struct RumisAnalysisRequest {
     pub ply: Option<u32>,
 }
 
-/// A record replayed: the board before the first move and after each.
+/// A record replayed: the board before the first move and after each. So that the
+/// answer grows with the record, not with its square, a step after the first carries
+/// only what changed: its cubes are the first `kept[i].cubes` cubes of the step
+/// before, then its own `cubes`; its history likewise (`kept[i].history`).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct RumisAnalysis {
-    /// `steps[i]`: the board after the first `i` moves of the record.
+    /// `steps[i]`: the board after the first `i` moves of the record (in full for
+    /// `i = 0`, else what changed).
     pub steps: Vec<RumisView>,
+    /// Per step, what it keeps of the step before (`{0, 0}` for the first).
+    pub kept: Vec<StepKept>,
     /// The record's moves as written there.
     pub moves: Vec<String>,
+}
+
+/// What a step of a replayed record keeps of the step before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
+pub struct StepKept {
+    pub cubes: u32,
+    pub history: u32,
 }
 
 /// The strongest bot's best moves at a point of a record, with win chances.

@@ -125,6 +125,15 @@ pub enum ErrorCode {
     // Game reviews.
     ReviewsBusy,
     TooManyReviews,
+    // Abuse guards (#56): bots-only tables, rated positions, challenges.
+    TooManyBotTables,
+    BotTablesFull,
+    PositionInRatedGame,
+    TooManyChallenges,
+    ChallengesFull,
+    ChallengesRefused,
+    TooManyBlocks,
+    SoloNotBegun,
 }
 
 impl ErrorCode {
@@ -236,6 +245,14 @@ impl ErrorCode {
             ErrorCode::SoloBusy => "solo_busy",
             ErrorCode::ReviewsBusy => "reviews_busy",
             ErrorCode::TooManyReviews => "too_many_reviews",
+            ErrorCode::TooManyBotTables => "too_many_bot_tables",
+            ErrorCode::BotTablesFull => "bot_tables_full",
+            ErrorCode::PositionInRatedGame => "position_in_rated_game",
+            ErrorCode::TooManyChallenges => "too_many_challenges",
+            ErrorCode::ChallengesFull => "challenges_full",
+            ErrorCode::ChallengesRefused => "challenges_refused",
+            ErrorCode::TooManyBlocks => "too_many_blocks",
+            ErrorCode::SoloNotBegun => "solo_not_begun",
         }
     }
 }

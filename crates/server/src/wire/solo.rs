@@ -180,10 +180,16 @@ pub struct SoloBests {
     pub bests: Vec<SoloBest>,
 }
 
-/// `POST /api/me/solo`: the account's best on the level now, and whether this time
-/// is it.
+/// `POST /api/me/solo`: the time counted, the account's best on the level now (none
+/// yet: `null`), and whether this time is it. A cube built with hints counts no best.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct SoloRecorded {
-    pub best: SoloBest,
+    pub best: Option<SoloBest>,
     pub new_best: bool,
+    /// The time counted: the one sent, or the server's own since it saw the cube
+    /// begin, whichever is longer.
+    #[ts(as = "f64")]
+    pub millis: u64,
+    /// Hints asked for this cube (by this account, since it began).
+    pub hints: u32,
 }

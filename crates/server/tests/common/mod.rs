@@ -86,6 +86,13 @@ async fn start_on_with(db: &str, clock: Clock, bot_delay_ms: u64) -> TestServer 
             tables_per_minute_per_address: 0,
             max_open_seats_per_address: 0,
             max_open_seats_per_table_per_address: 0,
+            max_bot_tables_per_address: 0,
+            max_bot_tables: 0,
+            challenges: server::hub::ChallengeLimits {
+                per_sender: 0,
+                per_receiver: 0,
+                ..Default::default()
+            },
             chosen_seeds_with_people: true,
             hints: server::hints::HintLimits {
                 per_minute_per_seat: 0,
