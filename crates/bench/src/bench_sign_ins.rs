@@ -11,10 +11,11 @@
 //!      with a wrong current password in flight (issue 56, point 3);
 //!    - `weak-sign-ups`: `--parallel` clients from as many networks sign up with weak
 //!      passwords (each is checked by zxcvbn; issue 56, point 4).
-//!    Every flood waits out each 429's Retry-After. During each, `--people` other
-//!    people (signed up before the phase, each from their own network) sign in once
-//!    each with their right password, spread over the phase; the report says how many
-//!    got in, how long they waited and why the others were refused.
+//!
+//! Every flood waits out each 429's Retry-After. During each, `--people` other people
+//! (signed up before the phase, each from their own network) sign in once each with
+//! their right password, spread over the phase; the report says how many got in, how
+//! long they waited and why the others were refused.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

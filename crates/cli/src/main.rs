@@ -34,7 +34,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Start the web app: lobby, tables, bots, browser client (default SQLite database).
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// A local cluster: several `rumi serve` nodes on one PostgreSQL database and NATS,
     /// behind HAProxy; dead nodes are restarted.
     Cluster(cluster_cli::ClusterArgs),
@@ -117,7 +117,7 @@ fn main() {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Serve(args) => serve::serve(args),
+        Command::Serve(args) => serve::serve(*args),
         Command::Cluster(args) => cluster_cli::cluster(args),
         Command::Play { game } => match game {
             PlayGame::Rumis(args) => rumis_cli::play(args),
