@@ -55,6 +55,15 @@ pub struct Cluster {
 }
 
 const SUBJECT_PREFIX: &str = "rumi.table.";
+/// The bus's events (`events`), for the features of every node.
+const EVENTS_SUBJECT: &str = "rumi.events";
+
+/// An event on NATS: who published it, and what.
+#[derive(Serialize, Deserialize)]
+struct EventNews {
+    node: String,
+    event: crate::events::TableEvent,
+}
 
 impl Cluster {
     /// Connects to NATS (and keeps reconnecting in the background); events go to
@@ -157,6 +166,19 @@ impl Cluster {
         }
     }
 
+    /// Tells the other nodes' buses what happened here. A failure is logged: their
+    /// subscribers miss it (and recover from the database, as after any loss).
+    pub async fn publish_event(&self, event: &crate::events::TableEvent) {
+        let news = EventNews {
+            node: self.node.clone(),
+            event: event.clone(),
+        };
+        let payload = serde_json::to_vec(&news).unwrap_or_default();
+        if let Err(e) = self.nats.publish(EVENTS_SUBJECT, payload.into()).await {
+            tracing::warn!("NATS: event {} not published: {e}", event.name());
+        }
+    }
+
     async fn subscribe(&self) -> anyhow::Result<async_nats::Subscriber> {
         self.nats
             .subscribe(format!("{SUBJECT_PREFIX}*"))
@@ -178,6 +200,23 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let cluster = hub.cluster().expect("a clustered hub").clone();
     let mut news = cluster.subscribe().await?;
+    // Events: what happened at a table on another node, for this node's subscribers.
+    let mut events_news = cluster
+        .nats
+        .subscribe(EVENTS_SUBJECT)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot subscribe to NATS: {e}"))?;
+    let events_hub = hub.clone();
+    tokio::spawn(async move {
+        while let Some(message) = events_news.next().await {
+            let Ok(news) = serde_json::from_slice::<EventNews>(&message.payload) else {
+                continue;
+            };
+            if news.node != events_hub.cluster().map_or("", |c| c.node.as_str()) {
+                events_hub.events().heard_from(news.node, news.event);
+            }
+        }
+    });
     // News: the table of the subject changed on another node.
     let news_hub = hub.clone();
     tokio::spawn(async move {

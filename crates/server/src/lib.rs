@@ -7,7 +7,8 @@
 //! [`thinking`] shares the cores fairly between bots, [`fairness`] commits to each
 //! deal, [`store`] keeps the action log (SQLite or PostgreSQL), [`http`] maps routes
 //! to the hub and [`error`] errors to statuses, [`live`] runs the WebSockets,
-//! [`transport`] bounds connections and requests, [`client`] serves the browser client.
+//! [`transport`] bounds connections and requests, [`client`] serves the browser client,
+//! [`events`] carries what happened at a table to the features that subscribe.
 
 pub mod accounts;
 pub mod analysis;
@@ -16,6 +17,7 @@ pub mod client;
 pub mod clock;
 pub mod cluster;
 pub mod error;
+pub mod events;
 pub mod fairness;
 pub mod games;
 pub mod hints;

@@ -2,8 +2,12 @@
 //! and their latency, tables in memory, live connections, lease take-overs, and how
 //! late news from other nodes arrives.
 
-use prometheus::{Encoder, Histogram, HistogramOpts, IntCounter, IntGauge, Registry, TextEncoder};
+use prometheus::{
+    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
+};
 
+#[derive(Clone)]
 pub struct Metrics {
     registry: Registry,
     /// Actions accepted (stored) by this node.
@@ -35,6 +39,10 @@ pub struct Metrics {
     pub reviews_computed: IntCounter,
     pub reviews_refused: IntCounter,
     pub reviews_pending: IntGauge,
+    /// Events this node published on its bus, by event (`events`).
+    pub table_events: IntCounterVec,
+    /// Events a subscriber lost because it was a whole queue behind.
+    pub events_dropped: IntCounter,
 }
 
 impl Metrics {
@@ -93,8 +101,19 @@ impl Metrics {
         let reviews_refused = counter("reviews_refused_total", "Reviews refused: too many pending");
         let reviews_pending =
             IntGauge::new("reviews_pending", "Reviews computed or waiting here").expect("metric");
+        let table_events = IntCounterVec::new(
+            Opts::new("table_events_total", "Events this node published, by event"),
+            &["event"],
+        )
+        .expect("metric");
+        let events_dropped = counter(
+            "events_dropped_total",
+            "Events a subscriber lost because it was a whole queue behind",
+        );
         for metric in [
             Box::new(actions.clone()) as Box<dyn prometheus::core::Collector>,
+            Box::new(table_events.clone()),
+            Box::new(events_dropped.clone()),
             Box::new(action_latency.clone()),
             Box::new(loaded_tables.clone()),
             Box::new(websockets.clone()),
@@ -131,6 +150,8 @@ impl Metrics {
             reviews_computed,
             reviews_refused,
             reviews_pending,
+            table_events,
+            events_dropped,
         }
     }
 

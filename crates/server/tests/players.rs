@@ -183,6 +183,7 @@ async fn rated_game_moves_both_ratings(server: &TestServer) {
         .await;
     assert_eq!(handed.status, 200, "{}", handed.body);
     let end = server.wait_for(&id, None, |v| v["over"] == true).await;
+    server.wait_recorded(&id).await;
     let winners: Vec<u64> = end["result"]["winners"]
         .as_array()
         .unwrap()

@@ -333,6 +333,7 @@ async fn bo_plays_to_the_end(server: &TestServer, id: &str, token: &str, game: &
 
 /// What Ana's and Bo's profiles say of the game `id`: each one's result.
 async fn results_of(server: &TestServer, id: &str) -> (Value, Value) {
+    server.wait_recorded(id).await;
     let mut out = Vec::new();
     for name in ["ana", "bob"] {
         let profile = Browser::new(server)

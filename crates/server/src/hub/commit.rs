@@ -124,11 +124,10 @@ impl Hub {
             );
         }
         self.keep_rated_position(&table.id, state).await;
-        if state.game.is_over() {
-            // Before anyone hears of the end: a finished game is in its players'
-            // histories.
-            let finished = super::results::finished_game(&table.id, state);
-            self.record_results(finished).await;
+        if state.game.is_over() && !old_game.is_over() {
+            // The results feature records it on its own task, off this lock.
+            self.events
+                .publish(super::results::finished_event(&table.id, state));
         }
         self.metrics.actions.inc();
         table.changed();

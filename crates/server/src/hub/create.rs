@@ -333,6 +333,14 @@ impl Hub {
                 );
             }
         }
+        if let Ok(state) = table.state.try_lock() {
+            self.events.publish(crate::events::TableEvent::Created {
+                table: stored.id.clone(),
+                game: state.settings.game,
+                rated: state.settings.rated,
+                seats: state.seats.len(),
+            });
+        }
         self.schedule(table.clone());
         Ok(table)
     }

@@ -387,6 +387,8 @@ pub struct Hub {
     hints: Hints,
     replays: Replays,
     reviews: crate::reviews::Reviews,
+    /// What happened at the tables, for the features that subscribe (`events`).
+    events: crate::events::Events,
     /// Stopping: no more drivers, leases handed over.
     draining: AtomicBool,
     /// Several nodes: sightings the database did not take, written again with the
@@ -411,6 +413,7 @@ impl Hub {
             })
         });
         let node = cluster.as_ref().map_or("single", |c| c.node.as_str());
+        let metrics = Metrics::new(node);
         let hub = Arc::new(Hub {
             accounts: Accounts::new(
                 store.clone(),
@@ -425,7 +428,8 @@ impl Hub {
             options,
             thinking: Thinking::new(cores),
             creations,
-            metrics: Metrics::new(node),
+            events: crate::events::Events::new(cluster.clone(), metrics.clone()),
+            metrics,
             cluster,
             draining: AtomicBool::new(false),
             presence_retry: StdMutex::new(HashSet::new()),
@@ -442,6 +446,7 @@ impl Hub {
             tokio::spawn(wake_due(Arc::downgrade(&hub)));
             hub.store.due_before(hub.now_ms() + hub.ahead_ms()).await?
         };
+        results::subscribe(&hub);
         hub.record_left_results();
         if !due.is_empty() {
             tracing::info!("resuming {} tables whose bot or clock is due", due.len());
@@ -488,6 +493,11 @@ impl Hub {
 
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+
+    /// The bus: what happened at the tables (`events`).
+    pub fn events(&self) -> &crate::events::Events {
+        &self.events
     }
 
     pub(crate) fn reviews(&self) -> &crate::reviews::Reviews {

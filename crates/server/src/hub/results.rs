@@ -1,24 +1,34 @@
 //! A finished game's results: recorded once for its account holders (their history)
 //! and, at a rated table, their ratings moved by the final ranking
-//! (`play::rating`). The node that stores the last action records them before it
-//! answers; a node that stopped in between leaves them to the next start.
+//! (`play::rating`). A feature of its own on the bus (`events`): the core publishes
+//! [`TableEvent::Finished`] with what to record, this records it on its own task and
+//! publishes [`TableEvent::ResultsRecorded`]. A node that stopped in between leaves
+//! them to the next start.
 
 use std::sync::Arc;
 
 use play::game::Outcome;
 use play::rating::places;
 
+use crate::events::{GameResults, Heard, TableEvent};
 use crate::store::{FinishedGame, SeatResult};
 use crate::wire::RatingPool;
 
 use super::{Hub, TableState};
 
+/// The event of a table whose game just ended.
+pub(super) fn finished_event(id: &str, state: &TableState) -> TableEvent {
+    TableEvent::Finished {
+        table: id.to_string(),
+        game: state.settings.game,
+        rated: state.settings.rated,
+        results: finished_game(id, state),
+    }
+}
+
 /// What a finished table records: the game, and one result per account holder's seat.
 /// `None` while it runs, or when no account holder sat there.
-pub(super) fn finished_game(
-    id: &str,
-    state: &TableState,
-) -> Option<(FinishedGame, Vec<SeatResult>)> {
+pub(super) fn finished_game(id: &str, state: &TableState) -> Option<GameResults> {
     let result = state.game.result()?;
     if state.seats.iter().all(|s| s.stored.account.is_empty()) {
         return None;
@@ -53,7 +63,7 @@ pub(super) fn finished_game(
             score: result.scores.get(s.stored.seat).copied().unwrap_or(0),
         })
         .collect();
-    Some((game, seats))
+    Some(GameResults { game, seats })
 }
 
 /// Each seat's place (1 for the best): RT1's places, except that a player who left
@@ -67,18 +77,41 @@ pub(super) fn places_with_leavers(outcome: &Outcome, left: &[bool]) -> Vec<usize
         .collect()
 }
 
+/// Subscribes the results feature to the hub's bus: it records the games that end on
+/// this node (another node records its own).
+pub(super) fn subscribe(hub: &Arc<Hub>) {
+    let weak = Arc::downgrade(hub);
+    hub.events
+        .subscribe("results", Heard::Here, move |published| {
+            let weak = weak.clone();
+            async move {
+                let (Some(hub), TableEvent::Finished { results, .. }) =
+                    (weak.upgrade(), &published.event)
+                else {
+                    return;
+                };
+                hub.record_results(results.clone()).await;
+            }
+        });
+}
+
 impl Hub {
     /// Records a finished table's results (`finished_game`), unless they are
-    /// recorded already.
-    pub(super) async fn record_results(&self, finished: Option<(FinishedGame, Vec<SeatResult>)>) {
-        let Some((game, seats)) = finished else {
+    /// recorded already, and says so on the bus.
+    async fn record_results(&self, finished: Option<GameResults>) {
+        let Some(GameResults { game, seats }) = finished else {
             return;
         };
-        if let Err(e) = self.store.record_game(&game, &seats).await {
-            tracing::warn!(
+        match self.store.record_game(&game, &seats).await {
+            Ok(true) => self.events.publish(TableEvent::ResultsRecorded {
+                table: game.table_id,
+                rated: game.rated,
+            }),
+            Ok(false) => {}
+            Err(e) => tracing::warn!(
                 "the results of table {} are not recorded yet: {e:#}",
                 game.table_id
-            );
+            ),
         }
     }
 

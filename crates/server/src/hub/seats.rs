@@ -294,7 +294,14 @@ impl Hub {
             .await?;
         table.changed();
         self.announce(table, state.version, true).await;
+        let account = &state.seats[seat].stored.account;
+        let account = (!account.is_empty()).then(|| account.clone());
         drop(state);
+        self.events.publish(crate::events::TableEvent::SeatTaken {
+            table: table.id.clone(),
+            seat,
+            account,
+        });
         self.schedule(table.clone());
         Ok(())
     }
@@ -386,14 +393,7 @@ impl Hub {
                 format!("seat {} was just taken", seat + 1),
             ));
         }
-        state.seats[seat].stored = updated.clone();
-        self.seen_player(&table.id, &mut state, seat).await;
-        self.start_if_ready(table, &mut state).await?;
-        table.changed();
-        self.announce(table, state.version, true).await;
-        drop(state);
-        self.schedule(table.clone());
-        Ok(grant(table, seat, &updated.name, &updated.token))
+        self.seated(table, state, updated).await
     }
 
     /// Takes an invited seat with its invite link's token: the link is spent, and the
@@ -462,6 +462,11 @@ impl Hub {
         table.changed();
         self.announce(table, state.version, true).await;
         drop(state);
+        self.events.publish(crate::events::TableEvent::SeatTaken {
+            table: table.id.clone(),
+            seat,
+            account: (!updated.account.is_empty()).then(|| updated.account.clone()),
+        });
         if started {
             self.schedule(table.clone());
         }

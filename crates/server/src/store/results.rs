@@ -15,7 +15,7 @@ use super::Store;
 const RECORD_ATTEMPTS: usize = 8;
 
 /// One account holder's seat at a finished table.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SeatResult {
     pub seat: usize,
     pub account: String,
@@ -25,7 +25,7 @@ pub struct SeatResult {
 }
 
 /// A finished table, as its results are recorded.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FinishedGame {
     pub table_id: String,
     /// The rating pool (`RatingPool`'s name).
@@ -294,6 +294,15 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// Whether a finished table's results are recorded.
+    pub async fn is_recorded(&self, table_id: &str) -> anyhow::Result<bool> {
+        let row = sqlx::query("SELECT 1 AS one FROM rumi_recorded WHERE table_id = $1")
+            .bind(table_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
     }
 
     /// Finished tables with an account holder's seat whose results are not recorded

@@ -280,6 +280,19 @@ impl TestServer {
         socket
     }
 
+    /// Waits until the finished table's results are recorded (the results feature
+    /// records them on its own task once the game is over).
+    pub async fn wait_recorded(&self, id: &str) {
+        let mut events = self.running.hub.events().watch();
+        if self.running.hub.store.is_recorded(id).await.unwrap() {
+            return;
+        }
+        wait_for_event(&mut events, |e| {
+            matches!(e, server::events::TableEvent::ResultsRecorded { table, .. } if table == id)
+        })
+        .await;
+    }
+
     /// Waits until the table's view satisfies `done` (bots and clocks act on their own).
     pub async fn wait_for(
         &self,
@@ -301,6 +314,29 @@ impl TestServer {
             self.view(id, token).await
         );
     }
+}
+
+/// Waits for the first event `events` hears that satisfies `wanted` (subscribe with
+/// `hub.events().watch()` before what publishes it).
+pub async fn wait_for_event(
+    events: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<server::events::Published>>,
+    wanted: impl Fn(&server::events::TableEvent) -> bool,
+) -> server::events::TableEvent {
+    // A hang guard, not a verdict on speed.
+    let heard = tokio::time::timeout(Duration::from_secs(180), async {
+        loop {
+            match events.recv().await {
+                Ok(published) if wanted(&published.event) => return published.event.clone(),
+                Ok(_) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                    panic!("the test's watcher fell {n} events behind")
+                }
+                Err(e) => panic!("the bus closed: {e}"),
+            }
+        }
+    })
+    .await;
+    heard.expect("the awaited event never came")
 }
 
 /// The token of an invite link (`/t/ID#token=…`).
