@@ -13,17 +13,29 @@ test("solo: an edge-3 cube of one colour, by hand and finished with hints", asyn
   await page.locator(tid("card-solo")).click();
   await expect(page).toHaveURL(/\/solo$/);
   // (the server decides the levels when it starts: a slow machine may still be at it)
-  await expect(page.locator(tid("solo-levels")).locator("table")).toHaveCount(3, { timeout: 30_000 });
-  // Four cells per edge and colour count; the solver's verdicts are shown honestly.
-  await expect(page.locator(tid("solo-level-4-1-free"))).toHaveAttribute("data-solvable", "no");
-  await expect(page.locator(tid("solo-level-4-1-free"))).toContainText("64 cells, but the colours hold only 40 cubes");
-  await expect(page.locator(tid("solo-level-3-2-alternate"))).toContainText("no full cube");
+  await expect(page.locator(tid("solo-levels")).locator("section")).toHaveCount(3, { timeout: 30_000 });
+  // The playable levels are buttons with their rule; the solver's verdicts are shown
+  // honestly, folded below them: the levels without a full cube, each with its reason.
+  const levels = page.locator(tid("solo-levels"));
+  expect(await levels.locator("[data-solvable=no] button").count()).toBe(0);
   await expect(page.locator(tid("solo-level-5-4-rules"))).toHaveAttribute("data-solvable", "yes");
+  await expect(page.locator(tid("solo-open-3-1-rules"))).toContainText("each stone touches its own colour face to face");
+  const noCube = page.locator(tid("solo-level-4-1-free"));
+  await expect(noCube).toHaveAttribute("data-solvable", "no");
+  await expect(noCube).toBeHidden();
+  await page.locator(tid("solo-impossible-4")).locator("summary").click();
+  await expect(noCube).toBeVisible();
+  await expect(noCube).toContainText("64 cells, but the colours hold only 40 cubes");
+  await page.locator(tid("solo-impossible-3")).locator("summary").click();
+  await expect(page.locator(tid("solo-level-3-2-alternate"))).toContainText("no full cube");
+  await expect(page.locator(tid("solo-impossible-3")).locator("summary")).toHaveText(/^\d+ levels have no full cube$/);
   await shot(page, "solo-levels.png");
   await axeCheck(page, "the solo level list");
 
   await page.locator(tid("solo-open-3-1-free")).click();
   await expect(page).toHaveURL(/\/solo#3-1-free$/);
+  // The level's goal and rule stand above its board.
+  await expect(page.locator(tid("solo-goal"))).toHaveText("Fill all 27 cells of the edge-3 cube. Any stone may go anywhere it fits.");
   await expect(page.locator(tid("solo-stones"))).toHaveAttribute("data-n", "0");
 
   // One stone by hand: the tray stone with the most places, a marked column, a click.
@@ -96,6 +108,37 @@ test("solo: the phone shows the board and the controls", async ({ open, base }) 
   await page.locator(tid("solo-hint")).tap();
   await expect(page.locator(tid("solo-stones"))).toHaveAttribute("data-n", "1");
   await expect(page.locator(tid("solo-colour-blue"))).toHaveAttribute("aria-pressed", "true");
+  // The goal and the level's rule are on the phone's screen, above the board.
+  const goal = (await page.locator(tid("solo-goal")).boundingBox())!;
+  await expect(page.locator(tid("solo-goal"))).toContainText("Fill all 27 cells of the edge-3 cube. The colours place in turn");
+  expect(goal.y + goal.height).toBeLessThanOrEqual(canvas.y);
+  await expect(page.locator(tid("solo-intro"))).toBeHidden();
   await shot(page, "solo-phone.png");
   await axeCheck(page, "a solo cube on a phone");
+});
+
+test("solo: on a phone in German, the level list says what to do and reads as a choice", async ({ open, base }) => {
+  const page = await open({ ...PHONE, name: "solo-levels-de", locale: "de-DE" });
+  await page.goto(base + "/solo");
+  await expect(page.locator(tid("solo-levels")).locator("section")).toHaveCount(3, { timeout: 30_000 });
+  // The goal is on the screen, in German, before any level.
+  const intro = page.locator(tid("solo-intro"));
+  await expect(intro).toBeInViewport();
+  await expect(intro).toContainText("Fülle allein einen Würfel mit Rumis-Steinen");
+  // The first levels are buttons in view, each with its rule, a thumb's height, and
+  // nothing is wider than the phone.
+  const first = page.locator(tid("solo-open-3-1-free"));
+  await expect(first).toBeInViewport();
+  await expect(first).toContainText("1 Farbe · frei");
+  await expect(first).toContainText("Jeder Stein darf überall hin, wo er passt.");
+  expect((await first.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(390);
+  // No "impossible" in the list until one asks why.
+  for (const edge of [3, 4, 5]) {
+    await expect(page.locator(tid(`solo-impossible-${edge}`)).locator("ul")).toBeHidden();
+  }
+  await expect(page.locator(tid("solo-impossible-4")).locator("summary")).toHaveText(/^\d+ Stufen haben keinen vollen Würfel$/);
+  await shot(page, "solo-levels-phone-de.png");
+  await axeCheck(page, "the solo levels on a phone in German");
 });

@@ -103,7 +103,9 @@ export async function showSolo(app: HTMLElement): Promise<void> {
   const page = h("article", { className: "solo", testid: "solo" });
   app.append(page);
   const loading = h("p", { className: "muted", testid: "solo-loading" }, t("solo.loading"));
-  page.append(h("h1", {}, t("solo.title")), h("p", { className: "solo-intro" }, t("solo.intro"), " ", h("a", { href: "/rules/rumis" }, t("rules.read"))), loading);
+  // The introduction is for choosing; a level's own goal and rule stand above its board.
+  const intro = h("p", { className: "solo-intro", testid: "solo-intro" }, t("solo.intro"), " ", h("a", { href: "/rules/rumis" }, t("rules.read")));
+  page.append(h("h1", {}, t("solo.title")), intro, loading);
   let levels: SoloLevelInfo[];
   try {
     levels = (await soloApi.levels()).levels;
@@ -119,11 +121,13 @@ export async function showSolo(app: HTMLElement): Promise<void> {
   const session = new SoloSession(board, () => {
     board.hidden = true;
     list.hidden = false;
+    intro.hidden = false;
     history.replaceState(null, "", "/solo");
     void renderLevels(list, levels, open);
   });
   const open = (l: SoloLevel) => {
     list.hidden = true;
+    intro.hidden = true;
     board.hidden = false;
     history.replaceState(null, "", `/solo#${levelKey(l)}`);
     void session.start(l);
@@ -133,48 +137,66 @@ export async function showSolo(app: HTMLElement): Promise<void> {
   else await renderLevels(list, levels, open);
 }
 
-/** The level list: a table per edge, colours down, options across; each playable level
- * a button with its best time, each impossible one the reason. */
+/** The level list: a section per edge with its playable levels as buttons (each
+ * with its rule and best time), and the levels without a full cube folded away below
+ * them with their reasons, so that the page reads as a choice, not a wall of
+ * "impossible". */
 async function renderLevels(root: HTMLElement, levels: SoloLevelInfo[], open: (l: SoloLevel) => void): Promise<void> {
   const bests = await allBests();
   clear(root);
-  const options: [boolean, boolean][] = [
-    [false, false],
-    [true, false],
-    [false, true],
-    [true, true],
-  ];
   for (const edge of [3, 4, 5]) {
-    const table = h(
-      "table",
-      { className: "solo-level-table", testid: `solo-edge-${edge}` },
-      h("caption", {}, t("solo.edge", { edge })),
-      h("tr", {}, h("th", { scope: "col" }, t("solo.colours")), ...options.map(([rules, alternate]) => h("th", { scope: "col" }, optionsName({ edge, colours: 1, rules, alternate })))),
-    );
-    for (let colours = 1; colours <= 4; colours++) {
-      const row = h("tr", {}, h("th", { scope: "row" }, String(colours)));
-      for (const [rules, alternate] of options) {
-        const info = levels.find((l) => l.level.edge === edge && l.level.colours === colours && l.level.rules === rules && l.level.alternate === alternate);
-        if (!info) continue;
-        const key = levelKey(info.level);
-        const best = bests[key];
-        const cell = h("td", { testid: `solo-level-${key}`, "data-solvable": info.solvable });
-        if (info.solvable === "no") {
-          const why = t(`solo.impossible_${info.impossible ?? "search_exhausted"}`, { cells: info.cells, cubes: info.cubes });
-          cell.className = "impossible";
-          cell.append(h("span", { className: "muted", title: why }, t("solo.impossible")), h("span", { className: "solo-why" }, why));
-        } else {
-          const text = best ? clock(best.millis) : info.solvable === "unknown" ? t("solo.unknown_level") : t("solo.play");
-          cell.append(h("button", { className: "solo-level", testid: `solo-open-${key}`, "aria-label": `${text}: ${levelName(info.level)}`, onclick: () => open(info.level) }, text));
-          if (best) cell.dataset.best = String(best.millis);
-        }
-        row.append(cell);
-      }
-      table.append(row);
+    const ofEdge = levels.filter((l) => l.level.edge === edge);
+    const playable = ofEdge.filter((l) => l.solvable !== "no");
+    const impossible = ofEdge.filter((l) => l.solvable === "no");
+    const choices = h("ul", { className: "solo-choices" });
+    for (const info of playable) {
+      const key = levelKey(info.level);
+      const best = bests[key];
+      const status = best ? t("solo.best", { time: clock(best.millis) }) : info.solvable === "unknown" ? t("solo.undecided") : t("solo.play");
+      const item = h(
+        "li",
+        { testid: `solo-level-${key}`, "data-solvable": info.solvable },
+        h(
+          "button",
+          { className: "solo-choice", testid: `solo-open-${key}`, onclick: () => open(info.level) },
+          h("span", { className: "solo-choice-name" }, choiceName(info.level)),
+          h("span", { className: "solo-choice-rule" }, ruleText(info.level)),
+          h("span", { className: best ? "solo-choice-best" : "solo-choice-play" }, status),
+        ),
+      );
+      if (best) item.dataset.best = String(best.millis);
+      choices.append(item);
     }
-    root.append(table);
+    const section = h(
+      "section",
+      { className: "solo-edge", testid: `solo-edge-${edge}` },
+      h("h2", {}, t("solo.edge_cells", { edge, cells: edge ** 3 })),
+      choices,
+    );
+    if (impossible.length) {
+      const reasons = h("ul", { className: "solo-impossible" });
+      for (const info of impossible) {
+        const why = t(`solo.impossible_${info.impossible ?? "search_exhausted"}`, { cells: info.cells, cubes: info.cubes });
+        reasons.append(h("li", { testid: `solo-level-${levelKey(info.level)}`, "data-solvable": "no" }, choiceName(info.level), ": ", why));
+      }
+      section.append(h("details", { testid: `solo-impossible-${edge}` }, h("summary", {}, t("solo.impossible_levels", { n: impossible.length })), reasons));
+    }
+    root.append(section);
   }
   root.append(h("p", { className: "muted" }, t("solo.levels_note")));
+}
+
+/** "2 colours · placement rules" */
+function choiceName(l: SoloLevel): string {
+  return t("solo.choice_name", { n: l.colours, options: optionsName(l) });
+}
+
+/** What the level's options ask of the player (R12; PD3–PD5). */
+function ruleText(l: SoloLevel): string {
+  if (l.rules && l.alternate) return t("solo.rule_both");
+  if (l.rules) return t("solo.rule_rules");
+  if (l.alternate) return t("solo.rule_alternate");
+  return t("solo.rule_free");
 }
 
 /** One level being built. */
@@ -192,6 +214,7 @@ class SoloSession {
   private timer: number | null = null;
 
   private title = h("h2", { testid: "solo-title" });
+  private goal = h("p", { className: "solo-goal", testid: "solo-goal" });
   private clockText = h("span", { className: "solo-clock", testid: "solo-timer" }, "0:00.0");
   private stonesText = h("span", { testid: "solo-stones" });
   private colours = h("div", { className: "solo-colours", testid: "solo-colours", role: "group", "aria-label": t("solo.colour") });
@@ -214,6 +237,7 @@ class SoloSession {
     root.append(
       h("p", {}, h("a", { href: "/solo", testid: "solo-back", onclick: (e: Event) => (e.preventDefault(), this.leave()) }, t("solo.back"))),
       this.title,
+      this.goal,
       h("div", { className: "solo-status" }, h("span", {}, t("solo.time"), " ", this.clockText), h("span", {}, this.stonesText)),
       h("div", { className: "solo-controls" }, this.undoButton, this.restartButton, this.finishableButton, this.hintButton),
       this.colours,
@@ -233,6 +257,7 @@ class SoloSession {
   async start(level: SoloLevel): Promise<void> {
     this.level = level;
     this.title.textContent = levelName(level);
+    this.goal.textContent = `${t("solo.goal", { edge: level.edge, cells: level.edge ** 3 })} ${ruleText(level)}`;
     this.pieces = [];
     this.colour = null;
     this.hints = 0;
