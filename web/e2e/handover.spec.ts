@@ -39,6 +39,10 @@ test("handover: the practice seed; my own seat to a bot and back", async ({ open
   const a = await submitCreate(A);
   await expect(A.locator(tid("practice-seed")), "the practice label").toHaveText("practice: seed 42");
   await expect(A.locator(tid("turn-status")), "playing against a bot").toHaveAttribute("data-status", "playing");
+  // The commitment waits behind "fair deal ✓", the practice label on its line.
+  await expect(A.locator(tid("practice-seed"))).toBeVisible();
+  await expect(A.locator(tid("commitment"))).toBeHidden();
+  await A.locator(`${tid("fair-deal")} summary`).click();
   await A.locator(tid("commitment")).waitFor();
   const commitment = (await A.locator(tid("commitment")).getAttribute("data-value")) ?? "";
   expect(commitment, "the commitment").toMatch(/^[0-9a-f]{64}$/);

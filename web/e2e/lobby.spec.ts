@@ -258,7 +258,11 @@ for (const lang of ["en", "de"] as const) {
     // Rummikub: the end panel with the proof behind "check this deal".
     const t2 = await practiceTable(api, { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed: 9 });
     await openSeat(page, base, t2.id, t2.token);
-    await expect(page.locator(tid("fairness")), "no commitment shown during a Rummikub game").toBeVisible();
+    // During the game the commitment waits behind "fair deal ✓" for those who want it.
+    await expect(page.locator(`${tid("fair-deal")} summary`)).toHaveText(en ? /^fair deal ✓/ : /^faire Verteilung ✓/);
+    await expect(page.locator(tid("commitment")), "the commitment shown before asked for").toBeHidden();
+    await page.click(`${tid("fair-deal")} summary`);
+    await expect(page.locator(tid("commitment")), "no commitment behind fair deal").toBeVisible();
     await page.locator(tid("hand-bot-0")).waitFor({ timeout: 10_000 });
     await handOver(page, "greedy", en ? "Chaska, casual bot" : "Chaska, Bot (Gelegenheitsspieler)");
     await page.click(tid("hand-confirm"));

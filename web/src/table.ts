@@ -779,7 +779,8 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     const button = h(
       "button",
       { className: next ? "primary" : "", testid: next ? "rematch-join" : "rematch" },
-      !next ? t("end.rematch") : mine?.claimed ? t("end.rematch_go") : t("end.rematch_join"),
+      // Rumis deals nothing: its rematch has no new deal to name.
+      !next ? t(v.game === "rumis" ? "end.rematch_rumis" : "end.rematch") : mine?.claimed ? t("end.rematch_go") : t("end.rematch_join"),
     );
     button.addEventListener("click", async () => {
       button.disabled = true;
@@ -827,7 +828,14 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     if (v.game === "rumis" && v.rumis?.variant !== "ruinas-random") return;
     const box = fairnessBox(id, v.fairness, statusOf(v) === "over");
     if (!box) return;
-    if (statusOf(v) !== "over") fairness.append(box);
+    // During the game the commitment is for those who want it, behind "fair deal ✓".
+    // A practice game says so on the summary's line.
+    if (statusOf(v) !== "over") {
+      const summary = h("summary", {}, t("fair.summary"));
+      const practice = box.querySelector<HTMLElement>('[data-testid="practice-seed"]');
+      if (practice) summary.append(" · ", practice);
+      fairness.append(h("details", { className: "fair-deal", testid: "fair-deal" }, summary, box));
+    }
     // Once over, the proof waits behind "check this deal", below the result.
     else fairness.append(h("details", { className: "check-deal", testid: "check-deal" }, h("summary", {}, t("end.check_deal")), box));
   }
