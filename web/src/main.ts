@@ -11,6 +11,7 @@
 // seat's new token is kept, in sessionStorage.
 import "./style.css";
 import { fragmentToken, storedToken } from "./api";
+import { highContrast } from "./contrast";
 import { h } from "./dom";
 import { lang, setLang, t, type Lang } from "./i18n/i18n";
 import { showLobby } from "./lobby";
@@ -63,6 +64,7 @@ function topbar(): void {
   });
 }
 
+document.documentElement.dataset.contrast = highContrast() ? "high" : "normal";
 topbar();
 // Seat tokens were once kept in localStorage ("your tables"): none stays there.
 try {

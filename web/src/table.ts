@@ -32,6 +32,7 @@ import { createTable } from "./create-form";
 import { TurnSignal } from "./turn";
 import { colourChip } from "./rumis/palette";
 import { ratedBadge, renderTakeSeat, seatNameNode } from "./table-account";
+import { contrastToggle } from "./contrast";
 import { fairnessBox } from "./fairness";
 
 export interface GameContext {
@@ -220,11 +221,14 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
   // table in the menu below it (the ☰ button leads there).
   const menuTitle = h("h2", { className: "table-menu-title", id: "table-menu-title", tabindex: -1 }, t("table.menu_title"));
   const handOwnBox = h("div", { className: "hand-own", testid: "hand-own", hidden: true });
+  // The stones' patterns: Rumis only (Rummikub's tiles carry their numbers).
+  const contrastBox = h("div", { className: "contrast-setting", hidden: true }, contrastToggle());
   const menu = h(
     "section",
     { className: "table-menu", id: "table-menu", testid: "table-menu", "aria-labelledby": "table-menu-title" },
     menuTitle,
     signal.controls,
+    contrastBox,
     handOwnBox,
     seats,
     renameBox,
@@ -875,6 +879,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     renderWaiting(v);
     renderTakeBack(v);
     renderFairness(v);
+    contrastBox.hidden = v.game !== "rumis";
 
     result.hidden = !v.over;
     clear(result);

@@ -6,7 +6,7 @@ import { h } from "../dom";
 import { colourName } from "../i18n/server";
 import palette from "./palette.json";
 
-const COLOURS: Record<string, { hex: string; symbol: string }> = { ...palette.colours, purple: palette.colours.violet };
+const COLOURS: Record<string, { hex: string; symbol: string; pattern: string }> = { ...palette.colours, purple: palette.colours.violet };
 export const NEUTRAL_HEX = 0x9a8f84;
 
 export function colourHex(colour: string): number {
@@ -16,6 +16,12 @@ export function colourHex(colour: string): number {
 
 export function colourCss(colour: string): string {
   return `#${colourHex(colour).toString(16).padStart(6, "0")}`;
+}
+
+/** A colour's pattern on its stones' faces (a second sign besides the symbol, which
+ * still reads where a face is a few pixels wide); neutral stones have none. */
+export function colourPattern(colour: string): string {
+  return COLOURS[colour.toLowerCase()]?.pattern ?? "";
 }
 
 /** The colour's symbol (● ■ ▲ ◆ ✚ ★); neutral stones have none. */

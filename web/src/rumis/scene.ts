@@ -8,29 +8,84 @@ import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { Cell, RumisCube, RumisScenario } from "../api";
 import { columnName, type HeightMap } from "./geometry";
 
-import { colourCss, colourSymbol, inkOn } from "./palette";
+import { CONTRAST_EVENT, highContrast } from "../contrast";
+import { colourCss, colourPattern, colourSymbol, inkOn } from "./palette";
 export { colourHex } from "./palette";
 
-/** A cube face: the colour with its symbol (colour is never the only sign), as a texture. */
-function faceTexture(colour: string): THREE.CanvasTexture {
+/** Where a column's height stands in the top view (from the cell's corner, in cells)
+ * and how large: beside the symbol, which takes the face's middle. */
+const HEIGHT_LABEL_AT = 0.16;
+const HEIGHT_LABEL_SIZE = 0.3;
+/** The symbol's font size, as a share of the face (its glyph is at most 0.4 of it). */
+const SYMBOL_SIZE = 0.5;
+
+/** Size of a face's texture, in texels. */
+const FACE = 128;
+
+/** A cube face: the colour with its pattern and symbol (colour is never the only sign:
+ * the pattern still reads where a face is a few pixels wide, the symbol where it is
+ * larger), as a texture. High contrast: bolder patterns and a dark rim. */
+function faceTexture(colour: string, high: boolean): THREE.CanvasTexture {
   const c = document.createElement("canvas");
-  c.width = 64;
-  c.height = 64;
+  c.width = FACE;
+  c.height = FACE;
   const g = c.getContext("2d")!;
   g.fillStyle = colourCss(colour);
-  g.fillRect(0, 0, 64, 64);
+  g.fillRect(0, 0, FACE, FACE);
+  const dark = inkOn(colour) === "#000000";
+  const ink = (alpha: number) => (dark ? `rgba(0,0,0,${alpha})` : `rgba(255,255,255,${alpha})`);
+  g.fillStyle = ink(high ? 0.5 : 0.22);
+  g.strokeStyle = g.fillStyle;
+  drawPattern(g, colourPattern(colour), high);
+  if (high) {
+    g.strokeStyle = "rgba(0,0,0,0.85)";
+    g.lineWidth = 10;
+    g.strokeRect(5, 5, FACE - 10, FACE - 10);
+  }
   const symbol = colourSymbol(colour);
   if (symbol) {
-    g.fillStyle = inkOn(colour) === "#000000" ? "rgba(0,0,0,0.55)" : "rgba(255,255,255,0.7)";
-    g.font = "bold 38px sans-serif";
+    g.fillStyle = ink(high ? 0.95 : 0.75);
+    g.font = `bold ${Math.round(FACE * SYMBOL_SIZE)}px sans-serif`;
     g.textAlign = "center";
     g.textBaseline = "middle";
-    g.fillText(symbol, 32, 35);
+    g.fillText(symbol, FACE / 2, FACE * 0.54);
   }
   const tex = new THREE.CanvasTexture(c);
   tex.colorSpace = THREE.SRGBColorSpace;
   tex.anisotropy = 4;
   return tex;
+}
+
+/** A face's pattern, in the current fill and stroke: each colour its own. */
+function drawPattern(g: CanvasRenderingContext2D, pattern: string, high: boolean): void {
+  const step = FACE / 4;
+  g.lineWidth = high ? 9 : 6;
+  g.beginPath();
+  switch (pattern) {
+    case "dots":
+      for (let y = step / 2; y < FACE; y += step) for (let x = step / 2; x < FACE; x += step) g.moveTo(x + 6, y), g.arc(x, y, high ? 8 : 6, 0, Math.PI * 2);
+      g.fill();
+      return;
+    case "checks":
+      for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) if ((x + y) % 2 === 0) g.rect(x * step, y * step, step, step);
+      g.fill();
+      return;
+    case "rows":
+      for (let y = step / 2; y < FACE; y += step) g.moveTo(0, y), g.lineTo(FACE, y);
+      break;
+    case "columns":
+      for (let x = step / 2; x < FACE; x += step) g.moveTo(x, 0), g.lineTo(x, FACE);
+      break;
+    case "diagonals":
+      for (let d = -FACE; d < FACE; d += step) g.moveTo(d, FACE), g.lineTo(d + FACE, 0);
+      break;
+    case "crosses":
+      for (let d = -FACE; d < FACE; d += step) g.moveTo(d, FACE), g.lineTo(d + FACE, 0), g.moveTo(d, 0), g.lineTo(d + FACE, FACE);
+      break;
+    default:
+      return;
+  }
+  g.stroke();
 }
 
 export interface Hover {
@@ -82,6 +137,7 @@ export class RumisScene {
     this.controls = new OrbitControls(this.perspective, this.canvas);
     this.controls.addEventListener("change", () => this.requestRender());
     this.controls.addEventListener("start", () => (this.userMoved = true));
+    window.addEventListener(CONTRAST_EVENT, this.contrastChanged);
     // Touch: one finger turns the build, two fingers pinch to zoom and turn it.
     this.controls.touches = { ONE: THREE.TOUCH.ROTATE, TWO: THREE.TOUCH.DOLLY_ROTATE };
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8a7d6b, 1.6));
@@ -104,6 +160,8 @@ export class RumisScene {
   }
 
   destroy(): void {
+    window.removeEventListener(CONTRAST_EVENT, this.contrastChanged);
+    for (const tex of this.textures.values()) tex.dispose();
     this.resize.disconnect();
     this.controls.dispose();
     this.renderer.dispose();
@@ -266,7 +324,7 @@ export class RumisScene {
       }
       const m = new THREE.Mesh(this.cubeGeometry, mat);
       m.position.set(c.x + 0.5, c.z + 0.5, c.y + 0.5);
-      m.userData = { column: { x: c.x, y: c.y }, cube: true, stone: c.stone };
+      m.userData = { column: { x: c.x, y: c.y }, cube: true, stone: c.stone, colour: c.colour };
       const e = new THREE.LineSegments(this.edgeGeometry, rank >= 0 ? lastEdge : edgeMat);
       e.position.copy(m.position);
       this.cubeGroup.add(m, e);
@@ -318,9 +376,22 @@ export class RumisScene {
   private textures = new Map<string, THREE.CanvasTexture>();
   private texture(colour: string): THREE.CanvasTexture {
     let tex = this.textures.get(colour);
-    if (!tex) this.textures.set(colour, (tex = faceTexture(colour)));
+    if (!tex) this.textures.set(colour, (tex = faceTexture(colour, highContrast())));
     return tex;
   }
+
+  /** The contrast setting changed: new faces for the cubes on the board. */
+  private contrastChanged = (): void => {
+    for (const tex of this.textures.values()) tex.dispose();
+    this.textures.clear();
+    for (const o of this.cubeGroup.children) {
+      if (!(o instanceof THREE.Mesh) || !o.userData.cube) continue;
+      const mat = o.material as THREE.MeshStandardMaterial;
+      if (o.userData.colour) mat.map = this.texture(o.userData.colour);
+      mat.needsUpdate = true;
+    }
+    this.requestRender();
+  };
 
   private redLineKey = "";
   private redGroup = new THREE.Group();
@@ -354,9 +425,10 @@ export class RumisScene {
     heights.forEach((row, y) =>
       row.forEach((hgt, x) => {
         if (hgt <= 0) return;
-        const s = label(String(hgt), x + 0.5, y + 0.5, "#1b1b1b", "#ffffffcc");
+        // In the cell's corner, beside the stone's symbol, not on it.
+        const s = label(String(hgt), x + HEIGHT_LABEL_AT, y + HEIGHT_LABEL_AT, "#1b1b1b", "#ffffffe6");
         s.position.y = hgt + 0.05;
-        s.scale.set(0.42, 0.42, 0.42);
+        s.scale.set(HEIGHT_LABEL_SIZE, HEIGHT_LABEL_SIZE, HEIGHT_LABEL_SIZE);
         s.material.depthTest = false;
         s.renderOrder = 10;
         this.heightGroup.add(s);
@@ -462,6 +534,27 @@ export class RumisScene {
   /** The 3D camera's distance and turn around the build (for tests of the gestures). */
   cameraState(): { distance: number; azimuth: number; polar: number } {
     return { distance: this.controls.getDistance(), azimuth: this.controls.getAzimuthalAngle(), polar: this.controls.getPolarAngle() };
+  }
+
+  /** Page rectangles, in the top view, of a column's height label and of its face's
+   * symbol (the middle of the face), for the test that the one is beside the other. */
+  topViewBoxes(x: number, y: number): { label: DOMRect; symbol: DOMRect } {
+    const hgt = this.heights[y]?.[x] ?? 0;
+    const rect = this.canvas.getBoundingClientRect();
+    const page = (px: number, pz: number) => {
+      const v = new THREE.Vector3(px, hgt + 0.001, pz).project(this.camera());
+      return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
+    };
+    const box = (cx: number, cz: number, half: number) => {
+      const a = page(cx - half, cz - half);
+      const b = page(cx + half, cz + half);
+      return new DOMRect(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.abs(b.x - a.x), Math.abs(b.y - a.y));
+    };
+    // The label's disc is 26/32 of its sprite; the symbol's glyph at most 0.8 of its font.
+    return {
+      label: box(x + HEIGHT_LABEL_AT, y + HEIGHT_LABEL_AT, (HEIGHT_LABEL_SIZE / 2) * (26 / 32)),
+      symbol: box(x + 0.5, y + 0.5, (SYMBOL_SIZE * 0.8) / 2),
+    };
   }
 
   /** Page coordinates of the top centre of a column (for tests and tooltips). */

@@ -27,6 +27,7 @@ declare global {
   interface Window {
     __rumis?: {
       columnPoint(x: number, y: number): { x: number; y: number };
+      topViewBoxes(x: number, y: number): { label: DOMRect; symbol: DOMRect };
       hiddenColumn(x: number, y: number): boolean;
       cameraState(): { distance: number; azimuth: number; polar: number };
       setTopView(on: boolean): void;
@@ -148,6 +149,7 @@ export class RumisUI implements GameUI {
       this.scene.canvas.setAttribute("role", "img");
       window.__rumis = {
         columnPoint: (x, y) => this.scene!.columnPoint(x, y),
+        topViewBoxes: (x, y) => this.scene!.topViewBoxes(x, y),
         hiddenColumn: (x, y) => this.scene!.hiddenColumn(x, y),
         cameraState: () => this.scene!.cameraState(),
         setTopView: (on) => {
