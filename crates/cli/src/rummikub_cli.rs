@@ -217,7 +217,7 @@ impl Bot<RummikubGame> for SharedRandom {
         let mut rng = self
             .0
             .lock()
-            .map_err(|_| GameError::new("a bot panicked"))?;
+            .map_err(|_| GameError::BotPanicked)?;
         Ok(random_action(view, &mut *rng))
     }
 }
