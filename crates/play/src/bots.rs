@@ -288,9 +288,7 @@ impl Bot<RumisGame> for RumisAdapter {
         position: &rumis::Position,
         _seat: usize,
     ) -> Result<rumis::Move, GameError> {
-        self.bot
-            .choose(position)
-            .ok_or(GameError::GameOver)
+        self.bot.choose(position).ok_or(GameError::GameOver)
     }
 
     fn carried_visits(&self) -> u32 {

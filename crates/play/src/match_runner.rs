@@ -60,13 +60,11 @@ pub fn play_from<G: Game>(
     while let Some(seat) = game.to_act() {
         let observation = game.observe(seat);
         let bot = &mut bots[seat];
-        let action = bot
-            .choose(&observation, seat)
-            .map_err(|e| GameError::Bot {
-                bot: bot.name(),
-                seat,
-                error: Box::new(e),
-            })?;
+        let action = bot.choose(&observation, seat).map_err(|e| GameError::Bot {
+            bot: bot.name(),
+            seat,
+            error: Box::new(e),
+        })?;
         watch(&game, seat, &action);
         game.apply(seat, &action)
             .map_err(|e| GameError::BotRefused {
@@ -158,9 +156,7 @@ fn play_one<G: Game>(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let game = play_game::<G>(config, game_seed, &mut bots)?;
-    let outcome = game
-        .outcome()
-        .ok_or(GameError::Unfinished)?;
+    let outcome = game.outcome().ok_or(GameError::Unfinished)?;
     let names: Vec<String> = entrant_of_seat
         .iter()
         .map(|&e| entrants[e].clone())

@@ -62,18 +62,18 @@ pub fn keys_of(game: &TableGame) -> Vec<String> {
     }
     match game {
         TableGame::Rummikub(rummikub) => {
-        let round = rummikub.game().round();
-        let table: Vec<Tile> = round
-            .table()
-            .iter()
-            .flat_map(|set| set.tiles().iter().copied())
-            .collect();
-        let mut keys: Vec<String> = (0..round.players())
-            .map(|seat| rummikub_key(&table, &round.rack(seat)))
-            .collect();
-        keys.sort();
-        keys.dedup();
-        keys
+            let round = rummikub.game().round();
+            let table: Vec<Tile> = round
+                .table()
+                .iter()
+                .flat_map(|set| set.tiles().iter().copied())
+                .collect();
+            let mut keys: Vec<String> = (0..round.players())
+                .map(|seat| rummikub_key(&table, &round.rack(seat)))
+                .collect();
+            keys.sort();
+            keys.dedup();
+            keys
         }
         TableGame::Rumis(rumis) => vec![rumis_key(rumis.position())],
     }

@@ -627,7 +627,10 @@ mod tests {
             panic!("not the engine's refusal: {refused:?}");
         };
         let said = ApiError::from(refused.clone());
-        assert_eq!((said.kind, said.code), (ErrorKind::Conflict, ErrorCode::Illegal));
+        assert_eq!(
+            (said.kind, said.code),
+            (ErrorKind::Conflict, ErrorCode::Illegal)
+        );
         assert_eq!(said.message, engine.to_string());
         let why = said.why.expect("the engine's reason");
         assert_eq!(why, reasons::rumis(engine));

@@ -286,9 +286,7 @@ impl Adapter for RummikubTable {
     }
 
     fn next_round_wire(&mut self) -> Result<GameAction, ActionError> {
-        self.game
-            .start_next_round()
-            .map_err(Illegal::Rummikub)?;
+        self.game.start_next_round().map_err(Illegal::Rummikub)?;
         self.last = Some(LastEvent::RoundDealt {
             round: self.game.series.round_number(),
         });

@@ -233,8 +233,7 @@ impl Hub {
         table: &Arc<Table>,
         act: impl FnOnce(
             &TableState,
-        )
-            -> Option<Result<(TableGame, Option<usize>, GameAction), ActionError>>,
+        ) -> Option<Result<(TableGame, Option<usize>, GameAction), ActionError>>,
     ) {
         let mut state = table.state.lock().await;
         match act(&state) {

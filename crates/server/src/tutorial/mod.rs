@@ -236,9 +236,11 @@ impl BuiltStep {
                 let mut after = table.clone();
                 match after.apply(*seat, action) {
                     Ok(_) => {}
-                    Err(e @ (ActionError::Refused(_) | ActionError::Illegal(_) | ActionError::OutOfTurn(_))) => {
-                        return Ok(refused(e.to_string(), e.why()))
-                    }
+                    Err(
+                        e @ (ActionError::Refused(_)
+                        | ActionError::Illegal(_)
+                        | ActionError::OutOfTurn(_)),
+                    ) => return Ok(refused(e.to_string(), e.why())),
                     Err(e) => return Err(e.into()),
                 }
                 let done = rumis_goal(self.def.goal, &after, *seat);
