@@ -357,7 +357,7 @@ impl Bot<RumisGame> for ExternalEngine {
             self.game_key = Some(key);
             self.sent.clear();
         }
-        let mut replay = Position::new(setup.clone()).map_err(|e| GameError::of(e))?;
+        let mut replay = Position::new(setup.clone()).map_err(GameError::of)?;
         for (i, &mv) in moves.iter().enumerate() {
             if i >= self.sent.len() {
                 let text = rumis::notation::format_move(&replay, mv);
