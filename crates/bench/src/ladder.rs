@@ -23,7 +23,6 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use play::bots::{registered, WithBots};
-use play::game::GameError;
 use play::match_runner::{run_match, GameRecord};
 use play::rating::{places, rate, Rating};
 use play::rumis_game::{RumisConfig, RumisGame};
@@ -156,7 +155,7 @@ pub fn play_tables<G: WithBots>(
 ) -> anyhow::Result<Vec<Played>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, Vec<Played>)>> = Mutex::new(Vec::new());
-    let failure: Mutex<Option<GameError>> = Mutex::new(None);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
     let make = |spec: &str, seed: u64| G::bot(spec, seed);
     let done = |_: &GameRecord| bar.inc(1);
     let worker = || loop {
@@ -181,7 +180,7 @@ pub fn play_tables<G: WithBots>(
             }
             Err(e) => {
                 if let Ok(mut f) = failure.lock() {
-                    f.get_or_insert(GameError::new(format!("{}: {e}", entrants.join(" v "))));
+                    f.get_or_insert(format!("{}: {e}", entrants.join(" v ")));
                 }
                 return;
             }

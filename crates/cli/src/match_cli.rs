@@ -246,8 +246,8 @@ impl ExternalEngine {
     pub fn start(command: &str) -> Result<ExternalEngine, GameError> {
         let words: Vec<&str> = command.split_whitespace().collect();
         let Some((program, args)) = words.split_first() else {
-            return Err(GameError::new(
-                "engine: needs a command, e.g. \"engine:rumi engine\"",
+            return Err(GameError::Engine(
+                "engine: needs a command, e.g. \"engine:rumi engine\"".into(),
             ));
         };
         let mut child = Command::new(program)
@@ -256,15 +256,15 @@ impl ExternalEngine {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| GameError::new(format!("cannot start engine `{command}`: {e}")))?;
+            .map_err(|e| GameError::Engine(format!("cannot start engine `{command}`: {e}")))?;
         let stdin = child
             .stdin
             .take()
-            .ok_or_else(|| GameError::new("engine has no stdin"))?;
+            .ok_or_else(|| GameError::Engine("engine has no stdin".into()))?;
         let stdout = child
             .stdout
             .take()
-            .ok_or_else(|| GameError::new("engine has no stdout"))?;
+            .ok_or_else(|| GameError::Engine("engine has no stdout".into()))?;
         let mut engine = ExternalEngine {
             command: command.to_string(),
             child,
@@ -275,7 +275,7 @@ impl ExternalEngine {
         };
         let answer = engine.ask("protocol")?;
         if !answer[0].starts_with("rumi-engine") {
-            return Err(GameError::new(format!(
+            return Err(GameError::Engine(format!(
                 "`{command}` does not speak the rumi engine protocol: `{}`",
                 answer[0]
             )));
@@ -285,7 +285,7 @@ impl ExternalEngine {
 
     /// Sends one command; returns the response's lines (the first without `= `).
     fn ask(&mut self, line: &str) -> Result<Vec<String>, GameError> {
-        let fail = |e: std::io::Error| GameError::new(format!("engine `{}`: {e}", self.command));
+        let fail = |e: std::io::Error| GameError::Engine(format!("engine `{}`: {e}", self.command));
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(fail)?;
@@ -295,9 +295,9 @@ impl ExternalEngine {
             let n = self
                 .stdout
                 .read_line(&mut buf)
-                .map_err(|e| GameError::new(format!("engine `{}`: {e}", self.command)))?;
+                .map_err(|e| GameError::Engine(format!("engine `{}`: {e}", self.command)))?;
             if n == 0 {
-                return Err(GameError::new(format!(
+                return Err(GameError::Engine(format!(
                     "engine `{}` closed its output after `{line}`",
                     self.command
                 )));
@@ -313,13 +313,13 @@ impl ExternalEngine {
         }
         let first = &lines[0];
         if let Some(rest) = first.strip_prefix('?') {
-            return Err(GameError::new(format!(
+            return Err(GameError::Engine(format!(
                 "engine `{}` refused `{line}`:{rest}",
                 self.command
             )));
         }
         let Some(rest) = first.strip_prefix('=') else {
-            return Err(GameError::new(format!(
+            return Err(GameError::Engine(format!(
                 "engine `{}` answered `{first}` to `{line}`",
                 self.command
             )));
@@ -357,7 +357,7 @@ impl Bot<RumisGame> for ExternalEngine {
             self.game_key = Some(key);
             self.sent.clear();
         }
-        let mut replay = Position::new(setup.clone()).map_err(|e| GameError::new(e.to_string()))?;
+        let mut replay = Position::new(setup.clone()).map_err(GameError::of)?;
         for (i, &mv) in moves.iter().enumerate() {
             if i >= self.sent.len() {
                 let text = rumis::notation::format_move(&replay, mv);
@@ -368,7 +368,7 @@ impl Bot<RumisGame> for ExternalEngine {
         }
         let answer = self.ask("genmove")?;
         let mv = position.parse_move(&answer[0]).map_err(|e| {
-            GameError::new(format!(
+            GameError::Engine(format!(
                 "engine `{}` chose `{}`: {e}",
                 self.command, answer[0]
             ))
@@ -388,11 +388,11 @@ impl Bot<RummikubGame> for ExternalEngine {
         view: &rummikub::PlayerView,
         _seat: usize,
     ) -> Result<rummikub::Action, GameError> {
-        let lines = rummikub::view::write_view(view).map_err(GameError::new)?;
+        let lines = rummikub::view::write_view(view).map_err(GameError::Game)?;
         self.ask(&format!("setview\n{}\nend", lines.join("\n")))?;
         let answer = self.ask("genmove")?;
         rummikub::record::parse_action(&answer[0]).map_err(|e| {
-            GameError::new(format!(
+            GameError::Engine(format!(
                 "engine `{}` chose `{}`: {e}",
                 self.command, answer[0]
             ))

@@ -214,10 +214,7 @@ impl Bot<RummikubGame> for SharedRandom {
         view: &rummikub::PlayerView,
         _seat: usize,
     ) -> Result<rummikub::Action, GameError> {
-        let mut rng = self
-            .0
-            .lock()
-            .map_err(|_| GameError::new("a bot panicked"))?;
+        let mut rng = self.0.lock().map_err(|_| GameError::BotPanicked)?;
         Ok(random_action(view, &mut *rng))
     }
 }

@@ -233,23 +233,39 @@ impl TreeBound {
 
 /// Every spec `G` accepts, for help texts and messages.
 pub fn accepted_specs<G: WithBots>() -> String {
-    format!("{}; also {}", registered_specs(G::KIND), G::MORE_SPECS)
+    accepted_specs_of(G::KIND)
 }
 
-/// An unknown spec, or another game's bot, with what `G` accepts.
+/// Every spec `game` accepts.
+fn accepted_specs_of(game: GameKind) -> String {
+    let more = match game {
+        GameKind::Rumis => RumisGame::MORE_SPECS,
+        GameKind::Rummikub => RummikubGame::MORE_SPECS,
+    };
+    format!("{}; also {more}", registered_specs(game))
+}
+
+/// An unknown spec, or another game's bot.
 fn bad_spec<G: WithBots>(spec: &str) -> GameError {
-    let other = GameKind::ALL.into_iter().find(|&g| g != G::KIND);
+    GameError::UnknownBot {
+        game: G::KIND,
+        spec: spec.trim().to_string(),
+    }
+}
+
+/// [`GameError::UnknownBot`] in words, with what `game` accepts.
+pub(crate) fn unknown_bot(game: GameKind, spec: &str) -> String {
+    let other = GameKind::ALL.into_iter().find(|&g| g != game);
     let known_elsewhere = other.filter(|&g| registered_bot(g, spec).is_some());
     let what = match known_elsewhere {
         Some(g) => format!(
-            "`{}` is a {} bot, not a {} one",
-            spec.trim(),
+            "`{spec}` is a {} bot, not a {} one",
             g.title(),
-            G::KIND.title()
+            game.title()
         ),
-        None => format!("unknown {} bot `{}`", G::NAME, spec.trim()),
+        None => format!("unknown {} bot `{spec}`", game.name()),
     };
-    GameError::new(format!("{what}; use {}", accepted_specs::<G>()))
+    format!("{what}; use {}", accepted_specs_of(game))
 }
 
 /// Reads `L` of `name:L` as a level 1–5.
@@ -272,9 +288,7 @@ impl Bot<RumisGame> for RumisAdapter {
         position: &rumis::Position,
         _seat: usize,
     ) -> Result<rumis::Move, GameError> {
-        self.bot
-            .choose(position)
-            .ok_or_else(|| GameError::new("the game is over"))
+        self.bot.choose(position).ok_or(GameError::GameOver)
     }
 
     fn carried_visits(&self) -> u32 {

@@ -46,28 +46,79 @@ impl GameKind {
     }
 }
 
-/// Why a bot, a match or an engine could not go on (a bad bot name, an engine that
-/// stopped answering, or a game's own error passed up). The text is for a person. A
-/// game's refusals are its own typed errors ([`Game::Error`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameError(pub String);
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// Why a bot, a match or an engine could not go on: a bad bot spec or setting, a bot
+/// that failed, an engine that stopped answering, or a game's own error passed up. The
+/// text for a person is the `Display`. A game's refusals are its own typed errors
+/// ([`Game::Error`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// No bot of `game` has this spec (it may be the other game's).
+    #[error("{}", crate::bots::unknown_bot(*.game, .spec))]
+    UnknownBot { game: GameKind, spec: String },
+    /// A bot was asked to move in a finished game.
+    #[error("the game is over")]
+    GameOver,
+    #[error(
+        "unknown scenario `{0}` (known: {known})",
+        known = rumis::Scenario::builtin_keys().collect::<Vec<_>>().join(", ")
+    )]
+    UnknownScenario(String),
+    #[error("unknown variant `{0}` (known: {known})", known = rumis::Variant::names())]
+    UnknownVariant(String),
+    #[error("unknown first-stone rule `{0}` (edge for R14, face for R6)")]
+    UnknownFirstStones(String),
+    #[error(
+        "unknown rule preset `{0}` (presets: {known})",
+        known = rummikub::rules::PRESETS.join(", ")
+    )]
+    UnknownPreset(String),
+    /// K9: a game is 1 to 20 rounds.
+    #[error("rounds must be 1 to 20, not {0}")]
+    Rounds(u32),
+    /// K7: a turn clock is 1 to 3600 seconds.
+    #[error("a turn clock of {0} seconds: give 1 to 3600, or null for none")]
+    TurnSeconds(u32),
+    /// A match needs one bot per seat.
+    #[error("{bots} bots for {seats} seats")]
+    BotsForSeats { bots: usize, seats: usize },
+    #[error("no entrants")]
+    NoEntrants,
+    /// A game that stopped before its outcome.
+    #[error("the game stopped before its end")]
+    Unfinished,
+    /// A game that went on past any real game's length (a broken bot or rule).
+    #[error("the game did not end within {0} actions")]
+    TooLong(usize),
+    /// A seat's bot failed (seats are 0-based; the text counts from 1).
+    #[error("{bot} (seat {}): {error}", .seat + 1)]
+    Bot {
+        bot: String,
+        seat: usize,
+        error: Box<GameError>,
+    },
+    /// The rules refused a bot's action (written in the game's notation).
+    #[error("{bot} (seat {}) chose `{action}`: {refusal}", .seat + 1)]
+    BotRefused {
+        bot: String,
+        seat: usize,
+        action: String,
+        refusal: String,
+    },
+    /// A bot that panicked.
+    #[error("a bot panicked")]
+    BotPanicked,
+    /// An outside engine (an `engine:COMMAND` entrant) that failed: how, in words.
+    #[error("{0}")]
+    Engine(String),
+    /// A game's own error ([`Game::Error`]), as its text.
+    #[error("{0}")]
+    Game(String),
 }
 
-impl std::error::Error for GameError {}
-
 impl GameError {
-    pub fn new(text: impl Into<String>) -> GameError {
-        GameError(text.into())
-    }
-
     /// A game's own error ([`Game::Error`]), as text.
     pub fn of(error: impl fmt::Display) -> GameError {
-        GameError(error.to_string())
+        GameError::Game(error.to_string())
     }
 }
 

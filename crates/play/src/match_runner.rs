@@ -51,33 +51,31 @@ pub fn play_from<G: Game>(
     watch: &mut dyn FnMut(&G, usize, &G::Action),
 ) -> Result<G, GameError> {
     if bots.len() != game.seats() {
-        return Err(GameError::new(format!(
-            "{} bots for {} seats",
-            bots.len(),
-            game.seats()
-        )));
+        return Err(GameError::BotsForSeats {
+            bots: bots.len(),
+            seats: game.seats(),
+        });
     }
     let mut actions = 0;
     while let Some(seat) = game.to_act() {
         let observation = game.observe(seat);
         let bot = &mut bots[seat];
-        let action = bot
-            .choose(&observation, seat)
-            .map_err(|e| GameError::new(format!("{} (seat {}): {e}", bot.name(), seat + 1)))?;
-        watch(&game, seat, &action);
-        game.apply(seat, &action).map_err(|e| {
-            GameError::new(format!(
-                "{} (seat {}) chose `{}`: {e}",
-                bot.name(),
-                seat + 1,
-                game.format_action(&action)
-            ))
+        let action = bot.choose(&observation, seat).map_err(|e| GameError::Bot {
+            bot: bot.name(),
+            seat,
+            error: Box::new(e),
         })?;
+        watch(&game, seat, &action);
+        game.apply(seat, &action)
+            .map_err(|e| GameError::BotRefused {
+                bot: bot.name(),
+                seat,
+                action: game.format_action(&action),
+                refusal: e.to_string(),
+            })?;
         actions += 1;
         if actions > MAX_ACTIONS {
-            return Err(GameError::new(format!(
-                "the game did not end within {MAX_ACTIONS} actions"
-            )));
+            return Err(GameError::TooLong(MAX_ACTIONS));
         }
     }
     Ok(game)
@@ -97,7 +95,7 @@ pub fn run_match<G: Game>(
 ) -> Result<Vec<GameRecord>, GameError> {
     let seats = entrants.len();
     if seats == 0 {
-        return Err(GameError::new("no entrants"));
+        return Err(GameError::NoEntrants);
     }
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<GameRecord>> = Mutex::new(Vec::with_capacity(games));
@@ -158,9 +156,7 @@ fn play_one<G: Game>(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let game = play_game::<G>(config, game_seed, &mut bots)?;
-    let outcome = game
-        .outcome()
-        .ok_or_else(|| GameError::new("the game stopped before its end"))?;
+    let outcome = game.outcome().ok_or(GameError::Unfinished)?;
     let names: Vec<String> = entrant_of_seat
         .iter()
         .map(|&e| entrants[e].clone())

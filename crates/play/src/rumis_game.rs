@@ -30,12 +30,8 @@ impl RumisConfig {
     /// `newgame`, the match runner's options): a built-in board's key (any case), the
     /// players and a variant's name.
     pub fn named(scenario: &str, players: u8, variant: &str) -> Result<RumisConfig, GameError> {
-        let scenario = Scenario::builtin(&scenario.to_ascii_lowercase()).ok_or_else(|| {
-            GameError::new(format!(
-                "unknown scenario `{scenario}` (known: {})",
-                Scenario::builtin_keys().collect::<Vec<_>>().join(", ")
-            ))
-        })?;
+        let scenario = Scenario::builtin(&scenario.to_ascii_lowercase())
+            .ok_or_else(|| GameError::UnknownScenario(scenario.to_string()))?;
         RumisConfig::from_words(scenario, players, variant, None)
     }
 
@@ -47,19 +43,12 @@ impl RumisConfig {
         variant: &str,
         first_stones: Option<&str>,
     ) -> Result<RumisConfig, GameError> {
-        let variant = Variant::from_name(variant).ok_or_else(|| {
-            GameError::new(format!(
-                "unknown variant `{variant}` (known: {})",
-                Variant::names()
-            ))
-        })?;
+        let variant = Variant::from_name(variant)
+            .ok_or_else(|| GameError::UnknownVariant(variant.to_string()))?;
         let first_stones = first_stones
             .map(|rule| {
-                FirstStones::from_name(rule).ok_or_else(|| {
-                    GameError::new(format!(
-                        "unknown first-stone rule `{rule}` (edge for R14, face for R6)"
-                    ))
-                })
+                FirstStones::from_name(rule)
+                    .ok_or_else(|| GameError::UnknownFirstStones(rule.to_string()))
             })
             .transpose()?;
         Ok(RumisConfig {

@@ -32,21 +32,15 @@ impl RummikubConfig {
 
     /// A rule preset by name (`current`, `old`), as the server and the engine name it.
     pub fn preset(name: &str, players: usize) -> Result<RummikubConfig, GameError> {
-        let rules = RuleSet::preset(name).ok_or_else(|| {
-            GameError::new(format!(
-                "unknown rule preset `{name}` (presets: {})",
-                rummikub::rules::PRESETS.join(", ")
-            ))
-        })?;
+        let rules =
+            RuleSet::preset(name).ok_or_else(|| GameError::UnknownPreset(name.to_string()))?;
         Ok(RummikubConfig::new(rules, players))
     }
 
     /// K9: a game of `rounds` rounds, 1 to 20.
     pub fn with_rounds(mut self, rounds: u32) -> Result<RummikubConfig, GameError> {
         if !(1..=20).contains(&rounds) {
-            return Err(GameError::new(format!(
-                "rounds must be 1 to 20, not {rounds}"
-            )));
+            return Err(GameError::Rounds(rounds));
         }
         self.rules.game_length = GameLength::Rounds(rounds);
         Ok(self)
@@ -55,9 +49,7 @@ impl RummikubConfig {
     /// K7: the turn clock, `seconds` (1 to 3600) or none.
     pub fn with_turn_seconds(mut self, seconds: Option<u32>) -> Result<RummikubConfig, GameError> {
         if let Some(s) = seconds.filter(|s| !(1..=3600).contains(s)) {
-            return Err(GameError::new(format!(
-                "a turn clock of {s} seconds: give 1 to 3600, or null for none"
-            )));
+            return Err(GameError::TurnSeconds(s));
         }
         self.rules.turn_time_seconds = seconds;
         Ok(self)

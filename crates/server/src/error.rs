@@ -95,16 +95,11 @@ impl ApiError {
 
 impl From<ActionError> for ApiError {
     fn from(e: ActionError) -> ApiError {
-        match e {
-            ActionError::Malformed(m) => ApiError::bad_request(ErrorCode::MalformedAction, m),
-            // The request is well formed; the table plays another game (its state).
-            ActionError::NotForThisGame(m) => ApiError::conflict(ErrorCode::NotForThisGame, m),
-            ActionError::OutOfTurn(m) => ApiError::conflict(ErrorCode::OutOfTurn, m),
-            ActionError::Illegal(m) => ApiError::conflict(ErrorCode::Illegal, m),
-            ActionError::Refused(m, why) => ApiError {
-                why: Some(why),
-                ..ApiError::conflict(ErrorCode::Illegal, m)
-            },
+        // Each is a conflict with the table's state (another game's action included:
+        // the request itself is well formed).
+        ApiError {
+            why: e.why(),
+            ..ApiError::conflict(e.code(), e.to_string())
         }
     }
 }

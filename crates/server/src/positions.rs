@@ -19,7 +19,7 @@
 use rummikub::Tile;
 use sha2::{Digest, Sha256};
 
-use crate::games::{RumisTable, RummikubTable, TableGame};
+use crate::games::TableGame;
 
 /// The key of a Rummikub position: `table` and `rack` tiles, each as a multiset.
 pub fn rummikub_key<'a>(table: impl IntoIterator<Item = &'a Tile>, rack: &[Tile]) -> String {
@@ -56,28 +56,26 @@ pub fn rumis_key(position: &rumis::Position) -> String {
 
 /// The keys of a game's current position: one per seat's rack (Rummikub), or the
 /// board (Rumis); none once it is over.
-pub fn keys_of(game: &dyn TableGame) -> Vec<String> {
+pub fn keys_of(game: &TableGame) -> Vec<String> {
     if game.is_over() {
         return Vec::new();
     }
-    let any = game.as_any();
-    if let Some(rummikub) = any.downcast_ref::<RummikubTable>() {
-        let round = rummikub.game().round();
-        let table: Vec<Tile> = round
-            .table()
-            .iter()
-            .flat_map(|set| set.tiles().iter().copied())
-            .collect();
-        let mut keys: Vec<String> = (0..round.players())
-            .map(|seat| rummikub_key(&table, &round.rack(seat)))
-            .collect();
-        keys.sort();
-        keys.dedup();
-        keys
-    } else if let Some(rumis) = any.downcast_ref::<RumisTable>() {
-        vec![rumis_key(rumis.position())]
-    } else {
-        Vec::new()
+    match game {
+        TableGame::Rummikub(rummikub) => {
+            let round = rummikub.game().round();
+            let table: Vec<Tile> = round
+                .table()
+                .iter()
+                .flat_map(|set| set.tiles().iter().copied())
+                .collect();
+            let mut keys: Vec<String> = (0..round.players())
+                .map(|seat| rummikub_key(&table, &round.rack(seat)))
+                .collect();
+            keys.sort();
+            keys.dedup();
+            keys
+        }
+        TableGame::Rumis(rumis) => vec![rumis_key(rumis.position())],
     }
 }
 
@@ -96,7 +94,7 @@ impl crate::hub::Hub {
         state: &crate::hub::TableState,
     ) -> impl std::future::Future<Output = ()> + Send + '_ {
         let keys =
-            (state.settings.rated && state.started_ms.is_some()).then(|| keys_of(&*state.game));
+            (state.settings.rated && state.started_ms.is_some()).then(|| keys_of(&state.game));
         let table_id = table_id.to_string();
         async move {
             let Some(keys) = keys else { return };

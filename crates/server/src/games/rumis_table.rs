@@ -9,7 +9,7 @@ use rumis::notation::format_move;
 use rumis::{Cell, Colour, Position, Stone};
 
 use super::clock::{rumis_turn_seconds, TimeOuts};
-use super::{other_game, ActionError, Adapter, GameView, HintJob, TableGame};
+use super::{ActionError, Adapter, GameView, HintJob, Illegal, NotForThisGame, OutOfTurn, Refusal};
 use crate::wire::{
     ColourView, CubeView, GameAction, GameKind, HintAnswer, PlacementView, RumisAction, RumisMove,
     RumisSettings, RumisSuggestion, RumisView, ScenarioView,
@@ -86,32 +86,22 @@ impl RumisTable {
     pub fn hint_position(&self, seat: usize) -> Result<Position, ActionError> {
         match self.to_move() {
             Some(actor) if actor == seat => Ok(self.position().clone()),
-            Some(actor) => Err(ActionError::OutOfTurn(format!(
-                "it is player {}'s turn: a hint is for the player to move",
-                actor + 1
-            ))),
-            None => Err(ActionError::Illegal("the game is over".into())),
+            Some(to_move) => Err(OutOfTurn::HintForMover { to_move }.into()),
+            None => Err(Illegal::GameOver.into()),
         }
     }
 
     fn read_move(&self, seat: usize, action: &GameAction) -> Result<rumis::Move, ActionError> {
         let GameAction::Rumis(action) = action else {
-            return Err(other_game(GameKind::Rumis));
+            return Err(NotForThisGame::OtherGame(GameKind::Rumis).into());
         };
         if seat >= self.seat_count() {
-            return Err(ActionError::OutOfTurn(format!(
-                "there is no player {} at this table",
-                seat + 1
-            )));
+            return Err(OutOfTurn::NoSuchSeat { seat }.into());
         }
         match self.to_move() {
-            None => return Err(ActionError::Illegal("the game is over".into())),
-            Some(actor) if actor != seat => {
-                return Err(ActionError::OutOfTurn(format!(
-                    "it is player {}'s turn, not player {}'s",
-                    actor + 1,
-                    seat + 1
-                )))
+            None => return Err(Illegal::GameOver.into()),
+            Some(to_move) if to_move != seat => {
+                return Err(OutOfTurn::NotYourTurn { seat, to_move }.into())
             }
             Some(_) => {}
         }
@@ -120,27 +110,29 @@ impl RumisTable {
             RumisAction::Notation { notation } => {
                 return position
                     .resolve_written(notation.written())
-                    .map_err(|e| refused(&e))
+                    .map_err(refused)
             }
             RumisAction::Cells { stone, cells } => (stone.0, &cells.0),
         };
         let cells: Vec<Cell> = cells.iter().map(|&[x, y, z]| Cell { x, y, z }).collect();
         if position.removing() {
             // R16: taking a stone off; the cells must be where that stone stands.
-            let mv = position.check_removal(stone).map_err(|e| refused(&e))?;
+            let mv = position.check_removal(stone).map_err(refused)?;
             let mut standing = position.cells_of(mv);
             let mut given = cells;
             standing.sort();
             given.sort();
             if standing != given {
-                return Err(ActionError::Illegal(format!(
-                    "your {} does not stand on those cells",
-                    stone.code()
-                )));
+                return Err(Illegal::NotWhereItStands(stone).into());
             }
             return Ok(mv);
         }
-        position.check(stone, &cells).map_err(|e| refused(&e))
+        position.check(stone, &cells).map_err(refused)
+    }
+
+    /// Checks a placement for `seat` without playing it (the client's red ghost).
+    pub fn check(&self, seat: usize, action: &GameAction) -> Result<(), ActionError> {
+        self.read_move(seat, action).map(|_| ())
     }
 
     /// A move as the log keeps it: its canonical text.
@@ -151,14 +143,28 @@ impl RumisTable {
     }
 }
 
-/// A refusal of the rules, with its reason as a key (`reasons::rumis`).
-fn refused(e: &rumis::rules::Illegal) -> ActionError {
-    ActionError::Refused(e.to_string(), super::reasons::rumis(e))
+/// A refusal of the rules (R1–R16).
+fn refused(e: rumis::rules::Illegal) -> ActionError {
+    Refusal::Rumis(e).into()
+}
+
+/// The Rumis game's error as the table's: a rule's refusal with its reason, whose turn
+/// it is, or the game's own.
+fn engine_error(e: RumisError) -> ActionError {
+    match e {
+        RumisError::Illegal(e) => refused(e),
+        RumisError::GameOver => Illegal::GameOver.into(),
+        RumisError::NotYourTurn { seat, to_act } => OutOfTurn::NotYourTurn {
+            seat,
+            to_move: to_act,
+        }
+        .into(),
+        other => Illegal::Rumis(other).into(),
+    }
 }
 
 impl Adapter for RumisTable {
     type Engine = RumisGame;
-    const KIND: GameKind = GameKind::Rumis;
 
     fn engine(&self) -> &RumisGame {
         &self.game
@@ -181,10 +187,7 @@ impl Adapter for RumisTable {
     fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {
         let mv = self.read_move(seat, action)?;
         let canonical = self.canonical(mv);
-        self.game.apply(seat, &mv).map_err(|e| match e {
-            RumisError::Illegal(illegal) => refused(&illegal),
-            other => ActionError::Illegal(other.to_string()),
-        })?;
+        self.game.apply(seat, &mv).map_err(engine_error)?;
         if let GameAction::Rumis(RumisAction::Notation { notation }) = &canonical {
             self.history.push(notation.text().to_string());
         }
@@ -196,21 +199,17 @@ impl Adapter for RumisTable {
     /// passed, the engine's first legal placement is played for the seat.
     fn time_out_wire(&mut self) -> Result<GameAction, ActionError> {
         if self.turn_seconds.is_none() {
-            return Err(ActionError::Illegal("this table has no turn clock".into()));
+            return Err(Illegal::NoClock.into());
         }
-        let seat = self
-            .to_move()
-            .ok_or_else(|| ActionError::Illegal("no turn is running".into()))?;
+        let seat = self.to_move().ok_or(Illegal::NoTurn)?;
         if !self.game.position.pass() {
             let mv = *self
                 .position()
                 .legal_moves()
                 .first()
-                .ok_or_else(|| ActionError::Illegal("no placement to play".into()))?;
+                .ok_or(Illegal::NoPlacement)?;
             let canonical = self.canonical(mv);
-            self.game
-                .apply(seat, &mv)
-                .map_err(|e| ActionError::Illegal(e.to_string()))?;
+            self.game.apply(seat, &mv).map_err(engine_error)?;
             if let GameAction::Rumis(RumisAction::Notation { notation }) = &canonical {
                 self.history.push(notation.text().to_string());
             }
@@ -220,12 +219,7 @@ impl Adapter for RumisTable {
     }
 
     fn next_round_wire(&mut self) -> Result<GameAction, ActionError> {
-        Err(ActionError::Illegal("Rumis is played in one round".into()))
-    }
-
-    /// Checks a placement for `seat` without playing it (the client's red ghost).
-    fn check_wire(&self, seat: usize, action: &GameAction) -> Result<(), ActionError> {
-        self.read_move(seat, action).map(|_| ())
+        Err(Illegal::Rumis(RumisError::NoRounds).into())
     }
 
     fn view_wire(&self, seat: Option<usize>, full: bool, _names: &[String]) -> GameView {

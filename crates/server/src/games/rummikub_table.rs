@@ -9,7 +9,9 @@ use rummikub_solver::{self as solver, Objective, SolveError, TableAndRack};
 use serde_json::json;
 
 use super::clock::TimeOuts;
-use super::{name_of, other_game, ActionError, Adapter, GameView, HintJob, TableGame};
+use super::{
+    name_of, ActionError, Adapter, GameView, HintJob, Illegal, NotForThisGame, OutOfTurn, Refusal,
+};
 use crate::wire::{
     EventCode, GameAction, GameKind, HintAnswer, HintPlay, RoundOverView, RulesView,
     RummikubAction, RummikubSettings, RummikubView, Sets,
@@ -85,11 +87,11 @@ impl RummikubTable {
         if !round.is_over() && seat < round.players() && !matches!(action, Action::ClaimRedeal) {
             let current = round.current_player();
             if current != seat && !matches!(action, Action::TimeOut) {
-                return Err(ActionError::OutOfTurn(format!(
-                    "it is player {}'s turn, not player {}'s",
-                    current + 1,
-                    seat + 1
-                )));
+                return Err(OutOfTurn::NotYourTurn {
+                    seat,
+                    to_move: current,
+                }
+                .into());
             }
         }
         // One check, by the engine: a refusal comes with its reason as a key, and an
@@ -97,7 +99,7 @@ impl RummikubTable {
         let event = self
             .game
             .play_turn(seat, action)
-            .map_err(|e| ActionError::Refused(e.to_string(), super::reasons::rummikub(&e)))?;
+            .map_err(Refusal::Rummikub)?;
         self.last = Some(match event {
             Event::Played {
                 tiles,
@@ -218,15 +220,10 @@ impl RummikubTable {
     pub fn hint_position(&self, seat: usize) -> Result<(RuleSet, TableAndRack), ActionError> {
         let round = self.game.series.round();
         if seat >= round.players() {
-            return Err(ActionError::OutOfTurn(format!(
-                "there is no player {} at this table",
-                seat + 1
-            )));
+            return Err(OutOfTurn::NoSuchSeat { seat }.into());
         }
         if round.is_over() {
-            return Err(ActionError::Illegal(
-                "the round is over: there is nothing to play".into(),
-            ));
+            return Err(Illegal::RoundOver.into());
         }
         let position = TableAndRack::with_sets(
             round.table().to_vec(),
@@ -239,7 +236,6 @@ impl RummikubTable {
 
 impl Adapter for RummikubTable {
     type Engine = RummikubGame;
-    const KIND: GameKind = GameKind::Rummikub;
 
     fn engine(&self) -> &RummikubGame {
         &self.game
@@ -255,13 +251,10 @@ impl Adapter for RummikubTable {
 
     fn apply_wire(&mut self, seat: usize, action: &GameAction) -> Result<GameAction, ActionError> {
         let GameAction::Rummikub(action) = action else {
-            return Err(other_game(GameKind::Rummikub));
+            return Err(NotForThisGame::OtherGame(GameKind::Rummikub).into());
         };
         if seat >= self.seat_count() {
-            return Err(ActionError::OutOfTurn(format!(
-                "there is no player {} at this table",
-                seat + 1
-            )));
+            return Err(OutOfTurn::NoSuchSeat { seat }.into());
         }
         match action {
             RummikubAction::Play { table } => {
@@ -281,28 +274,19 @@ impl Adapter for RummikubTable {
                 Ok(GameAction::Rummikub(RummikubAction::Redeal))
             }
             RummikubAction::NextRound => self.next_round_wire(),
-            RummikubAction::Timeout => Err(ActionError::Illegal(
-                "only the server's clock can time a turn out (K7)".into(),
-            )),
+            RummikubAction::Timeout => Err(Illegal::ClockOnly.into()),
         }
     }
 
     fn time_out_wire(&mut self) -> Result<GameAction, ActionError> {
-        let seat = self
-            .to_move()
-            .ok_or_else(|| ActionError::Illegal("no turn is running".into()))?;
-        let action = self
-            .game
-            .time_out_action()
-            .ok_or_else(|| ActionError::Illegal("these rules have no turn clock".into()))?;
+        let seat = self.to_move().ok_or(Illegal::NoTurn)?;
+        let action = self.game.time_out_action().ok_or(Illegal::NoClock)?;
         self.act(seat, action)?;
         Ok(GameAction::Rummikub(RummikubAction::Timeout))
     }
 
     fn next_round_wire(&mut self) -> Result<GameAction, ActionError> {
-        self.game
-            .start_next_round()
-            .map_err(|e| ActionError::Illegal(e.to_string()))?;
+        self.game.start_next_round().map_err(Illegal::Rummikub)?;
         self.last = Some(LastEvent::RoundDealt {
             round: self.game.series.round_number(),
         });
@@ -392,9 +376,7 @@ pub fn best_play(
     match solver::solve(rules, position, objective) {
         Ok(Some(best)) => Ok(Some(play_of(&best))),
         Ok(None) => Ok(None),
-        Err(SolveError::TooLarge(states)) => Err(ActionError::Illegal(format!(
-            "this position is too large for the exact solver ({states} states)"
-        ))),
-        Err(other) => Err(ActionError::Illegal(format!("no hint: {other}"))),
+        Err(SolveError::TooLarge(states)) => Err(Illegal::TooLarge(states).into()),
+        Err(other) => Err(Illegal::NoHint(other).into()),
     }
 }

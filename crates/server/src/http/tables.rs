@@ -205,17 +205,11 @@ pub(super) async fn check(
             reason: None,
             why: None,
         })),
-        Err(
-            e @ (crate::games::ActionError::Malformed(_)
-            | crate::games::ActionError::NotForThisGame(_)),
-        ) => Err(e.into()),
+        Err(e @ crate::games::ActionError::NotForThisGame(_)) => Err(e.into()),
         Err(e) => Ok(Json(CheckResult {
             legal: false,
             reason: Some(e.to_string()),
-            why: match e {
-                crate::games::ActionError::Refused(_, why) => Some(why),
-                _ => None,
-            },
+            why: e.why(),
         })),
     }
 }

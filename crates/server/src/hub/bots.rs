@@ -17,6 +17,8 @@
 
 use std::time::Duration;
 
+use play::game::GameError;
+
 use crate::games::{BotFailure, SeatBot};
 use crate::wire::{BotTrouble, BotTroubleCode};
 
@@ -48,7 +50,7 @@ pub enum AfterFailure {
 /// The kept bots and the trouble of one table's seats.
 #[derive(Default)]
 pub struct SeatBots {
-    kept: Vec<Option<Box<dyn SeatBot>>>,
+    kept: Vec<Option<SeatBot>>,
     trouble: Vec<Option<Trouble>>,
     /// The (version, seat epoch) whose bot turn a driver has taken on.
     turn: Option<(u64, u64)>,
@@ -94,8 +96,8 @@ impl SeatBots {
         &mut self,
         seat: usize,
         spec: &str,
-        build: impl FnOnce() -> Result<Box<dyn SeatBot>, String>,
-    ) -> Result<Box<dyn SeatBot>, String> {
+        build: impl FnOnce() -> Result<SeatBot, GameError>,
+    ) -> Result<SeatBot, GameError> {
         match self.kept.get_mut(seat).and_then(Option::take) {
             Some(bot) if bot.spec() == spec => Ok(bot),
             _ => build(),
@@ -103,7 +105,7 @@ impl SeatBots {
     }
 
     /// Puts a bot back after its move, for its seat's next one.
-    pub fn put_back(&mut self, seat: usize, bot: Box<dyn SeatBot>) {
+    pub fn put_back(&mut self, seat: usize, bot: SeatBot) {
         if self.kept.len() <= seat {
             self.kept.resize_with(seat + 1, || None);
         }
@@ -112,8 +114,8 @@ impl SeatBots {
 
     /// The bot kept for a seat between its moves.
     #[cfg(test)]
-    pub fn kept(&self, seat: usize) -> Option<&dyn SeatBot> {
-        self.kept.get(seat)?.as_deref()
+    pub fn kept(&self, seat: usize) -> Option<&SeatBot> {
+        self.kept.get(seat)?.as_ref()
     }
 
     /// The seat's own bot moved: its trouble is over.
@@ -231,7 +233,7 @@ pub mod faults {
     }
 
     /// Fires the table's fault, if it has one left: the bot's answer instead of its own.
-    pub fn fire(id: &str, game: &dyn TableGame) -> Option<Result<GameAction, BotFailure>> {
+    pub fn fire(id: &str, game: &TableGame) -> Option<Result<GameAction, BotFailure>> {
         let fault = {
             let mut faults = FAULTS.lock().unwrap_or_else(|e| e.into_inner());
             let entry = faults.as_mut()?.get_mut(id)?;

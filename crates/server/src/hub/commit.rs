@@ -66,7 +66,7 @@ impl Hub {
         self: &Arc<Self>,
         table: &Arc<Table>,
         state: &mut TableState,
-        game: Box<dyn TableGame>,
+        game: TableGame,
         actor: Option<usize>,
         canonical: GameAction,
     ) -> Result<u64, ApiError> {

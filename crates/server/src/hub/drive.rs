@@ -131,12 +131,12 @@ impl Hub {
                 (state.game.clone(), bot, seed)
             };
             let (bot, answer) = match bot {
-                Err(e) => (None, Err(BotFailure::Error(e))),
+                Err(e) => (None, Err(BotFailure::Error(e.to_string()))),
                 Ok(bot) => {
                     let id = table.id.clone();
                     match self
                         .thinking
-                        .run(priority, move || think(bot, &*game, seat, &id))
+                        .run(priority, move || think(bot, &game, seat, &id))
                         .await
                     {
                         Ok(thought) => thought,
@@ -233,8 +233,7 @@ impl Hub {
         table: &Arc<Table>,
         act: impl FnOnce(
             &TableState,
-        )
-            -> Option<Result<(Box<dyn TableGame>, Option<usize>, GameAction), ActionError>>,
+        ) -> Option<Result<(TableGame, Option<usize>, GameAction), ActionError>>,
     ) {
         let mut state = table.state.lock().await;
         match act(&state) {
@@ -290,11 +289,11 @@ pub(super) async fn wake_due(hub: std::sync::Weak<Hub>) {
 /// panicked.
 #[cfg_attr(not(test), allow(unused_variables))]
 fn think(
-    mut bot: Box<dyn SeatBot>,
-    game: &dyn TableGame,
+    mut bot: SeatBot,
+    game: &TableGame,
     seat: usize,
     table_id: &str,
-) -> (Option<Box<dyn SeatBot>>, Result<GameAction, BotFailure>) {
+) -> (Option<SeatBot>, Result<GameAction, BotFailure>) {
     let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         #[cfg(test)]
         if let Some(answer) = super::bots::faults::fire(table_id, game) {

@@ -122,7 +122,7 @@ pub struct TableState {
     /// time (RT7). Nothing happens at it any more.
     pub cancelled_ms: Option<i64>,
     pub seats: Vec<Seat>,
-    pub game: Box<dyn TableGame>,
+    pub game: TableGame,
     /// Number of accepted actions.
     pub version: u64,
     /// Counts changes of who plays a seat, so that a bot's move planned before a seat

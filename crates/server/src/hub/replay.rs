@@ -61,7 +61,7 @@ pub(super) fn rebuild(
     let mut turn_started_ms = stored.started_ms.unwrap_or(stored.created_ms);
     for action in &stored.actions {
         let logged: GameAction = serde_json::from_str(&action.action)?;
-        games::replay_action(game.as_mut(), action.actor, &logged).map_err(|e| {
+        games::replay_action(&mut game, action.actor, &logged).map_err(|e| {
             anyhow::anyhow!(
                 "table {}: stored action {} ({}) no longer replays: {e}",
                 stored.id,
@@ -174,7 +174,7 @@ pub fn replay_document(stored: &StoredTable) -> anyhow::Result<ReplayAnswer> {
     racks.extend(racks_of(&state));
     for action in &stored.actions {
         let logged: GameAction = serde_json::from_str(&action.action)?;
-        games::replay_action(state.game.as_mut(), action.actor, &logged)
+        games::replay_action(&mut state.game, action.actor, &logged)
             .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
         state.version = action.version;
         state.turn_started_ms = action.at_ms;
@@ -281,7 +281,7 @@ pub fn replay_game(
 ) -> Result<(Option<games::GameResult>, String), String> {
     let mut game = games::new_game(settings, seed)?;
     for (index, (actor, action)) in actions.iter().enumerate() {
-        games::replay_action(game.as_mut(), *actor, action)
+        games::replay_action(&mut game, *actor, action)
             .map_err(|e| format!("action {} does not replay: {e}", index + 1))?;
     }
     Ok((game.result(), game.record()))

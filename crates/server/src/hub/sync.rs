@@ -117,7 +117,7 @@ impl Hub {
                 );
             }
             let logged: GameAction = serde_json::from_str(&action.action)?;
-            games::replay_action(state.game.as_mut(), action.actor, &logged)
+            games::replay_action(&mut state.game, action.actor, &logged)
                 .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
             state.version = action.version;
             state.turn_started_ms = action.at_ms;

@@ -52,10 +52,10 @@ pub fn turns(stored: &StoredTable) -> anyhow::Result<(Vec<Turn>, Vec<f64>)> {
     let mut turns = Vec::new();
     for action in &stored.actions {
         let logged: GameAction = serde_json::from_str(&action.action)?;
-        let before = rumis_of(game.as_ref())?.position().clone();
-        games::replay_action(game.as_mut(), action.actor, &logged)
+        let before = rumis_of(&game)?.position().clone();
+        games::replay_action(&mut game, action.actor, &logged)
             .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
-        let after = rumis_of(game.as_ref())?.position();
+        let after = rumis_of(&game)?.position();
         let (Some(seat), Some(&played)) = (action.actor, after.history().last()) else {
             continue;
         };
@@ -66,13 +66,12 @@ pub fn turns(stored: &StoredTable) -> anyhow::Result<(Vec<Turn>, Vec<f64>)> {
             played,
         });
     }
-    let result = result(rumis_of(game.as_ref())?.position());
+    let result = result(rumis_of(&game)?.position());
     Ok((turns, result))
 }
 
-fn rumis_of(game: &dyn games::TableGame) -> anyhow::Result<&RumisTable> {
-    game.as_any()
-        .downcast_ref::<RumisTable>()
+fn rumis_of(game: &games::TableGame) -> anyhow::Result<&RumisTable> {
+    game.rumis()
         .ok_or_else(|| anyhow::anyhow!("not a Rumis game"))
 }
 

@@ -41,7 +41,7 @@ pub fn turns(stored: &StoredTable) -> anyhow::Result<(RuleSet, Vec<Turn>)> {
             _ => None,
         };
         let before = kind.and_then(|kind| {
-            let series = rummikub_of(game.as_ref())?.game();
+            let series = rummikub_of(&game)?.game();
             let round = series.round();
             if round.is_over() {
                 return None;
@@ -57,12 +57,12 @@ pub fn turns(stored: &StoredTable) -> anyhow::Result<(RuleSet, Vec<Turn>)> {
                 round.has_melded(seat),
             ))
         });
-        games::replay_action(game.as_mut(), action.actor, &logged)
+        games::replay_action(&mut game, action.actor, &logged)
             .map_err(|e| anyhow::anyhow!("action {} does not replay: {e}", action.version))?;
         let Some((kind, seat, round_number, rack, table, melded)) = before else {
             continue;
         };
-        let series = rummikub_of(game.as_ref())
+        let series = rummikub_of(&game)
             .ok_or_else(|| anyhow::anyhow!("not a Rummikub game"))?
             .game();
         let round = series.round();
@@ -102,7 +102,7 @@ pub fn turns(stored: &StoredTable) -> anyhow::Result<(RuleSet, Vec<Turn>)> {
     }
     let rules = match rules {
         Some(rules) => rules,
-        None => rummikub_of(game.as_ref())
+        None => rummikub_of(&game)
             .ok_or_else(|| anyhow::anyhow!("not a Rummikub game"))?
             .game()
             .rules()
@@ -111,8 +111,8 @@ pub fn turns(stored: &StoredTable) -> anyhow::Result<(RuleSet, Vec<Turn>)> {
     Ok((rules, turns))
 }
 
-fn rummikub_of(game: &dyn games::TableGame) -> Option<&RummikubTable> {
-    game.as_any().downcast_ref::<RummikubTable>()
+fn rummikub_of(game: &games::TableGame) -> Option<&RummikubTable> {
+    game.rummikub()
 }
 
 fn names(tiles: &[Tile]) -> Vec<String> {

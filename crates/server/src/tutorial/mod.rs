@@ -20,7 +20,7 @@ use rummikub::{Action, Event, Round, RoundSetup, RuleSet, Set, Tile};
 use serde_json::json;
 
 use crate::error::ApiError;
-use crate::games::{ActionError, RumisTable, TableGame};
+use crate::games::{ActionError, Adapter, RumisTable};
 use crate::wire::{
     ErrorCode, Fairness, GameAction, GameKind, GameView, RefusalCode, ResultView, RumisAction,
     RumisMove, RumisSettings, RummikubAction, RummikubView, SeatKind, SeatView, Sets, TableStatus,
@@ -236,12 +236,11 @@ impl BuiltStep {
                 let mut after = table.clone();
                 match after.apply(*seat, action) {
                     Ok(_) => {}
-                    Err(ActionError::Refused(reason, why)) => {
-                        return Ok(refused(reason, Some(why)))
-                    }
-                    Err(ActionError::Illegal(reason) | ActionError::OutOfTurn(reason)) => {
-                        return Ok(refused(reason, None))
-                    }
+                    Err(
+                        e @ (ActionError::Refused(_)
+                        | ActionError::Illegal(_)
+                        | ActionError::OutOfTurn(_)),
+                    ) => return Ok(refused(e.to_string(), e.why())),
                     Err(e) => return Err(e.into()),
                 }
                 let done = rumis_goal(self.def.goal, &after, *seat);
@@ -304,7 +303,7 @@ impl BuiltStep {
             Built::Rumis { table, seat } => {
                 let seats = table.seat_count();
                 let result = table.result();
-                let state = table.view(Some(*seat), true, &default_names(seats));
+                let state = table.view_wire(Some(*seat), true, &default_names(seats));
                 (
                     GameKind::Rumis,
                     *seat,
