@@ -269,7 +269,8 @@ async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every
         let seat = views[0]["to_move"].as_u64().unwrap() as usize;
         let legal = &views[seat]["rumis"]["legal"][0];
         assert!(legal.is_object(), "the player to move has a legal move");
-        let placing = json!({"type": "rumis_place", "stone": legal["stone"], "cells": legal["cells"]});
+        let placing =
+            json!({"type": "rumis_place", "stone": legal["stone"], "cells": legal["cells"]});
         let action = json!({"type": "action", "version": version, "action": placing});
         players[seat]
             .socket

@@ -85,10 +85,7 @@ fn routes(options: &HubOptions) -> OpenApiRouter<Arc<Hub>> {
         .routes(json_writes(routes!(tables::act)))
         .routes(json_writes(routes!(tables::check)))
         .routes(routes!(tables::hint))
-        .routes(json_writes(routes!(
-            tables::hand_to_bot,
-            tables::take_back
-        )))
+        .routes(json_writes(routes!(tables::hand_to_bot, tables::take_back)))
         .routes(json_writes(routes!(tables::rename)))
         .routes(routes!(tables::replay))
         .routes(routes!(crate::reviews::route::review))

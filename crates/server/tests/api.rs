@@ -208,9 +208,15 @@ async fn the_placement_check_explains_why_a_ghost_is_red() {
         let token = token.clone();
         async move { server.post_as(&path, &token, &body.to_string()).await }
     };
-    let (_, ok) = check(json!({"type": "rumis_place", "stone": "I4", "cells": [[0,0,0],[1,0,0],[2,0,0],[3,0,0]]})).await;
+    let (_, ok) = check(
+        json!({"type": "rumis_place", "stone": "I4", "cells": [[0,0,0],[1,0,0],[2,0,0],[3,0,0]]}),
+    )
+    .await;
     assert_eq!(ok, json!({"legal": true}));
-    let (_, off) = check(json!({"type": "rumis_place", "stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]})).await;
+    let (_, off) = check(
+        json!({"type": "rumis_place", "stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]}),
+    )
+    .await;
     assert_eq!(off["legal"], false);
     assert!(off["reason"].as_str().unwrap().contains("outside"), "{off}");
 }
@@ -741,7 +747,8 @@ async fn refusals_and_events_carry_keys_with_parameters_and_their_rule() {
         .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
         .await;
     let token = tokens[0].clone().unwrap();
-    let floating = json!({"type": "rumis_place", "stone": "I4", "cells": [[0,0,1],[1,0,1],[2,0,1],[3,0,1]]});
+    let floating =
+        json!({"type": "rumis_place", "stone": "I4", "cells": [[0,0,1],[1,0,1],[2,0,1],[3,0,1]]});
     let (status, refusal) = server.act(&id, &token, 0, floating.clone()).await;
     assert_eq!(status, 409, "{refusal}");
     assert_eq!(refusal["why"]["code"], "hole_under", "{refusal}");
@@ -758,7 +765,8 @@ async fn refusals_and_events_carry_keys_with_parameters_and_their_rule() {
         )
         .await;
     assert_eq!(check["why"], refusal["why"]);
-    let off = json!({"type": "rumis_place", "stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]});
+    let off =
+        json!({"type": "rumis_place", "stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]});
     let (_, check) = server
         .post_as(&format!("/api/tables/{id}/check"), &token, &off.to_string())
         .await;

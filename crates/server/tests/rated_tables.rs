@@ -139,7 +139,12 @@ async fn a_rated_table_whose_seats_are_not_all_taken_in_ten_minutes_is_cancelled
     assert_eq!(code(&hand), (409, "table_cancelled".into()));
     let token = created.body["you"]["token"].as_str().unwrap();
     let (status, refused) = server
-        .act(&id, token, 0, json!({"type": "rumis_move", "move": "L4 a1 b1 c1 a2"}))
+        .act(
+            &id,
+            token,
+            0,
+            json!({"type": "rumis_move", "move": "L4 a1 b1 c1 a2"}),
+        )
         .await;
     assert_eq!(
         (status, refused["code"].clone()),

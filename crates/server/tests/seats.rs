@@ -327,7 +327,14 @@ async fn seats_go_to_bots_only_when_their_player_is_away_and_come_back() {
     assert_eq!(server.act(&id, &ana, 0, legal).await.0, 200);
     server.wait_for(&id, None, |v| v["version"] == 2).await;
     // Bo's token may not act for the bot, and only Bo may take the seat back.
-    let (status, answer) = server.act(&id, &bo, 2, json!({"type": "rumis_move", "move": "D2 a1 a1"})).await;
+    let (status, answer) = server
+        .act(
+            &id,
+            &bo,
+            2,
+            json!({"type": "rumis_move", "move": "D2 a1 a1"}),
+        )
+        .await;
     assert_eq!(status, 409);
     assert!(
         answer["error"].as_str().unwrap().contains("bot"),

@@ -245,7 +245,10 @@ async fn bad_tutorial_requests_get_specific_errors() {
         .await
         .unwrap();
     assert_eq!(response.status().as_u16(), 415);
-    let huge = format!(r#"{{"type": "rumis_move", "move": "{}"}}"#, "a".repeat(100_000));
+    let huge = format!(
+        r#"{{"type": "rumis_move", "move": "{}"}}"#,
+        "a".repeat(100_000)
+    );
     let response = server
         .client
         .post(format!("{}/api/tutorial/rumis/1/check", server.base))

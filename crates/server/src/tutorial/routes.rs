@@ -14,7 +14,9 @@ use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
 use crate::transport::RateLimiter;
-use crate::wire::{ErrorBody, ErrorCode, GameAction, GameKind, Tutorial, TutorialCheck, WireAction};
+use crate::wire::{
+    ErrorBody, ErrorCode, GameAction, GameKind, Tutorial, TutorialCheck, WireAction,
+};
 
 /// The limits of the tutorial's checks.
 #[derive(Clone, Debug)]

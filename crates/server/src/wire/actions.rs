@@ -86,8 +86,12 @@ pub enum WireAction {
 impl From<WireAction> for GameAction {
     fn from(action: WireAction) -> GameAction {
         match action {
-            WireAction::RumisMove { notation } => GameAction::Rumis(RumisAction::Notation { notation }),
-            WireAction::RumisPlace { stone, cells } => GameAction::Rumis(RumisAction::Cells { stone, cells }),
+            WireAction::RumisMove { notation } => {
+                GameAction::Rumis(RumisAction::Notation { notation })
+            }
+            WireAction::RumisPlace { stone, cells } => {
+                GameAction::Rumis(RumisAction::Cells { stone, cells })
+            }
             WireAction::Play { table } => GameAction::Rummikub(RummikubAction::Play { table }),
             WireAction::Draw => GameAction::Rummikub(RummikubAction::Draw),
             WireAction::Redeal => GameAction::Rummikub(RummikubAction::Redeal),
@@ -100,8 +104,12 @@ impl From<WireAction> for GameAction {
 impl From<GameAction> for WireAction {
     fn from(action: GameAction) -> WireAction {
         match action {
-            GameAction::Rumis(RumisAction::Notation { notation }) => WireAction::RumisMove { notation },
-            GameAction::Rumis(RumisAction::Cells { stone, cells }) => WireAction::RumisPlace { stone, cells },
+            GameAction::Rumis(RumisAction::Notation { notation }) => {
+                WireAction::RumisMove { notation }
+            }
+            GameAction::Rumis(RumisAction::Cells { stone, cells }) => {
+                WireAction::RumisPlace { stone, cells }
+            }
             GameAction::Rummikub(RummikubAction::Play { table }) => WireAction::Play { table },
             GameAction::Rummikub(RummikubAction::Draw) => WireAction::Draw,
             GameAction::Rummikub(RummikubAction::Redeal) => WireAction::Redeal,
@@ -134,7 +142,9 @@ impl utoipa::PartialSchema for WireAction {
                         .enum_values(Some([kind.name()])),
                 )
                 .required("type")
-                .additional_properties(Some(AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false)));
+                .additional_properties(Some(
+                    AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false),
+                ));
             for field in kind.fields() {
                 let schema = match *field {
                     "move" => "RumisMove",
@@ -232,7 +242,11 @@ enum ActionField {
 }
 
 /// Sets a field read once; a second one is refused.
-fn once<T, E: serde::de::Error>(slot: &mut Option<T>, name: &'static str, value: T) -> Result<(), E> {
+fn once<T, E: serde::de::Error>(
+    slot: &mut Option<T>,
+    name: &'static str,
+    value: T,
+) -> Result<(), E> {
     if slot.replace(value).is_some() {
         return Err(E::duplicate_field(name));
     }
@@ -256,7 +270,8 @@ impl<'de> serde::de::Visitor<'de> for WireActionVisitor {
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<WireAction, A::Error> {
         use serde::de::Error;
-        let (mut kind, mut notation, mut stone, mut cells, mut table) = (None, None, None, None, None);
+        let (mut kind, mut notation, mut stone, mut cells, mut table) =
+            (None, None, None, None, None);
         while let Some(field) = map.next_key::<ActionField>()? {
             match field {
                 ActionField::Type => once(&mut kind, "type", map.next_value::<ActionType>()?)?,
@@ -283,17 +298,20 @@ impl<'de> serde::de::Visitor<'de> for WireActionVisitor {
                 )));
             }
         }
-        let needs = |what: &str| A::Error::custom(format!("a `{}` action needs {what}", kind.name()));
+        let needs =
+            |what: &str| A::Error::custom(format!("a `{}` action needs {what}", kind.name()));
         Ok(match kind {
             ActionType::RumisMove => WireAction::RumisMove {
-                notation: notation.ok_or_else(|| needs("`move`: a move like \"L4 a1:1 b1:1 c1:1 a2:1\""))?,
+                notation: notation
+                    .ok_or_else(|| needs("`move`: a move like \"L4 a1:1 b1:1 c1:1 a2:1\""))?,
             },
             ActionType::RumisPlace => WireAction::RumisPlace {
                 stone: stone.ok_or_else(|| needs("`stone`: a stone code like \"L4\""))?,
                 cells: cells.ok_or_else(|| needs("`cells`: a list of [x, y, z] cells"))?,
             },
             ActionType::Play => WireAction::Play {
-                table: table.ok_or_else(|| needs("`table`: the whole new table as lists of tiles"))?,
+                table: table
+                    .ok_or_else(|| needs("`table`: the whole new table as lists of tiles"))?,
             },
             ActionType::Draw => WireAction::Draw,
             ActionType::Redeal => WireAction::Redeal,

@@ -121,7 +121,10 @@ fn one_of(description: &str, values: Vec<String>) -> RefOr<Schema> {
 impl utoipa::PartialSchema for ScenarioKey {
     fn schema() -> RefOr<Schema> {
         let keys = rumis::Scenario::builtins().into_iter().map(|s| s.key);
-        one_of("A built-in scenario's key; see `/api/meta`.", keys.collect())
+        one_of(
+            "A built-in scenario's key; see `/api/meta`.",
+            keys.collect(),
+        )
     }
 }
 

@@ -21,7 +21,10 @@ fn an_integer_is_written_as_one() {
     }
     let error =
         read::<ActionRequest>(r#"{"version": 1e1, "action": {"type": "draw"}}"#).unwrap_err();
-    assert!(error.starts_with("version: invalid type: floating point"), "{error}");
+    assert!(
+        error.starts_with("version: invalid type: floating point"),
+        "{error}"
+    );
 }
 
 /// Every action reads back as the same action, and is written again exactly as it
@@ -43,8 +46,7 @@ fn logged_actions_read_back_as_they_were_stored() {
     }
     // The type may come after the fields; a stone's alias is written as its code.
     let cells: GameAction =
-        read(r#"{"cells": [[0, 0, 0], [1, 0, 0]], "stone": "l4", "type": "rumis_place"}"#)
-            .unwrap();
+        read(r#"{"cells": [[0, 0, 0], [1, 0, 0]], "stone": "l4", "type": "rumis_place"}"#).unwrap();
     assert_eq!(
         serde_json::to_string(&cells).unwrap(),
         r#"{"type":"rumis_place","stone":"L4","cells":[[0,0,0],[1,0,0]]}"#
@@ -60,24 +62,60 @@ fn a_malformed_action_says_what_is_wrong() {
         let error = wrong(text);
         assert!(error.contains(what), "{text}: {error}");
     };
-    says(r#"{"type": "rumis_move", "move": "X9 a1"}"#, "move: unknown stone `X9`");
-    says(r#"{"type": "rumis_move", "move": "L4 a1 b1 c1 zz"}"#, "`zz` is not a cell");
-    says(r#"{"type": "rumis_move", "move": "L4"}"#, "a move needs the stone's cells");
-    let long = format!(r#"{{"type": "rumis_move", "move": "L4 {}"}}"#, "a1 ".repeat(80));
+    says(
+        r#"{"type": "rumis_move", "move": "X9 a1"}"#,
+        "move: unknown stone `X9`",
+    );
+    says(
+        r#"{"type": "rumis_move", "move": "L4 a1 b1 c1 zz"}"#,
+        "`zz` is not a cell",
+    );
+    says(
+        r#"{"type": "rumis_move", "move": "L4"}"#,
+        "a move needs the stone's cells",
+    );
+    let long = format!(
+        r#"{{"type": "rumis_move", "move": "L4 {}"}}"#,
+        "a1 ".repeat(80)
+    );
     says(&long, "at most 200 characters");
-    says(r#"{"type": "rumis_place", "stone": "Q4", "cells": []}"#, "stone: unknown stone `Q4`");
-    says(r#"{"type": "rumis_place", "stone": "D2", "cells": [[0, 0, 64]]}"#, "0 to 63");
-    says(r#"{"stone": "D2", "cells": [[0, 0, 1.5]], "type": "rumis_place"}"#, "cells[0][2]: invalid type: floating point");
-    says(r#"{"type": "rumis_place", "stone": "D2"}"#, "a `rumis_place` action needs `cells`");
-    says(r#"{"type": "play", "table": [["r7", "r8", "r99"]]}"#, "table[0][2]: ");
+    says(
+        r#"{"type": "rumis_place", "stone": "Q4", "cells": []}"#,
+        "stone: unknown stone `Q4`",
+    );
+    says(
+        r#"{"type": "rumis_place", "stone": "D2", "cells": [[0, 0, 64]]}"#,
+        "0 to 63",
+    );
+    says(
+        r#"{"stone": "D2", "cells": [[0, 0, 1.5]], "type": "rumis_place"}"#,
+        "cells[0][2]: invalid type: floating point",
+    );
+    says(
+        r#"{"type": "rumis_place", "stone": "D2"}"#,
+        "a `rumis_place` action needs `cells`",
+    );
+    says(
+        r#"{"type": "play", "table": [["r7", "r8", "r99"]]}"#,
+        "table[0][2]: ",
+    );
     says(r#"{"type": "play", "table": [["r7", "r8", "r99"]]}"#, "r99");
     says(r#"{"type": "play"}"#, "a `play` action needs `table`");
     says(r#"{"type": "jump"}"#, "type: unknown variant `jump`");
-    says(r#"{"type": "draw", "move": "L4 a1 b1 c1 a2"}"#, "a `draw` action has no `move`");
-    says(r#"{"type": "draw", "type": "redeal"}"#, "duplicate field `type`");
+    says(
+        r#"{"type": "draw", "move": "L4 a1 b1 c1 a2"}"#,
+        "a `draw` action has no `move`",
+    );
+    says(
+        r#"{"type": "draw", "type": "redeal"}"#,
+        "duplicate field `type`",
+    );
     says(r#"{"type": "draw", "ply": 1}"#, "unknown field `ply`");
     // The forms without a type (the log's before) are refused.
-    says(r#"{"move": "L4 a1 b1 c1 a2"}"#, "an action needs its `type`");
+    says(
+        r#"{"move": "L4 a1 b1 c1 a2"}"#,
+        "an action needs its `type`",
+    );
     says(r#"{}"#, "an action needs its `type`");
     says(r#"5"#, "invalid type");
     let many = format!(
