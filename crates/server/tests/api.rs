@@ -157,6 +157,16 @@ async fn bad_actions_get_a_clear_error_and_change_nothing() {
     )
     .await;
     refused(&server, &id, &first, "{not json", 400, "malformed").await;
+    // A body is an object: not the fields of one in an array.
+    refused(
+        &server,
+        &id,
+        &first,
+        r#"[0, {"type": "rumis_move", "move": "X9 a1"}]"#,
+        400,
+        "must be a JSON object",
+    )
+    .await;
     refused(
         &server,
         &id,
