@@ -149,7 +149,7 @@ test("board-palette: the six colours apart for colour-blind eyes, each with its 
   await myTurn(page);
   const v = await api("GET", `/api/tables/${t.id}`, undefined, t.token);
   const p = v.rumis.legal[0];
-  await api("POST", `/api/tables/${t.id}/actions`, { version: v.version, action: { stone: p.stone, cells: p.cells } }, t.token);
+  await api("POST", `/api/tables/${t.id}/actions`, { version: v.version, action: { type: "rumis_place", stone: p.stone, cells: p.cells } }, t.token);
   await page.locator(tid("history-5")).waitFor({ timeout: 20_000 });
   const seen = await page.evaluate(() => {
     const chips = (sel: string) => [...document.querySelectorAll<HTMLElement>(`${sel} .chip`)].map((c) => [c.dataset.colour!, c.dataset.symbol!, getComputedStyle(c).backgroundColor, getComputedStyle(c, "::before").content]);
@@ -290,7 +290,7 @@ test("board-towers: a mark behind a tower is picked; a refusal moves nothing", a
     const mine = await api("GET", `/api/tables/${made.id}`, undefined, tokens[seat]);
     const top = (m: any) => Math.max(...m.cells.map((c: number[]) => c[2]));
     const best = [...mine.rumis.legal].sort((a, b) => top(b) - top(a) || b.cells.length - a.cells.length)[0];
-    await api("POST", `/api/tables/${made.id}/actions`, { version: mine.version, action: { stone: best.stone, cells: best.cells } }, tokens[seat]);
+    await api("POST", `/api/tables/${made.id}/actions`, { version: mine.version, action: { type: "rumis_place", stone: best.stone, cells: best.cells } }, tokens[seat]);
   }
   expect(found, "no mark was ever hidden behind a tower in 40 turns").toBeTruthy();
   const f = found!;
@@ -445,7 +445,7 @@ async function playMoves(api: Api, id: string, token: string, n: number) {
     const v = await viewWhen(api, id, token, myRumisTurn, "my turn");
     if (v.over) return;
     const p = v.rumis.legal[Math.floor(v.rumis.legal.length / 2)];
-    await api("POST", `/api/tables/${id}/actions`, { version: v.version, action: { stone: p.stone, cells: p.cells } }, token);
+    await api("POST", `/api/tables/${id}/actions`, { version: v.version, action: { type: "rumis_place", stone: p.stone, cells: p.cells } }, token);
   }
 }
 
@@ -455,7 +455,7 @@ async function playRumisOut(api: Api, id: string, token: string) {
     const v = await viewWhen(api, id, token, myRumisTurn, "my turn or the end");
     if (v.over) return v;
     const p = v.rumis.legal[0];
-    await api("POST", `/api/tables/${id}/actions`, { version: v.version, action: { stone: p.stone, cells: p.cells } }, token).catch(() => null);
+    await api("POST", `/api/tables/${id}/actions`, { version: v.version, action: { type: "rumis_place", stone: p.stone, cells: p.cells } }, token).catch(() => null);
   }
   throw new Error("the Rumis game did not end in 200 of my moves");
 }

@@ -93,7 +93,7 @@ test("lang: German and English, the rules pages, a German refusal, suggestions, 
   {
     // Said from the server's `why` (the code and rule the check endpoint gives too).
     const whyCode = await page.locator(tid("error")).getAttribute("data-why");
-    const checked = await api("POST", `/api/tables/${t1.id}/check`, { stone: "D2", cells: illegal }, t1.token);
+    const checked = await api("POST", `/api/tables/${t1.id}/check`, { type: "rumis_place", stone: "D2", cells: illegal }, t1.token);
     expect({ legal: checked.legal, code: checked.why?.code, rule: checked.why?.rule }, "the check endpoint's reason is the refusal's").toEqual({ legal: false, code: whyCode, rule });
     expect(said, "the refusal is the engine's English").not.toMatch(/[a-z]+'s |is outside|would leave/);
   }

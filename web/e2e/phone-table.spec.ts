@@ -177,7 +177,7 @@ for (const locale of ["en-US", "de-DE"]) {
     for (let i = 0; i < 2; i++) {
       const v = await apiTurn(api, t.id, t.token);
       const p = v.rumis.legal[Math.floor(v.rumis.legal.length / 2)];
-      await api("POST", `/api/tables/${t.id}/actions`, { version: v.version, action: { stone: p.stone, cells: p.cells } }, t.token);
+      await api("POST", `/api/tables/${t.id}/actions`, { version: v.version, action: { type: "rumis_place", stone: p.stone, cells: p.cells } }, t.token);
     }
     await apiTurn(api, t.id, t.token);
     const { phone, desk } = await openBoth(open, locale, `rumis-${lang}`);
@@ -225,7 +225,7 @@ for (const locale of ["en-US", "de-DE"]) {
     const flashes = Number((await phone.locator(tid("rumis-viewport")).getAttribute("data-flashes")) ?? 0);
     const v = await apiTurn(api, t.id, t.token);
     const p = v.rumis.legal[0];
-    await api("POST", `/api/tables/${t.id}/actions`, { version: v.version, action: { stone: p.stone, cells: p.cells } }, t.token);
+    await api("POST", `/api/tables/${t.id}/actions`, { version: v.version, action: { type: "rumis_place", stone: p.stone, cells: p.cells } }, t.token);
     await myTurn(phone, before + 1);
     const after = await api("GET", `/api/tables/${t.id}`, undefined, t.token);
     const botColour = after.rumis.colours.find((c: any) => c.owner === 1).colour;

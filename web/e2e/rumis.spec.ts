@@ -125,7 +125,7 @@ test("rumis: a whole practice game against the bot through the UI", async ({ pag
           await expect(page.locator(tid("ghost-status")), "a red ghost").toHaveAttribute("data-legal", "false");
           const reason = await waitAttr(page, "ghost-status", "data-reason", (r) => !!r, 10_000, "(reason)");
           const whyCode = await page.locator(tid("ghost-status")).getAttribute("data-why");
-          const checked = await api("POST", `/api/tables/${id}/check`, { stone: move.stone, cells: bad.cells }, token);
+          const checked = await api("POST", `/api/tables/${id}/check`, { type: "rumis_place", stone: move.stone, cells: bad.cells }, token);
           expect(whyCode, "the red ghost's reason code").toBeTruthy();
           expect(checked.why?.code, "the check endpoint's reason is the red ghost's").toBe(whyCode);
           const ghostRule = await page.locator(tid("ghost-status")).getAttribute("data-rule");
@@ -294,7 +294,7 @@ test("dismantle: a marked stone taken off by pointing and Place, and placed agai
     v = await viewWhen(api, t1.id, t1.token, (w) => w.over || (w.to_move === 0 && (w.rumis.removing || w.rumis.legal.length > 0)), "my turn");
     if (v.over || v.rumis.removing) break;
     const m = v.rumis.legal[0];
-    await api("POST", `/api/tables/${t1.id}/actions`, { version: v.version, action: { stone: m.stone, cells: m.cells } }, t1.token).catch(() => {});
+    await api("POST", `/api/tables/${t1.id}/actions`, { version: v.version, action: { type: "rumis_place", stone: m.stone, cells: m.cells } }, t1.token).catch(() => {});
   }
   expect(v && !v.over && v.rumis.removing, "the dismantling phase came to my turn").toBeTruthy();
   await openSeat(page, base, t1.id, t1.token);

@@ -1,5 +1,5 @@
 // Typed client for the rumi server API (docs/server-api.md). The wire types are generated
-// from the server's (crates/server/src/wire.rs) into src/generated/api.ts.
+// from the server's (crates/server/src/wire/) into src/generated/api.ts.
 import type {
   BotMeta,
   CheckResult,
@@ -39,8 +39,6 @@ export type {
   Meta,
   PlacementView as Placement,
   RulesView as RummikubRules,
-  RumisAction,
-  RummikubAction,
   RummikubView,
   RumisView,
   ScenarioMeta,
@@ -137,7 +135,7 @@ export const api = {
   act: (id: string, token: string | null, version: number, action: GameAction) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/actions`, { version, action }, token),
   check: (id: string, token: string | null, placement: PlacementView) =>
-    call<CheckResult>("POST", `/api/tables/${enc(id)}/check`, placement, token),
+    call<CheckResult>("POST", `/api/tables/${enc(id)}/check`, placing(placement), token),
   seatToBot: (id: string, token: string | null, seat: number, bot: string) =>
     call<unknown>("POST", `/api/tables/${enc(id)}/seats/${seat}/bot`, { bot }, token),
   /** Takes your own seat back from the bot it was handed to. */
@@ -172,6 +170,11 @@ export async function joinAs(id: string, typed: string, guest: string): Promise<
 
 /** The bots a game offers (names for seat requests, with level and description): the
  * server's registry from `/api/meta`, none until it has arrived. */
+/** The action that places a Rumis placement (a legal one of the view's, or the board's). */
+export function placing(placement: PlacementView): GameAction {
+  return { type: "rumis_place", stone: placement.stone, cells: placement.cells };
+}
+
 export function botsOf(meta: Meta | null, game: string): BotMeta[] {
   return meta ? (game === "rumis" ? meta.rumis.bots : meta.rummikub.bots) : [];
 }

@@ -572,7 +572,8 @@ async fn player(
 pub(crate) fn choose(view: &Value, rng: &mut ChaCha8Rng) -> Value {
     if let Some(legal) = view["rumis"]["legal"].as_array() {
         if !legal.is_empty() {
-            return legal[rng.gen_range(0..legal.len())].clone();
+            let placement = &legal[rng.gen_range(0..legal.len())];
+            return json!({"type": "rumis_place", "stone": placement["stone"], "cells": placement["cells"]});
         }
     }
     if view["rummikub"]["round_over"].is_object() {

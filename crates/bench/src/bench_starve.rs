@@ -399,7 +399,7 @@ async fn hint_loop(
             table = None;
             continue;
         };
-        let action = json!({"stone": best["stone"], "cells": best["cells"]});
+        let action = json!({"type": "rumis_place", "stone": best["stone"], "cells": best["cells"]});
         let _ = http
             .post(format!("{base}/api/tables/{id}/actions"))
             .header("X-Seat-Token", token)

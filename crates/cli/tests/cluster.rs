@@ -267,9 +267,11 @@ async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every
             break;
         }
         let seat = views[0]["to_move"].as_u64().unwrap() as usize;
-        let legal = views[seat]["rumis"]["legal"][0].clone();
+        let legal = &views[seat]["rumis"]["legal"][0];
         assert!(legal.is_object(), "the player to move has a legal move");
-        let action = json!({"type": "action", "version": version, "action": legal});
+        let placing =
+            json!({"type": "rumis_place", "stone": legal["stone"], "cells": legal["cells"]});
+        let action = json!({"type": "action", "version": version, "action": placing});
         players[seat]
             .socket
             .send(Message::Text(action.to_string().into()))

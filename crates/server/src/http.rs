@@ -7,14 +7,16 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get, post, MethodRouter};
+use axum::routing::{any, get};
 use axum::{Json, Router};
 use rumis::{Scenario, Variant};
 use utoipa::OpenApi;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::error::{ApiError, ErrorKind};
 use crate::games::bots;
-use crate::hub::{Hub, MAX_NAME_CHARS};
+use crate::hub::{Hub, HubOptions, MAX_NAME_CHARS};
 use crate::wire::*;
 
 pub(crate) mod accounts;
@@ -23,75 +25,15 @@ mod passkeys;
 mod players;
 mod tables;
 
-/// The OpenAPI document, generated from the wire types and the handlers below.
+/// The frame of the OpenAPI document: what no route says. Its paths come from
+/// [`routes`], where each route is declared once.
 #[derive(OpenApi)]
 #[openapi(
     info(
         title = "rumi",
         description = "Rumis and Rummikub tables: the lobby, seats, actions, views, replays. See docs/server-api.md."
     ),
-    paths(
-        openapi_json,
-        health,
-        meta,
-        tables::open_tables,
-        tables::create_table,
-        tables::table_view,
-        tables::join,
-        tables::claim,
-        tables::act,
-        tables::check,
-        tables::hint,
-        tables::hand_to_bot,
-        tables::take_back,
-        tables::rename,
-        tables::replay,
-        tables::rematch,
-        crate::reviews::route::review,
-        crate::live::websocket,
-        accounts::sign_up,
-        accounts::sign_in,
-        accounts::sign_out,
-        accounts::sign_out_everywhere,
-        accounts::me,
-        accounts::reauth,
-        accounts::change_password,
-        accounts::delete_account,
-        accounts::my_data,
-        players::user,
-        players::leaderboard,
-        players::my_games,
-        players::adopt_seats,
-        players::challenges,
-        players::decline,
-        players::blocks,
-        players::block,
-        players::unblock,
-        passkeys::list,
-        passkeys::start,
-        passkeys::finish,
-        passkeys::remove,
-        passkeys::sign_in_start,
-        passkeys::sign_in_finish,
-        crate::tutorial::routes::tutorial,
-        crate::tutorial::routes::check_step,
-        crate::analysis::routes::rummikub,
-        crate::analysis::routes::rumis,
-        crate::analysis::routes::rumis_best,
-        crate::puzzles::routes::list,
-        crate::puzzles::routes::daily,
-        crate::puzzles::routes::puzzle,
-        crate::puzzles::routes::check,
-        crate::puzzles::routes::solution,
-        crate::solo::routes::levels,
-        crate::solo::routes::build,
-        crate::solo::routes::place,
-        crate::solo::routes::finishable,
-        crate::solo::routes::hint,
-        crate::solo::routes::bests,
-        crate::solo::routes::record
-    ),
-    components(schemas(ClientMessage, ServerMessage))
+    components(schemas(ClientMessage, ServerMessage, TableId, SeatToken))
 )]
 pub struct ApiDoc;
 
@@ -126,107 +68,69 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// Every documented route, declared once: each handler's `#[utoipa::path]` gives both
+/// the route the router serves and the operation the document lists.
+fn routes(options: &HubOptions) -> OpenApiRouter<Arc<Hub>> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(openapi_json))
+        .routes(routes!(meta))
+        .routes(routes!(health))
+        .routes(json_writes(routes!(
+            tables::open_tables,
+            tables::create_table
+        )))
+        .routes(routes!(tables::table_view))
+        .routes(json_writes(routes!(tables::join)))
+        .routes(json_writes(routes!(tables::claim)))
+        .routes(json_writes(routes!(tables::act)))
+        .routes(json_writes(routes!(tables::check)))
+        .routes(routes!(tables::hint))
+        .routes(json_writes(routes!(tables::hand_to_bot, tables::take_back)))
+        .routes(json_writes(routes!(tables::rename)))
+        .routes(routes!(tables::replay))
+        .routes(routes!(crate::reviews::route::review))
+        .routes(json_writes(routes!(tables::rematch)))
+        .routes(routes!(crate::live::websocket))
+        .routes(json_writes(routes!(accounts::sign_up)))
+        .routes(json_writes(routes!(accounts::sign_in, accounts::sign_out)))
+        .routes(json_writes(routes!(accounts::sign_out_everywhere)))
+        .routes(json_writes(routes!(accounts::me, accounts::delete_account)))
+        .routes(json_writes(routes!(accounts::change_password)))
+        .routes(json_writes(routes!(accounts::reauth)))
+        .routes(routes!(accounts::my_data))
+        .routes(routes!(players::my_games))
+        .routes(json_writes(routes!(players::adopt_seats)))
+        .routes(routes!(players::challenges))
+        .routes(json_writes(routes!(players::blocks, players::block)))
+        .routes(json_writes(routes!(players::unblock)))
+        .routes(json_writes(routes!(players::decline)))
+        .routes(routes!(passkeys::list))
+        .routes(json_writes(routes!(passkeys::start)))
+        .routes(json_writes(routes!(passkeys::finish)))
+        .routes(json_writes(routes!(passkeys::remove)))
+        .routes(json_writes(routes!(passkeys::sign_in_start)))
+        .routes(json_writes(routes!(passkeys::sign_in_finish)))
+        .routes(routes!(players::user))
+        .routes(routes!(players::leaderboard))
+        .merge(crate::tutorial::routes(Default::default()))
+        .merge(crate::analysis::routes::routes(Default::default()))
+        .merge(crate::puzzles::routes(
+            options.puzzles.clone(),
+            options.clock.clone(),
+        ))
+        .merge(crate::solo::routes(options.solo.clone()))
+}
+
 /// The router: the API, and the built browser client (or a page that says how to
 /// build it) for every other path.
 pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
-    let api = Router::new()
-        .route("/api/openapi.json", get(openapi_json))
-        .route("/api/meta", get(meta))
-        .route("/api/health", get(health))
+    let (api, _) = routes(hub.options()).split_for_parts();
+    let api = api
         .route("/metrics", get(metrics))
-        .route(
-            "/api/tables",
-            json_writes(get(tables::open_tables).post(tables::create_table)),
-        )
-        .route("/api/tables/{id}", get(tables::table_view))
-        .route("/api/tables/{id}/join", json_writes(post(tables::join)))
-        .route("/api/tables/{id}/claim", json_writes(post(tables::claim)))
-        .route("/api/tables/{id}/actions", json_writes(post(tables::act)))
-        .route("/api/tables/{id}/check", json_writes(post(tables::check)))
-        .route("/api/tables/{id}/hint", get(tables::hint))
-        .route(
-            "/api/tables/{id}/seats/{seat}/bot",
-            json_writes(post(tables::hand_to_bot).delete(tables::take_back)),
-        )
-        .route(
-            "/api/tables/{id}/seats/{seat}/name",
-            json_writes(post(tables::rename)),
-        )
-        .route("/api/tables/{id}/replay", get(tables::replay))
-        .route(
-            "/api/tables/{id}/review",
-            get(crate::reviews::route::review),
-        )
-        .route(
-            "/api/tables/{id}/rematch",
-            json_writes(post(tables::rematch)),
-        )
-        .route("/api/tables/{id}/ws", get(crate::live::websocket))
-        .route("/api/accounts", json_writes(post(accounts::sign_up)))
-        .route(
-            "/api/session",
-            json_writes(post(accounts::sign_in).delete(accounts::sign_out)),
-        )
-        .route(
-            "/api/sessions",
-            json_writes(axum::routing::delete(accounts::sign_out_everywhere)),
-        )
-        .route(
-            "/api/me",
-            json_writes(get(accounts::me).delete(accounts::delete_account)),
-        )
-        .route(
-            "/api/me/password",
-            json_writes(post(accounts::change_password)),
-        )
-        .route("/api/me/reauth", json_writes(post(accounts::reauth)))
-        .route("/api/me/data", get(accounts::my_data))
-        .route("/api/me/games", get(players::my_games))
-        .route("/api/me/seats", json_writes(post(players::adopt_seats)))
-        .route("/api/me/challenges", get(players::challenges))
-        .route(
-            "/api/me/blocks",
-            json_writes(get(players::blocks).post(players::block)),
-        )
-        .route(
-            "/api/me/blocks/{name}",
-            json_writes(axum::routing::delete(players::unblock)),
-        )
-        .route(
-            "/api/tables/{id}/decline",
-            json_writes(post(players::decline)),
-        )
-        .route("/api/me/passkeys", get(passkeys::list))
-        .route("/api/me/passkeys/start", json_writes(post(passkeys::start)))
-        .route(
-            "/api/me/passkeys/finish",
-            json_writes(post(passkeys::finish)),
-        )
-        .route(
-            "/api/me/passkeys/{id}",
-            json_writes(axum::routing::delete(passkeys::remove)),
-        )
-        .route(
-            "/api/session/passkey/start",
-            json_writes(post(passkeys::sign_in_start)),
-        )
-        .route(
-            "/api/session/passkey/finish",
-            json_writes(post(passkeys::sign_in_finish)),
-        )
-        .route("/api/users/{name}", get(players::user))
-        .route("/api/leaderboard/{pool}", get(players::leaderboard))
         .route(
             "/api/{*rest}",
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
-        .merge(crate::tutorial::routes(Default::default()))
-        .merge(crate::analysis::routes::routes(Default::default()))
-        .merge(crate::puzzles::routes(
-            hub.options().puzzles.clone(),
-            hub.clock().clone(),
-        ))
-        .merge(crate::solo::routes(&hub))
         .with_state(hub);
     api.merge(crate::client::router(client))
 }
@@ -234,15 +138,18 @@ pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
 /// A route that writes: its POST (and a PUT, PATCH or DELETE with a body) must be sent
 /// as JSON (415 otherwise). Only on the methods a route has, so that a method it lacks
 /// still answers 405.
-fn json_writes(route: MethodRouter<Arc<Hub>>) -> MethodRouter<Arc<Hub>> {
-    route.route_layer(axum::middleware::from_fn(
-        crate::transport::json_writes_only,
-    ))
+pub(crate) fn json_writes(route: UtoipaMethodRouter<Arc<Hub>>) -> UtoipaMethodRouter<Arc<Hub>> {
+    route.map(|route| {
+        route.route_layer(axum::middleware::from_fn(
+            crate::transport::json_writes_only,
+        ))
+    })
 }
 
 /// The OpenAPI document as served.
 pub fn openapi_document() -> String {
-    let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serialises");
+    let doc = routes(&HubOptions::default()).into_openapi();
+    let mut doc = serde_json::to_value(doc).expect("the OpenAPI document serialises");
     crate::openapi::refine(&mut doc);
     serde_json::to_string_pretty(&doc).expect("the OpenAPI document serialises")
 }
@@ -303,7 +210,7 @@ async fn metrics(State(hub): State<Arc<Hub>>) -> impl IntoResponse {
 
 /// Scenarios with their variants and player counts, Rummikub presets, the bots.
 #[utoipa::path(get, path = "/api/meta", responses((status = 200, body = Meta)))]
-async fn meta() -> Json<Meta> {
+async fn meta(State(hub): State<Arc<Hub>>) -> Json<Meta> {
     let scenarios = Scenario::builtins()
         .iter()
         .map(|s| {
@@ -350,7 +257,8 @@ async fn meta() -> Json<Meta> {
             bots: bot_meta(GameKind::Rummikub),
         },
         limits: LimitsMeta {
-            handover_after_seconds: 60,
+            handover_after_seconds: u32::try_from(hub.options().handover_after.as_secs())
+                .unwrap_or(u32::MAX),
             max_name_chars: MAX_NAME_CHARS,
         },
     })

@@ -55,7 +55,7 @@ pub struct WsQuery {
 /// `state` messages arrive after every change (see `ClientMessage`, `ServerMessage`).
 /// The upgrade refuses a token in the address, and an unknown table, before upgrading.
 #[utoipa::path(get, path = "/api/tables/{id}/ws",
-    params(("id" = String, Path)),
+    params(("id" = crate::wire::TableId, Path)),
     responses(
         (status = 101, description = "Switching to the WebSocket protocol"),
         (status = 400, body = crate::wire::ErrorBody, description = "Not a WebSocket upgrade (its headers), a key that is not 16 bytes in base64, or a token in the address"),

@@ -1,15 +1,16 @@
-//! What the derived OpenAPI document cannot say by itself. `utoipa` writes a schema per
-//! wire type ([`crate::http::ApiDoc`]); this module tightens it to exactly what the
-//! server accepts, so that a request the document admits is one the server takes and
-//! one it forbids is one the server refuses (`schemathesis` checks both ways):
+//! What no single type or route can say in the OpenAPI document. Routes are declared
+//! once ([`crate::http`]) and each wire type carries its own schema, names and formats
+//! included (`wire::names`: scenarios, variants, presets and bots from the engine); this
+//! module adds only what spans several of them, so that a request the document admits
+//! is one the server takes and one it forbids is one the server refuses
+//! (`schemathesis` checks both ways):
 //!
-//! - values known only at run time: scenario keys, variants and their player counts,
-//!   rule presets, bot names;
-//! - rules across fields: a Rumis table has as many seats as players, the creator's
-//!   seat is a human one, a fixed seed is for practice tables only, bots sit only at bot
-//!   seats, each game takes only its own settings;
-//! - formats: table ids, seat tokens, names (the server trims them and refuses control
-//!   characters), the WebSocket upgrade's headers;
+//! - rules across fields: a Rumis table has as many seats as players and takes the
+//!   scenarios and variants made for that many, the creator's seat is a human one, a
+//!   fixed seed is for practice tables only, a seat names a bot of its own game, each
+//!   game takes only its own settings;
+//! - links from a created or joined seat to the routes that take its id and token;
+//! - the WebSocket upgrade's headers;
 //! - the answers every route may give (408, 413, 415, 429, 500, 503), all `ErrorBody`.
 
 use std::collections::BTreeMap;
@@ -19,15 +20,8 @@ use rumis::{Scenario, Setup, Variant};
 use serde_json::{json, Value};
 
 use crate::games;
-use crate::hub::MAX_NAME_CHARS;
 use crate::live::WEBSOCKET_KEY_PATTERN;
 use crate::wire::GameKind;
-
-/// Table ids: `t` and 12 hex digits (`hub::valid_table_id`).
-pub const TABLE_ID_PATTERN: &str = "^t[0-9a-fA-F]{12}$";
-
-/// A seat token: 32 hex digits; empty is the same as none (a spectator).
-pub const TOKEN_PATTERN: &str = "^([0-9a-fA-F]{32})?$";
 
 /// Seats are numbered from 0; a table has at most 6.
 pub const MAX_SEAT: usize = 5;
@@ -37,19 +31,6 @@ pub const RUMMIKUB_PRESETS: [&str; 2] = rummikub::rules::PRESETS;
 
 /// Rummikub tables seat 2 to 4 players.
 pub const RUMMIKUB_PLAYERS: [usize; 3] = [2, 3, 4];
-
-/// White space as Rust's `str::trim` sees it, less the control characters (which a
-/// name may not hold at all).
-const SPACE: &str = " \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}";
-
-/// Characters that hide or reorder text, which `names::clean_name` refuses.
-const HIDDEN: &str = "\u{e0000}-\u{e007f}\u{ad}\u{34f}\u{61c}\u{115f}\u{1160}\u{17b4}\u{17b5}\u{180b}-\u{180f}\u{200b}-\u{200f}\u{202a}-\u{202e}\u{2060}-\u{206f}\u{2800}\u{3164}\u{fe00}-\u{fe0f}\u{feff}\u{ffa0}";
-
-/// A seat name as `names::clean_name` takes it: no control or hidden characters, and
-/// at most [`MAX_NAME_CHARS`] characters once the white space around it is trimmed.
-fn name_pattern() -> String {
-    format!("^[{SPACE}]*[^\\x00-\\x1F\\x7F-\\x9F{HIDDEN}]{{0,{MAX_NAME_CHARS}}}[{SPACE}]*$")
-}
 
 /// The variants a scenario can be played in, in the engine's order (standard first),
 /// each with the player counts it takes on this board.
@@ -117,12 +98,8 @@ fn error_answer(description: &str) -> Value {
 /// that game's bot names.
 fn seat_request(game: GameKind) -> Value {
     let name = json!({
-        "type": ["string", "null"],
-        "pattern": name_pattern(),
-        "description": format!(
-            "Up to {MAX_NAME_CHARS} characters (white space around it is trimmed), no control \
-             or hidden characters, not like another seat's name; a default is given when missing."
-        ),
+        "description": "A default is given when missing.",
+        "oneOf": [{ "type": "null" }, schema_ref("SeatName")],
     });
     let mut bots: Vec<Value> = bot_names(game).into_iter().map(Value::from).collect();
     bots.push(Value::Null);
@@ -251,7 +228,6 @@ fn create_table_request(derived: &Value) -> Value {
         "then": { "anyOf": practice },
     }));
     let mut schema = derived.clone();
-    schema["properties"]["creator_seat"]["maximum"] = json!(MAX_SEAT);
     schema["allOf"] = Value::Array(rules);
     schema
 }
@@ -259,42 +235,9 @@ fn create_table_request(derived: &Value) -> Value {
 /// Tightens the derived document; see the module's documentation.
 pub fn refine(doc: &mut Value) {
     let schemas = &mut doc["components"]["schemas"];
-    let name = json!({ "type": ["string", "null"], "pattern": name_pattern() });
-
-    let scenarios: Vec<String> = Scenario::builtins().into_iter().map(|s| s.key).collect();
-    let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-    let rumis = &mut schemas["RumisSettings"]["properties"];
-    rumis["scenario"]["enum"] = json!(scenarios);
-    rumis["variant"]["enum"] = json!(variants);
-    rumis["players"]["minimum"] = json!(2);
-    rumis["players"]["maximum"] = json!(6);
-    schemas["RummikubSettings"]["properties"]["rules"]["enum"] = json!(RUMMIKUB_PRESETS);
-
     schemas["RumisSeatRequest"] = seat_request(GameKind::Rumis);
     schemas["RummikubSeatRequest"] = seat_request(GameKind::Rummikub);
-    let seat = &mut schemas["SeatRequest"]["properties"];
-    seat["name"] = name.clone();
-    let mut all_bots: Vec<&str> = bot_names(GameKind::Rumis);
-    for bot in bot_names(GameKind::Rummikub) {
-        if !all_bots.contains(&bot) {
-            all_bots.push(bot);
-        }
-    }
-    let mut nullable_bots: Vec<Value> = all_bots.iter().map(|&b| Value::from(b)).collect();
-    nullable_bots.push(Value::Null);
-    seat["bot"]["enum"] = Value::Array(nullable_bots);
     schemas["CreateTableRequest"] = create_table_request(&schemas["CreateTableRequest"]);
-
-    // A new name must say something: at least one character that is not white space.
-    schemas["NameRequest"]["properties"]["name"] = json!({
-        "type": "string",
-        "pattern": format!("^[{SPACE}]*[^\\x00-\\x1F\\x7F-\\x9F{HIDDEN}{SPACE}][^\\x00-\\x1F\\x7F-\\x9F{HIDDEN}]{{0,{}}}[{SPACE}]*$", MAX_NAME_CHARS - 1),
-    });
-    schemas["ClaimRequest"]["properties"]["name"] = name.clone();
-    let join = &mut schemas["JoinRequest"]["properties"];
-    join["name"] = name;
-    join["seat"]["maximum"] = json!(MAX_SEAT);
-    schemas["BotRequest"]["properties"]["bot"]["enum"] = json!(all_bots);
 
     add_links(doc);
     for (path, item) in doc["paths"].as_object_mut().into_iter().flatten() {
@@ -352,28 +295,6 @@ fn add_links(doc: &mut Value) {
 fn refine_operation(path: &str, method: &str, operation: &mut Value) {
     let has_body = operation.get("requestBody").is_some();
     let has_params = path.contains('{');
-    let params = operation
-        .get_mut("parameters")
-        .and_then(Value::as_array_mut);
-    for param in params.into_iter().flatten() {
-        let name = param["name"].as_str().unwrap_or_default().to_string();
-        match name.as_str() {
-            "id" => param["description"] = json!("The table's id (`t` and 12 hex digits)"),
-            "X-Seat-Token" => {
-                param["description"] =
-                    json!("The seat's secret token (32 hex digits); empty is the same as none")
-            }
-            _ => {}
-        }
-        let schema = &mut param["schema"];
-        match name.as_str() {
-            "id" => schema["pattern"] = json!(TABLE_ID_PATTERN),
-            "seat" => schema["maximum"] = json!(MAX_SEAT),
-            "X-Seat-Token" => schema["pattern"] = json!(TOKEN_PATTERN),
-            "objective" => schema["enum"] = json!(["tiles", "value"]),
-            _ => {}
-        }
-    }
     if path.ends_with("/ws") {
         let header = |name: &str, schema: Value| json!({ "name": name, "in": "header", "required": true, "schema": schema });
         let params = operation["parameters"].as_array_mut().expect("parameters");
@@ -465,9 +386,9 @@ mod tests {
                 for players in 2..=6u8 {
                     let settings = TableSettings::new(
                         GameSettings::Rumis(RumisSettings {
-                            scenario: scenario.key.clone(),
+                            scenario: scenario.key.as_str().into(),
                             players,
-                            variant: variant.name().to_string(),
+                            variant: variant.name().into(),
                             turn_seconds: None,
                         }),
                         usize::from(players),

@@ -239,7 +239,7 @@ async fn rated_rumis_positions_are_refused_until_the_game_ends() {
         let who = if view["you"] == 0 { &mut ana } else { &mut bo };
         let body = json!({
             "version": view["version"],
-            "action": {"stone": placement["stone"], "cells": placement["cells"]},
+            "action": {"type": "rumis_place", "stone": placement["stone"], "cells": placement["cells"]},
         });
         let moved = who.post(&format!("{path}/actions"), body).await;
         assert_eq!(moved.status, 200, "{}", moved.body);
@@ -280,7 +280,8 @@ async fn rated_rumis_positions_are_refused_until_the_game_ends() {
         .wait_for(casual_id, Some(token), |v| v["to_move"] == v["you"])
         .await;
     let placement = &view["rumis"]["legal"][0];
-    let action = json!({"stone": placement["stone"], "cells": placement["cells"]});
+    let action =
+        json!({"type": "rumis_place", "stone": placement["stone"], "cells": placement["cells"]});
     let version = view["version"].as_u64().unwrap();
     let (status, moved) = server.act(casual_id, token, version, action).await;
     assert_eq!(status, 200, "{moved}");

@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::{start, temp_postgres, temp_sqlite, TestServer};
+use common::{placing, start, temp_postgres, temp_sqlite, TestServer};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -56,7 +56,7 @@ async fn whole_rumis_game(db: &str) {
         let legal = view["rumis"]["legal"].as_array().unwrap();
         assert!(!legal.is_empty(), "a seat that is to move can place");
         let version = view["version"].as_u64().unwrap();
-        let (status, after) = server.act(&id, &token, version, legal[0].clone()).await;
+        let (status, after) = server.act(&id, &token, version, placing(&legal[0])).await;
         assert_eq!(status, 200, "{after}");
         assert_eq!(after["version"].as_u64().unwrap(), version + 1);
         moves_made += 1;
@@ -134,7 +134,7 @@ async fn bad_actions_get_a_clear_error_and_change_nothing() {
         .await;
     let (first, second) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
     let view = server.view(&id, Some(&first)).await;
-    let legal = view["rumis"]["legal"][0].clone();
+    let legal = placing(&view["rumis"]["legal"][0]);
     let good = json!({"version": 0, "action": legal}).to_string();
     refused(&server, &id, &second, &good, 409, "turn").await;
     refused(
@@ -157,11 +157,21 @@ async fn bad_actions_get_a_clear_error_and_change_nothing() {
     )
     .await;
     refused(&server, &id, &first, "{not json", 400, "malformed").await;
+    // A body is an object: not the fields of one in an array.
     refused(
         &server,
         &id,
         &first,
-        r#"{"version": 0, "action": {"move": "X9 a1"}}"#,
+        r#"[0, {"type": "rumis_move", "move": "X9 a1"}]"#,
+        400,
+        "must be a JSON object",
+    )
+    .await;
+    refused(
+        &server,
+        &id,
+        &first,
+        r#"{"version": 0, "action": {"type": "rumis_move", "move": "X9 a1"}}"#,
         400,
         "unknown stone",
     )
@@ -171,7 +181,7 @@ async fn bad_actions_get_a_clear_error_and_change_nothing() {
         &server,
         &id,
         &first,
-        r#"{"version": 0, "action": {"stone": "D2", "cells": [[0,0,1],[0,0,2]]}}"#,
+        r#"{"version": 0, "action": {"type": "rumis_place", "stone": "D2", "cells": [[0,0,1],[0,0,2]]}}"#,
         409,
         "hole",
     )
@@ -180,7 +190,7 @@ async fn bad_actions_get_a_clear_error_and_change_nothing() {
         &server,
         &id,
         &first,
-        r#"{"version": 0, "action": {"stone": "D2", "cells": "a1"}}"#,
+        r#"{"version": 0, "action": {"type": "rumis_place", "stone": "D2", "cells": "a1"}}"#,
         400,
         "cells",
     )
@@ -208,9 +218,15 @@ async fn the_placement_check_explains_why_a_ghost_is_red() {
         let token = token.clone();
         async move { server.post_as(&path, &token, &body.to_string()).await }
     };
-    let (_, ok) = check(json!({"stone": "I4", "cells": [[0,0,0],[1,0,0],[2,0,0],[3,0,0]]})).await;
+    let (_, ok) = check(
+        json!({"type": "rumis_place", "stone": "I4", "cells": [[0,0,0],[1,0,0],[2,0,0],[3,0,0]]}),
+    )
+    .await;
     assert_eq!(ok, json!({"legal": true}));
-    let (_, off) = check(json!({"stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]})).await;
+    let (_, off) = check(
+        json!({"type": "rumis_place", "stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]}),
+    )
+    .await;
     assert_eq!(off["legal"], false);
     assert!(off["reason"].as_str().unwrap().contains("outside"), "{off}");
 }
@@ -538,7 +554,7 @@ async fn the_dismantling_game_is_played_to_its_final_score_through_the_api() {
         saw_removal |= rumis["removing"] == true;
         let legal = rumis["legal"].as_array().unwrap();
         let version = view["version"].as_u64().unwrap();
-        let (status, after) = server.act(&id, &token, version, legal[0].clone()).await;
+        let (status, after) = server.act(&id, &token, version, placing(&legal[0])).await;
         assert_eq!(status, 200, "{after}");
     };
     assert!(
@@ -716,7 +732,7 @@ async fn a_rummikub_hint_is_the_seats_best_play_and_the_server_accepts_it() {
             .post_as(
                 &format!("/api/tables/{rumis_id}/check"),
                 &rumis_token,
-                &json!({"stone": suggestion["stone"], "cells": suggestion["cells"]}).to_string(),
+                &json!({"type": "rumis_place", "stone": suggestion["stone"], "cells": suggestion["cells"]}).to_string(),
             )
             .await;
         assert_eq!(check["legal"], true, "{suggestion}: {check}");
@@ -741,7 +757,8 @@ async fn refusals_and_events_carry_keys_with_parameters_and_their_rule() {
         .create(rumis_table(json!([{"kind": "human"}, {"kind": "human"}])))
         .await;
     let token = tokens[0].clone().unwrap();
-    let floating = json!({"stone": "I4", "cells": [[0,0,1],[1,0,1],[2,0,1],[3,0,1]]});
+    let floating =
+        json!({"type": "rumis_place", "stone": "I4", "cells": [[0,0,1],[1,0,1],[2,0,1],[3,0,1]]});
     let (status, refusal) = server.act(&id, &token, 0, floating.clone()).await;
     assert_eq!(status, 409, "{refusal}");
     assert_eq!(refusal["why"]["code"], "hole_under", "{refusal}");
@@ -758,7 +775,8 @@ async fn refusals_and_events_carry_keys_with_parameters_and_their_rule() {
         )
         .await;
     assert_eq!(check["why"], refusal["why"]);
-    let off = json!({"stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]});
+    let off =
+        json!({"type": "rumis_place", "stone": "I4", "cells": [[2,0,0],[3,0,0],[4,0,0],[5,0,0]]});
     let (_, check) = server
         .post_as(&format!("/api/tables/{id}/check"), &token, &off.to_string())
         .await;

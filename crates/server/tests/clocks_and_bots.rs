@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{start_with, temp_sqlite, token_of_link, TestServer};
+use common::{placing, start_with, temp_sqlite, token_of_link, TestServer};
 use serde_json::{json, Value};
 use server::HubOptions;
 
@@ -176,7 +176,7 @@ async fn bots_do_not_play_by_the_deal_seed_and_replay_the_same_after_a_restart()
     let id = created["id"].as_str().unwrap().to_string();
     let token = created["you"]["token"].as_str().unwrap().to_string();
     let view = waiting.view(&id, Some(&token)).await;
-    let legal = view["rumis"]["legal"][0].clone();
+    let legal = placing(&view["rumis"]["legal"][0]);
     assert_eq!(waiting.act(&id, &token, 0, legal).await.0, 200);
     let file = db.strip_prefix("sqlite://").unwrap();
     let mut answers = Vec::new();

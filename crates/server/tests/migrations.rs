@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{start, temp_postgres, temp_sqlite};
+use common::{placing, start, temp_postgres, temp_sqlite};
 use serde_json::json;
 use sqlx::{AnyPool, Executor, Row};
 
@@ -249,4 +249,112 @@ INSERT INTO rumi_seats (table_id, seat, name, bot, token, claimed, open, invite,
         people["hints"], false,
         "Bo handed his seat to a bot: {people}"
     );
+}
+
+/// The action log of a table as stored, oldest first.
+async fn logged(db: &AnyPool, table: &str) -> Vec<(i64, String)> {
+    sqlx::query("SELECT version, action FROM rumi_actions WHERE table_id = $1 ORDER BY version")
+        .bind(table)
+        .fetch_all(db)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| (row.get("version"), row.get("action")))
+        .collect()
+}
+
+/// A Rumis table whose log was written before actions named their type (`{"move": …}`,
+/// `{"stone": …, "cells": …}`) loads as it was left and plays on; its log is then in
+/// the typed form throughout.
+async fn rumis_actions_logged_without_a_type_replay(url: &str) {
+    let server = start(url, 0).await;
+    let (id, tokens) = server
+        .create(json!({
+            "game": "rumis",
+            "rumis": {"scenario": "chullpa", "players": 2},
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+        }))
+        .await;
+    let mut placed = Vec::new();
+    for version in 0..2 {
+        let view = server.view(&id, None).await;
+        let seat = view["to_move"].as_u64().unwrap() as usize;
+        let token = tokens[seat].as_deref().unwrap();
+        let mine = server.view(&id, Some(token)).await;
+        let placement = mine["rumis"]["legal"][0].clone();
+        let (status, after) = server.act(&id, token, version, placing(&placement)).await;
+        assert_eq!(status, 200, "{after}");
+        placed.push(placement);
+    }
+    let before = server.view(&id, None).await;
+    server.running.shutdown();
+    let _ = server.running.task.await;
+
+    // The log as the release before typed actions wrote it: a move in the notation,
+    // and a stone with its cells; that release's migrations only.
+    let db = pool(url).await;
+    let log = logged(&db, &id).await;
+    assert_eq!(log.len(), 2);
+    let first: serde_json::Value = serde_json::from_str(&log[0].1).unwrap();
+    assert_eq!(first["type"], "rumis_move", "{first}");
+    let old = [
+        json!({"move": first["move"]}),
+        json!({"stone": placed[1]["stone"], "cells": placed[1]["cells"]}),
+    ];
+    for ((version, _), action) in log.iter().zip(&old) {
+        sqlx::query("UPDATE rumi_actions SET action = $1 WHERE table_id = $2 AND version = $3")
+            .bind(action.to_string())
+            .bind(&id)
+            .bind(*version)
+            .execute(&db)
+            .await
+            .unwrap();
+    }
+    let latest = *versions().last().unwrap();
+    sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+        .bind(latest)
+        .execute(&db)
+        .await
+        .unwrap();
+    db.close().await;
+
+    let server = start(url, 0).await;
+    let view = server.view(&id, None).await;
+    assert_eq!(view["version"], 2, "the old log loads: {view}");
+    assert_eq!(view["rumis"], before["rumis"], "the same position");
+    let seat = view["to_move"].as_u64().unwrap() as usize;
+    let token = tokens[seat].as_deref().unwrap();
+    let mine = server.view(&id, Some(token)).await;
+    let action = placing(&mine["rumis"]["legal"][0]);
+    let (status, after) = server.act(&id, token, 2, action).await;
+    assert_eq!(status, 200, "the table plays on: {after}");
+    server.running.shutdown();
+    let _ = server.running.task.await;
+
+    let db = pool(url).await;
+    let log = logged(&db, &id).await;
+    assert_eq!(log.len(), 3);
+    for (version, action) in &log {
+        let action: serde_json::Value = serde_json::from_str(action).unwrap();
+        let kind = action["type"].as_str();
+        assert!(
+            matches!(kind, Some("rumis_move" | "rumis_place")),
+            "action {version}: {action}"
+        );
+    }
+    let second: serde_json::Value = serde_json::from_str(&log[1].1).unwrap();
+    assert_eq!(second["type"], "rumis_place", "{second}");
+    assert_eq!(second["stone"], placed[1]["stone"]);
+    assert_eq!(second["cells"], placed[1]["cells"]);
+}
+
+#[tokio::test]
+async fn rumis_actions_logged_without_a_type_replay_on_sqlite() {
+    rumis_actions_logged_without_a_type_replay(&temp_sqlite("migrate-actions")).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
+async fn rumis_actions_logged_without_a_type_replay_on_postgresql() {
+    rumis_actions_logged_without_a_type_replay(&temp_postgres("migrate_actions").await).await;
 }

@@ -14,7 +14,7 @@ use server::clock::Clock;
 use server::HubOptions;
 
 use common::browser::{Answer, Browser};
-use common::{start_with, temp_sqlite, test_clock, TestServer};
+use common::{placing, start_with, temp_sqlite, test_clock, TestServer};
 
 const PASSWORD: &str = "stones of the inca 7";
 
@@ -139,7 +139,12 @@ async fn a_rated_table_whose_seats_are_not_all_taken_in_ten_minutes_is_cancelled
     assert_eq!(code(&hand), (409, "table_cancelled".into()));
     let token = created.body["you"]["token"].as_str().unwrap();
     let (status, refused) = server
-        .act(&id, token, 0, json!({"move": "L4 a1 b1 c1 a2"}))
+        .act(
+            &id,
+            token,
+            0,
+            json!({"type": "rumis_move", "move": "L4 a1 b1 c1 a2"}),
+        )
         .await;
     assert_eq!(
         (status, refused["code"].clone()),
@@ -322,7 +327,7 @@ async fn bo_plays_to_the_end(server: &TestServer, id: &str, token: &str, game: &
         }
         let mine = server.view(id, Some(token)).await;
         let action = match game {
-            "rumis" => mine["rumis"]["legal"][0].clone(),
+            "rumis" => placing(&mine["rumis"]["legal"][0]),
             _ => json!({"type": "draw"}),
         };
         let version = mine["version"].as_u64().unwrap();
@@ -392,7 +397,7 @@ async fn a_rumis_time_out_passes_and_the_second_in_a_row_leaves_the_game_ranked_
     // and this is the second.
     let mine = first.view(&id, Some(&bo_token)).await;
     let (status, answer) = first
-        .act(&id, &bo_token, 1, mine["rumis"]["legal"][0].clone())
+        .act(&id, &bo_token, 1, placing(&mine["rumis"]["legal"][0]))
         .await;
     assert_eq!(status, 200, "{answer}");
     let view = time_out(&first, &id, 20, 2).await;

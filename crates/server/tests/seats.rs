@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{start, start_with, temp_postgres, temp_sqlite, token_of_link, TestServer};
+use common::{placing, start, start_with, temp_postgres, temp_sqlite, token_of_link, TestServer};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use server::HubOptions;
@@ -323,11 +323,18 @@ async fn seats_go_to_bots_only_when_their_player_is_away_and_come_back() {
     assert_eq!(status, 200, "{view}");
     assert_eq!(view["seats"][1]["kind"], "bot");
     // Ana plays; the bot answers for Bo.
-    let legal = view["rumis"]["legal"][0].clone();
+    let legal = placing(&view["rumis"]["legal"][0]);
     assert_eq!(server.act(&id, &ana, 0, legal).await.0, 200);
     server.wait_for(&id, None, |v| v["version"] == 2).await;
     // Bo's token may not act for the bot, and only Bo may take the seat back.
-    let (status, answer) = server.act(&id, &bo, 2, json!({"move": "D2 a1 a1"})).await;
+    let (status, answer) = server
+        .act(
+            &id,
+            &bo,
+            2,
+            json!({"type": "rumis_move", "move": "D2 a1 a1"}),
+        )
+        .await;
     assert_eq!(status, 409);
     assert!(
         answer["error"].as_str().unwrap().contains("bot"),
@@ -1051,4 +1058,20 @@ async fn an_invite_sent_before_the_upgrade_still_takes_its_seat_once() {
         (409, Some("seat_taken")),
         "{body}"
     );
+}
+
+/// `/api/meta` tells the hand-over time the server runs with, which the client shows
+/// before a seat may be handed to a bot.
+#[tokio::test]
+async fn the_meta_tells_the_hand_over_time_the_server_runs_with() {
+    for seconds in [150, 60] {
+        let server = start_with(
+            &temp_sqlite(&format!("meta-handover-{seconds}")),
+            public(Duration::from_secs(seconds)),
+        )
+        .await;
+        let (status, meta) = server.get("/api/meta").await;
+        assert_eq!(status, 200, "{meta}");
+        assert_eq!(meta["limits"]["handover_after_seconds"], seconds, "{meta}");
+    }
 }

@@ -13,7 +13,7 @@ use server::wire::{GameKind, RefusalCode};
 /// A move as the step writes it, as the client sends it.
 fn body(game: GameKind, text: &str) -> String {
     match game {
-        GameKind::Rumis => json!({ "move": text }).to_string(),
+        GameKind::Rumis => json!({ "type": "rumis_move", "move": text }).to_string(),
         GameKind::Rummikub => {
             let table: Vec<Vec<&str>> = text
                 .split(']')
@@ -187,7 +187,7 @@ async fn bad_tutorial_requests_get_specific_errors() {
         let server = &server;
         async move { server.post(path, body).await }
     };
-    let mv = r#"{"move": "L4 a1:1 b1:1 c1:1 a2:1"}"#;
+    let mv = r#"{"type": "rumis_move", "move": "L4 a1:1 b1:1 c1:1 a2:1"}"#;
     // No such game or step.
     let (status, body) = server.get("/api/tutorial/chess").await;
     assert_eq!((status, body["code"].as_str()), (404, Some("not_found")));
@@ -210,8 +210,8 @@ async fn bad_tutorial_requests_get_specific_errors() {
         "",
         "not json",
         "{}",
-        r#"{"move": "Q9 a1"}"#,
-        r#"{"stone": "L4"}"#,
+        r#"{"type": "rumis_move", "move": "Q9 a1"}"#,
+        r#"{"type": "rumis_place", "stone": "L4"}"#,
         r#"{"type": "play"}"#,
         r#"{"type": "play", "table": [["x7"]]}"#,
     ] {
@@ -245,7 +245,10 @@ async fn bad_tutorial_requests_get_specific_errors() {
         .await
         .unwrap();
     assert_eq!(response.status().as_u16(), 415);
-    let huge = format!(r#"{{"move": "{}"}}"#, "a".repeat(100_000));
+    let huge = format!(
+        r#"{{"type": "rumis_move", "move": "{}"}}"#,
+        "a".repeat(100_000)
+    );
     let response = server
         .client
         .post(format!("{}/api/tutorial/rumis/1/check", server.base))
@@ -267,7 +270,7 @@ async fn bad_tutorial_requests_get_specific_errors() {
 async fn tutorial_checks_are_limited_per_address() {
     let server = start(&temp_sqlite("tutorial-rate"), 0).await;
     let per_minute = server::tutorial::TutorialLimits::default().checks_per_minute_per_address;
-    let mv = r#"{"move": "I4 c4:1 d4:1 e4:1 f4:1"}"#;
+    let mv = r#"{"type": "rumis_move", "move": "I4 c4:1 d4:1 e4:1 f4:1"}"#;
     for _ in 0..per_minute {
         let (status, _) = server.post("/api/tutorial/rumis/1/check", mv).await;
         assert_eq!(status, 200);

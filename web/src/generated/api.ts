@@ -4,11 +4,27 @@
 
 export type GameKind = "rumis" | "rummikub";
 
+export type ScenarioKey = string;
+
+export type VariantName = string;
+
+export type RulesPreset = string;
+
+export type BotName = string;
+
+export type SeatName = string;
+
+export type NewName = string;
+
+export type TableId = string;
+
+export type SeatToken = string;
+
 export type RumisSettings = { 
 /**
  * A built-in scenario key (`chullpa`); see `/api/meta`.
  */
-scenario: string, 
+scenario: ScenarioKey, 
 /**
  * 2 to 6, as the scenario allows (`variant_players` in `/api/meta`).
  */
@@ -45,11 +61,11 @@ export type SeatRequest = { kind: SeatKind,
 /**
  * Up to 40 printable characters; a default is given when missing.
  */
-name?: string, 
+name?: SeatName, 
 /**
  * For a bot seat: its name from `/api/meta` (`random` when missing).
  */
-bot?: string, };
+bot?: BotName, };
 
 export type CreateTableRequest = { game: GameKind, 
 /**
@@ -102,7 +118,7 @@ you: SeatGrant | null, seats: Array<CreatedSeat>,
  */
 commitment: string, practice_seed: number | null, };
 
-export type JoinRequest = { name?: string, 
+export type JoinRequest = { name?: SeatName, 
 /**
  * An open seat to take; the first open seat when missing.
  */
@@ -112,25 +128,21 @@ export type ClaimRequest = {
 /**
  * The name to sit under; the seat keeps its name when missing.
  */
-name?: string, };
+name?: SeatName, };
 
 export type RematchRequest = Record<symbol, never>;
 
 export type ActionRequest = { version: number, action: GameAction, };
 
-export type GameAction = RummikubAction | RumisAction;
+export type GameAction = { "type": "rumis_move", move: string, } | { "type": "rumis_place", stone: string, cells: Array<[number, number, number]>, } | { "type": "play", table: Array<Array<string>>, } | { "type": "draw" } | { "type": "redeal" } | { "type": "next_round" } | { "type": "timeout" };
 
-export type RumisAction = { move: string, } | { stone: string, cells: Array<[number, number, number]>, };
-
-export type RummikubAction = { "type": "play", table: Array<Array<string>>, } | { "type": "draw" } | { "type": "redeal" } | { "type": "next_round" } | { "type": "timeout" };
-
-export type BotRequest = { bot: string, };
+export type BotRequest = { bot: BotName, };
 
 export type NameRequest = { 
 /**
  * 1 to 40 characters, no control characters.
  */
-name: string, };
+name: NewName, };
 
 export type RumisSuggestion = { 
 /**

@@ -282,7 +282,7 @@ class PuzzlePage {
   /** The player's table, checked by the server's engine. */
   private async check(action: Action): Promise<boolean> {
     const p = this.puzzle;
-    if (!p || this.busy || !("type" in action) || action.type !== "play") return false;
+    if (!p || this.busy || action.type !== "play") return false;
     const generation = this.generation;
     this.busy = true;
     try {

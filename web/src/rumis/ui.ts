@@ -105,7 +105,7 @@ export class RumisUI implements GameUI {
     moveForm.addEventListener("submit", (e) => {
       e.preventDefault();
       const text = this.moveInput.value.trim();
-      if (text) this.send({ move: text }).then((ok) => ok && (this.moveInput.value = ""));
+      if (text) this.send({ type: "rumis_move", move: text }).then((ok) => ok && (this.moveInput.value = ""));
     });
     this.topButton.addEventListener("click", () => this.toggleTop());
     this.placeButton.addEventListener("click", () => this.placeGhost());
@@ -888,7 +888,7 @@ export class RumisUI implements GameUI {
       this.ctx.error(t("rumis.cannot_place", { stone, reason: said ? ": " + said.text : "" }));
       return;
     }
-    const ok = await this.send({ stone, cells });
+    const ok = await this.send({ type: "rumis_place", stone, cells });
     if (ok) {
       this.selected = null;
       this.armed = null;
@@ -900,7 +900,7 @@ export class RumisUI implements GameUI {
     }
   }
 
-  private async send(action: { move: string } | { stone: string; cells: Cell[] }): Promise<boolean> {
+  private async send(action: { type: "rumis_move"; move: string } | { type: "rumis_place"; stone: string; cells: Cell[] }): Promise<boolean> {
     if (this.busy || this.readOnly) return false;
     this.busy = true;
     try {

@@ -388,7 +388,7 @@ class SoloSession {
 
   /** A stone of the board's: the engine places it or says why not. */
   private async act(action: Action): Promise<boolean> {
-    if (!("stone" in action)) {
+    if (action.type !== "rumis_place") {
       this.say("error", t("solo.typed_moves"));
       return false;
     }

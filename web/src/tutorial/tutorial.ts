@@ -6,7 +6,7 @@
 // move does what it asks) or refuses it with its reason, said as at a table. "Show a
 // wrong move" sends the step's typical wrong try and shows the engine's answer.
 import "./tutorial.css";
-import { api, ApiError, type Action, type TableView, type Tutorial, type TutorialCheck, type TutorialKey, type TutorialStep } from "../api";
+import { api, ApiError, placing, type Action, type TableView, type Tutorial, type TutorialCheck, type TutorialKey, type TutorialStep } from "../api";
 import { clear, h, seatName } from "../dom";
 import { t } from "../i18n/i18n";
 import { colourName, reason, ruleHref, said, setSeatNames } from "../i18n/server";
@@ -43,8 +43,8 @@ function remember(game: Game, done: Set<number>): void {
 
 /** A move as the notation writes it: a Rumis move, or a Rummikub table's sets. */
 function moveText(action: Action): string {
-  if ("move" in action) return action.move;
-  if ("stone" in action) return `${action.stone} ${action.cells.map((c) => c.join(",")).join(" ")}`;
+  if (action.type === "rumis_move") return action.move;
+  if (action.type === "rumis_place") return `${action.stone} ${action.cells.map((c) => c.join(",")).join(" ")}`;
   if (action.type === "play") return action.table.map((s) => `[${s.join(" ")}]`).join(" ");
   return action.type;
 }
@@ -221,7 +221,7 @@ class Lesson {
       current: () => this.view,
       act: (action) => this.play(action),
       check: async (placement) => {
-        const answer = await api.tutorialCheck(this.game, this.step.number, placement);
+        const answer = await api.tutorialCheck(this.game, this.step.number, placing(placement));
         return { legal: answer.legal, reason: answer.reason, why: answer.why };
       },
       // The board's own messages (a red ghost placed, a table tile kept on the table).

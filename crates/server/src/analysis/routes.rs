@@ -4,8 +4,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, State};
-use axum::routing::post;
-use axum::{Extension, Json, Router};
+use axum::{Extension, Json};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::{Analysis, AnalysisLimits};
 use crate::error::ApiError;
@@ -17,15 +18,12 @@ use crate::wire::{
 };
 
 /// The board's routes, with their own limits.
-pub fn routes(limits: AnalysisLimits) -> Router<Arc<Hub>> {
-    let json = || axum::middleware::from_fn(crate::transport::json_writes_only);
-    Router::new()
-        .route("/api/analysis/rummikub", post(rummikub).route_layer(json()))
-        .route("/api/analysis/rumis", post(rumis).route_layer(json()))
-        .route(
-            "/api/analysis/rumis/best",
-            post(rumis_best).route_layer(json()),
-        )
+pub fn routes(limits: AnalysisLimits) -> OpenApiRouter<Arc<Hub>> {
+    use crate::http::json_writes;
+    OpenApiRouter::new()
+        .routes(json_writes(routes!(rummikub)))
+        .routes(json_writes(routes!(rumis)))
+        .routes(json_writes(routes!(rumis_best)))
         .layer(Extension(Arc::new(Analysis::new(limits))))
 }
 

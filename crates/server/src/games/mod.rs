@@ -566,7 +566,7 @@ mod tests {
         let mut rumis = new_game(&rumis, 7).unwrap();
         let mut rummikub = new_game(&rummikub, 7).unwrap();
         let draw = action(r#"{"type": "draw"}"#);
-        let mv = action(r#"{"move": "L4 a1 b1 c1 a2"}"#);
+        let mv = action(r#"{"type": "rumis_move", "move": "L4 a1 b1 c1 a2"}"#);
         for seat in 0..2 {
             assert!(matches!(
                 rumis.apply(seat, &draw),

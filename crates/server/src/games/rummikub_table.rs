@@ -70,7 +70,7 @@ impl RummikubTable {
         }
         let game = RummikubGame::start(&config_of_game, seed).map_err(|e| e.to_string())?;
         Ok(RummikubTable {
-            preset: config.rules.clone(),
+            preset: config.rules.to_string(),
             game,
             last: None,
             time_outs: TimeOuts::new(players),

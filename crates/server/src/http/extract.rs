@@ -181,8 +181,16 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
     }
 }
 
-/// Reads a JSON body with a message that says what is wrong with it.
+/// Reads a JSON body with a message that says what is wrong with it. Every body is an
+/// object (serde would also read a struct from an array of its fields, which the
+/// document does not admit).
 pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad_request(
+            ErrorCode::MalformedRequest,
+            "malformed request: the body must be a JSON object",
+        ));
+    }
     read(body).map_err(|e| {
         ApiError::bad_request(
             ErrorCode::MalformedRequest,

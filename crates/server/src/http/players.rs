@@ -109,7 +109,7 @@ pub async fn challenges(
 /// Declines the seat a table keeps for the signed-in account: it opens to anyone from
 /// the lobby (to account holders only at a rated table).
 #[utoipa::path(post, path = "/api/tables/{id}/decline", request_body = SessionRequest,
-    params(("id" = String, Path)),
+    params(("id" = TableId, Path)),
     responses(
         (status = 204, description = "Declined"),
         (status = 401, body = ErrorBody, description = "`not_signed_in`"),

@@ -67,7 +67,7 @@ pub(super) async fn create_table(
 /// The table as seen by the token's seat, by the signed-in account's seat without a
 /// token (then with the seat's token, `seat_token`), or by a spectator.
 #[utoipa::path(get, path = "/api/tables/{id}",
-    params(("id" = String, Path), ("X-Seat-Token" = Option<String>, Header, description = "The seat's secret token")),
+    params(("id" = TableId, Path), ("X-Seat-Token" = Option<SeatToken>, Header, description = "The seat's secret token")),
     responses(
         (status = 200, body = TableView),
         (status = 403, body = ErrorBody, description = "A token of no seat"),
@@ -95,7 +95,7 @@ pub(super) async fn table_view(
 
 /// Takes a seat open to anyone; answers a fresh token.
 #[utoipa::path(post, path = "/api/tables/{id}/join", request_body = JoinRequest,
-    params(("id" = String, Path)),
+    params(("id" = TableId, Path)),
     responses(
         (status = 200, body = SeatGrant),
         (status = 400, body = ErrorBody),
@@ -126,7 +126,7 @@ pub(super) async fn join(
 /// seat's new token; the link is spent. Signed in and without a token: takes the seat
 /// kept for the account (or answers it again on another device).
 #[utoipa::path(post, path = "/api/tables/{id}/claim", request_body = ClaimRequest,
-    params(("id" = String, Path), ("X-Seat-Token" = Option<String>, Header, description = "The invite link's token; none for the seat kept for your account")),
+    params(("id" = TableId, Path), ("X-Seat-Token" = Option<SeatToken>, Header, description = "The invite link's token; none for the seat kept for your account")),
     responses(
         (status = 200, body = SeatGrant),
         (status = 400, body = ErrorBody),
@@ -160,7 +160,7 @@ pub(super) async fn claim(
 
 /// Plays an action for the token's seat, made on `version`.
 #[utoipa::path(post, path = "/api/tables/{id}/actions", request_body = ActionRequest,
-    params(("id" = String, Path), ("X-Seat-Token" = String, Header)),
+    params(("id" = TableId, Path), ("X-Seat-Token" = SeatToken, Header)),
     responses(
         (status = 200, body = TableView),
         (status = 400, body = ErrorBody, description = "Malformed"),
@@ -179,8 +179,8 @@ pub(super) async fn act(
 }
 
 /// Rumis: whether a placement is legal for the token's seat now, and why not.
-#[utoipa::path(post, path = "/api/tables/{id}/check", request_body = RumisAction,
-    params(("id" = String, Path), ("X-Seat-Token" = String, Header)),
+#[utoipa::path(post, path = "/api/tables/{id}/check", request_body = WireAction,
+    params(("id" = TableId, Path), ("X-Seat-Token" = SeatToken, Header)),
     responses(
         (status = 200, body = CheckResult),
         (status = 400, body = ErrorBody),
@@ -218,7 +218,18 @@ pub(super) async fn check(
 #[into_params(parameter_in = Query)]
 struct HintQuery {
     /// `tiles` (default) or `value`.
+    #[param(value_type = Option<HintObjectiveName>, inline)]
     objective: Option<String>,
+}
+
+/// What a Rummikub hint makes most of: the tiles laid, or their value. Read as text,
+/// so that another word gets its own refusal (`bad_objective`).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum HintObjectiveName {
+    Tiles,
+    Value,
 }
 
 /// The hint's objective from the query, checked before the table is looked at.
@@ -247,7 +258,7 @@ impl<S: Send + Sync> FromRequestParts<S> for HintObjective {
 /// strongest bot's best three moves for the seat to move. Limited per seat and per
 /// address, and queued below people's bots (see `hints`).
 #[utoipa::path(get, path = "/api/tables/{id}/hint",
-    params(("id" = String, Path), ("X-Seat-Token" = String, Header), HintQuery),
+    params(("id" = TableId, Path), ("X-Seat-Token" = SeatToken, Header), HintQuery),
     responses(
         (status = 200, body = HintAnswer),
         (status = 400, body = ErrorBody),
@@ -267,7 +278,7 @@ pub(super) async fn hint(
 
 /// Hands a seat to a bot: your own, or another player's once they have been away.
 #[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/bot", request_body = BotRequest,
-    params(("id" = String, Path), ("seat" = usize, Path), ("X-Seat-Token" = String, Header)),
+    params(("id" = TableId, Path), ("seat" = usize, Path, maximum = 5), ("X-Seat-Token" = SeatToken, Header)),
     responses(
         (status = 200, body = TableView),
         (status = 400, body = ErrorBody),
@@ -299,7 +310,7 @@ pub(super) async fn hand_to_bot(
 
 /// Renames your own seat (the seat's token): the name the others see.
 #[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/name", request_body = NameRequest,
-    params(("id" = String, Path), ("seat" = usize, Path), ("X-Seat-Token" = String, Header)),
+    params(("id" = TableId, Path), ("seat" = usize, Path, maximum = 5), ("X-Seat-Token" = SeatToken, Header)),
     responses(
         (status = 200, body = TableView),
         (status = 400, body = ErrorBody),
@@ -321,7 +332,7 @@ pub(super) async fn rename(
 
 /// Takes your seat back from the bot it was handed to.
 #[utoipa::path(delete, path = "/api/tables/{id}/seats/{seat}/bot",
-    params(("id" = String, Path), ("seat" = usize, Path), ("X-Seat-Token" = String, Header)),
+    params(("id" = TableId, Path), ("seat" = usize, Path, maximum = 5), ("X-Seat-Token" = SeatToken, Header)),
     responses(
         (status = 200, body = TableView),
         (status = 400, body = ErrorBody),
@@ -344,7 +355,7 @@ pub(super) async fn take_back(
 /// once and kept; served gzip or brotli by `Accept-Encoding`, with an `ETag`
 /// (`If-None-Match` answers 304); limited per address.
 #[utoipa::path(get, path = "/api/tables/{id}/replay",
-    params(("id" = String, Path)),
+    params(("id" = TableId, Path)),
     responses(
         (status = 200, body = ReplayAnswer),
         (status = 304, description = "Not modified (If-None-Match)"),
@@ -368,7 +379,7 @@ pub(super) async fn replay(
 /// here. Asking again answers the same table. The finished table's view names it
 /// (`rematch`), so that the others' clients offer to join.
 #[utoipa::path(post, path = "/api/tables/{id}/rematch", request_body = RematchRequest,
-    params(("id" = String, Path), ("X-Seat-Token" = String, Header, description = "Your seat's token at the finished table")),
+    params(("id" = TableId, Path), ("X-Seat-Token" = SeatToken, Header, description = "Your seat's token at the finished table")),
     responses(
         (status = 200, body = CreateTableResponse),
         (status = 403, body = ErrorBody, description = "No or a forged token: only the table's players may ask"),

@@ -76,7 +76,8 @@ async fn human_moves(hub: &Arc<Hub>, table: &Arc<Table>) {
     let action = {
         let state = table.state.lock().await;
         let (_, json) = view(table, &state, 0);
-        let legal = json["rumis"]["legal"][0].clone();
+        let mut legal = json["rumis"]["legal"][0].clone();
+        legal["type"] = "rumis_place".into();
         serde_json::from_value::<GameAction>(legal).unwrap()
     };
     hub.submit(table, 0, None, &action).await.unwrap();

@@ -151,7 +151,7 @@ impl Hub {
         for (index, request) in seats.iter().enumerate() {
             let bot = match request.kind {
                 SeatKind::Bot => {
-                    let bot = request.bot.clone().unwrap_or_else(|| "random".into());
+                    let bot = request.bot.as_deref().unwrap_or("random").to_string();
                     check_bot(settings.game, &bot)?;
                     Some(bot)
                 }

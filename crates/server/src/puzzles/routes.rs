@@ -4,8 +4,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Path, State};
-use axum::routing::{get, post};
-use axum::{Extension, Json, Router};
+use axum::{Extension, Json};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::{PuzzleLimits, Puzzles};
 use crate::clock::Clock;
@@ -18,18 +19,13 @@ use crate::wire::{
 };
 
 /// The puzzles' routes.
-pub fn routes(limits: PuzzleLimits, clock: Clock) -> Router<Arc<Hub>> {
-    Router::new()
-        .route("/api/puzzles/rummikub", get(list))
-        .route("/api/puzzles/rummikub/daily", get(daily))
-        .route("/api/puzzles/rummikub/{id}", get(puzzle))
-        .route(
-            "/api/puzzles/rummikub/{id}/check",
-            post(check).route_layer(axum::middleware::from_fn(
-                crate::transport::json_writes_only,
-            )),
-        )
-        .route("/api/puzzles/rummikub/{id}/solution", get(solution))
+pub fn routes(limits: PuzzleLimits, clock: Clock) -> OpenApiRouter<Arc<Hub>> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(daily))
+        .routes(routes!(puzzle))
+        .routes(crate::http::json_writes(routes!(check)))
+        .routes(routes!(solution))
         .layer(Extension(Arc::new(Puzzles::new(limits, clock))))
 }
 

@@ -17,7 +17,7 @@ use crate::wire::*;
 /// docs/reviews.md). The first request starts it in the background; until it is
 /// ready the answer is `pending` with its `progress` (ask again).
 #[utoipa::path(get, path = "/api/tables/{id}/review",
-    params(("id" = String, Path)),
+    params(("id" = TableId, Path)),
     responses(
         (status = 200, body = ReviewAnswer, description = "Ready, or pending with its progress"),
         (status = 404, body = ErrorBody),

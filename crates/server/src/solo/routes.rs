@@ -10,9 +10,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, State};
-use axum::routing::{get, post};
-use axum::{Extension, Json, Router};
+use axum::{Extension, Json};
 use tokio::sync::OnceCell;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::{bounded, bounded_colour, check, playable, replay, state, SOLVER_BOUND};
 use crate::error::ApiError;
@@ -124,8 +125,7 @@ impl Solo {
 /// The solo cube's routes, with the hub's limits. The level list is decided on its
 /// first request (seconds of CPU, once per process): not at every start, where most
 /// servers (and every test's) would spend it for nothing.
-pub fn routes(hub: &Arc<Hub>) -> Router<Arc<Hub>> {
-    let limits = hub.options().solo.clone();
+pub fn routes(limits: SoloLimits) -> OpenApiRouter<Arc<Hub>> {
     let solo = Arc::new(Solo {
         checks: RateLimiter::per_minute(limits.checks_per_minute_per_address),
         solver: RateLimiter::per_minute(limits.solver_per_minute_per_address),
@@ -133,14 +133,14 @@ pub fn routes(hub: &Arc<Hub>) -> Router<Arc<Hub>> {
         limits,
         levels: OnceCell::new(),
     });
-    let json = || axum::middleware::from_fn(crate::transport::json_writes_only);
-    Router::new()
-        .route("/api/solo/levels", get(levels))
-        .route("/api/solo/build", post(build).route_layer(json()))
-        .route("/api/solo/place", post(place).route_layer(json()))
-        .route("/api/solo/finishable", post(finishable).route_layer(json()))
-        .route("/api/solo/hint", post(hint).route_layer(json()))
-        .route("/api/me/solo", get(bests).post(record).route_layer(json()))
+    use crate::http::json_writes;
+    OpenApiRouter::new()
+        .routes(routes!(levels))
+        .routes(json_writes(routes!(build)))
+        .routes(json_writes(routes!(place)))
+        .routes(json_writes(routes!(finishable)))
+        .routes(json_writes(routes!(hint)))
+        .routes(json_writes(routes!(bests, record)))
         .layer(Extension(solo))
 }
 

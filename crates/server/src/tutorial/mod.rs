@@ -148,7 +148,7 @@ fn position(setup: &Setup) -> Result<Built, String> {
             moves,
         } => {
             let settings = RumisSettings {
-                scenario: scenario.to_string(),
+                scenario: scenario.into(),
                 players,
                 variant: "standard".into(),
                 turn_seconds: None,

@@ -5,15 +5,18 @@ use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Path};
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
-use axum::{Extension, Json, Router};
+use axum::{Extension, Json};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::built;
 use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
 use crate::transport::RateLimiter;
-use crate::wire::{ErrorBody, ErrorCode, GameAction, GameKind, Tutorial, TutorialCheck};
+use crate::wire::{
+    ErrorBody, ErrorCode, GameAction, GameKind, Tutorial, TutorialCheck, WireAction,
+};
 
 /// The limits of the tutorial's checks.
 #[derive(Clone, Debug)]
@@ -38,19 +41,14 @@ pub struct Checks {
 }
 
 /// The tutorial's routes, with their own rate limit per client address.
-pub fn routes(limits: TutorialLimits) -> Router<Arc<Hub>> {
+pub fn routes(limits: TutorialLimits) -> OpenApiRouter<Arc<Hub>> {
     let checks = Arc::new(Checks {
         per_address: RateLimiter::per_minute(limits.checks_per_minute_per_address),
         limits,
     });
-    Router::new()
-        .route("/api/tutorial/{game}", get(tutorial))
-        .route(
-            "/api/tutorial/{game}/{step}/check",
-            post(check_step).route_layer(axum::middleware::from_fn(
-                crate::transport::json_writes_only,
-            )),
-        )
+    OpenApiRouter::new()
+        .routes(routes!(tutorial))
+        .routes(crate::http::json_writes(routes!(check_step)))
         .layer(Extension(checks))
 }
 
@@ -86,7 +84,7 @@ pub async fn tutorial(Path(game): Path<String>) -> Result<impl IntoResponse, Api
 /// Plays a move on a tutorial step: the engine accepts it (`legal`, with the position
 /// after it, and `done` when it does what the step asks) or refuses it with its
 /// reason. Nothing is stored.
-#[utoipa::path(post, path = "/api/tutorial/{game}/{step}/check", request_body = GameAction,
+#[utoipa::path(post, path = "/api/tutorial/{game}/{step}/check", request_body = WireAction,
     params(("game" = GameKind, Path), ("step" = u32, Path, description = "The step's number, from 1")),
     responses(
         (status = 200, body = TutorialCheck),

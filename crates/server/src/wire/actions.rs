@@ -11,14 +11,16 @@ use utoipa::ToSchema;
 pub struct ActionRequest {
     #[ts(as = "f64")]
     pub version: u64,
+    #[schema(value_type = WireAction)]
+    #[ts(as = "WireAction")]
     pub action: GameAction,
 }
 
-/// A seat's action: a Rumis placement or a Rummikub turn. Read whole before any game
-/// sees it (a malformed action is a 400 whosever turn it is); the table's game then
-/// refuses an action of the other game (409). The log stores it in this same form.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
-#[serde(untagged, try_from = "ActionFields")]
+/// A seat's action as the server and its games hold it: a Rumis placement or a
+/// Rummikub turn. On the wire (and in the log) it is a [`WireAction`], one object
+/// named by its `"type"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "WireAction", into = "WireAction")]
 pub enum GameAction {
     Rummikub(RummikubAction),
     Rumis(RumisAction),
@@ -26,28 +28,51 @@ pub enum GameAction {
 
 /// Rumis: a move in the project's notation (`L4 a1:1 b1:1 c1:1 a2:1`; R16 removals
 /// `x L4`), or a stone and its cells `[x, y, z]` (0-based; z = 0 on the board).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum RumisAction {
-    Notation {
+    Notation { notation: RumisMove },
+    Cells { stone: StoneCode, cells: Cells },
+}
+
+/// Rummikub: the whole new table (K5), a draw (K6), a new deal for three pairs (K2),
+/// or dealing the next round after one ended (K9). `Timeout` is the server clock's
+/// (K7), in the log; a seat that sends it is refused (409).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RummikubAction {
+    Play { table: Sets },
+    Draw,
+    Redeal,
+    NextRound,
+    Timeout,
+}
+
+/// An action on the wire: one object whose `"type"` names it (as boardgame.io names
+/// its moves), read straight from the bytes. The table's game refuses an action of
+/// the other game (409). The log stores actions in this same form.
+///
+/// - `rumis_move`: a Rumis move in the notation, `{"type": "rumis_move", "move": "L4 a1:1 b1:1 c1:1 a2:1"}`
+///   (R16 removals `x L4 …`);
+/// - `rumis_place`: a Rumis stone and its cells `[x, y, z]` (0-based, z = 0 on the
+///   board), `{"type": "rumis_place", "stone": "L4", "cells": [[0, 0, 0], …]}`;
+/// - `play`: Rummikub, the whole new table (K5), `{"type": "play", "table": [["r7", "r8", "r9"], …]}`;
+/// - `draw` (K6), `redeal` (three pairs, K2), `next_round` (after a round ended, K9);
+/// - `timeout`: the server clock's (K7), in the log only; a seat that sends it is
+///   refused (409).
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(rename = "GameAction")]
+pub enum WireAction {
+    RumisMove {
         #[serde(rename = "move")]
         #[ts(as = "String")]
         notation: RumisMove,
     },
-    Cells {
+    RumisPlace {
         #[ts(as = "String")]
         stone: StoneCode,
         #[ts(as = "Vec<[u8; 3]>")]
         cells: Cells,
     },
-}
-
-/// Rummikub: the whole new table (K5), a draw (K6), a new deal for three pairs (K2),
-/// or dealing the next round after one ended (K9). `timeout` is the server clock's
-/// (K7), in the log; a seat that sends it is refused (409).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema, TS)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum RummikubAction {
     Play {
         #[ts(as = "Vec<Vec<String>>")]
         table: Sets,
@@ -58,10 +83,110 @@ pub enum RummikubAction {
     Timeout,
 }
 
-/// The type of a Rummikub action, as [`ActionFields`] reads it.
-#[derive(Clone, Copy, Deserialize)]
+impl From<WireAction> for GameAction {
+    fn from(action: WireAction) -> GameAction {
+        match action {
+            WireAction::RumisMove { notation } => {
+                GameAction::Rumis(RumisAction::Notation { notation })
+            }
+            WireAction::RumisPlace { stone, cells } => {
+                GameAction::Rumis(RumisAction::Cells { stone, cells })
+            }
+            WireAction::Play { table } => GameAction::Rummikub(RummikubAction::Play { table }),
+            WireAction::Draw => GameAction::Rummikub(RummikubAction::Draw),
+            WireAction::Redeal => GameAction::Rummikub(RummikubAction::Redeal),
+            WireAction::NextRound => GameAction::Rummikub(RummikubAction::NextRound),
+            WireAction::Timeout => GameAction::Rummikub(RummikubAction::Timeout),
+        }
+    }
+}
+
+impl From<GameAction> for WireAction {
+    fn from(action: GameAction) -> WireAction {
+        match action {
+            GameAction::Rumis(RumisAction::Notation { notation }) => {
+                WireAction::RumisMove { notation }
+            }
+            GameAction::Rumis(RumisAction::Cells { stone, cells }) => {
+                WireAction::RumisPlace { stone, cells }
+            }
+            GameAction::Rummikub(RummikubAction::Play { table }) => WireAction::Play { table },
+            GameAction::Rummikub(RummikubAction::Draw) => WireAction::Draw,
+            GameAction::Rummikub(RummikubAction::Redeal) => WireAction::Redeal,
+            GameAction::Rummikub(RummikubAction::NextRound) => WireAction::NextRound,
+            GameAction::Rummikub(RummikubAction::Timeout) => WireAction::Timeout,
+        }
+    }
+}
+
+/// The document's `GameAction`: one object per type, each with exactly its fields (a
+/// field of another type is refused, so the document must not admit it).
+impl utoipa::PartialSchema for WireAction {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Type};
+        use utoipa::openapi::Ref;
+        let mut one_of = OneOfBuilder::new().description(Some(
+            "An action: one object named by its `type`. `rumis_move`: a Rumis move in the \
+             notation (R16 removals `x L4 …`); `rumis_place`: a Rumis stone and its cells \
+             [x, y, z] (0-based, z = 0 on the board); `play`: the whole new Rummikub table \
+             (K5); `draw` (K6); `redeal` (three pairs, K2); `next_round` (after a round ended, \
+             K9); `timeout`: the server clock's (K7), in the log only, refused from a seat.",
+        ));
+        for kind in ActionType::ALL {
+            let mut object = ObjectBuilder::new()
+                .schema_type(Type::Object)
+                .property(
+                    "type",
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .enum_values(Some([kind.name()])),
+                )
+                .required("type")
+                .additional_properties(Some(
+                    AdditionalProperties::<utoipa::openapi::schema::Schema>::FreeForm(false),
+                ));
+            for field in kind.fields() {
+                let schema = match *field {
+                    "move" => "RumisMove",
+                    "stone" => "StoneCode",
+                    "cells" => "Cells",
+                    _ => "Sets",
+                };
+                object = object
+                    .property(*field, Ref::from_schema_name(schema))
+                    .required(*field);
+            }
+            one_of = one_of.item(object);
+        }
+        one_of.into()
+    }
+}
+
+impl ToSchema for WireAction {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "GameAction".into()
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push(("RumisMove".into(), RumisMove::schema()));
+        schemas.push(("StoneCode".into(), StoneCode::schema()));
+        schemas.push(("Cells".into(), Cells::schema()));
+        schemas.push(("Sets".into(), Sets::schema()));
+    }
+}
+
+/// The `"type"` of a [`WireAction`].
+#[derive(Clone, Copy, PartialEq, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum RummikubType {
+enum ActionType {
+    RumisMove,
+    RumisPlace,
     Play,
     Draw,
     Redeal,
@@ -69,55 +194,130 @@ enum RummikubType {
     Timeout,
 }
 
-/// Every field an action may have, read first so that a malformed action gets a
-/// message that says what is wrong (an untagged enum could only say "no variant").
-#[derive(Deserialize)]
-struct ActionFields {
-    #[serde(rename = "type", default)]
-    kind: Option<RummikubType>,
-    #[serde(default)]
-    table: Option<Sets>,
-    #[serde(rename = "move", default)]
-    notation: Option<RumisMove>,
-    #[serde(default)]
-    stone: Option<StoneCode>,
-    #[serde(default)]
-    cells: Option<Cells>,
+impl ActionType {
+    const ALL: [ActionType; 7] = [
+        ActionType::RumisMove,
+        ActionType::RumisPlace,
+        ActionType::Play,
+        ActionType::Draw,
+        ActionType::Redeal,
+        ActionType::NextRound,
+        ActionType::Timeout,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            ActionType::RumisMove => "rumis_move",
+            ActionType::RumisPlace => "rumis_place",
+            ActionType::Play => "play",
+            ActionType::Draw => "draw",
+            ActionType::Redeal => "redeal",
+            ActionType::NextRound => "next_round",
+            ActionType::Timeout => "timeout",
+        }
+    }
+
+    /// The fields an action of this type has besides `type`.
+    fn fields(self) -> &'static [&'static str] {
+        match self {
+            ActionType::RumisMove => &["move"],
+            ActionType::RumisPlace => &["stone", "cells"],
+            ActionType::Play => &["table"],
+            _ => &[],
+        }
+    }
 }
 
-impl TryFrom<ActionFields> for GameAction {
-    type Error = String;
+/// A field of a [`WireAction`]: each name has one type whatever the action, so that a
+/// field is read (and refused, under its own name) where it stands, before or after
+/// the `type`.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "snake_case")]
+enum ActionField {
+    Type,
+    Move,
+    Stone,
+    Cells,
+    Table,
+}
 
-    fn try_from(fields: ActionFields) -> Result<GameAction, String> {
-        let rumis = fields.notation.is_some() || fields.stone.is_some() || fields.cells.is_some();
-        if let Some(kind) = fields.kind {
-            if rumis {
-                return Err("an action is a Rumis move (`move`, or `stone` and `cells`) or a Rummikub action (`type`), not both".into());
+/// Sets a field read once; a second one is refused.
+fn once<T, E: serde::de::Error>(
+    slot: &mut Option<T>,
+    name: &'static str,
+    value: T,
+) -> Result<(), E> {
+    if slot.replace(value).is_some() {
+        return Err(E::duplicate_field(name));
+    }
+    Ok(())
+}
+
+impl<'de> Deserialize<'de> for WireAction {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(WireActionVisitor)
+    }
+}
+
+struct WireActionVisitor;
+
+impl<'de> serde::de::Visitor<'de> for WireActionVisitor {
+    type Value = WireAction;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an action: an object with its `type` (rumis_move, rumis_place, play, draw, redeal, next_round)")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<WireAction, A::Error> {
+        use serde::de::Error;
+        let (mut kind, mut notation, mut stone, mut cells, mut table) =
+            (None, None, None, None, None);
+        while let Some(field) = map.next_key::<ActionField>()? {
+            match field {
+                ActionField::Type => once(&mut kind, "type", map.next_value::<ActionType>()?)?,
+                ActionField::Move => once(&mut notation, "move", map.next_value::<RumisMove>()?)?,
+                ActionField::Stone => once(&mut stone, "stone", map.next_value::<StoneCode>()?)?,
+                ActionField::Cells => once(&mut cells, "cells", map.next_value::<Cells>()?)?,
+                ActionField::Table => once(&mut table, "table", map.next_value::<Sets>()?)?,
             }
-            let action = match kind {
-                RummikubType::Play => RummikubAction::Play {
-                    table: fields
-                        .table
-                        .ok_or("a play needs `table`: the whole new table as lists of tiles")?,
-                },
-                RummikubType::Draw => RummikubAction::Draw,
-                RummikubType::Redeal => RummikubAction::Redeal,
-                RummikubType::NextRound => RummikubAction::NextRound,
-                RummikubType::Timeout => RummikubAction::Timeout,
-            };
-            return Ok(GameAction::Rummikub(action));
         }
-        if fields.table.is_some() {
-            return Err("a Rummikub play needs `\"type\": \"play\"`".into());
+        let kind = kind.ok_or_else(|| {
+            A::Error::custom("an action needs its `type`: rumis_move, rumis_place, play, draw, redeal or next_round")
+        })?;
+        let present = [
+            ("move", notation.is_some()),
+            ("stone", stone.is_some()),
+            ("cells", cells.is_some()),
+            ("table", table.is_some()),
+        ];
+        for (name, here) in present {
+            if here && !kind.fields().contains(&name) {
+                return Err(A::Error::custom(format!(
+                    "a `{}` action has no `{name}`",
+                    kind.name()
+                )));
+            }
         }
-        match (fields.notation, fields.stone, fields.cells) {
-            (Some(notation), None, None) => Ok(GameAction::Rumis(RumisAction::Notation { notation })),
-            (Some(_), _, _) => Err("a Rumis action is a `move`, or a `stone` with its `cells`, not both".into()),
-            (None, Some(stone), Some(cells)) => Ok(GameAction::Rumis(RumisAction::Cells { stone, cells })),
-            (None, Some(_), None) => Err("the action needs `cells`: a list of [x, y, z] cells".into()),
-            (None, None, Some(_)) => Err("the action needs `stone`: a stone code like \"L4\"".into()),
-            (None, None, None) => Err("an action is {\"move\": \"L4 a1:1 …\"} or {\"stone\": \"L4\", \"cells\": [[x, y, z], …]} (Rumis), or {\"type\": \"play\", \"table\": [[…], …]}, {\"type\": \"draw\"}, {\"type\": \"redeal\"} or {\"type\": \"next_round\"} (Rummikub)".into()),
-        }
+        let needs =
+            |what: &str| A::Error::custom(format!("a `{}` action needs {what}", kind.name()));
+        Ok(match kind {
+            ActionType::RumisMove => WireAction::RumisMove {
+                notation: notation
+                    .ok_or_else(|| needs("`move`: a move like \"L4 a1:1 b1:1 c1:1 a2:1\""))?,
+            },
+            ActionType::RumisPlace => WireAction::RumisPlace {
+                stone: stone.ok_or_else(|| needs("`stone`: a stone code like \"L4\""))?,
+                cells: cells.ok_or_else(|| needs("`cells`: a list of [x, y, z] cells"))?,
+            },
+            ActionType::Play => WireAction::Play {
+                table: table
+                    .ok_or_else(|| needs("`table`: the whole new table as lists of tiles"))?,
+            },
+            ActionType::Draw => WireAction::Draw,
+            ActionType::Redeal => WireAction::Redeal,
+            ActionType::NextRound => WireAction::NextRound,
+            ActionType::Timeout => WireAction::Timeout,
+        })
     }
 }
 

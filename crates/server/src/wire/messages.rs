@@ -19,6 +19,8 @@ pub enum ClientMessage {
     Action {
         #[ts(as = "f64")]
         version: u64,
+        #[schema(value_type = WireAction)]
+        #[ts(as = "WireAction")]
         action: GameAction,
     },
 }

@@ -10,13 +10,14 @@ use super::*;
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct RumisSettings {
     /// A built-in scenario key (`chullpa`); see `/api/meta`.
-    pub scenario: String,
+    pub scenario: ScenarioKey,
     /// 2 to 6, as the scenario allows (`variant_players` in `/api/meta`).
+    #[schema(minimum = 2, maximum = 6)]
     pub players: u8,
     /// `standard` when missing; see `/api/meta`.
     #[serde(default = "standard")]
     #[ts(optional, as = "Option<String>")]
-    pub variant: String,
+    pub variant: VariantName,
     /// Seconds per turn (RD17: a turn whose time runs out is passed): missing is no
     /// clock at a casual table and 60 s at a rated one; `null` is no clock, refused at
     /// a rated table (RT9), where a turn has at least 20 s.
@@ -30,7 +31,7 @@ pub struct RumisSettings {
     pub turn_seconds: Option<Option<u32>>,
 }
 
-fn standard() -> String {
+fn standard() -> VariantName {
     "standard".into()
 }
 
@@ -40,7 +41,7 @@ pub struct RummikubSettings {
     /// Rule preset: `current` (default) or `old` (K10).
     #[serde(default = "current")]
     #[ts(optional, as = "Option<String>")]
-    pub rules: String,
+    pub rules: RulesPreset,
     /// Seconds per turn (K7): missing keeps the preset's clock (60 s), `null` switches
     /// it off (refused at a rated table, RT9, where a turn has at least 20 s).
     #[serde(
@@ -58,7 +59,7 @@ pub struct RummikubSettings {
     pub rounds: u32,
 }
 
-fn current() -> String {
+fn current() -> RulesPreset {
     "current".into()
 }
 
@@ -115,11 +116,11 @@ pub struct SeatRequest {
     /// Up to 40 printable characters; a default is given when missing.
     #[serde(default)]
     #[ts(optional)]
-    pub name: Option<String>,
+    pub name: Option<SeatName>,
     /// For a bot seat: its name from `/api/meta` (`random` when missing).
     #[serde(default)]
     #[ts(optional)]
-    pub bot: Option<String>,
+    pub bot: Option<BotName>,
 }
 
 /// `POST /api/tables`.
@@ -140,6 +141,7 @@ pub struct CreateTableRequest {
     /// The creator's own seat, theirs at once; the first `human` seat when missing.
     #[serde(default)]
     #[ts(optional)]
+    #[schema(maximum = 5)]
     pub creator_seat: Option<usize>,
     /// A fixed deal, only for practice tables (every seat but the creator's a bot).
     #[serde(default)]
@@ -198,10 +200,11 @@ pub struct CreateTableResponse {
 pub struct JoinRequest {
     #[serde(default)]
     #[ts(optional)]
-    pub name: Option<String>,
+    pub name: Option<SeatName>,
     /// An open seat to take; the first open seat when missing.
     #[serde(default)]
     #[ts(optional)]
+    #[schema(maximum = 5)]
     pub seat: Option<usize>,
 }
 
@@ -213,7 +216,7 @@ pub struct ClaimRequest {
     /// The name to sit under; the seat keeps its name when missing.
     #[serde(default)]
     #[ts(optional)]
-    pub name: Option<String>,
+    pub name: Option<SeatName>,
 }
 
 /// `POST /api/tables/{id}/rematch`: nothing to say (`{}`): the seat token says who asks,
@@ -227,12 +230,12 @@ pub struct RematchRequest {}
 #[serde(deny_unknown_fields)]
 pub struct NameRequest {
     /// 1 to 40 characters, no control characters.
-    pub name: String,
+    pub name: NewName,
 }
 
 /// `POST /api/tables/{id}/seats/{seat}/bot`.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 #[serde(deny_unknown_fields)]
 pub struct BotRequest {
-    pub bot: String,
+    pub bot: BotName,
 }

@@ -71,6 +71,8 @@ pub struct TutorialStep {
     pub view: TableView,
     /// A move the engine refuses here (or, on a step whose goal asks for more than a
     /// legal move, one that misses it): shown on request, with the engine's answer.
+    #[schema(value_type = WireAction)]
+    #[ts(as = "WireAction")]
     pub wrong: GameAction,
 }
 

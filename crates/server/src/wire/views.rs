@@ -466,6 +466,8 @@ pub struct LoggedAction {
     /// The seat, or `null` for the server's clock.
     pub actor: Option<usize>,
     /// The action as stored (canonical form; `{"type": "timeout"}` for the clock).
+    #[schema(value_type = WireAction)]
+    #[ts(as = "WireAction")]
     pub action: GameAction,
     #[ts(as = "f64")]
     pub at_ms: i64,

@@ -17,6 +17,11 @@ pub struct TestServer {
     pub client: reqwest::Client,
 }
 
+/// The action that places a legal placement of a Rumis view (`{stone, cells}`).
+pub fn placing(placement: &Value) -> Value {
+    json!({"type": "rumis_place", "stone": placement["stone"], "cells": placement["cells"]})
+}
+
 /// A fresh SQLite database file in a temporary directory.
 pub fn temp_sqlite(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("rumi-test-{}-{name}", std::process::id()));
