@@ -255,7 +255,6 @@ impl Hub {
             let loaded = self
                 .tables
                 .lock()
-                .expect("table map lock")
                 .get(&id)
                 .cloned();
             if let Some(table) = loaded {
