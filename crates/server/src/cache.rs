@@ -123,7 +123,13 @@ mod tests {
         let failed = cache.get_or_compute(&1, async { Err("busy") }).await;
         assert_eq!(failed, Err("busy"));
         assert_eq!(cache.get(&1), None);
-        assert_eq!(cache.get_or_compute(&1, async { Ok::<_, ()>(7) }).await, Ok((7, true)));
-        assert_eq!(cache.get_or_compute(&1, async { Ok::<_, ()>(8) }).await, Ok((7, false)));
+        assert_eq!(
+            cache.get_or_compute(&1, async { Ok::<_, ()>(7) }).await,
+            Ok((7, true))
+        );
+        assert_eq!(
+            cache.get_or_compute(&1, async { Ok::<_, ()>(8) }).await,
+            Ok((7, false))
+        );
     }
 }

@@ -84,7 +84,11 @@ struct State {
 
 impl State {
     fn may_run(&self, class: usize) -> bool {
-        let below_first_max = self.limits.running.saturating_sub(self.limits.reserve).max(1);
+        let below_first_max = self
+            .limits
+            .running
+            .saturating_sub(self.limits.reserve)
+            .max(1);
         self.running < self.limits.running && (class == 0 || self.below_first < below_first_max)
     }
 
@@ -174,7 +178,9 @@ impl Limiter {
                 per_network: HashMap::new(),
                 running: 0,
                 below_first: 0,
-                waiting: (0..limits.classes.max(1)).map(|_| VecDeque::new()).collect(),
+                waiting: (0..limits.classes.max(1))
+                    .map(|_| VecDeque::new())
+                    .collect(),
             })),
         }
     }
@@ -247,9 +253,14 @@ mod tests {
             share: 2,
             ..Limits::queue(10)
         });
-        let held: Vec<Ticket> = (0..2).map(|_| limiter.admit(ip("10.0.0.1")).unwrap()).collect();
+        let held: Vec<Ticket> = (0..2)
+            .map(|_| limiter.admit(ip("10.0.0.1")).unwrap())
+            .collect();
         assert_eq!(limiter.admit(ip("10.0.0.1")).err(), Some(Refused::Share));
-        assert!(limiter.admit(ip("10.0.0.2")).is_ok(), "another network still gets in");
+        assert!(
+            limiter.admit(ip("10.0.0.2")).is_ok(),
+            "another network still gets in"
+        );
         drop(held);
         assert!(limiter.admit(ip("10.0.0.1")).is_ok());
     }
@@ -263,7 +274,10 @@ mod tests {
         let held = limiter.acquire(0).await.unwrap();
         let order = Arc::new(Mutex::new(Vec::new()));
         let mut jobs = Vec::new();
-        for (n, (class, name)) in [(1, "low 1"), (1, "low 2"), (0, "high")].into_iter().enumerate() {
+        for (n, (class, name)) in [(1, "low 1"), (1, "low 2"), (0, "high")]
+            .into_iter()
+            .enumerate()
+        {
             let (l, o) = (limiter.clone(), order.clone());
             jobs.push(tokio::spawn(async move {
                 let permit = l.acquire(class).await.unwrap();

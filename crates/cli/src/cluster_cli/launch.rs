@@ -439,4 +439,3 @@ async fn stop_child(child: &mut Child, name: &str, patience: Duration) {
         }
     }
 }
-

@@ -104,9 +104,7 @@ impl Hub {
                     seat + 1
                 );
                 s.written = None;
-                self.presence_retry
-                    .lock()
-                    .insert((id.to_string(), seat));
+                self.presence_retry.lock().insert((id.to_string(), seat));
             }
         }
     }
@@ -120,11 +118,7 @@ impl Hub {
         }
         let failed = std::mem::take(&mut *self.presence_retry.lock());
         for (id, seat) in failed {
-            let loaded = self
-                .tables
-                .lock()
-                .get(&id)
-                .cloned();
+            let loaded = self.tables.lock().get(&id).cloned();
             match loaded {
                 Some(table) => {
                     let mut state = table.state.lock().await;
@@ -138,9 +132,7 @@ impl Hub {
                         .await
                         .is_err()
                     {
-                        self.presence_retry
-                            .lock()
-                            .insert((id, seat));
+                        self.presence_retry.lock().insert((id, seat));
                     }
                 }
             }

@@ -128,12 +128,7 @@ impl Hub {
 
     /// Catches up every loaded table (after a NATS reconnect).
     pub async fn catch_up_all(self: &Arc<Self>) {
-        let tables: Vec<Arc<Table>> = self
-            .tables
-            .lock()
-            .values()
-            .cloned()
-            .collect();
+        let tables: Vec<Arc<Table>> = self.tables.lock().values().cloned().collect();
         for table in tables {
             self.catch_up(&table).await;
         }

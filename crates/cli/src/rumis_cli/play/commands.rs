@@ -4,12 +4,14 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use anyhow::Context;
 use play::rumis_bots::{GreedyBot, RumisBot};
+use play::rumis_game::RumisGame;
 use rumis::notation::{format_drop, format_move, format_turn};
-use rumis::record::Record;
-use rumis::{Colour, Event, Move, Provenance, Stone};
+use rumis::{Move, Stone};
 
-use super::Terminal;
+use super::{draw, Terminal, MOVES_SHOWN};
+use crate::terminal::{Console, Flow, Frontend, Turn};
 
 impl Terminal {
     pub(super) fn help() -> &'static str {

@@ -10,33 +10,24 @@
 //! optional, or the drop form `L4/7@c3`) or a command (`help` lists them); bots move
 //! by themselves.
 
-use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
 use play::bots::Bot;
-use play::rumis_bots::{GreedyBot, RumisBot};
 use play::rumis_game::{RumisConfig, RumisGame};
-use rumis::notation::{format_drop, format_move, format_turn};
-use rumis::record::Record;
-use rumis::{
-    Colour, Event, FirstStones, Move, Position, Provenance, Scenario, Setup, Stone, Variant,
-};
+use rumis::{Position, Scenario, Setup};
 
 use super::draw::{self, Paint};
-use crate::terminal::{
-    clock_seed, play_session, seat_bots, seats_text, Console, Ending, Flow, Frontend, Seat, Turn,
-};
+use crate::terminal::{clock_seed, play_session, seat_bots, Console, Ending, Seat};
 
-
-/// What the terminal shows: the record, the labels, the board and the events.
-mod show;
 /// What a person types: the commands, and the game loop's front end.
 mod commands;
 /// The scores: interim (R16) and final.
 mod report;
+/// What the terminal shows: the record, the labels, the board and the events.
+mod show;
 /// Most moves `moves` prints before it asks to be narrowed to one stone.
 const MOVES_SHOWN: usize = 100;
 
@@ -181,7 +172,6 @@ impl Session {
     }
 }
 
-
 /// Builds the session the command line asks for.
 fn session(args: PlayArgs) -> anyhow::Result<Session> {
     // A scenario given by path (either option) is named by that path in records.
@@ -231,7 +221,6 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     session.run(stdin.lock(), &mut stdout.lock())?;
     Ok(())
 }
-
 
 #[cfg(test)]
 mod tests;

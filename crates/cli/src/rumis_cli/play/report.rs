@@ -2,12 +2,8 @@
 //! report (R9, R10).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
-use play::rumis_bots::{GreedyBot, RumisBot};
-use rumis::notation::{format_drop, format_move, format_turn};
-use rumis::record::Record;
-use rumis::{Colour, Event, Move, Provenance, Stone};
+use rumis::{Colour, Variant};
 
 use super::Terminal;
 
@@ -126,5 +122,4 @@ impl Terminal {
         }
         out
     }
-}
 }

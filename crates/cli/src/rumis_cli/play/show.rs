@@ -2,14 +2,12 @@
 //! introduction, the status line, the board and the events since the last turn.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
-use play::rumis_bots::{GreedyBot, RumisBot};
-use rumis::notation::{format_drop, format_move, format_turn};
 use rumis::record::Record;
-use rumis::{Colour, Event, Move, Provenance, Stone};
+use rumis::{Colour, Event, FirstStones, Provenance, Variant};
 
-use super::Terminal;
+use super::{draw, Terminal};
+use crate::terminal::seats_text;
 
 impl Terminal {
     /// The game record, naming a user's scenario file by its path.

@@ -19,10 +19,9 @@ fn run(session: &mut Session, script: &str) -> (Ending, String) {
 #[test]
 fn a_scripted_human_session() {
     let setup = chullpa(2, Variant::Standard, 1);
-    let mut session =
-        Session::new(setup.clone(), vec![Seat::Human, Seat::Bot("greedy".into())])
-            .unwrap()
-            .with_echo(true);
+    let mut session = Session::new(setup.clone(), vec![Seat::Human, Seat::Bot("greedy".into())])
+        .unwrap()
+        .with_echo(true);
     let saved = temp_file("scripted.rumis");
     let script = format!(
         "L4 a1 b1 c1 d1\nX9 a1\nmoves D2\nO4 a1 b1 a2 b2\nsave {}\nquit\n",
@@ -110,8 +109,9 @@ fn people_play_the_dismantling_game() {
     let (ending, out) = run(&mut session, &(script.join("\n") + "\n"));
     assert_eq!(ending, Ending::Finished, "{out}");
     assert!(out.contains("Dismantling (R16)"));
-    assert!(out
-        .contains("interim score (R16: visible squares minus unplaced stones): red 8, blue 9"));
+    assert!(
+        out.contains("interim score (R16: visible squares minus unplaced stones): red 8, blue 9")
+    );
     assert!(out.contains("blue placed last and begins taking stones off"));
     assert!(out.contains("to take a stone off inside the red line (R16)"));
     assert!(
@@ -242,9 +242,7 @@ fn in_ruinas_people_build_the_neutral_ruin_first() {
     .with_echo(true);
     let (_, out) = run(&mut session, "I4 a1 b1 c1 d1\nquit\n");
     assert!(out.contains("first build the ruin together"));
-    assert!(
-        out.contains("move 1: ruin stone (green, neutral), placed by player 1 (red, human)")
-    );
+    assert!(out.contains("move 1: ruin stone (green, neutral), placed by player 1 (red, human)"));
     assert!(out.contains("move 1: green (player 1 (red, human)) plays I4 a1:1 b1:1 c1:1 d1:1"));
     // Then the greedy seat places the second neutral stone.
     assert!(out.contains("move 2: green (player 2 (blue, greedy)) plays"));
