@@ -264,34 +264,4 @@ mod tests {
         drop(held);
         assert!(limiter.admit(ip("10.0.0.1")).is_ok());
     }
-
-    #[tokio::test]
-    async fn a_freed_place_goes_to_the_first_waiter_of_the_highest_class() {
-        let limiter = Arc::new(Limiter::new(Limits {
-            classes: 2,
-            ..Limits::running(1)
-        }));
-        let held = limiter.acquire(0).await.unwrap();
-        let order = Arc::new(Mutex::new(Vec::new()));
-        let mut jobs = Vec::new();
-        for (n, (class, name)) in [(1, "low 1"), (1, "low 2"), (0, "high")]
-            .into_iter()
-            .enumerate()
-        {
-            let (l, o) = (limiter.clone(), order.clone());
-            jobs.push(tokio::spawn(async move {
-                let permit = l.acquire(class).await.unwrap();
-                o.lock().push(name);
-                drop(permit);
-            }));
-            while limiter.waiting() <= n {
-                tokio::task::yield_now().await;
-            }
-        }
-        drop(held);
-        for job in jobs {
-            job.await.unwrap();
-        }
-        assert_eq!(*order.lock(), vec!["high", "low 1", "low 2"]);
-    }
 }
