@@ -133,7 +133,9 @@ mod tests {
         );
         // A cache of no bytes (`--replay-cache-mib 0`) keeps nothing, and still answers.
         let none: Cache<u32, Vec<u8>> = Cache::by_bytes(0, Vec::len);
-        let answer = none.get_or_compute(&1, async { Ok::<_, ()>(vec![1]) }).await;
+        let answer = none
+            .get_or_compute(&1, async { Ok::<_, ()>(vec![1]) })
+            .await;
         assert_eq!(answer, Ok((vec![1], true)));
         assert_eq!((none.get(&1), none.weight()), (None, 0));
     }

@@ -1,3 +1,7 @@
+use rumis::notation::{format_drop, format_move};
+use rumis::record::Record;
+use rumis::{Stone, Variant};
+
 use super::*;
 
 fn temp_file(name: &str) -> PathBuf {
@@ -94,7 +98,7 @@ fn a_human_can_use_the_drop_form_and_see_the_orientations() {
 #[test]
 fn people_play_the_dismantling_game() {
     let golden = Record::parse(include_str!(
-        "../../../rumis/tests/golden/apachita-2p-dismantle.record"
+        "../../../../rumis/tests/golden/apachita-2p-dismantle.record"
     ))
     .unwrap();
     let mut script: Vec<String> = golden.moves.iter().map(|(_, m)| m.clone()).collect();
