@@ -11,14 +11,13 @@
 //!   answered from a small cache, or joins the one being computed: it costs nothing
 //!   and counts against no limit.
 
-use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rummikub_solver::Objective;
-use tokio::sync::OnceCell;
 
+use crate::cache::Cache;
 use crate::error::ApiError;
 use crate::games::{HintJob, HintRequest};
 use crate::hub::{Table, TableState};
@@ -70,30 +69,7 @@ pub struct Hints {
     per_seat: Option<RateLimiter<(String, usize)>>,
     per_address: Option<RateLimiter>,
     queue: WorkQueue,
-    cache: Mutex<Cache>,
-}
-
-#[derive(Default)]
-struct Cache {
-    entries: HashMap<HintKey, Arc<OnceCell<Outcome>>>,
-    order: VecDeque<HintKey>,
-}
-
-impl Cache {
-    fn cell(&mut self, key: &HintKey) -> Arc<OnceCell<Outcome>> {
-        if let Some(cell) = self.entries.get(key) {
-            return cell.clone();
-        }
-        while self.order.len() >= CACHE_ENTRIES {
-            if let Some(old) = self.order.pop_front() {
-                self.entries.remove(&old);
-            }
-        }
-        let cell = Arc::new(OnceCell::new());
-        self.entries.insert(key.clone(), cell.clone());
-        self.order.push_back(key.clone());
-        cell
-    }
+    cache: Cache<HintKey, Outcome>,
 }
 
 impl Hints {
@@ -103,7 +79,7 @@ impl Hints {
             per_address: RateLimiter::per_minute(limits.per_minute_per_address),
             queue: WorkQueue::new(limits.max_queued),
             limits,
-            cache: Mutex::new(Cache::default()),
+            cache: Cache::by_entries(CACHE_ENTRIES),
         }
     }
 
@@ -132,26 +108,21 @@ impl Hints {
             seat,
             objective: objective == Objective::Value,
         };
-        let cell = self
+        let outcome = self
             .cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .cell(&key);
-        let mut computed = false;
-        let outcome = cell
-            .get_or_try_init(|| {
-                computed = true;
-                self.compute(thinking, table, seat, from, objective, job)
-            })
+            .get_or_compute(
+                &key,
+                self.compute(thinking, table, seat, from, objective, job),
+            )
             .await;
         match outcome {
-            Ok(outcome) => {
+            Ok((outcome, computed)) => {
                 if computed {
                     metrics.hints_computed.inc();
                 } else {
                     metrics.hints_cached.inc();
                 }
-                outcome.clone()
+                outcome
             }
             Err(refusal) => {
                 metrics.hints_refused.inc();

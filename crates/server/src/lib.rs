@@ -13,6 +13,7 @@
 pub mod accounts;
 pub mod analysis;
 pub mod bot_ratings;
+pub mod cache;
 pub mod client;
 pub mod clock;
 pub mod cluster;
@@ -23,6 +24,7 @@ pub mod games;
 pub mod hints;
 pub mod http;
 pub mod hub;
+pub mod limit;
 pub mod live;
 pub mod metrics;
 pub mod names;

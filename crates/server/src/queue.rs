@@ -1,44 +1,30 @@
 //! A bound on one kind of CPU-heavy request (hints, analyses, solo-cube answers,
 //! puzzles): it counts what waits for a core or runs, and refuses one more than it
 //! holds, so that a flood of requests queues no unbounded work on the thinking pool.
+//! (The server's one limiter, `limit`, admitting only.)
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use crate::limit::{Limiter, Limits, Ticket};
 
 /// At most `max` pieces of work of one kind, waiting or running.
-pub struct WorkQueue {
-    max: usize,
-    held: Arc<AtomicUsize>,
-}
+pub struct WorkQueue(Limiter);
 
 /// A place in a [`WorkQueue`], held until the work is done (or its requester gave up):
 /// move it into the work's closure.
-pub struct Place(Arc<AtomicUsize>);
-
-impl Drop for Place {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
+pub type Place = Ticket;
 
 impl WorkQueue {
     pub fn new(max: usize) -> WorkQueue {
-        WorkQueue {
-            max,
-            held: Arc::new(AtomicUsize::new(0)),
-        }
+        WorkQueue(Limiter::new(Limits::queue(max)))
     }
 
     /// A place, or `None` when the queue is full.
     pub fn enter(&self) -> Option<Place> {
-        let before = self.held.fetch_add(1, Ordering::SeqCst);
-        let place = Place(self.held.clone());
-        (before < self.max).then_some(place)
+        self.0.admit(None).ok()
     }
 
     /// Work waiting or running now.
     pub fn len(&self) -> usize {
-        self.held.load(Ordering::SeqCst)
+        self.0.admitted()
     }
 
     pub fn is_empty(&self) -> bool {

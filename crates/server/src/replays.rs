@@ -6,18 +6,17 @@
 //! (`If-None-Match` answers 304), and rate-limited per client address. Concurrent
 //! requests for a replay not yet built wait for the one build.
 
-use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::http::header::{self, HeaderMap, HeaderValue};
 use axum::http::StatusCode;
 use axum::response::Response;
 use sha2::{Digest, Sha256};
-use tokio::sync::OnceCell;
 
+use crate::cache::Cache;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::store::StoredTable;
@@ -160,24 +159,16 @@ impl Default for ReplayLimits {
 pub struct Replays {
     limits: ReplayLimits,
     per_address: Option<RateLimiter>,
-    cache: Mutex<Cache>,
-}
-
-#[derive(Default)]
-struct Cache {
-    built: HashMap<String, Arc<Replay>>,
-    order: VecDeque<String>,
-    bytes: usize,
-    /// Builds under way, which requests for the same replay join.
-    building: HashMap<String, Arc<OnceCell<Arc<Replay>>>>,
+    /// Built replays by table id, bounded by their bytes (all encodings counted).
+    cache: Cache<String, Arc<Replay>>,
 }
 
 impl Replays {
     pub fn new(limits: ReplayLimits) -> Replays {
         Replays {
             per_address: RateLimiter::per_minute(limits.per_minute_per_address),
+            cache: Cache::by_bytes(limits.cache_bytes, |replay: &Arc<Replay>| replay.bytes()),
             limits,
-            cache: Mutex::new(Cache::default()),
         }
     }
 
@@ -198,29 +189,22 @@ impl Replays {
 
     /// Bytes of replays kept now.
     pub fn cached_bytes(&self) -> usize {
-        self.lock().bytes
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
-        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+        self.cache.weight()
     }
 
     /// A built replay, if it is kept.
     pub fn cached(&self, id: &str) -> Option<Arc<Replay>> {
-        self.lock().built.get(id).cloned()
+        self.cache.get(id)
     }
 
     /// Forgets a kept replay (its table changed: a seat was renamed).
     pub fn forget(&self, id: &str) {
-        let mut cache = self.lock();
-        if let Some(old) = cache.built.remove(id) {
-            cache.bytes -= old.bytes();
-            cache.order.retain(|k| k != id);
-        }
+        self.cache.remove(id);
     }
 
     /// The replay of a finished table: built from `stored` on the thinking pool (once,
-    /// also for requests that arrive meanwhile), then kept.
+    /// also for requests that arrive meanwhile, and for one that loaded the table while
+    /// another built it), then kept.
     pub async fn build(
         &self,
         thinking: &Thinking,
@@ -228,60 +212,23 @@ impl Replays {
         stored: StoredTable,
     ) -> Result<Arc<Replay>, ApiError> {
         let id = stored.id.clone();
-        let cell = {
-            let mut cache = self.lock();
-            // Built by another request since this one looked (while it loaded the
-            // table): kept, not built again.
-            if let Some(replay) = cache.built.get(&id) {
-                return Ok(replay.clone());
-            }
-            cache
-                .building
-                .entry(id.clone())
-                .or_insert_with(|| Arc::new(OnceCell::new()))
-                .clone()
+        let build = async move {
+            let id = stored.id.clone();
+            let built = thinking
+                .run(Priority::Hint, move || {
+                    let answer = crate::hub::replay_document(&stored)?;
+                    Replay::encode(&answer)
+                })
+                .await?;
+            let replay = built.map_err(|e| {
+                tracing::error!("the replay of {id} cannot be built: {e:#}");
+                ApiError::internal("the replay cannot be built")
+            })?;
+            metrics.replays_built.inc();
+            Ok::<_, ApiError>(Arc::new(replay))
         };
-        let replay = cell
-            .get_or_try_init(|| async move {
-                let id = stored.id.clone();
-                let built = thinking
-                    .run(Priority::Hint, move || {
-                        let answer = crate::hub::replay_document(&stored)?;
-                        Replay::encode(&answer)
-                    })
-                    .await?;
-                let replay = built.map_err(|e| {
-                    tracing::error!("the replay of {id} cannot be built: {e:#}");
-                    ApiError::internal("the replay cannot be built")
-                })?;
-                metrics.replays_built.inc();
-                Ok::<_, ApiError>(Arc::new(replay))
-            })
-            .await
-            .cloned();
-        let mut cache = self.lock();
-        if cache
-            .building
-            .get(&id)
-            .is_some_and(|c| Arc::ptr_eq(c, &cell))
-        {
-            cache.building.remove(&id);
-        }
-        let replay = replay?;
-        if !cache.built.contains_key(&id) && replay.bytes() <= self.limits.cache_bytes {
-            while cache.bytes + replay.bytes() > self.limits.cache_bytes {
-                let Some(old) = cache.order.pop_front() else {
-                    break;
-                };
-                if let Some(old) = cache.built.remove(&old) {
-                    cache.bytes -= old.bytes();
-                }
-            }
-            cache.bytes += replay.bytes();
-            cache.built.insert(id.clone(), replay.clone());
-            cache.order.push_back(id);
-        }
-        metrics.replay_cache_bytes.set(cache.bytes as i64);
+        let (replay, _) = self.cache.get_or_compute(&id, build).await?;
+        metrics.replay_cache_bytes.set(self.cache.weight() as i64);
         Ok(replay)
     }
 }

@@ -8,7 +8,8 @@
 //! replays, then tables of bots only, then reviews of finished games (after all play).
 //! Everything below people's bots may hold at most
 //! all permits but one, so one core is always free for the bots that people wait on;
-//! a hint (1.2 s of search) or a replay being built never takes the last one.
+//! a hint (1.2 s of search) or a replay being built never takes the last one. (The
+//! permits are the server's one limiter, `limit`, with the priorities as its classes.)
 //!
 //! Hints sit below people's bots because a person at another table waits on every one
 //! of their bot's replies, while a hint is asked for at will (and by anyone with a
@@ -16,12 +17,8 @@
 //! on: a person who asked for a hint is waiting for it. Hints are further bounded by
 //! their own rate limits and queue (`hints`).
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
-
-use tokio::sync::oneshot;
-
 use crate::error::ApiError;
+use crate::limit::{Limiter, Limits, Permit};
 
 /// Who is waiting for the work, highest priority first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -36,124 +33,32 @@ pub enum Priority {
     Review = 3,
 }
 
-impl Priority {
-    fn background(self) -> bool {
-        self != Priority::People
-    }
-}
-
-struct Pool {
-    cores: usize,
-    /// Permits held, in all and by background work (below people's bots).
-    busy: usize,
-    background: usize,
-    /// Waiters per priority; each gets its permit through its channel.
-    waiting: [VecDeque<oneshot::Sender<Permit>>; 4],
-}
-
-/// A held core; dropping it hands the core to the next waiter.
-pub struct Permit {
-    /// `None` once handed back by [`grant`] itself (its waiter was gone).
-    pool: Option<Arc<Mutex<Pool>>>,
-    priority: Priority,
-}
-
-impl Drop for Permit {
-    fn drop(&mut self) {
-        let Some(shared) = self.pool.take() else {
-            return;
-        };
-        let mut pool = shared.lock().unwrap_or_else(|e| e.into_inner());
-        pool.busy -= 1;
-        if self.priority.background() {
-            pool.background -= 1;
-        }
-        grant(&shared, &mut pool);
-    }
-}
-
-impl Pool {
-    fn may_take(&self, priority: Priority) -> bool {
-        self.busy < self.cores
-            && (!priority.background() || self.background < self.cores.saturating_sub(1).max(1))
-    }
-
-    fn take(&mut self, shared: &Arc<Mutex<Pool>>, priority: Priority) -> Permit {
-        self.busy += 1;
-        if priority.background() {
-            self.background += 1;
-        }
-        Permit {
-            pool: Some(shared.clone()),
-            priority,
-        }
-    }
-}
-
-/// Hands free cores to waiters, highest priority first; waiters that gave up are
-/// skipped.
-fn grant(shared: &Arc<Mutex<Pool>>, pool: &mut Pool) {
-    for priority in [
-        Priority::People,
-        Priority::Hint,
-        Priority::BotsOnly,
-        Priority::Review,
-    ] {
-        while pool.may_take(priority) {
-            let Some(waiter) = pool.waiting[priority as usize].pop_front() else {
-                break;
-            };
-            let permit = pool.take(shared, priority);
-            if let Err(mut permit) = waiter.send(permit) {
-                // The waiter is gone: take the permit back here (its drop would take
-                // the lock this holds).
-                permit.pool = None;
-                pool.busy -= 1;
-                if priority.background() {
-                    pool.background -= 1;
-                }
-            }
-        }
-    }
-}
-
 pub struct Thinking {
-    pool: Arc<Mutex<Pool>>,
+    /// One place per core, in four classes (the priorities); one core is kept for
+    /// people's bots.
+    cores: Limiter,
 }
 
 impl Thinking {
     pub fn new(cores: usize) -> Thinking {
         Thinking {
-            pool: Arc::new(Mutex::new(Pool {
-                cores: cores.max(1),
-                busy: 0,
-                background: 0,
-                waiting: Default::default(),
-            })),
+            cores: Limiter::new(Limits {
+                classes: 4,
+                reserve: 1,
+                ..Limits::running(cores)
+            }),
         }
     }
 
     /// Work waiting for a core.
     pub fn queued(&self) -> usize {
-        let pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
-        pool.waiting.iter().map(VecDeque::len).sum()
+        self.cores.waiting()
     }
 
     /// A core for `priority`, once one is free for it.
     async fn acquire(&self, priority: Priority) -> Result<Permit, ApiError> {
-        let receiver = {
-            let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
-            let queued_before = pool.waiting[..=priority as usize]
-                .iter()
-                .any(|q| !q.is_empty());
-            if !queued_before && pool.may_take(priority) {
-                return Ok(pool.take(&self.pool, priority));
-            }
-            let (send, receive) = oneshot::channel();
-            pool.waiting[priority as usize].push_back(send);
-            receive
-        };
-        receiver
+        self.cores
+            .acquire(priority as usize)
             .await
             .map_err(|_| ApiError::internal("the server is shutting down"))
     }
@@ -177,7 +82,9 @@ impl Thinking {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parking_lot::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
     use std::time::Duration;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -247,7 +154,7 @@ mod tests {
             let (t, o) = (thinking.clone(), order.clone());
             jobs.push(tokio::spawn(async move {
                 let permit = t.acquire(priority).await.unwrap();
-                o.lock().unwrap().push(priority);
+                o.lock().push(priority);
                 drop(permit);
             }));
             while thinking.queued() <= n {
@@ -259,7 +166,7 @@ mod tests {
             job.await.unwrap();
         }
         assert_eq!(
-            *order.lock().unwrap(),
+            *order.lock(),
             vec![
                 Priority::People,
                 Priority::Hint,

@@ -1,4 +1,4 @@
-//! Rumis commands: terminal play (`play.rs`), scripting (`legal`, `perft`, `replay`,
+//! Rumis commands: terminal play (`play/`), scripting (`legal`, `perft`, `replay`,
 //! `stones`, `scenarios`). The benchmark is `rumi-bench rumis`.
 
 pub(crate) mod draw;

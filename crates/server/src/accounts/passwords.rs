@@ -5,16 +5,15 @@
 //! fairly: one network (IPv4 /24, IPv6 /48) holds at most a small share of it, so that
 //! one client's flood leaves room for everyone else's sign-in.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
+use crate::limit::{Limiter, Limits, Refused};
 use crate::transport::network_key;
 use crate::wire::ErrorCode;
 
@@ -108,31 +107,10 @@ pub async fn check_new_off_runtime(password: &str, name: &str) -> Result<(), Api
 
 /// Hashes and verifies on the blocking pool, at most `concurrent` at once and at most
 /// `queue` waiting; past that a sign-in is refused (429) rather than queued forever.
+/// One network (IPv4 /24, IPv6 /48) holds at most an eighth of the places.
 #[derive(Clone)]
 pub struct Hasher {
-    running: Arc<Semaphore>,
-    waiting: Arc<Semaphore>,
-    /// Hashes each network has queued or running, and how many one may.
-    per_network: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    share: usize,
-}
-
-/// A network's place in the queue, given back when dropped.
-struct Share {
-    per_network: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    network: IpAddr,
-}
-
-impl Drop for Share {
-    fn drop(&mut self) {
-        let mut counts = self.per_network.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = counts.get_mut(&self.network) {
-            *n -= 1;
-            if *n == 0 {
-                counts.remove(&self.network);
-            }
-        }
-    }
+    limiter: Arc<Limiter>,
 }
 
 /// A hash every unknown name is verified against, so that an unknown name takes as
@@ -152,34 +130,13 @@ impl Hasher {
     pub fn new(concurrent: usize, queue: usize) -> Hasher {
         let places = concurrent.max(1) + queue;
         Hasher {
-            running: Arc::new(Semaphore::new(concurrent.max(1))),
-            waiting: Arc::new(Semaphore::new(places)),
-            per_network: Arc::default(),
-            // An eighth of the places: eight floods at once still leave room.
-            share: (places / 8).max(1),
+            limiter: Arc::new(Limiter::new(Limits {
+                queue: places,
+                // An eighth of the places: eight floods at once still leave room.
+                share: (places / 8).max(1),
+                ..Limits::running(concurrent)
+            })),
         }
-    }
-
-    /// A place for `from`'s network, if it holds less than its share.
-    fn share_of(&self, from: IpAddr) -> Result<Share, ApiError> {
-        let network = network_key(from);
-        let mut counts = self.per_network.lock().unwrap_or_else(|e| e.into_inner());
-        let held = counts.entry(network).or_insert(0);
-        if *held >= self.share {
-            return Err(ApiError::too_many_for(
-                ErrorCode::TooManySignIns,
-                format!(
-                    "your network has {} password checks waiting; wait for them",
-                    self.share
-                ),
-                Duration::from_secs(1),
-            ));
-        }
-        *held += 1;
-        Ok(Share {
-            per_network: self.per_network.clone(),
-            network,
-        })
     }
 
     async fn run<T: Send + 'static>(
@@ -187,7 +144,6 @@ impl Hasher {
         from: IpAddr,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
-        let _share = self.share_of(from)?;
         let busy = || {
             ApiError::too_many_for(
                 ErrorCode::AccountsBusy,
@@ -195,17 +151,21 @@ impl Hasher {
                 Duration::from_secs(1),
             )
         };
-        let _queued = self
-            .waiting
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| busy())?;
-        let _running = self
-            .running
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| busy())?;
+        let _queued = match self.limiter.admit(Some(network_key(from))) {
+            Ok(ticket) => ticket,
+            Err(Refused::Share) => {
+                return Err(ApiError::too_many_for(
+                    ErrorCode::TooManySignIns,
+                    format!(
+                        "your network has {} password checks waiting; wait for them",
+                        self.limiter.limits().share
+                    ),
+                    Duration::from_secs(1),
+                ))
+            }
+            Err(Refused::Full) => return Err(busy()),
+        };
+        let _running = self.limiter.acquire(0).await.map_err(|_| busy())?;
         tokio::task::spawn_blocking(work)
             .await
             .map_err(|_| ApiError::internal("password hashing failed"))
@@ -330,7 +290,11 @@ mod tests {
     #[tokio::test]
     async fn a_full_queue_refuses_instead_of_waiting() {
         let hasher = Hasher::new(1, 0);
-        let _held = hasher.waiting.clone().try_acquire_owned().unwrap();
+        // The one place, held by another network.
+        let _held = hasher
+            .limiter
+            .admit(Some("198.51.100.1".parse().unwrap()))
+            .unwrap();
         let e = hasher
             .hash("correct horse 9".into(), ip())
             .await
@@ -342,17 +306,27 @@ mod tests {
         "203.0.113.7".parse().unwrap()
     }
 
-    #[test]
-    fn one_network_holds_at_most_its_share_of_the_queue() {
+    #[tokio::test]
+    async fn one_network_holds_at_most_its_share_of_the_queue() {
         let hasher = Hasher::new(1, 31);
-        assert_eq!(hasher.share, 4);
-        let held: Vec<Share> = (0..4).map(|_| hasher.share_of(ip()).unwrap()).collect();
-        let same_network: IpAddr = "203.0.113.99".parse().unwrap();
-        let refused = hasher.share_of(same_network).err().unwrap();
+        assert_eq!(hasher.limiter.limits().share, 4);
+        let network = |ip: &str| Some(network_key(ip.parse().unwrap()));
+        let held: Vec<_> = (0..4)
+            .map(|_| hasher.limiter.admit(network("203.0.113.7")).unwrap())
+            .collect();
+        let same_network = "203.0.113.99".parse().unwrap();
+        let refused = hasher
+            .hash("correct horse 9".into(), same_network)
+            .await
+            .unwrap_err();
         assert_eq!(refused.code, ErrorCode::TooManySignIns);
         // Another network still gets its turn; a place given back is free again.
-        assert!(hasher.share_of("198.51.100.1".parse().unwrap()).is_ok());
+        let other = hasher.hash("correct horse 9".into(), "198.51.100.1".parse().unwrap());
+        assert!(other.await.is_ok());
         drop(held);
-        assert!(hasher.share_of(same_network).is_ok());
+        assert!(hasher
+            .hash("correct horse 9".into(), same_network)
+            .await
+            .is_ok());
     }
 }

@@ -10,8 +10,9 @@ use std::sync::Arc;
 use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
-use axum::response::{AppendHeaders, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 
 use webauthn_rs::prelude::Url;
 
@@ -134,61 +135,51 @@ impl FromRequestParts<Arc<Hub>> for Session {
     }
 }
 
-/// A `Set-Cookie` value: the session, or its removal.
-fn set_cookie(hub: &Hub, session: Option<&NewSession>) -> HeaderValue {
-    let secure = if hub.accounts.secure_cookies() {
-        "; Secure"
-    } else {
-        ""
-    };
-    let value = match session {
-        Some(s) => format!(
-            "{COOKIE}={}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
-            s.cookie,
-            s.max_age.as_secs()
-        ),
-        None => format!("{COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0{secure}"),
-    };
-    HeaderValue::from_str(&value).expect("a cookie of hex digits is a header value")
+/// A cookie of this site, as the session and device cookies are: `HttpOnly;
+/// SameSite=Lax; Path=/`, kept `max_age` (0: removed), and `Secure` on an HTTPS site.
+fn site_cookie(
+    hub: &Hub,
+    name: &'static str,
+    value: String,
+    max_age: std::time::Duration,
+) -> Cookie<'static> {
+    let seconds = i64::try_from(max_age.as_secs()).unwrap_or(i64::MAX);
+    Cookie::build((name, value))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .path("/")
+        .max_age(cookie::time::Duration::seconds(seconds))
+        .secure(hub.accounts.secure_cookies())
+        .build()
 }
 
-/// The `Set-Cookie` value of the browser's device cookie (long-lived, like the
-/// session's `HttpOnly; SameSite=Lax`, and `Secure` on an HTTPS site).
-fn set_device_cookie(hub: &Hub, session: &NewSession) -> HeaderValue {
-    let secure = if hub.accounts.secure_cookies() {
-        "; Secure"
-    } else {
-        ""
-    };
-    let value = format!(
-        "{DEVICE_COOKIE}={}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
-        session.device,
-        session.device_max_age.as_secs()
-    );
-    HeaderValue::from_str(&value).expect("a cookie of hex digits is a header value")
-}
-
-/// The account with its new session cookie (and the browser's device cookie).
+/// The account with its new session cookie (and the browser's device cookie, long-lived).
 pub fn signed_in(
     hub: &Hub,
     status: StatusCode,
     account: AccountView,
     session: &NewSession,
 ) -> Response {
-    let cookie = set_cookie(hub, Some(session));
-    let device = set_device_cookie(hub, session);
-    (
-        status,
-        AppendHeaders([(header::SET_COOKIE, cookie), (header::SET_COOKIE, device)]),
-        Json(account),
-    )
-        .into_response()
+    let cookies = CookieJar::new()
+        .add(site_cookie(
+            hub,
+            COOKIE,
+            session.cookie.clone(),
+            session.max_age,
+        ))
+        .add(site_cookie(
+            hub,
+            DEVICE_COOKIE,
+            session.device.clone(),
+            session.device_max_age,
+        ));
+    (status, cookies, Json(account)).into_response()
 }
 
 /// 204 with the session cookie cleared.
 fn signed_out(hub: &Hub) -> Response {
-    let cleared = set_cookie(hub, None);
-    (StatusCode::NO_CONTENT, [(header::SET_COOKIE, cleared)]).into_response()
+    let cleared = site_cookie(hub, COOKIE, String::new(), std::time::Duration::ZERO);
+    (StatusCode::NO_CONTENT, CookieJar::new().add(cleared)).into_response()
 }
 
 /// Creates an account and signs it in.

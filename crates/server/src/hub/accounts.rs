@@ -252,12 +252,7 @@ impl Hub {
             .tables_of_account(account_id, DELETED_ACCOUNT_TABLES)
             .await?;
         for id in ids {
-            let loaded = self
-                .tables
-                .lock()
-                .expect("table map lock")
-                .get(&id)
-                .cloned();
+            let loaded = self.tables.lock().get(&id).cloned();
             if let Some(table) = loaded {
                 self.catch_up(&table).await;
             }

@@ -320,7 +320,7 @@ impl Hub {
                 .map_err(|e| ApiError::internal(format!("the new table cannot be built: {e}")))?,
         );
         {
-            let mut tables = self.tables.lock().expect("table map lock");
+            let mut tables = self.tables.lock();
             tables.insert(stored.id.clone(), table.clone());
             if tables.len() > self.options.max_loaded_tables {
                 let idle_ms = self.options.idle_after.as_millis() as i64;

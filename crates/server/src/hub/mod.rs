@@ -45,9 +45,12 @@ mod view;
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::Arc;
 use std::time::Duration;
 
+// The table map's lock does not poison: a panic under it fails one request, not
+// every later one.
+use parking_lot::Mutex as SyncMutex;
 use tokio::sync::{watch, Mutex};
 
 use crate::accounts::{AccountOptions, Accounts};
@@ -376,7 +379,7 @@ pub struct Hub {
     pub store: Store,
     /// Accounts and their sessions (the same database).
     pub accounts: Accounts,
-    tables: StdMutex<HashMap<String, Arc<Table>>>,
+    tables: SyncMutex<HashMap<String, Arc<Table>>>,
     options: HubOptions,
     thinking: Thinking,
     /// Table creations per client address (IPv6 per /64).
@@ -393,7 +396,7 @@ pub struct Hub {
     draining: AtomicBool,
     /// Several nodes: sightings the database did not take, written again with the
     /// next heartbeat.
-    presence_retry: StdMutex<HashSet<(String, usize)>>,
+    presence_retry: SyncMutex<HashSet<(String, usize)>>,
 }
 
 impl Hub {
@@ -421,7 +424,7 @@ impl Hub {
                 options.clock.clone(),
             ),
             store,
-            tables: StdMutex::new(HashMap::new()),
+            tables: SyncMutex::new(HashMap::new()),
             hints: Hints::new(options.hints.clone()),
             replays: Replays::new(options.replays.clone()),
             reviews: crate::reviews::Reviews::new(options.reviews.clone(), cores),
@@ -432,7 +435,7 @@ impl Hub {
             metrics,
             cluster,
             draining: AtomicBool::new(false),
-            presence_retry: StdMutex::new(HashSet::new()),
+            presence_retry: SyncMutex::new(HashSet::new()),
         });
         if let Some(cluster) = &hub.cluster {
             // Connections an earlier run of this node held are gone.

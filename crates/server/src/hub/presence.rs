@@ -9,7 +9,7 @@ impl Hub {
     /// Another node saw a player of a table come, go, or act: if this node holds the
     /// table, it reads who is present and shows it.
     pub async fn presence_news(self: &Arc<Self>, id: &str) {
-        let loaded = self.tables.lock().expect("table map lock").get(id).cloned();
+        let loaded = self.tables.lock().get(id).cloned();
         if let Some(table) = loaded {
             let mut state = table.state.lock().await;
             match self.refresh_presence(&table.id, &mut state).await {
@@ -104,10 +104,7 @@ impl Hub {
                     seat + 1
                 );
                 s.written = None;
-                self.presence_retry
-                    .lock()
-                    .expect("presence retry lock")
-                    .insert((id.to_string(), seat));
+                self.presence_retry.lock().insert((id.to_string(), seat));
             }
         }
     }
@@ -119,14 +116,9 @@ impl Hub {
         if let Err(e) = self.store.presence_heartbeat(&cluster.node, now).await {
             tracing::warn!("presence heartbeat not stored: {e:#}");
         }
-        let failed = std::mem::take(&mut *self.presence_retry.lock().expect("presence retry lock"));
+        let failed = std::mem::take(&mut *self.presence_retry.lock());
         for (id, seat) in failed {
-            let loaded = self
-                .tables
-                .lock()
-                .expect("table map lock")
-                .get(&id)
-                .cloned();
+            let loaded = self.tables.lock().get(&id).cloned();
             match loaded {
                 Some(table) => {
                     let mut state = table.state.lock().await;
@@ -140,10 +132,7 @@ impl Hub {
                         .await
                         .is_err()
                     {
-                        self.presence_retry
-                            .lock()
-                            .expect("presence retry lock")
-                            .insert((id, seat));
+                        self.presence_retry.lock().insert((id, seat));
                     }
                 }
             }

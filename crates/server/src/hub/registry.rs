@@ -14,13 +14,13 @@ use crate::wire::ErrorCode;
 impl Hub {
     /// Whether the table with this id is in memory now.
     pub fn is_loaded(&self, id: &str) -> bool {
-        self.tables.lock().expect("table map lock").contains_key(id)
+        self.tables.lock().contains_key(id)
     }
 
     /// Whether a driver (a bot about to move, a near clock) holds the loaded table `id`
     /// in memory: such a table is not dropped when idle.
     pub fn is_held_by_a_driver(&self, id: &str) -> bool {
-        let table = self.tables.lock().expect("table map lock").get(id).cloned();
+        let table = self.tables.lock().get(id).cloned();
         table.is_some_and(|t| t.drivers.load(Ordering::SeqCst) > 0)
     }
 
@@ -28,14 +28,13 @@ impl Hub {
     pub(super) fn holds(&self, table: &Arc<Table>) -> bool {
         self.tables
             .lock()
-            .expect("table map lock")
             .get(&table.id)
             .is_some_and(|t| Arc::ptr_eq(t, table))
     }
 
     /// Tables in memory now.
     pub fn loaded_tables(&self) -> usize {
-        self.tables.lock().expect("table map lock").len()
+        self.tables.lock().len()
     }
 
     /// Rebuilds a table from the database (configuration, seed, every action),
@@ -56,7 +55,7 @@ impl Hub {
         }
         let table = Arc::new(table);
         let (table, fresh) = {
-            let mut tables = self.tables.lock().expect("table map lock");
+            let mut tables = self.tables.lock();
             let fresh = !tables.contains_key(id);
             let table = tables.entry(id.to_string()).or_insert(table).clone();
             if fresh && tables.len() > self.options.max_loaded_tables {
@@ -83,7 +82,7 @@ impl Hub {
         if !valid_table_id(id) {
             return Err(unknown());
         }
-        let cached = self.tables.lock().expect("table map lock").get(id).cloned();
+        let cached = self.tables.lock().get(id).cloned();
         let table = match cached {
             Some(table) => {
                 // Another node may have moved it on without this one hearing of it.
@@ -99,7 +98,7 @@ impl Hub {
     }
 
     pub(super) fn forget(&self, id: &str) {
-        self.tables.lock().expect("table map lock").remove(id);
+        self.tables.lock().remove(id);
     }
 }
 

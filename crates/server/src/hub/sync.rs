@@ -23,7 +23,7 @@ impl Hub {
         if seats {
             self.replays.forget(id);
         }
-        let loaded = self.tables.lock().expect("table map lock").get(id).cloned();
+        let loaded = self.tables.lock().get(id).cloned();
         if let Some(table) = loaded {
             if seats || table.state.lock().await.version < version {
                 self.catch_up_with(&table, seats).await;
@@ -128,13 +128,7 @@ impl Hub {
 
     /// Catches up every loaded table (after a NATS reconnect).
     pub async fn catch_up_all(self: &Arc<Self>) {
-        let tables: Vec<Arc<Table>> = self
-            .tables
-            .lock()
-            .expect("table map lock")
-            .values()
-            .cloned()
-            .collect();
+        let tables: Vec<Arc<Table>> = self.tables.lock().values().cloned().collect();
         for table in tables {
             self.catch_up(&table).await;
         }
@@ -145,7 +139,6 @@ impl Hub {
         let tables: Vec<Arc<Table>> = self
             .tables
             .lock()
-            .expect("table map lock")
             .values()
             .filter(|t| t.changes.receiver_count() > 0)
             .cloned()
@@ -178,7 +171,7 @@ impl Hub {
                     tracing::info!("table {id}: lease taken over from {from}");
                     self.metrics.lease_takeovers.inc();
                 }
-                let loaded = self.tables.lock().expect("table map lock").get(id).cloned();
+                let loaded = self.tables.lock().get(id).cloned();
                 match loaded {
                     Some(table) => {
                         self.catch_up(&table).await;

@@ -15,16 +15,18 @@ pub mod route;
 pub mod rumis;
 pub mod rummikub;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Semaphore;
+use parking_lot::{Mutex, MutexGuard};
 
+use crate::cache::Cache;
 use crate::error::ApiError;
 use crate::hub::{valid_table_id, Hub};
+use crate::limit::{Limiter, Limits};
 use crate::store::StoredTable;
 use crate::thinking::Priority;
 use crate::transport::RateLimiter;
@@ -90,16 +92,10 @@ pub struct Reviews {
     limits: ReviewLimits,
     per_address: Option<RateLimiter>,
     pending: Mutex<HashMap<String, Arc<Progress>>>,
-    kept: Mutex<Kept>,
+    /// Finished reviews' JSON, bounded by bytes.
+    kept: Cache<String, Arc<String>>,
     /// Reviews computed at once (the others wait their turn, first asked first done).
-    workers: Semaphore,
-}
-
-#[derive(Default)]
-struct Kept {
-    documents: HashMap<String, Arc<String>>,
-    order: VecDeque<String>,
-    bytes: usize,
+    workers: Limiter,
 }
 
 /// What a review request is answered with.
@@ -115,8 +111,8 @@ impl Reviews {
             per_address: RateLimiter::per_minute(limits.per_minute_per_address),
             limits,
             pending: Mutex::new(HashMap::new()),
-            kept: Mutex::new(Kept::default()),
-            workers: Semaphore::new(cores.saturating_sub(1).max(1)),
+            kept: Cache::by_bytes(KEPT_BYTES, |document: &Arc<String>| document.len()),
+            workers: Limiter::new(Limits::running(cores.saturating_sub(1))),
         }
     }
 
@@ -125,31 +121,16 @@ impl Reviews {
         self.lock_pending().len()
     }
 
-    fn lock_pending(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Progress>>> {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock_pending(&self) -> MutexGuard<'_, HashMap<String, Arc<Progress>>> {
+        self.pending.lock()
     }
 
     fn kept(&self, id: &str) -> Option<Arc<String>> {
-        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        kept.documents.get(id).cloned()
+        self.kept.get(id)
     }
 
     fn keep(&self, id: &str, document: Arc<String>) {
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        if kept.documents.contains_key(id) || document.len() > KEPT_BYTES {
-            return;
-        }
-        while kept.bytes + document.len() > KEPT_BYTES {
-            let Some(old) = kept.order.pop_front() else {
-                break;
-            };
-            if let Some(old) = kept.documents.remove(&old) {
-                kept.bytes -= old.len();
-            }
-        }
-        kept.bytes += document.len();
-        kept.order.push_back(id.to_string());
-        kept.documents.insert(id.to_string(), document);
+        self.kept.insert(id.to_string(), document);
     }
 }
 
@@ -330,7 +311,12 @@ impl Hub {
         id: &str,
         progress: &Progress,
     ) -> anyhow::Result<Option<String>> {
-        let _turn = self.reviews().workers.acquire().await?;
+        let _turn = self
+            .reviews()
+            .workers
+            .acquire(0)
+            .await
+            .map_err(|_| anyhow::anyhow!("the server is stopping"))?;
         let stored = self
             .store
             .load(id)
