@@ -930,8 +930,15 @@ async fn a_session_made_on_one_node_is_honoured_on_another() {
         .await
         .unwrap();
     assert_eq!(made.status(), 201);
-    let set = made.headers()["set-cookie"].to_str().unwrap().to_string();
-    let cookie = set.split(';').next().unwrap().to_string();
+    // The session's cookie (the answer sets the browser's device cookie too).
+    let cookie = made
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok()?.split(';').next())
+        .find(|c| c.starts_with("rumi_session="))
+        .expect("a session cookie")
+        .to_string();
     let me = |base: &str| {
         client
             .get(format!("{base}/api/me"))
