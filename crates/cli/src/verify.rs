@@ -31,8 +31,10 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<()> {
         std::fs::read_to_string(&args.replay)
             .with_context(|| format!("cannot read {}", args.replay.display()))?
     };
-    let replay: ReplayAnswer = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a rumi replay", args.replay.display()))?;
+    let not_a_replay = || format!("{} is not a rumi replay", args.replay.display());
+    let mut replay: Value = serde_json::from_str(&text).with_context(not_a_replay)?;
+    name_untyped_rumis_actions(&mut replay);
+    let replay: ReplayAnswer = serde_json::from_value(replay).with_context(not_a_replay)?;
     let fairness = &replay.fairness;
     let (Some(seed), Some(salt)) = (fairness.seed, fairness.salt.as_deref()) else {
         bail!("the replay reveals no seed and salt: is the game over?");
@@ -89,6 +91,30 @@ pub fn verify(args: VerifyArgs) -> anyhow::Result<()> {
 }
 
 /// The action log: versions 1, 2, … in order, times that never go back.
+/// Replays downloaded before every action named its kind (issue 57) hold Rumis actions
+/// as `{"move": …}` or `{"stone": …, "cells": …}`: they are read as `rumis_move` and
+/// `rumis_place`, as the server's migration 0009 rewrote its own log.
+fn name_untyped_rumis_actions(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+            keys.sort_unstable();
+            let kind = match keys.as_slice() {
+                ["move"] => Some("rumis_move"),
+                ["cells", "stone"] => Some("rumis_place"),
+                _ => None,
+            };
+            if let Some(kind) = kind {
+                object.insert("type".into(), Value::from(kind));
+            } else {
+                object.values_mut().for_each(name_untyped_rumis_actions);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(name_untyped_rumis_actions),
+        _ => {}
+    }
+}
+
 fn check_log(replay: &ReplayAnswer) -> anyhow::Result<()> {
     for (index, action) in replay.actions.iter().enumerate() {
         if action.version != index as u64 + 1 {

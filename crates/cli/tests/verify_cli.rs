@@ -238,3 +238,43 @@ fn a_consistently_forged_deal_is_caught_by_the_commitment_the_player_saw() {
     record["record"] = forged["record"].clone();
     refused(&record, &[], &["the record differs at line", "seed: 4242"]);
 }
+
+/// Every Rumis action of a replay in the form written before actions named their kind
+/// (`{"move": …}`, issue 57), wherever it appears.
+fn untyped(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            if object.get("type").and_then(Value::as_str) == Some("rumis_move") {
+                object.remove("type");
+            }
+            object.values_mut().for_each(untyped);
+        }
+        Value::Array(items) => items.iter_mut().for_each(untyped),
+        _ => {}
+    }
+}
+
+/// A Rumis replay downloaded before every action named its kind still verifies.
+#[test]
+fn a_rumis_replay_downloaded_before_actions_named_their_kind_still_verifies() {
+    let (created, replay) = finished_game(
+        "untyped",
+        json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2},
+            "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]}),
+    );
+    let mut old = replay.clone();
+    untyped(&mut old);
+    assert_ne!(old, replay, "the replay holds Rumis moves");
+    assert!(
+        old["actions"][0]["action"].get("type").is_none(),
+        "{}",
+        old["actions"][0]
+    );
+    let commitment = created["commitment"].as_str().unwrap();
+    let (out, err, code) = check_with(&old, &["--commitment", commitment]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("replay from the seed to the same result"),
+        "{out}"
+    );
+}
