@@ -208,6 +208,9 @@ test("two accounts play a rated game to the end; both profiles show it", async (
   // My games: the finished table, on the account page.
   await B.goto(`${base}/account`);
   await expect(B.locator(tid(`my-game-${id}`))).toHaveAttribute("data-finished", "true");
+  // … against whom, and how it went.
+  await expect(B.locator(tid(`my-game-opponents-${id}`))).toHaveText("against Ana_r");
+  await expect(B.locator(tid(`my-game-result-${id}`))).toHaveText(/^\s*(won|place 2 of 2)$/);
   await fitsWidth(B, "account with games");
   await shot(B, "account-phone.png");
   // Provisional ratings are not on the leaderboard yet.

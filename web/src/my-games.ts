@@ -31,13 +31,20 @@ export function myGamesSection(): HTMLElement {
 }
 
 function item(g: MyGame): HTMLElement {
+  const status = g.status === "over" ? "finished" : g.status === "playing" ? "running" : g.status;
+  const tag = { finished: "account.game_finished", running: "account.game_running", waiting: "account.game_waiting", cancelled: "account.game_cancelled" } as const;
+  // What a player wants to know of a past game: against whom, and how it went.
+  const result = g.place == null || g.players == null ? null : g.place === 1 ? t("account.game_won") : t("account.game_place", { place: g.place, players: g.players });
   return h(
     "li",
-    { testid: `my-game-${g.id}`, "data-finished": String(g.finished) },
-    h("a", { href: `/t/${encodeURIComponent(g.id)}`, testid: `my-game-link-${g.id}` }, `${gameName(g.game)} · ${t("seat.n", { n: g.seat + 1 })}`),
+    { testid: `my-game-${g.id}`, "data-finished": String(g.finished), "data-status": g.status },
+    h("a", { href: `/t/${encodeURIComponent(g.id)}`, testid: `my-game-link-${g.id}` }, gameName(g.game)),
     " ",
-    h("span", { className: `tag ${g.finished ? "finished" : "running"}` }, g.finished ? t("account.game_finished") : t("account.game_running")),
+    h("span", { testid: `my-game-opponents-${g.id}` }, t("account.game_against", { names: g.opponents.join(", ") })),
     " ",
-    h("span", { className: "muted" }, dateText(g.created_ms, true)),
+    h("span", { className: `tag ${status}` }, t(tag[status])),
+    result ? h("span", { className: `my-game-result${g.place === 1 ? " won" : ""}`, testid: `my-game-result-${g.id}` }, " ", result) : null,
+    " ",
+    h("span", { className: "muted my-game-date" }, dateText(g.created_ms, true)),
   );
 }

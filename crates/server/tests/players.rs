@@ -233,6 +233,14 @@ async fn rated_game_moves_both_ratings(server: &TestServer) {
     let mine = bo.get("/api/me/games").await;
     assert_eq!(mine.body["games"][0]["id"], id.as_str());
     assert_eq!(mine.body["games"][0]["finished"], true);
+    // "My games" says against whom, and how it went.
+    let game = &mine.body["games"][0];
+    assert_eq!(game["status"], "over", "{game}");
+    assert_eq!(game["opponents"], json!(["Ana"]), "{game}");
+    assert_eq!(game["players"], 2, "{game}");
+    let bo_won = winners.contains(&1);
+    let place = game["place"].as_u64().unwrap();
+    assert_eq!(place == 1, bo_won, "{game} {winners:?}");
     let data = bo.get("/api/me/data").await;
     assert_eq!(data.body["profile"]["games"][0]["id"], id.as_str());
 

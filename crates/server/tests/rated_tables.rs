@@ -161,9 +161,13 @@ async fn a_rated_table_whose_seats_are_not_all_taken_in_ten_minutes_is_cancelled
         assert_eq!(profile["games"], json!([]), "{profile}");
         assert_eq!(profile["ratings"], json!({}), "{profile}");
     }
-    // The lobby does not list it.
+    // The lobby does not list it; Ana's games say it was cancelled, not played.
     let lobby = Browser::new(&server).get("/api/tables").await.body;
     assert!(!lobby.to_string().contains(&id), "{lobby}");
+    let mine = ana.get("/api/me/games").await.body;
+    assert_eq!(mine["games"][0]["id"], id.as_str(), "{mine}");
+    assert_eq!(mine["games"][0]["status"], "cancelled", "{mine}");
+    assert!(mine["games"][0]["place"].is_null(), "{mine}");
 }
 
 /// RT7 after a restart: the stored creation time decides, whichever server drives the

@@ -710,7 +710,20 @@ export type LeaderboardEntry = { rank: number, name: string, rating: number, unc
 
 export type Leaderboard = { pool: RatingPool, entries: Array<LeaderboardEntry>, };
 
-export type MyGame = { id: string, game: GameKind, seat: number, finished: boolean, created_ms: number, };
+export type MyGame = { id: string, game: GameKind, seat: number, 
+/**
+ * Over or cancelled.
+ */
+finished: boolean, status: TableStatus, created_ms: number, 
+/**
+ * The other seats' players (or bots), by seat.
+ */
+opponents: Array<string>, 
+/**
+ * Once its result is recorded: the account's place (1 for a win; tied places
+ * shared) of `players`.
+ */
+place: number | null, players: number | null, };
 
 export type MyGames = { games: Array<MyGame>, };
 

@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::store::{RatingRow, ResultRow, StoredAccount};
 use crate::wire::{
     ErrorCode, GameKind, Leaderboard, LeaderboardEntry, MyGame, MyGames, PlayerResult, PoolTotals,
-    RatingPoint, RatingPool, RatingView, UserGame, UserProfile,
+    RatingPoint, RatingPool, RatingView, TableStatus, UserGame, UserProfile,
 };
 
 /// Recent games on a profile.
@@ -177,12 +177,25 @@ impl Accounts {
                 .into_iter()
                 .filter_map(|e| {
                     let GameOf { game } = serde_json::from_str(&e.config).ok()?;
+                    let status = if e.cancelled {
+                        TableStatus::Cancelled
+                    } else if e.finished {
+                        TableStatus::Over
+                    } else if e.started {
+                        TableStatus::Playing
+                    } else {
+                        TableStatus::Waiting
+                    };
                     Some(MyGame {
                         id: e.table_id,
                         game,
                         seat: e.seat,
-                        finished: e.finished,
+                        finished: e.finished || e.cancelled,
+                        status,
                         created_ms: e.created_ms,
+                        opponents: e.others,
+                        place: e.place.map(|(place, _)| place),
+                        players: e.place.map(|(_, players)| players),
                     })
                 })
                 .collect(),

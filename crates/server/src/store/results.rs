@@ -69,7 +69,13 @@ pub struct GameEntry {
     pub seat: usize,
     pub config: String,
     pub finished: bool,
+    pub started: bool,
+    pub cancelled: bool,
     pub created_ms: i64,
+    /// The other seats' names, by seat.
+    pub others: Vec<String>,
+    /// The account's recorded result: its place and how many played.
+    pub place: Option<(usize, usize)>,
 }
 
 fn result_of_row(row: &AnyRow) -> Result<ResultRow, sqlx::Error> {
@@ -278,22 +284,46 @@ impl Store {
 
     /// The tables an account has a seat at, newest first, finished or not.
     pub async fn games_of(&self, account: &str, limit: u32) -> anyhow::Result<Vec<GameEntry>> {
-        let rows = sqlx::query("SELECT s.table_id, s.seat, t.config, t.finished, t.created_ms FROM rumi_seats s JOIN rumi_tables t ON t.id = s.table_id WHERE s.account_id = $1 ORDER BY t.created_ms DESC, s.table_id LIMIT $2")
+        let rows = sqlx::query("SELECT s.table_id, s.seat, t.config, t.finished, t.started_ms, t.cancelled_ms, t.created_ms, r.place, r.players FROM rumi_seats s JOIN rumi_tables t ON t.id = s.table_id LEFT JOIN rumi_results r ON r.table_id = s.table_id AND r.account_id = s.account_id WHERE s.account_id = $1 ORDER BY t.created_ms DESC, s.table_id LIMIT $2")
             .bind(account)
             .bind(i64::from(limit))
             .fetch_all(&self.pool)
             .await?;
-        rows.iter()
+        let mut games = rows
+            .iter()
             .map(|row| {
+                let place: Option<i64> = row.try_get("place")?;
+                let players: Option<i64> = row.try_get("players")?;
                 Ok(GameEntry {
                     table_id: row.try_get("table_id")?,
                     seat: row.try_get::<i64, _>("seat")? as usize,
                     config: row.try_get("config")?,
                     finished: row.try_get::<i64, _>("finished")? != 0,
+                    started: row.try_get::<Option<i64>, _>("started_ms")?.is_some(),
+                    cancelled: row.try_get::<Option<i64>, _>("cancelled_ms")?.is_some(),
                     created_ms: row.try_get("created_ms")?,
+                    others: Vec::new(),
+                    place: place.zip(players).map(|(p, n)| (p as usize, n as usize)),
                 })
             })
-            .collect()
+            .collect::<anyhow::Result<Vec<GameEntry>>>()?;
+        // The other seats of those same tables, in one query.
+        let others = sqlx::query("SELECT o.table_id, o.seat, o.name FROM rumi_seats o JOIN rumi_seats s ON s.table_id = o.table_id AND s.seat <> o.seat WHERE s.account_id = $1 AND o.table_id IN (SELECT s2.table_id FROM rumi_seats s2 JOIN rumi_tables t ON t.id = s2.table_id WHERE s2.account_id = $1 ORDER BY t.created_ms DESC, s2.table_id LIMIT $2) ORDER BY o.table_id, o.seat")
+            .bind(account)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+        let mut by_table: std::collections::HashMap<String, Vec<String>> = Default::default();
+        for row in &others {
+            by_table
+                .entry(row.try_get("table_id")?)
+                .or_default()
+                .push(row.try_get("name")?);
+        }
+        for game in &mut games {
+            game.others = by_table.remove(&game.table_id).unwrap_or_default();
+        }
+        Ok(games)
     }
 
     /// Whether a finished table's results are recorded.

@@ -184,9 +184,17 @@ pub struct MyGame {
     pub id: String,
     pub game: GameKind,
     pub seat: usize,
+    /// Over or cancelled.
     pub finished: bool,
+    pub status: crate::wire::TableStatus,
     #[ts(as = "f64")]
     pub created_ms: i64,
+    /// The other seats' players (or bots), by seat.
+    pub opponents: Vec<String>,
+    /// Once its result is recorded: the account's place (1 for a win; tied places
+    /// shared) of `players`.
+    pub place: Option<usize>,
+    pub players: Option<usize>,
 }
 
 /// `GET /api/me/games`: newest first, on every device of the account.
