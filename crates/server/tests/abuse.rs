@@ -13,10 +13,8 @@ use rumis::{Scenario, Setup};
 use serde_json::{json, Value};
 use server::HubOptions;
 
-use common::browser::Browser;
+use common::browser::{signed_up, Browser};
 use common::{start_full, start_with, temp_postgres, temp_sqlite, TestServer};
-
-const PASSWORD: &str = "stones of the inca 7";
 
 /// The test defaults without the per-address table caps; bots at once, and an away
 /// player's seat may be handed to a bot at once.
@@ -40,13 +38,6 @@ async fn behind_proxy(name: &str, hub: HubOptions) -> TestServer {
         ..server::Limits::default()
     };
     start_full(&temp_sqlite(name), hub, None, limits).await
-}
-
-async fn signed_up<'a>(server: &'a TestServer, name: &str) -> Browser<'a> {
-    let mut browser = Browser::new(server);
-    let made = browser.sign_up(name, PASSWORD).await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    browser
 }
 
 fn code(answer: &common::browser::Answer) -> (u16, String) {

@@ -12,10 +12,8 @@ use server::events::{Heard, TableEvent};
 use server::wire::GameKind;
 use server::HubOptions;
 
-use common::browser::Browser;
+use common::browser::{signed_up, Browser, PASSWORD};
 use common::{start_with, temp_sqlite, wait_for_event, TestServer};
-
-const PASSWORD: &str = "correct horse battery staple";
 
 /// Bots move at once, and an away player's seat may be handed over at once.
 fn options() -> HubOptions {
@@ -24,13 +22,6 @@ fn options() -> HubOptions {
         handover_after: Duration::ZERO,
         ..common::defaults()
     }
-}
-
-async fn signed_up<'a>(server: &'a TestServer, name: &str) -> Browser<'a> {
-    let mut browser = Browser::new(server);
-    let made = browser.sign_up(name, PASSWORD).await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    browser
 }
 
 /// Ana keeps a seat for Bo at a casual Rumis table for two; Bo takes it; both hand

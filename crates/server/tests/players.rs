@@ -11,10 +11,8 @@ use serde_json::{json, Value};
 use server::store::{FinishedGame, SeatResult};
 use server::HubOptions;
 
-use common::browser::Browser;
+use common::browser::{signed_up, Browser, PASSWORD};
 use common::{start_with, temp_postgres, temp_sqlite, TestServer};
-
-const PASSWORD: &str = "stones of the inca 7";
 
 /// The test defaults (no per-address caps), bots at once, and a player may hand an
 /// away player's seat to a bot at once.
@@ -32,13 +30,6 @@ fn options() -> HubOptions {
 
 fn rumis(seats: Value) -> Value {
     json!({"game": "rumis", "rumis": {"scenario": "chullpa", "players": 2}, "seats": seats})
-}
-
-async fn signed_up<'a>(server: &'a TestServer, name: &str) -> Browser<'a> {
-    let mut browser = Browser::new(server);
-    let made = browser.sign_up(name, PASSWORD).await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    browser
 }
 
 async fn signed_in<'a>(server: &'a TestServer, name: &str) -> Browser<'a> {

@@ -13,10 +13,8 @@ use serde_json::{json, Value};
 use server::clock::Clock;
 use server::HubOptions;
 
-use common::browser::{Answer, Browser};
+use common::browser::{signed_up, Answer, Browser, PASSWORD};
 use common::{placing, start_with, temp_sqlite, test_clock, TestServer};
-
-const PASSWORD: &str = "stones of the inca 7";
 
 fn options() -> HubOptions {
     HubOptions {
@@ -34,13 +32,6 @@ fn code(answer: &Answer) -> (u16, String) {
         answer.status,
         answer.body["code"].as_str().unwrap_or("").to_string(),
     )
-}
-
-async fn signed_up<'a>(server: &'a TestServer, name: &str) -> Browser<'a> {
-    let mut browser = Browser::new(server);
-    let made = browser.sign_up(name, PASSWORD).await;
-    assert_eq!(made.status, 201, "{}", made.body);
-    browser
 }
 
 async fn signed_in<'a>(server: &'a TestServer, name: &str) -> Browser<'a> {

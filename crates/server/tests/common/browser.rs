@@ -149,3 +149,14 @@ impl Browser<'_> {
         self.send(Method::POST, path, Some(body)).await
     }
 }
+
+/// The password the tests' accounts are made with.
+pub const PASSWORD: &str = "stones of the inca 7";
+
+/// A browser of a new account `name` (signed up with [`PASSWORD`], so signed in).
+pub async fn signed_up<'a>(server: &'a TestServer, name: &str) -> Browser<'a> {
+    let mut browser = Browser::new(server);
+    let made = browser.sign_up(name, PASSWORD).await;
+    assert_eq!(made.status, 201, "{}", made.body);
+    browser
+}
