@@ -31,6 +31,7 @@ test("lang: German and English, the rules pages, a German refusal, suggestions, 
   const bots = await page.locator(`${tid("seat-bot-1")} option`).allTextContents();
   expect(bots.some((b) => b.startsWith("Einsteiger")) && bots.some((b) => b.startsWith("Experte")), `bot levels are not named: ${bots.join(" | ")}`).toBe(true);
   await expect(page.locator(tid("seat-bot-1")), "the engine's name in the bot's tooltip").toHaveAttribute("title", /greedy|mcts|random/);
+  await expect(page.locator(tid("seat-bot-1")), "the bot's description in German").toHaveAttribute("title", /^(greedy|mcts:\d|random): (Einsteiger|Gelegenheitsspieler|Fortgeschritten|Stark|Experte): \S/);
   await shot(page, "lobby-de.png");
   await axeCheck(page, "the lobby (de)");
   await page.click(tid("lang-en"));

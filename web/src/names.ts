@@ -10,7 +10,7 @@
 // table never share one and every page (lobby, seats, turn line, events, results)
 // calls the same seat the same: "Inti, expert bot" / "Inti, Bot (Experte)".
 import type { BotMeta, Meta, RatingPool } from "./api";
-import { lang, t, type MessageKey } from "./i18n/i18n";
+import { lang, t, tr, type MessageKey } from "./i18n/i18n";
 
 const LEVELS: MessageKey[] = ["level.1", "level.2", "level.3", "level.4", "level.5"];
 /** A level inside a sentence ("expert" in English, "Experte" in German). */
@@ -33,7 +33,14 @@ export function botLabel(bots: BotMeta[], name: string | null): { label: string;
   if (!b) return { label: name ?? t("seat.bot"), title: name ?? "" };
   const same = bots.filter((x) => x.level === b.level);
   const n = same.length > 1 ? ` ${same.indexOf(b) + 1}` : "";
-  return { label: t(LEVELS[Math.min(5, Math.max(1, b.level)) - 1]) + n, title: `${b.name}: ${b.description}` };
+  return { label: t(LEVELS[Math.min(5, Math.max(1, b.level)) - 1]) + n, title: `${b.name}: ${botDescription(b)}` };
+}
+
+/** A bot's description in the player's language (`botdesc.<game>.<spec>`), by the game
+ * whose meta lists it; the server's English until the meta is known. */
+export function botDescription(b: BotMeta): string {
+  const game = known[1]?.includes(b) ? "rummikub" : known[0]?.includes(b) ? "rumis" : null;
+  return game ? tr(`botdesc.${game}.${b.name}`, undefined, b.description) : b.description;
 }
 
 /** A bot's level in words, from whichever game knows it (null if none does). */

@@ -1,6 +1,6 @@
 //! Several `rumi serve` nodes on one PostgreSQL database with NATS between them:
 //! players on different nodes play whole games and every viewer gets every state in
-//! order and only their own rack; two nodes racing for one version store one action;
+//! order and only their own rack, and every table event reaches the other nodes once; two nodes racing for one version store one action;
 //! a node killed with SIGKILL hands its tables' bots and clocks to another within 5 s;
 //! a node cut off from NATS catches up when it comes back, and says `degraded` (200)
 //! meanwhile; a player connected to (or polling) one node keeps their seat against a
@@ -289,6 +289,53 @@ async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every
         version + 1,
         "each action stored once"
     );
+
+    // The bus across nodes: every table event one node published (two tables made,
+    // seats taken, a game finished) reaches each of the other two nodes once.
+    let start = Instant::now();
+    loop {
+        let mut published = std::collections::BTreeMap::<String, u64>::new();
+        let mut heard = std::collections::BTreeMap::<String, u64>::new();
+        for base in &bases {
+            let text = reqwest::get(format!("{base}/metrics"))
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            for (event, n) in event_counts(&text, "rumi_table_events_total") {
+                *published.entry(event).or_default() += n;
+            }
+            for (event, n) in event_counts(&text, "rumi_table_events_heard_total") {
+                *heard.entry(event).or_default() += n;
+            }
+        }
+        let count = |event: &str| published.get(event).copied().unwrap_or(0);
+        assert!(count("created") >= 2 && count("finished") >= 1, "{published:?}");
+        let expected: std::collections::BTreeMap<String, u64> =
+            published.iter().map(|(e, n)| (e.clone(), 2 * n)).collect();
+        if heard == expected {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "published {published:?}, heard elsewhere {heard:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A counter by event from a node's /metrics text: `name{event="x",…} n` lines.
+fn event_counts(metrics: &str, name: &str) -> Vec<(String, u64)> {
+    metrics
+        .lines()
+        .filter_map(|line| {
+            let labels = line.strip_prefix(name)?.strip_prefix('{')?;
+            let event = labels.split("event=\"").nth(1)?.split('"').next()?;
+            let value = line.rsplit(' ').next()?.parse::<f64>().ok()?;
+            Some((event.to_string(), value as u64))
+        })
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -173,6 +173,10 @@ impl Events {
 
     /// An event another node published (`cluster::run`).
     pub fn heard_from(&self, node: String, event: TableEvent) {
+        self.metrics
+            .table_events_heard
+            .with_label_values(&[event.name()])
+            .inc();
         self.deliver(Arc::new(Published {
             event,
             from: Some(node),

@@ -43,6 +43,8 @@ pub struct Metrics {
     pub table_events: IntCounterVec,
     /// Events a subscriber lost because it was a whole queue behind.
     pub events_dropped: IntCounter,
+    /// Events this node heard from other nodes through NATS, by event.
+    pub table_events_heard: IntCounterVec,
 }
 
 impl Metrics {
@@ -106,6 +108,14 @@ impl Metrics {
             &["event"],
         )
         .expect("metric");
+        let table_events_heard = IntCounterVec::new(
+            Opts::new(
+                "table_events_heard_total",
+                "Events this node heard from other nodes, by event",
+            ),
+            &["event"],
+        )
+        .expect("metric");
         let events_dropped = counter(
             "events_dropped_total",
             "Events a subscriber lost because it was a whole queue behind",
@@ -114,6 +124,7 @@ impl Metrics {
             Box::new(actions.clone()) as Box<dyn prometheus::core::Collector>,
             Box::new(table_events.clone()),
             Box::new(events_dropped.clone()),
+            Box::new(table_events_heard.clone()),
             Box::new(action_latency.clone()),
             Box::new(loaded_tables.clone()),
             Box::new(websockets.clone()),
@@ -152,6 +163,7 @@ impl Metrics {
             reviews_pending,
             table_events,
             events_dropped,
+            table_events_heard,
         }
     }
 
