@@ -114,6 +114,14 @@ export function liveResources(): { geometries: number; materials: number; textur
   return { ...live };
 }
 
+declare global {
+  interface Window {
+    /** What the page's scenes hold, also once every board is gone (a test hook). */
+    __rumisLive?: typeof liveResources;
+  }
+}
+window.__rumisLive = liveResources;
+
 /** What one scene holds: the renderer's count of geometries and textures on the GPU and
  * the scene's own materials. */
 export interface SceneMemory {
