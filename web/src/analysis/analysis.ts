@@ -2,13 +2,13 @@
 // typed in the notation of `rumi solve`) and solved by the exact solver; a Rumis record
 // replayed on the 3D board, where the strongest bot names its best moves at any point.
 import "./analysis.css";
-import { ApiError, call, type HintPlay, type Placement, type TableView } from "../api";
+import { ApiError, call, type HintPlay } from "../api";
 import type { RummikubAnalysis, RumisAnalysis, RumisBestMoves, RumisSuggestion, RumisView } from "../generated/api";
 import { clear, h } from "../dom";
 import { t, type MessageKey } from "../i18n/i18n";
 import { smallTile } from "../rummikub/log";
 import { COLOURS } from "../rummikub/sets";
-import { rumisUI, type GameContext, type GameUI } from "../table";
+import { loadRumisBoard, type RumisBoard, type RumisPosition } from "../rumis/load";
 
 /** Where a record waits for this page (the replay page's "analyse" link puts it here). */
 export const RECORD_KEY = "rumi.analysis.record";
@@ -204,9 +204,9 @@ function rumisBoard(root: HTMLElement): void {
   const board = h("div", { className: "game-box", testid: "rumis-analysis-board" });
   const controls = h("div", { className: "replay-controls", hidden: true });
   const best = h("div", { className: "rumis-analysis-best", testid: "rumis-analysis-best", "aria-live": "polite" });
-  let steps: TableView[] = [];
+  let steps: RumisPosition[] = [];
   let index = 0;
-  let ui: (GameUI & { showGhost?(cells: Placement["cells"] | null): void }) | null = null;
+  let ui: RumisBoard | null = null;
   const counter = h("span", { className: "replay-step", testid: "rumis-analysis-step" });
   const slider = h("input", { type: "range", min: 0, value: 0, testid: "rumis-analysis-slider", "aria-label": t("replay.step_label") });
   const go = (i: number) => {
@@ -215,7 +215,7 @@ function rumisBoard(root: HTMLElement): void {
     counter.textContent = t("replay.step", { i: index, n: steps.length - 1 });
     counter.dataset.index = String(index);
     clear(best);
-    ui?.update(steps[index]);
+    ui?.set(steps[index]);
   };
   const ask = h("button", { testid: "rumis-analysis-ask" }, t("analysis.best_moves"));
   controls.append(
@@ -228,20 +228,12 @@ function rumisBoard(root: HTMLElement): void {
     ask,
   );
   slider.addEventListener("input", () => go(Number(slider.value)));
-  const ctx: GameContext = {
-    id: "analysis",
-    token: null,
-    act: async () => false,
-    error: (m) => ((error.hidden = false), (error.textContent = m)),
-    clearError: () => (error.hidden = true),
-    current: () => steps[index],
-  };
   load.addEventListener("click", async () => {
     error.hidden = true;
     load.disabled = true;
     try {
       const answer = await call<RumisAnalysis>("POST", "/api/analysis/rumis", { record: record.value });
-      // The board as a spectator's table view: nobody's seat, nobody's turn to act here.
+      // The board as a spectator sees it: nobody's seat, nobody's turn to act here.
       // A step after the first carries what changed: the cubes and history it keeps of
       // the step before, then its own.
       let before: RumisView | null = null;
@@ -255,12 +247,18 @@ function rumisBoard(root: HTMLElement): void {
         before = rumis;
         return rumis;
       });
-      steps = boards.map((rumis, i) => ({ id: "analysis", game: "rumis", version: i, you: null, seats: [], to_move: null, over: false, hints: false, rumis }) as unknown as TableView);
+      steps = boards.map((rumis, i) => ({ rumis, version: i, you: null, toPlay: false, over: false, seats: [], hints: false }));
       slider.max = String(steps.length - 1);
       controls.hidden = false;
       // A move of the list: the first step whose history holds it (as on the replay page).
       const jump = (move: number) => go(steps.findIndex((s) => (s.rumis?.history.length ?? 0) > move));
-      if (!ui) ui = await rumisUI(board, ctx, true, { jump, final: () => steps[steps.length - 1] });
+      if (!ui)
+        ui = await loadRumisBoard(board, {
+          readOnly: true,
+          onError: (m) => ((error.hidden = false), (error.textContent = m)),
+          onClearError: () => (error.hidden = true),
+          replay: { jump, final: () => steps[steps.length - 1].rumis },
+        });
       go(steps.length - 1);
     } catch (e) {
       error.hidden = false;
@@ -291,7 +289,7 @@ function rumisBoard(root: HTMLElement): void {
     h(
       "li",
       {},
-      h("button", { className: "small", testid: `rumis-analysis-move-${i}`, onclick: () => ui?.showGhost?.(m.cells) }, m.move),
+      h("button", { className: "small", testid: `rumis-analysis-move-${i}`, onclick: () => ui?.showGhost(m.cells) }, m.move),
       " ",
       h("span", { className: "muted", testid: `rumis-analysis-win-${i}` }, t("rumis.hint_win", { pct: Math.round(m.win_chance * 100) })),
     );

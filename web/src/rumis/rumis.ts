@@ -1,3 +1,4 @@
-// The entry of the Rumis chunk (loaded by a dynamic import from the table and replay
-// pages): the Rumis view and, through it, three.js.
+// The entry of the Rumis chunk (loaded by a dynamic import from the table, replay, solo
+// and analysis pages): the Rumis board and its table adapter and, through them, three.js.
+export { RumisBoard } from "./board";
 export { RumisUI } from "./ui";

@@ -3,6 +3,11 @@
 //
 // Board coordinates (x column, y row, z level) map to three.js as X = x, Y = z (up),
 // Z = y, so row 1 is at the back and column a on the left, as on the printed plan.
+//
+// Every geometry, material and texture is made once and reused: materials by colour,
+// last-stone rank, ghost verdict and label (a ghost hover makes none), the cube, ring and
+// label shapes once per scene; the board's own shapes when its scenario changes, the old
+// ones disposed then. `destroy` disposes all of them and the WebGL context.
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import type { Cell, RumisCube, RumisScenario } from "../api";
@@ -93,6 +98,38 @@ export interface Hover {
   y: number;
 }
 
+type Resource = THREE.BufferGeometry | THREE.Material | THREE.Texture;
+
+/** The geometries, materials and textures that scenes made and have not disposed yet,
+ * all scenes of the page together (a scene left undisposed keeps its own here). */
+const live = { geometries: 0, materials: 0, textures: 0 };
+
+function kind(r: Resource): keyof typeof live {
+  return r instanceof THREE.BufferGeometry ? "geometries" : r instanceof THREE.Material ? "materials" : "textures";
+}
+
+/** What the page's scenes hold (for the browser test that hovering and coming back
+ * leak nothing). */
+export function liveResources(): { geometries: number; materials: number; textures: number } {
+  return { ...live };
+}
+
+declare global {
+  interface Window {
+    /** What the page's scenes hold, also once every board is gone (a test hook). */
+    __rumisLive?: typeof liveResources;
+  }
+}
+window.__rumisLive = liveResources;
+
+/** What one scene holds: the renderer's count of geometries and textures on the GPU and
+ * the scene's own materials. */
+export interface SceneMemory {
+  geometries: number;
+  textures: number;
+  materials: number;
+}
+
 export class RumisScene {
   readonly canvas: HTMLCanvasElement;
   private renderer: THREE.WebGLRenderer;
@@ -116,8 +153,19 @@ export class RumisScene {
   private heights: HeightMap = [];
   private raycaster = new THREE.Raycaster();
   private pending = false;
-  private cubeGeometry = new THREE.BoxGeometry(0.97, 0.97, 0.97);
-  private edgeGeometry = new THREE.EdgesGeometry(new THREE.BoxGeometry(0.97, 0.97, 0.97));
+  private destroyed = false;
+  /** Everything this scene made and has not disposed: `destroy` disposes it. */
+  private owned = new Set<Resource>();
+  /** Materials by what they show (`cube:red:2`, `ghost:legal`, `label:…`). */
+  private materials = new Map<string, THREE.Material>();
+  /** The board's shapes of the scenario on show, disposed when another comes. */
+  private boardResources: Resource[] = [];
+  private redLineGeometry: THREE.BufferGeometry | null = null;
+  private cubeGeometry = this.own(new THREE.BoxGeometry(0.97, 0.97, 0.97));
+  private edgeGeometry: THREE.EdgesGeometry;
+  private ringGeometry = this.own(new THREE.RingGeometry(0.16, 0.3, 24).rotateX(-Math.PI / 2));
+  private outerGeometry = this.own(new THREE.RingGeometry(0.3, 0.36, 24).rotateX(-Math.PI / 2));
+  private discGeometry = this.own(new THREE.CircleGeometry(0.46, 16).rotateX(-Math.PI / 2));
   private resize: ResizeObserver;
 
   constructor(
@@ -125,6 +173,9 @@ export class RumisScene {
     private onHover: (hover: Hover | null) => void,
     private onClick: (hover: Hover | null, touch: boolean) => void,
   ) {
+    const box = new THREE.BoxGeometry(0.97, 0.97, 0.97);
+    this.edgeGeometry = this.own(new THREE.EdgesGeometry(box));
+    box.dispose();
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.canvas = this.renderer.domElement;
@@ -160,11 +211,48 @@ export class RumisScene {
   }
 
   destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
     window.removeEventListener(CONTRAST_EVENT, this.contrastChanged);
-    for (const tex of this.textures.values()) tex.dispose();
+    for (const r of [...this.owned]) this.release(r);
+    this.materials.clear();
+    this.textures.clear();
+    this.boardResources = [];
     this.resize.disconnect();
     this.controls.dispose();
     this.renderer.dispose();
+    // (the page may make many boards, the browser allows few WebGL contexts at once)
+    this.renderer.forceContextLoss();
+  }
+
+  /** Keeps a made geometry, material or texture to dispose with the scene. */
+  private own<T extends Resource>(r: T): T {
+    if (!this.owned.has(r)) {
+      this.owned.add(r);
+      live[kind(r)]++;
+    }
+    return r;
+  }
+
+  private release(r: Resource): void {
+    if (!this.owned.delete(r)) return;
+    live[kind(r)]--;
+    r.dispose();
+  }
+
+  /** The material of a key, made the first time it is asked for. */
+  private material<T extends THREE.Material>(key: string, make: () => T): T {
+    let m = this.materials.get(key) as T | undefined;
+    if (!m) this.materials.set(key, (m = this.own(make())));
+    return m;
+  }
+
+  /** The renderer's geometries and textures and this scene's materials (a test hook). */
+  memory(): SceneMemory {
+    const { geometries, textures } = this.renderer.info.memory;
+    let materials = 0;
+    for (const r of this.owned) if (r instanceof THREE.Material) materials++;
+    return { geometries, textures, materials };
   }
 
   private camera(): THREE.Camera {
@@ -221,6 +309,7 @@ export class RumisScene {
     this.pending = true;
     requestAnimationFrame(() => {
       this.pending = false;
+      if (this.destroyed) return;
       this.renderer.render(this.scene, this.camera());
       if (this.firstFrameMs === null && this.scenarioKey) {
         this.firstFrameMs = performance.now();
@@ -238,16 +327,18 @@ export class RumisScene {
     this.depth = scenario.depth;
     this.maxHeight = Math.max(1, ...scenario.limits.flat());
     this.boardGroup.clear();
+    for (const r of this.boardResources) this.release(r);
     this.pickables = [];
     const limit = (x: number, y: number) => scenario.limits[y]?.[x] ?? 0;
+    const mine = <T extends Resource>(r: T): T => (this.boardResources.push(r), this.own(r));
 
     // The plan: a base slab, footprint squares, the rest of the grid darker.
-    const base = new THREE.Mesh(new THREE.BoxGeometry(this.width + 1, 0.2, this.depth + 1), new THREE.MeshStandardMaterial({ color: 0x8b6d4c }));
+    const base = new THREE.Mesh(mine(new THREE.BoxGeometry(this.width + 1, 0.2, this.depth + 1)), this.material("base", () => new THREE.MeshStandardMaterial({ color: 0x8b6d4c })));
     base.position.set(this.width / 2, -0.1, this.depth / 2);
     this.boardGroup.add(base);
-    const inMat = new THREE.MeshStandardMaterial({ color: 0xe9dcc0 });
-    const outMat = new THREE.MeshStandardMaterial({ color: 0x6f5a42 });
-    const square = new THREE.PlaneGeometry(0.94, 0.94);
+    const inMat = this.material("square:in", () => new THREE.MeshStandardMaterial({ color: 0xe9dcc0 }));
+    const outMat = this.material("square:out", () => new THREE.MeshStandardMaterial({ color: 0x6f5a42 }));
+    const square = mine(new THREE.PlaneGeometry(0.94, 0.94));
     square.rotateX(-Math.PI / 2);
     for (let y = 0; y < this.depth; y++) {
       for (let x = 0; x < this.width; x++) {
@@ -288,13 +379,13 @@ export class RumisScene {
         }
       }
     }
-    const lines = new THREE.BufferGeometry();
+    const lines = mine(new THREE.BufferGeometry());
     lines.setAttribute("position", new THREE.Float32BufferAttribute(pts, 3));
-    this.boardGroup.add(new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ color: 0x7a5c3a, transparent: true, opacity: 0.45 })));
+    this.boardGroup.add(new THREE.LineSegments(lines, this.material("limits", () => new THREE.LineBasicMaterial({ color: 0x7a5c3a, transparent: true, opacity: 0.45 }))));
 
     // Labels: column letters in front, row numbers on the left.
-    for (let x = 0; x < this.width; x++) this.boardGroup.add(label(columnName(x), x + 0.5, this.depth + 0.35));
-    for (let y = 0; y < this.depth; y++) this.boardGroup.add(label(String(y + 1), -0.35, y + 0.5));
+    for (let x = 0; x < this.width; x++) this.boardGroup.add(this.label(columnName(x), x + 0.5, this.depth + 0.35));
+    for (let y = 0; y < this.depth; y++) this.boardGroup.add(this.label(String(y + 1), -0.35, y + 0.5));
 
     const cx = this.width / 2;
     const cz = this.depth / 2;
@@ -311,20 +402,16 @@ export class RumisScene {
     this.heights = heights;
     this.setHeights(heights);
     this.cubeGroup.clear();
-    const materials = new Map<string, THREE.Material>();
-    const edgeMat = new THREE.LineBasicMaterial({ color: 0x222222, transparent: true, opacity: 0.35 });
-    const lastEdge = new THREE.LineBasicMaterial({ color: 0xffffff });
+    const edgeMat = this.material("edge", () => new THREE.LineBasicMaterial({ color: 0x222222, transparent: true, opacity: 0.35 }));
+    const lastEdge = this.material("edge:last", () => new THREE.LineBasicMaterial({ color: 0xffffff }));
     for (const c of cubes) {
       const rank = c.stone === null ? -1 : lastStones.indexOf(c.stone);
-      const key = c.colour + ":" + (rank === 0 ? 2 : rank > 0 ? 1 : 0);
-      let mat = materials.get(key);
-      if (!mat) {
-        mat = new THREE.MeshStandardMaterial({ map: this.texture(c.colour), emissive: rank === 0 ? 0x444444 : rank > 0 ? 0x222222 : 0x000000, roughness: 0.7 });
-        materials.set(key, mat);
-      }
+      const lit = rank === 0 ? 2 : rank > 0 ? 1 : 0;
+      const key = `cube:${c.colour}:${lit}`;
+      const mat = this.material(key, () => this.cubeMaterial(c.colour, lit));
       const m = new THREE.Mesh(this.cubeGeometry, mat);
       m.position.set(c.x + 0.5, c.z + 0.5, c.y + 0.5);
-      m.userData = { column: { x: c.x, y: c.y }, cube: true, stone: c.stone, colour: c.colour };
+      m.userData = { column: { x: c.x, y: c.y }, cube: true, stone: c.stone, colour: c.colour, material: key };
       const e = new THREE.LineSegments(this.edgeGeometry, rank >= 0 ? lastEdge : edgeMat);
       e.position.copy(m.position);
       this.cubeGroup.add(m, e);
@@ -364,30 +451,38 @@ export class RumisScene {
     const glow = new THREE.Color(0xffd34d);
     for (const o of this.cubeGroup.children) {
       if (!(o instanceof THREE.Mesh) || !f.stones.has(o.userData.stone)) continue;
-      // (a material of its own: the colour's is shared by all its cubes)
-      if (!o.userData.rest) {
-        o.material = (o.material as THREE.MeshStandardMaterial).clone();
-        o.userData.rest = (o.material as THREE.MeshStandardMaterial).emissive.clone();
-      }
-      (o.material as THREE.MeshStandardMaterial).emissive.copy(o.userData.rest).lerp(glow, amount);
+      // (a material of its own: the colour's is shared by all its cubes; one per colour
+      // and rank, kept for the next flash)
+      const base = o.userData.material as string;
+      const mat = this.material(`flash:${base}`, () => (this.materials.get(base) as THREE.MeshStandardMaterial).clone());
+      o.material = mat;
+      mat.emissive.copy((this.materials.get(base) as THREE.MeshStandardMaterial).emissive).lerp(glow, amount);
     }
+  }
+
+  /** A cube's material: its colour's face, lit up for the last stones (`lit` 2: the
+   * latest move, 1: each colour's last stone). */
+  private cubeMaterial(colour: string, lit: number): THREE.MeshStandardMaterial {
+    const m = new THREE.MeshStandardMaterial({ map: this.texture(colour), emissive: lit === 2 ? 0x444444 : lit === 1 ? 0x222222 : 0x000000, roughness: 0.7 });
+    m.userData.colour = colour;
+    return m;
   }
 
   private textures = new Map<string, THREE.CanvasTexture>();
   private texture(colour: string): THREE.CanvasTexture {
     let tex = this.textures.get(colour);
-    if (!tex) this.textures.set(colour, (tex = faceTexture(colour, highContrast())));
+    if (!tex) this.textures.set(colour, (tex = this.own(faceTexture(colour, highContrast()))));
     return tex;
   }
 
-  /** The contrast setting changed: new faces for the cubes on the board. */
+  /** The contrast setting changed: new faces for the cubes' materials. */
   private contrastChanged = (): void => {
-    for (const tex of this.textures.values()) tex.dispose();
+    for (const tex of this.textures.values()) this.release(tex);
     this.textures.clear();
-    for (const o of this.cubeGroup.children) {
-      if (!(o instanceof THREE.Mesh) || !o.userData.cube) continue;
-      const mat = o.material as THREE.MeshStandardMaterial;
-      if (o.userData.colour) mat.map = this.texture(o.userData.colour);
+    for (const mat of this.materials.values()) {
+      const colour = mat.userData.colour as string | undefined;
+      if (!colour || !(mat instanceof THREE.MeshStandardMaterial)) continue;
+      mat.map = this.texture(colour);
       mat.needsUpdate = true;
     }
     this.requestRender();
@@ -401,6 +496,8 @@ export class RumisScene {
     if (key === this.redLineKey) return;
     this.redLineKey = key;
     this.redGroup.clear();
+    if (this.redLineGeometry) this.release(this.redLineGeometry);
+    this.redLineGeometry = null;
     if (!this.redGroup.parent) this.scene.add(this.redGroup);
     if (!inside) return this.requestRender();
     const at = (x: number, y: number) => !!inside[y]?.[x];
@@ -413,9 +510,9 @@ export class RumisScene {
         if (!at(x, y - 1)) pts.push(x, 0.03, y, x + 1, 0.03, y);
         if (!at(x, y + 1)) pts.push(x, 0.03, y + 1, x + 1, 0.03, y + 1);
       }
-    const g = new THREE.BufferGeometry();
+    const g = (this.redLineGeometry = this.own(new THREE.BufferGeometry()));
     g.setAttribute("position", new THREE.Float32BufferAttribute(pts, 3));
-    this.redGroup.add(new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: 0xd0021b })));
+    this.redGroup.add(new THREE.LineSegments(g, this.material("red-line", () => new THREE.LineBasicMaterial({ color: 0xd0021b }))));
     this.requestRender();
   }
 
@@ -426,10 +523,10 @@ export class RumisScene {
       row.forEach((hgt, x) => {
         if (hgt <= 0) return;
         // In the cell's corner, beside the stone's symbol, not on it.
-        const s = label(String(hgt), x + HEIGHT_LABEL_AT, y + HEIGHT_LABEL_AT, "#1b1b1b", "#ffffffe6");
+        // (drawn over the build: a label of its own material)
+        const s = this.label(String(hgt), x + HEIGHT_LABEL_AT, y + HEIGHT_LABEL_AT, "#1b1b1b", "#ffffffe6", false);
         s.position.y = hgt + 0.05;
         s.scale.set(HEIGHT_LABEL_SIZE, HEIGHT_LABEL_SIZE, HEIGHT_LABEL_SIZE);
-        s.material.depthTest = false;
         s.renderOrder = 10;
         this.heightGroup.add(s);
       }),
@@ -441,15 +538,10 @@ export class RumisScene {
    * build, each with a wider invisible disc, so a mark behind a tower can be pointed at. */
   setMarks(marks: Hover[], heights: HeightMap): void {
     this.markGroup.clear();
-    const mat = new THREE.MeshBasicMaterial({ color: 0x1565c0, transparent: true, opacity: 0.85, depthWrite: false, depthTest: false });
-    const halo = new THREE.MeshBasicMaterial({ color: 0xffffff, transparent: true, opacity: 0.75, depthWrite: false, depthTest: false });
-    const hit = new THREE.MeshBasicMaterial({ transparent: true, opacity: 0, depthWrite: false, depthTest: false });
-    const ring = new THREE.RingGeometry(0.16, 0.3, 24);
-    ring.rotateX(-Math.PI / 2);
-    const outer = new THREE.RingGeometry(0.3, 0.36, 24);
-    outer.rotateX(-Math.PI / 2);
-    const disc = new THREE.CircleGeometry(0.46, 16);
-    disc.rotateX(-Math.PI / 2);
+    const mat = this.material("mark", () => new THREE.MeshBasicMaterial({ color: 0x1565c0, transparent: true, opacity: 0.85, depthWrite: false, depthTest: false }));
+    const halo = this.material("mark:halo", () => new THREE.MeshBasicMaterial({ color: 0xffffff, transparent: true, opacity: 0.75, depthWrite: false, depthTest: false }));
+    const hit = this.material("mark:hit", () => new THREE.MeshBasicMaterial({ transparent: true, opacity: 0, depthWrite: false, depthTest: false }));
+    const [ring, outer, disc] = [this.ringGeometry, this.outerGeometry, this.discGeometry];
     for (const m of marks) {
       const y = (heights[m.y]?.[m.x] ?? 0) + 0.02;
       const mesh = new THREE.Mesh(ring, mat);
@@ -470,8 +562,9 @@ export class RumisScene {
     if (cells) {
       // Green where legal; red where not, paler and with bright edges so that it does
       // not read as a red player's stone.
-      const mat = new THREE.MeshStandardMaterial({ color: legal ? 0x2fd35a : 0xff3030, emissive: legal ? 0x0b4a1a : 0x550000, transparent: true, opacity: legal ? 0.6 : 0.38, depthWrite: false });
-      const edge = new THREE.LineBasicMaterial({ color: legal ? 0x0b6a24 : 0xffe000 });
+      const verdict = legal ? "legal" : "illegal";
+      const mat = this.material(`ghost:${verdict}`, () => new THREE.MeshStandardMaterial({ color: legal ? 0x2fd35a : 0xff3030, emissive: legal ? 0x0b4a1a : 0x550000, transparent: true, opacity: legal ? 0.6 : 0.38, depthWrite: false }));
+      const edge = this.material(`ghost-edge:${verdict}`, () => new THREE.LineBasicMaterial({ color: legal ? 0x0b6a24 : 0xffe000 }));
       for (const [x, y, z] of cells) {
         const m = new THREE.Mesh(this.cubeGeometry, mat);
         m.position.set(x + 0.5, z + 0.5, y + 0.5);
@@ -564,9 +657,19 @@ export class RumisScene {
     const rect = this.canvas.getBoundingClientRect();
     return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
   }
+
+  /** A label as a sprite; its text's texture and material are made once per scene. */
+  private label(text: string, x: number, z: number, ink = "#f6ead2", back: string | null = null, depthTest = true): THREE.Sprite {
+    const material = this.material(`label:${text}:${ink}:${back}:${depthTest}`, () => new THREE.SpriteMaterial({ map: this.own(labelTexture(text, ink, back)), depthTest }));
+    const sprite = new THREE.Sprite(material);
+    sprite.scale.set(0.45, 0.45, 0.45);
+    sprite.position.set(x, 0.25, z);
+    return sprite;
+  }
 }
 
-function label(text: string, x: number, z: number, ink = "#f6ead2", back: string | null = null): THREE.Sprite {
+/** A text drawn on a small canvas (a board label, a column's height). */
+function labelTexture(text: string, ink: string, back: string | null): THREE.CanvasTexture {
   const c = document.createElement("canvas");
   c.width = 64;
   c.height = 64;
@@ -582,8 +685,5 @@ function label(text: string, x: number, z: number, ink = "#f6ead2", back: string
   g.textAlign = "center";
   g.textBaseline = "middle";
   g.fillText(text, 32, 34);
-  const sprite = new THREE.Sprite(new THREE.SpriteMaterial({ map: new THREE.CanvasTexture(c) }));
-  sprite.scale.set(0.45, 0.45, 0.45);
-  sprite.position.set(x, 0.25, z);
-  return sprite;
+  return new THREE.CanvasTexture(c);
 }

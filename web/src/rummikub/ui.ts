@@ -1,29 +1,17 @@
-// Rummikub at the table: the rack and the table with drag and drop (mouse and touch),
-// click to move and the keyboard (Tab to a tile, Enter to pick it up, arrows to move it,
-// Enter on a set to drop it there), invalid sets marked with their full problem, runs
-// kept in order, the initial meld's running value, what the last turn changed (sets and
-// laid tiles, a bot's turn too) and your drawn tile highlighted until your next action,
-// reset / end turn / draw, the server's countdown, rack sizes, round scores, next round.
+// Rummikub at a table (the table page, the tutorial, the puzzles, the replay): the table
+// and rack component (board.ts: the tiles moved by drag and drop, click and keyboard)
+// fed the table's views, and around it the initial meld's running value, what the last
+// turn changed (sets and laid tiles, a bot's turn too) and your drawn tile highlighted
+// until your next action, reset / end turn / draw, the server's countdown, rack sizes,
+// round scores, next round, the move log and the hint.
 import { api, ApiError, statusOf, type HintPlay, type TableView } from "../api";
 import { clear, h, seatName } from "../dom";
 import { t } from "../i18n/i18n";
 import { ClockWarning } from "../turn";
 import { lastEvent, lastTiles, reason } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
-import { byColour, byNumber, parseTile, readingOrder, setProblem, setValue, tileColourName } from "./sets";
-import { eventLine, MARKS, MoveLog } from "./log";
-
-interface WorkTile {
-  id: number;
-  code: string;
-  /** Came from the player's rack this turn (may go back to the rack). */
-  fromRack: boolean;
-}
-
-type SortMode = "none" | "colour" | "number";
-type Place = { kind: "set"; index: number; before: number | null } | { kind: "new" } | { kind: "rack"; before: number | null };
-
-const setKey = (codes: string[]) => [...codes].sort().join(" ");
+import { eventLine, MoveLog } from "./log";
+import { RummikubBoard, setKey } from "./board";
 
 function count(codes: string[]): Map<string, number> {
   const m = new Map<string, number>();
@@ -33,11 +21,6 @@ function count(codes: string[]): Map<string, number> {
 
 export class RummikubUI implements GameUI {
   private view: TableView | null = null;
-  private sets: WorkTile[][] = [];
-  private rack: WorkTile[] = [];
-  private baseKey = "";
-  private sort: SortMode = "none";
-  private selected: number | null = null;
   private busy = false;
   private timer: number;
   /** What the last turns changed, shown until this player's next action. */
@@ -47,9 +30,6 @@ export class RummikubUI implements GameUI {
   private prevTable: string[][] | null = null;
   private prevRack: string[] | null = null;
   private prevVersion = -1;
-  /** The element to focus after a render (keyboard moves). */
-  private focusAfter: string | null = null;
-  private places = new WeakMap<HTMLElement, () => Place>();
 
   private info = h("div", { className: "rk-info", testid: "rk-info" });
   private countdown = h("span", { className: "countdown", testid: "countdown", role: "timer" });
@@ -73,6 +53,15 @@ export class RummikubUI implements GameUI {
   private fitHandler = () => this.fit();
   /** The replay: the log is built from every step up to the one on show. */
   private replaySteps: TableView[] | null = null;
+  /** The table and the rack with the player's arrangement. */
+  private board = new RummikubBoard(
+    { table: this.tableBox, rack: this.rackBox },
+    {
+      onMove: () => this.acted(),
+      onChange: () => (this.renderAround(), this.renderWork()),
+      onRefuse: (message) => this.ctx.error(message),
+    },
+  );
 
   constructor(
     root: HTMLElement,
@@ -157,12 +146,18 @@ export class RummikubUI implements GameUI {
         for (const l of this.log.lines) l.fresh = l.version === view.version;
       } else this.log.note(view);
     }
-    const key = JSON.stringify([view.version, rk.rack ?? null, rk.table, view.to_move]);
-    if (key !== this.baseKey) {
-      this.baseKey = key;
-      this.resetWork();
-      this.hintBox.hidden = true;
-    }
+    const fresh = this.board.set({
+      version: view.version,
+      table: rk.table,
+      rack: rk.rack ?? null,
+      rules: rk.rules,
+      active: this.myTurn(),
+      spectator: view.you === null,
+      changedSets: this.changedSets,
+      laid: this.laid,
+      drawn: this.drawn,
+    });
+    if (fresh) this.hintBox.hidden = true;
     this.render();
   }
 
@@ -234,24 +229,7 @@ export class RummikubUI implements GameUI {
     this.changedSets.clear();
     this.laid.clear();
     this.drawn = null;
-  }
-
-  private resetWork(): void {
-    const rk = this.view!.rummikub!;
-    let id = 0;
-    this.sets = rk.table.map((set) => set.map((code) => ({ id: id++, code, fromRack: false })));
-    this.rack = (rk.rack ?? []).map((code) => ({ id: id++, code, fromRack: true }));
-    this.selected = null;
-    this.applySort();
-  }
-
-  private applySort(): void {
-    if (this.sort === "colour") this.rack.sort((a, b) => byColour(a.code, b.code));
-    if (this.sort === "number") this.rack.sort((a, b) => byNumber(a.code, b.code));
-  }
-
-  private changed(): boolean {
-    return this.rack.length !== (this.view?.rummikub?.rack ?? []).length || JSON.stringify(this.sets.map((s) => s.map((x) => x.code))) !== JSON.stringify(this.view?.rummikub?.table ?? []);
+    this.board.clearMarks();
   }
 
   private tick(): void {
@@ -271,236 +249,6 @@ export class RummikubUI implements GameUI {
     this.clockWarning.update(this.countdown, left, v.deadline_ms, v.you !== null && v.to_move === v.you);
   }
 
-  // ---- moving tiles -------------------------------------------------------------
-
-  private take(id: number): WorkTile | null {
-    for (const set of this.sets) {
-      const i = set.findIndex((x) => x.id === id);
-      if (i >= 0) return set.splice(i, 1)[0];
-    }
-    const i = this.rack.findIndex((x) => x.id === id);
-    return i >= 0 ? this.rack.splice(i, 1)[0] : null;
-  }
-
-  private find(id: number): WorkTile | null {
-    return [...this.sets.flat(), ...this.rack].find((x) => x.id === id) ?? null;
-  }
-
-  /** Where a tile lies: its set (index) or the rack (-1). */
-  private where(id: number): number {
-    const s = this.sets.findIndex((set) => set.some((x) => x.id === id));
-    return s;
-  }
-
-  private move(id: number, place: Place): void {
-    if (!this.myTurn()) return;
-    const tile = this.find(id);
-    if (!tile) return;
-    if (place.kind === "rack" && !tile.fromRack) {
-      this.ctx.error(t("rk.stays_on_table"));
-      return;
-    }
-    this.acted();
-    // Indexes are read before removal; adjust when the tile moves within the same list.
-    let target: WorkTile[] | null = null;
-    let before: WorkTile | null = null;
-    if (place.kind === "set") {
-      target = this.sets[place.index];
-      before = place.before !== null ? (target[place.before] ?? null) : null;
-    } else if (place.kind === "rack") {
-      target = this.rack;
-      before = place.before !== null ? (this.rack[place.before] ?? null) : null;
-    }
-    if (before && before.id === id) return;
-    this.take(id);
-    if (place.kind === "new") {
-      this.sets.push([tile]);
-    } else {
-      const at = before ? target!.indexOf(before) : -1;
-      if (at >= 0) target!.splice(at, 0, tile);
-      else target!.push(tile);
-    }
-    this.sets = this.sets.filter((s) => s.length > 0);
-    // Runs in order as they are built.
-    const rules = this.view!.rummikub!.rules;
-    this.sets = this.sets.map((s) => readingOrder(s.map((x) => x.code), rules).map((i) => s[i]));
-    this.selected = null;
-    if (place.kind === "rack") this.applySort();
-    this.render();
-  }
-
-  private dropTarget(el: HTMLElement, place: () => Place): void {
-    this.places.set(el, place);
-    el.dataset.drop = "1";
-    el.addEventListener("dragover", (e) => {
-      if (!this.myTurn()) return;
-      e.preventDefault();
-      e.stopPropagation();
-      el.classList.add("drag-over");
-    });
-    el.addEventListener("dragleave", () => el.classList.remove("drag-over"));
-    el.addEventListener("drop", (e) => {
-      e.preventDefault();
-      e.stopPropagation();
-      el.classList.remove("drag-over");
-      const id = Number(e.dataTransfer?.getData("text/plain"));
-      if (!Number.isNaN(id)) this.move(id, place());
-    });
-    el.addEventListener("click", (e) => {
-      if (this.selected === null) return;
-      e.stopPropagation();
-      this.move(this.selected, place());
-    });
-  }
-
-  /** Keyboard: arrows move the picked-up tile (←/→ within its row, ↑/↓ to the set above
-   * or below; below the last set a new set, above the first the rack), Escape puts it down. */
-  private keyMove(id: number, key: string): boolean {
-    const s = this.where(id);
-    const list = s >= 0 ? this.sets[s] : this.rack;
-    const i = list.findIndex((x) => x.id === id);
-    const tile = list[i];
-    if (key === "ArrowLeft" || key === "ArrowRight") {
-      const j = key === "ArrowLeft" ? i - 1 : i + 1;
-      if (j < 0 || j >= list.length) return true;
-      [list[i], list[j]] = [list[j], list[i]];
-    } else if (key === "ArrowDown" || key === "ArrowUp") {
-      const down = key === "ArrowDown";
-      if (s < 0) {
-        // From the rack: up to the last set, down to a new set.
-        if (down || this.sets.length === 0) this.move(id, { kind: "new" });
-        else this.move(id, { kind: "set", index: this.sets.length - 1, before: null });
-      } else if (down) {
-        if (s === this.sets.length - 1) this.move(id, { kind: "new" });
-        else this.move(id, { kind: "set", index: s + 1, before: null });
-      } else if (s > 0) this.move(id, { kind: "set", index: s - 1, before: null });
-      else if (tile.fromRack) this.move(id, { kind: "rack", before: null });
-      this.selected = id;
-    } else return false;
-    this.acted();
-    this.focusAfter = `[data-id="${id}"]`;
-    this.render();
-    return true;
-  }
-
-  /** Touch: drag a tile with the finger and drop it where it is let go. */
-  private touchDrag(el: HTMLElement, tile: WorkTile, e: PointerEvent): void {
-    if (e.pointerType !== "touch" || !this.myTurn()) return;
-    const startX = e.clientX;
-    const startY = e.clientY;
-    let ghost: HTMLElement | null = null;
-    const onMove = (m: PointerEvent) => {
-      if (!ghost && Math.hypot(m.clientX - startX, m.clientY - startY) < 8) return;
-      if (!ghost) {
-        ghost = el.cloneNode(true) as HTMLElement;
-        ghost.classList.add("touch-ghost");
-        document.body.append(ghost);
-        el.classList.add("dragging");
-      }
-      m.preventDefault();
-      ghost.style.left = `${m.clientX - 18}px`;
-      ghost.style.top = `${m.clientY - 40}px`;
-    };
-    const onUp = (u: PointerEvent) => {
-      window.removeEventListener("pointermove", onMove);
-      window.removeEventListener("pointerup", onUp);
-      window.removeEventListener("pointercancel", onUp);
-      if (!ghost) return; // a tap: the click handler selects
-      ghost.remove();
-      el.classList.remove("dragging");
-      let target = document.elementFromPoint(u.clientX, u.clientY) as HTMLElement | null;
-      while (target && !this.places.has(target)) target = target.parentElement;
-      if (target) this.move(tile.id, this.places.get(target)!());
-      else this.render();
-      this.suppressClick = true;
-    };
-    window.addEventListener("pointermove", onMove, { passive: false });
-    window.addEventListener("pointerup", onUp);
-    window.addEventListener("pointercancel", onUp);
-  }
-  private suppressClick = false;
-
-  private tileEl(x: WorkTile, where: string, place: Place | null, highlight = false): HTMLElement {
-    const tile = parseTile(x.code);
-    const name = tile.joker ? t("tile.joker") : `${tileColourName(tile.colour!)} ${tile.number}`;
-    const mine = this.myTurn();
-    const el = h(
-      "div",
-      {
-        className: `tile ${tile.joker ? "joker" : "c-" + tile.colour}${x.fromRack && where !== "rack" ? " new" : ""}${this.selected === x.id ? " selected" : ""}${highlight ? " laid" : ""}${where === "rack" && this.drawn === x.code ? " drawn" : ""}`,
-        "data-tile": x.code,
-        "data-id": x.id,
-        testid: `tile-${where}-${x.code}`,
-        title: name,
-        role: mine ? "button" : "img",
-        "aria-label": name + (this.selected === x.id ? ` (${t("rk.picked_up")})` : ""),
-        "aria-pressed": mine ? String(this.selected === x.id) : null,
-        tabindex: mine ? 0 : null,
-        draggable: mine ? "true" : null,
-      },
-      h("span", { className: "num", "aria-hidden": "true" }, tile.joker ? "J" : String(tile.number)),
-      tile.joker ? null : h("span", { className: "mark", "aria-hidden": "true" }, MARKS[tile.colour!] ?? ""),
-    );
-    if (mine) {
-      el.addEventListener("dragstart", (e) => {
-        e.dataTransfer?.setData("text/plain", String(x.id));
-        if (e.dataTransfer) e.dataTransfer.effectAllowed = "move";
-        el.classList.add("dragging");
-      });
-      el.addEventListener("dragend", () => el.classList.remove("dragging"));
-      el.addEventListener("pointerdown", (e) => this.touchDrag(el, x, e));
-      // Click to select a tile, then click where it goes (a tile, a set, the rack).
-      el.addEventListener("click", (e) => {
-        if (this.suppressClick) {
-          this.suppressClick = false;
-          e.stopImmediatePropagation();
-          return;
-        }
-        if (this.selected !== null && this.selected !== x.id) return; // a drop target, below
-        e.stopImmediatePropagation();
-        this.selected = this.selected === x.id ? null : x.id;
-        this.focusAfter = `[data-id="${x.id}"]`;
-        this.render();
-      });
-      el.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") {
-          e.preventDefault();
-          e.stopPropagation();
-          if (this.selected !== null && this.selected !== x.id && place) {
-            const moving = this.selected;
-            this.focusAfter = `[data-id="${moving}"]`;
-            this.move(moving, place);
-            return;
-          }
-          this.selected = this.selected === x.id ? null : x.id;
-          this.focusAfter = `[data-id="${x.id}"]`;
-          this.render();
-        } else if (this.selected === x.id && e.key.startsWith("Arrow")) {
-          e.preventDefault();
-          e.stopPropagation();
-          this.keyMove(x.id, e.key);
-        } else if (e.key === "Escape" && this.selected !== null) {
-          this.selected = null;
-          this.focusAfter = `[data-id="${x.id}"]`;
-          this.render();
-        }
-      });
-      if (place) this.dropTarget(el, () => place);
-    }
-    return el;
-  }
-
-  /** A set or zone takes the picked-up tile by Enter too. */
-  private keyDrop(el: HTMLElement, place: () => Place): void {
-    el.addEventListener("keydown", (e) => {
-      if (e.target !== el || (e.key !== "Enter" && e.key !== " ") || this.selected === null) return;
-      e.preventDefault();
-      const moving = this.selected;
-      this.focusAfter = `[data-id="${moving}"]`;
-      this.move(moving, place());
-    });
-  }
-
   // ---- actions ------------------------------------------------------------------
 
   private async send(action: Parameters<GameContext["act"]>[0]): Promise<void> {
@@ -515,28 +263,24 @@ export class RummikubUI implements GameUI {
   }
 
   private endTurn(): void {
-    const table = this.sets.filter((s) => s.length > 0).map((s) => s.map((x) => x.code));
-    this.send({ type: "play", table });
+    this.send({ type: "play", table: this.board.arrangement() });
   }
 
   // ---- rendering ----------------------------------------------------------------
 
-  /** The initial meld's running value: the new sets made only of rack tiles. */
-  private meldValue(): number {
-    const rules = this.view!.rummikub!.rules;
-    let sum = 0;
-    for (const s of this.sets) {
-      if (!s.every((x) => x.fromRack)) continue;
-      sum += setValue(s.map((x) => x.code), rules) ?? 0;
-    }
-    return sum;
+  private render(): void {
+    this.renderAround();
+    this.board.draw();
+    this.renderWork();
+    this.board.focus();
   }
 
-  private render(): void {
+  /** Everything but the table and the rack: the rules line, the last turn, the log,
+   * the players, the round's end. */
+  private renderAround(): void {
     const v = this.view;
     if (!v) return;
     const rk = v.rummikub!;
-    const mine = this.myTurn();
     this.tick();
 
     clear(this.info);
@@ -598,90 +342,44 @@ export class RummikubUI implements GameUI {
       }
     }
 
-    // The table: each set, marked when invalid (with its problem), changed sets of the
-    // last turn lit up, and a zone for a new set.
-    clear(this.tableBox);
-    this.tableBox.classList.toggle("active", mine);
-    const laid = new Map(this.laid);
-    this.sets.forEach((set, index) => {
-      const codes = set.map((x) => x.code);
-      const problem = setProblem(codes, rk.rules);
-      const changedSet = this.changedSets.has(setKey(codes)) && !set.some((x) => x.fromRack && !rk.table.flat().includes(x.code));
-      const el = h("div", {
-        className: "set" + (problem ? " invalid" : "") + (changedSet ? " changed" : ""),
-        testid: `set-${index}`,
-        "data-valid": String(!problem),
-        "data-changed": String(changedSet),
-        "data-tiles": codes.join(" "),
-        role: "group",
-        "aria-label": t("rk.set_label", { n: index + 1, tiles: codes.join(" ") }) + (problem ? `: ${problem}` : ""),
-        tabindex: mine ? 0 : null,
-      });
-      const row = h("div", { className: "set-tiles" });
-      set.forEach((x, i) => {
-        let hi = false;
-        if (changedSet && (laid.get(x.code) ?? 0) > 0 && !x.fromRack) {
-          laid.set(x.code, laid.get(x.code)! - 1);
-          hi = true;
-        }
-        row.append(this.tileEl(x, "table", { kind: "set", index, before: i }, hi));
-      });
-      el.append(row);
-      if (problem) el.append(h("div", { className: "problem", testid: `set-problem-${index}` }, problem));
-      const place = (): Place => ({ kind: "set", index, before: null });
-      this.dropTarget(el, place);
-      this.keyDrop(el, place);
-      this.tableBox.append(el);
-    });
-    if (mine) {
-      const zone = h("div", { className: "set new-set", testid: "new-set", tabindex: 0, role: "button" }, t("rk.new_set"));
-      this.dropTarget(zone, () => ({ kind: "new" }));
-      this.keyDrop(zone, () => ({ kind: "new" }));
-      this.tableBox.append(zone);
-    } else if (this.sets.length === 0) {
-      this.tableBox.append(h("div", { className: "muted" }, t("rk.empty_table")));
-    }
+  }
 
-    // The rack.
-    clear(this.rackBox);
-    if (rk.rack) {
-      this.rack.forEach((x, i) => this.rackBox.append(this.tileEl(x, "rack", { kind: "rack", before: i })));
-      this.dropTarget(this.rackBox, () => ({ kind: "rack", before: null }));
-      this.rackBox.dataset.count = String(this.rack.length);
-      this.rackBox.dataset.drawn = this.drawn ?? "";
-    } else {
-      this.rackBox.append(h("div", { className: "muted" }, v.you === null ? t("rk.spectator_rack") : ""));
-    }
-
+  /** What the arrangement decides: the initial meld's value, the buttons, the table's
+   * size. */
+  private renderWork(): void {
+    const v = this.view;
+    if (!v) return;
+    const rk = v.rummikub!;
+    const mine = this.myTurn();
     // The initial meld's value while it is built.
     clear(this.meldBox);
     const melded = v.you !== null ? rk.melded[v.you] : true;
     if (mine && !melded) {
-      const value = this.meldValue();
+      const value = this.board.meldValue();
       const need = rk.rules.initial_meld;
       this.meldBox.dataset.value = String(value);
       this.meldBox.className = "meld-value" + (value >= need ? " ok" : "");
       this.meldBox.append(t("rk.meld_value", { value, need }), " ", h("a", { href: "/rules/rummikub#K4", target: "_blank" }, t("table.why", { rule: "K4" })));
     } else delete this.meldBox.dataset.value;
 
-    const invalid = this.sets.some((s) => setProblem(s.map((x) => x.code), rk.rules) !== null);
+    const invalid = this.board.invalid();
     clear(this.controls);
     if (rk.rack) {
       this.controls.append(
         // (short words on a phone, where one row of buttons has no room for the long ones)
-        h("button", { testid: "sort-colour", onclick: () => ((this.sort = "colour"), this.applySort(), this.render()) }, h("span", { className: "long" }, t("rk.sort_colour")), h("span", { className: "short" }, t("rk.sort_colour_short"))),
-        h("button", { testid: "sort-number", onclick: () => ((this.sort = "number"), this.applySort(), this.render()) }, h("span", { className: "long" }, t("rk.sort_number")), h("span", { className: "short" }, t("rk.sort_number_short"))),
+        h("button", { testid: "sort-colour", onclick: () => this.board.sortRack("colour") }, h("span", { className: "long" }, t("rk.sort_colour")), h("span", { className: "short" }, t("rk.sort_colour_short"))),
+        h("button", { testid: "sort-number", onclick: () => this.board.sortRack("number") }, h("span", { className: "long" }, t("rk.sort_number")), h("span", { className: "short" }, t("rk.sort_number_short"))),
       );
     }
     if (mine) {
       this.controls.append(
-        h("button", { testid: "reset-turn", disabled: !this.changed(), onclick: () => (this.resetWork(), this.ctx.clearError(), this.render()) }, t("rk.reset")),
+        h("button", { testid: "reset-turn", disabled: !this.board.changed(), onclick: () => (this.board.reset(), this.ctx.clearError(), this.render()) }, t("rk.reset")),
         h(
           "button",
-          { testid: "end-turn", className: "primary" + (invalid ? " warn" : ""), disabled: !this.changed(), onclick: () => this.endTurn(), title: invalid ? t("rk.invalid_title") : "" },
+          { testid: "end-turn", className: "primary" + (invalid ? " warn" : ""), disabled: !this.board.changed(), onclick: () => this.endTurn(), title: invalid ? t("rk.invalid_title") : "" },
           this.ctx.endTurnLabel ?? t("rk.end_turn"),
         ),
-        h("button", { testid: "draw", disabled: this.changed(), onclick: () => this.send({ type: "draw" }) }, t("rk.draw")),
+        h("button", { testid: "draw", disabled: this.board.changed(), onclick: () => this.send({ type: "draw" }) }, t("rk.draw")),
       );
       // Only where the table allows hints (a practice table, or its creator chose so).
       if (v.hints) this.controls.append(h("button", { testid: "hint-button", title: t("rk.hint_title"), onclick: () => this.showHint() }, t("rk.hint")));
@@ -691,11 +389,6 @@ export class RummikubUI implements GameUI {
     // (no keyboard on a touch screen: no keyboard help either)
     this.keyHelp.hidden = !mine || matchMedia("(pointer: coarse)").matches;
     this.fit();
-    if (this.focusAfter) {
-      const el = this.tableBox.parentElement?.querySelector<HTMLElement>(this.focusAfter);
-      this.focusAfter = null;
-      el?.focus();
-    }
   }
 
   // ---- hint ------------------------------------------------------------------------
@@ -746,31 +439,9 @@ export class RummikubUI implements GameUI {
   /** Arranges the working table as the hint says; the player still ends the turn. */
   private applyHint(play: HintPlay): void {
     if (!this.myTurn()) return;
-    this.resetWork();
     this.acted();
-    const onTable = this.sets.flat();
-    const sets: WorkTile[][] = [];
-    for (const codes of play.table) {
-      const set: WorkTile[] = [];
-      for (const code of codes) {
-        // Table tiles stay on the table; the rest come from the rack.
-        const fromTable = onTable.findIndex((x) => x.code === code);
-        if (fromTable >= 0) {
-          set.push(onTable.splice(fromTable, 1)[0]);
-          continue;
-        }
-        const fromRack = this.rack.findIndex((x) => x.code === code);
-        if (fromRack < 0) {
-          this.ctx.error(t("rk.hint_gone", { tile: code }));
-          this.resetWork();
-          this.render();
-          return;
-        }
-        set.push(this.rack.splice(fromRack, 1)[0]);
-      }
-      sets.push(set);
-    }
-    this.sets = sets;
-    this.render();
+    // (table tiles stay on the table; the rest come from the rack)
+    const gone = this.board.arrange(play.table);
+    if (gone) this.ctx.error(t("rk.hint_gone", { tile: gone }));
   }
 }

@@ -1,19 +1,19 @@
 // The solo cube, /solo (R12): the 48 levels (edge 3, 4, 5 × one to four colours × the
 // placement rules and alternating colours) with the best times and which have a full
-// cube at all (the server's solver decides); then the build, on the table's own Rumis
-// board (marks, ghost, turning, phone layout) fed a view of the cube. The server keeps
+// cube at all (the server's solver decides); then the build, on the Rumis board
+// component (marks, ghost, turning, phone layout) fed the cube as a position. The server keeps
 // no build: every request names the level and the stones so far, and its puzzle engine
 // checks each stone. "Can this still be finished?" and the hint ask the server's solver
 // (within its time bound: "unknown" beyond it). Best times are kept in this browser
 // (localStorage `rumi.solo.bests`) and, signed in, in the account.
 import "./solo.css";
-import { ApiError, call, type Action, type Cell, type Placement, type TableView } from "../api";
+import { ApiError, call, type Placement } from "../api";
 import type { SoloBest, SoloBests, SoloFinishable, SoloHint, SoloLevel, SoloLevelInfo, SoloLevels, SoloPiece, SoloPlaced, SoloRecorded, SoloState } from "../generated/api";
 import { clear, h } from "../dom";
 import { t } from "../i18n/i18n";
 import { colourName, reason } from "../i18n/server";
 import { signedIn } from "../players";
-import { rumisUI, type GameContext, type GameUI } from "../table";
+import { loadRumisBoard, type RumisBoard, type RumisBoardConfig, type RumisPosition } from "../rumis/load";
 
 const BESTS_KEY = "rumi.solo.bests";
 
@@ -205,7 +205,7 @@ class SoloSession {
   private pieces: SoloPiece[] = [];
   private state: SoloState | null = null;
   private colour: string | null = null;
-  private ui: GameUI | null = null;
+  private ui: RumisBoard | null = null;
   private version = 0;
   private started = 0;
   private stopped: number | null = null;
@@ -266,7 +266,7 @@ class SoloSession {
     this.ui?.destroy();
     this.ui = null;
     clear(this.boardBox);
-    this.ui = await rumisUI(this.boardBox, this.context());
+    this.ui = await loadRumisBoard(this.boardBox, this.config());
     this.startTimer();
     await this.refresh();
   }
@@ -302,7 +302,7 @@ class SoloSession {
     }
     this.version++;
     this.colour = this.state.view.to_move_colour ?? null;
-    this.ui?.update(this.tableView(this.state));
+    this.ui?.set(this.position(this.state));
     this.renderColours();
     this.stonesText.textContent = t("solo.stones_used", { n: this.state.stones_used });
     this.stonesText.dataset.n = String(this.state.stones_used);
@@ -312,28 +312,17 @@ class SoloSession {
     if (this.state.complete && this.stopped === null) await this.complete();
   }
 
-  /** The cube as a table of one seat, so that the table's Rumis board shows it. */
-  private tableView(s: SoloState): TableView {
-    const view = {
-      id: `solo-${levelKey(this.level)}`,
-      game: "rumis",
+  /** The cube as the board shows it: the player's to build until it is full. */
+  private position(s: SoloState): RumisPosition {
+    return {
+      rumis: s.view,
       version: this.version,
       you: 0,
-      status: s.complete ? "over" : "playing",
-      waiting_for: [],
-      seats: [{ seat: 0, name: t("solo.you"), kind: "human", bot: null, claimed: true, connected: true, away_since_ms: null, handover_ms: null, account: null, left: false }],
-      to_move: s.complete ? null : 0,
+      toPlay: !s.complete,
       over: s.complete,
-      deadline_ms: null,
-      turn_seconds: null,
-      result: null,
-      fairness: { commitment: "", seed: null, salt: null, practice: true },
+      seats: [{ name: t("solo.you"), short: t("solo.you") }],
       hints: false,
-      rated: false,
-      bot_trouble: [],
-      rumis: s.view,
     };
-    return view as unknown as TableView;
   }
 
   /** Without the rules the player picks the colour to place; under them it is the colour to move. */
@@ -365,34 +354,27 @@ class SoloSession {
     }
   }
 
-  private context(): GameContext {
+  private config(): RumisBoardConfig {
     return {
-      id: "solo",
-      token: null,
-      current: () => (this.state ? this.tableView(this.state) : null),
-      act: (action) => this.act(action),
-      check: async (placement: Placement) => {
-        const answer = await soloApi.place(this.level, this.pieces, this.pieceOf(placement.stone, placement.cells));
+      check: async (placement) => {
+        const answer = await soloApi.place(this.level, this.pieces, this.pieceOf(placement));
         return { legal: answer.legal, reason: answer.reason, why: answer.why };
       },
-      error: (message, code, why) => this.say("error", reason(message, code, why).text),
-      clearError: () => {
+      // A stone of the board's: the engine places it or says why not.
+      onPlace: (placement) => this.place(this.pieceOf(placement)),
+      onTypedMove: async () => {
+        this.say("error", t("solo.typed_moves"));
+        return false;
+      },
+      onError: (message, code, why) => this.say("error", reason(message, code, why).text),
+      onClearError: () => {
         if (this.answer.dataset.kind === "error") this.say("", "");
       },
     };
   }
 
-  private pieceOf(stone: string, cells: Cell[]): SoloPiece {
+  private pieceOf({ stone, cells }: Placement): SoloPiece {
     return { colour: this.colour ?? "", stone, cells: cells.map((c) => [c[0], c[1], c[2]] as [number, number, number]) };
-  }
-
-  /** A stone of the board's: the engine places it or says why not. */
-  private async act(action: Action): Promise<boolean> {
-    if (action.type !== "rumis_place") {
-      this.say("error", t("solo.typed_moves"));
-      return false;
-    }
-    return this.place(this.pieceOf(action.stone, action.cells as Cell[]));
   }
 
   private async place(piece: SoloPiece): Promise<boolean> {
