@@ -10,7 +10,7 @@ import { t } from "../i18n/i18n";
 import { ClockWarning } from "../turn";
 import { lastEvent, lastTiles, reason } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
-import { byColour, byNumber, parseTile, readingOrder, setProblem, setValue, tileColourName } from "./sets";
+import { byColour, byNumber, loadRules, parseTile, readingOrder, rulesLoaded, setProblem, setValue, tileColourName } from "./sets";
 import { eventLine, MARKS, MoveLog } from "./log";
 
 interface WorkTile {
@@ -535,6 +535,14 @@ export class RummikubUI implements GameUI {
   private render(): void {
     const v = this.view;
     if (!v) return;
+    // The set checks come from the rules module: the table shows once it has loaded.
+    if (!rulesLoaded()) {
+      loadRules().then(
+        () => this.render(),
+        (e) => this.ctx.error(t("rk.rules_failed", { why: String(e) })),
+      );
+      return;
+    }
     const rk = v.rummikub!;
     const mine = this.myTurn();
     this.tick();
