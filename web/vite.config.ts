@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 
-/** Files worth compressing: text, by extension. */
-const TEXT = /\.(html|js|mjs|css|svg|json|webmanifest|txt|xml|map)$/;
+/** Files worth compressing, by extension: text, and the rules module (WebAssembly halves). */
+const TEXT = /\.(html|js|mjs|css|svg|json|webmanifest|txt|xml|map|wasm)$/;
 
 /**
  * Writes `FILE.br` and `FILE.gz` beside every text file of the build that compression

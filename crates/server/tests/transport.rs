@@ -337,6 +337,14 @@ async fn the_content_security_policy_connects_only_to_the_site_itself() {
         .find(|d| d.starts_with("connect-src"))
         .expect("a connect-src directive");
     assert_eq!(connect, "connect-src 'self'", "{csp}");
+    // Scripts from the site only, and WebAssembly compiled from them (the Rummikub rules
+    // module): never `eval` or an inline script.
+    let script = csp
+        .split(';')
+        .map(str::trim)
+        .find(|d| d.starts_with("script-src"))
+        .expect("a script-src directive");
+    assert_eq!(script, "script-src 'self' 'wasm-unsafe-eval'", "{csp}");
 }
 
 #[tokio::test]

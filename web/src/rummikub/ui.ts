@@ -12,6 +12,7 @@ import { lastEvent, lastTiles, reason } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
 import { eventLine, MoveLog } from "./log";
 import { RummikubBoard, setKey } from "./board";
+import { loadRules, rulesLoaded } from "./sets";
 
 function count(codes: string[]): Map<string, number> {
   const m = new Map<string, number>();
@@ -269,6 +270,14 @@ export class RummikubUI implements GameUI {
   // ---- rendering ----------------------------------------------------------------
 
   private render(): void {
+    // The set checks come from the rules module: the table shows once it has loaded.
+    if (!rulesLoaded()) {
+      loadRules().then(
+        () => this.render(),
+        (e) => this.ctx.error(t("rk.rules_failed", { why: String(e) })),
+      );
+      return;
+    }
     this.renderAround();
     this.board.draw();
     this.renderWork();

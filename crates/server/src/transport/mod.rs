@@ -150,8 +150,10 @@ fn status_code_key(status: StatusCode) -> ErrorCode {
 /// because the client sets `style` attributes (the Rumis colour swatches use
 /// `setAttribute("style", …)`); scripts never run inline.
 /// `connect-src 'self'` covers the page's own WebSocket (`ws:`/`wss:` to the same host)
-/// in current browsers, and nothing else.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+/// in current browsers, and nothing else. `'wasm-unsafe-eval'` lets the page compile
+/// WebAssembly (the Rummikub rules module, crates/rules-wasm, fetched from the site
+/// itself); it allows no JavaScript `eval`.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /// Wraps the routes in the request-level protections: security headers on every
 /// answer, JSON for every error, a panic answers 500, the whole-request timeout and
