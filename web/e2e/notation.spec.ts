@@ -112,10 +112,10 @@ for (const shape of SHAPES) {
       await page.keyboard.press("ArrowDown");
       await expect(page.locator(tid("ghost-status"))).toHaveAttribute("data-legal", "true", { timeout: 5_000 });
       await noCodes(page, "Rumis: a legal ghost, the last move, the move list", at("rumis-ghost"));
-      // A typed move the rules refuse: the same cell twice.
+      // A typed move the rules refuse: a stone of the supply with all its cubes in one cell.
       const typed = page.locator(tid("move-input"));
       if (!(await typed.isVisible())) await page.locator("details.typed > summary").click();
-      await typed.fill("D2 b1:1 b1:1");
+      await typed.fill(`${stone} ${Array(Number(stone[1])).fill("b1:1").join(" ")}`);
       await page.click(tid("move-submit"));
       await expect(page.locator(tid("error"))).toHaveAttribute("data-why", /\w/, { timeout: 10_000 });
       await expect(page.locator(tid("move-form")), "the typed-move box is notation").toHaveCount(1);
@@ -133,11 +133,14 @@ for (const shape of SHAPES) {
 
     // Rummikub at a practice table: the hint and a refused end of turn.
     {
-      const made = await api("POST", "/api/tables", { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed: 8 });
+      const made = await api("POST", "/api/tables", { game: "rummikub", rummikub: { rules: "current", turn_seconds: null }, seats: [{ kind: "human", name: "Ana" }, { kind: "bot", bot: "greedy" }], seed: 2 });
       await page.goto(`${url}/t/${made.id}#token=${made.you.token}`);
       await expect(page.locator(tid("turn-status"))).toHaveAttribute("data-my-turn", "true", { timeout: 20_000 });
       await page.click(tid("hint-button"));
       await page.locator(tid("hint-text")).waitFor({ timeout: 20_000 });
+      // (this deal's best play lays six tiles with the joker: drawn, the joker by its face)
+      await expect(page.locator(`${tid("hint-text")} .tile`), "the hint's tiles drawn").toHaveCount(6);
+      await expect(page.locator(`${tid("hint-text")} .tile.joker`)).toHaveText("☺");
       await noCodes(page, "Rummikub: the hint", at("rummikub-hint"));
       // One tile as a set of its own, and the turn ended: refused (a set of one tile).
       const first = page.locator(`${tid("rack")} .tile`).first();
