@@ -628,7 +628,8 @@ export class RumisBoard {
           testid: `tray-stone-${stone}`,
           disabled: !mine,
           "aria-pressed": String(stone === this.selected),
-          "aria-label": mine ? t("rumis.stone_fits", { stone: stoneName(stone), n: legalCount }) : stoneName(stone),
+          // (named by the code it shows and by its name)
+          "aria-label": mine ? t("rumis.stone_fits", { stone: `${stone} ${stoneName(stone)}`, n: legalCount }) : `${stone} ${stoneName(stone)}`,
           title: mine ? t("rumis.stone_fits", { stone: stoneName(stone), n: legalCount }) : stoneName(stone),
           "data-legal": legalCount,
           onclick: () => this.select(stone),
