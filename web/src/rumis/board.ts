@@ -581,7 +581,7 @@ export class RumisBoard {
           h("td", {}, moving ? "▶" : ""),
           h("td", {}, colourChip(c.colour, true), c.out ? h("span", { className: "badge", testid: `out-${c.colour}` }, t("rumis.out")) : null),
           h("td", {}, owner + (c.owner !== null && c.owner === v.you ? ` (${t("common.you")})` : "")),
-          h("td", { testid: `supply-${c.colour}`, title: c.supply.join(" ") }, String(c.supply.length)),
+          h("td", { testid: `supply-${c.colour}`, title: c.supply.map(stoneName).join(", ") }, String(c.supply.length)),
           h("td", { className: "score", testid: `score-${c.colour}` }, String(c.score)),
         ),
       );
