@@ -131,7 +131,7 @@ test("lang: German and English, the rules pages, a German refusal, suggestions, 
     const order: number[] = [];
     for (let i = 0; i < 3; i++) order.push(Number(await page.locator(tid(`rumis-hint-${i}`)).getAttribute("data-win")));
     expect(order, "the best win chance first").toEqual([...order].sort((a, b) => b - a));
-    const hint = await page.locator(tid("rumis-hint-0")).textContent();
+    const hint = await page.locator(tid("rumis-hint-0")).getAttribute("data-move");
     log(`hints from the server: ${wins.join(", ")}`);
     await shot(page, "rumis-hints-de.png");
     await page.click(tid("rumis-hint-0"));

@@ -76,7 +76,7 @@ test("rumis: the tutorial in German on a phone, from the lobby's card", async ({
   await expect(page.locator(tid("tutorial-heading"))).toHaveText("Schritt 1 von 6: Der erste Stein");
   await expect(page.locator(tid("tutorial-colour"))).toHaveText("Du spielst rot.");
   let said = await showWrong(page, "refused", "R4");
-  expect(said).toContain("Nicht erlaubt: Feld e4 Ebene 1 liegt außerhalb der Baufläche");
+  expect(said).toContain("Nicht erlaubt: Feld E4, Ebene 1 liegt außerhalb der Baufläche");
   await tapAStone(page);
   said = await answered(page, "done");
   expect(said).toContain("Gut gemacht!");
@@ -181,7 +181,9 @@ test("rummikub: the tutorial in English on the desktop, from the rules page", as
   for (const code of ["b4", "b5", "b6", "b8"]) await moveTile(page, "rack", code, code === "b4" ? "new-set" : "set-1");
   await endTurn(page);
   said = await answered(page, "refused", "K3");
-  expect(said).toContain("Not allowed: set 2 [b4 b5 b6 b8] is neither a run nor a group");
+  expect(said).toContain("Not allowed: set 2");
+  expect(said).toContain("is neither a run nor a group");
+  await expect(feedback(page).locator(`${tid("tutorial-verdict")} [data-tiles="b4 b5 b6 b8"] .tile`), "the set's tiles drawn in the refusal").toHaveCount(4);
   await page.locator(tid("reset-turn")).click();
   for (const code of ["b4", "b5", "b6"]) await moveTile(page, "rack", code, code === "b4" ? "new-set" : "set-1");
   await endTurn(page);
@@ -224,7 +226,8 @@ test("rummikub: the tutorial in English on the desktop, from the rules page", as
   //    with the 12s.
   await next(page, 6);
   said = await showWrong(page, "refused", "K5");
-  expect(said).toContain("tile J left the table");
+  expect(said).toContain("left the table");
+  await expect(feedback(page).locator(`${tid("tutorial-verdict")} .tile.joker`), "the joker drawn in the refusal").toHaveCount(1);
   await moveTile(page, "rack", "r6", "set-0");
   await moveTile(page, "table", "J", "new-set");
   await moveTile(page, "rack", "k12", "set-2");

@@ -11,6 +11,7 @@ import { BOT_NAMES, localName, setBots } from "./names";
 import { signedIn } from "./players";
 import { challengesSection } from "./challenges";
 import { rulesName, tableTitle, titleName, type TitleSeat } from "./titles";
+import { tileFace } from "./pictures";
 
 const NAME_KEY = "rumi.name";
 /** Rumis's picture: the small build of rumis/picture.ts drawn by the game's own 3D scene
@@ -158,11 +159,10 @@ function gameCard(game: Game, metaPromise: Promise<Meta>, error: HTMLElement): H
 
 /** Rummikub as the table draws its tiles: a run and a group with a joker. */
 function rummikubPicture(): HTMLElement {
-  const marks: Record<string, string> = { r: "◆", b: "●", k: "■", o: "▲" };
-  const tile = (code: string) =>
-    code === "J"
-      ? h("span", { className: "tile joker" }, h("span", { className: "num" }, "J"))
-      : h("span", { className: `tile c-${code[0]}` }, h("span", { className: "num" }, code.slice(1)), h("span", { className: "mark" }, marks[code[0]]));
+  const tile = (code: string) => {
+    const { className, face } = tileFace(code);
+    return h("span", { className }, ...face);
+  };
   const set = (codes: string[]) => h("span", { className: "picture-set" }, ...codes.map(tile));
   return h(
     "div",

@@ -4,7 +4,8 @@ import { clear, h, seatName } from "./dom";
 import { RummikubUI } from "./rummikub/ui";
 import { t } from "./i18n/i18n";
 import { lastEvent } from "./i18n/server";
-import { smallTile } from "./rummikub/log";
+import { copyNotationButton, notationMoveEl, tileEl, tNodes } from "./pictures";
+import { eventLine } from "./rummikub/log";
 import { showNotFound } from "./notfound";
 import { setBots } from "./names";
 import { viewTitle } from "./titles";
@@ -89,7 +90,8 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
   if (record) {
     const analyse = () => sessionStorage.setItem("rumi.analysis.record", record!);
     const open = steps[0].game === "rumis" ? h("a", { href: "/analysis#rumis", testid: "replay-analyse", onclick: analyse }, t("analysis.open")) : null;
-    app.append(h("details", {}, h("summary", {}, t("replay.record")), h("pre", { testid: "record" }, record), open));
+    // (the record is the notation: shown where the player opens it, and to copy)
+    app.append(h("details", { "data-notation": "" }, h("summary", {}, t("replay.record")), h("pre", { testid: "record" }, record), copyNotationButton(() => record!, "copy-record"), " ", open));
   }
   let ui: GameUI;
   try {
@@ -117,14 +119,21 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
     counter.dataset.index = String(index);
     slider.value = String(index);
     ui.update(v);
-    let text = "";
-    if (v.game === "rumis") {
+    // What the step did: the stone and where, or the Rummikub turn with its tiles drawn.
+    let said: (Node | string)[] = [];
+    if (index === 0) said = [t("replay.start")];
+    else if (v.game === "rumis") {
       const hist = v.rumis?.history ?? [];
-      text = index === 0 ? t("replay.start") : hist.length ? t("replay.move", { n: hist.length, move: hist[hist.length - 1] }) : "";
-    } else text = index === 0 ? t("replay.start") : lastEvent(v.rummikub, v.seats.map(seatName));
+      const last = hist.length ? hist[hist.length - 1] : null;
+      const colour = v.rumis?.cubes.find((c) => c.stone === hist.length - 1)?.colour ?? null;
+      if (last) said = tNodes("replay.move", { n: hist.length }, { move: notationMoveEl(last, colour) });
+    } else if (v.rummikub?.last_event) said = eventLine(v.rummikub.last_event, v.seats.map(seatName));
+    else said = [lastEvent(v.rummikub, v.seats.map(seatName))];
+    let text = "";
     if (v.over && v.result) text += ` — ${resultText(v)}`;
     else if (v.to_move !== null && v.seats[v.to_move]) text += ` — ${t("table.to_move", { name: seatName(v.seats[v.to_move]) })}`;
-    caption.textContent = text;
+    clear(caption);
+    caption.append(...said, text);
     if (racks) {
       clear(rackBox);
       v.seats.forEach((seat, i) => {
@@ -134,7 +143,7 @@ export async function showReplay(app: HTMLElement, id: string): Promise<void> {
             "div",
             { className: "rack-line", testid: `replay-rack-${i}`, "data-tiles": rack.join(" ") },
             h("span", { className: "who" }, t("board.rack_of", { player: seatName(seat) })),
-            h("span", { className: "tile-list" }, ...rack.map(smallTile)),
+            h("span", { className: "tile-list" }, ...rack.map(tileEl)),
           ),
         );
       });

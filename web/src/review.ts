@@ -9,7 +9,7 @@ import type { HintPlay, ReviewAnswer, ReviewPlayer, ReviewTurn } from "./generat
 import { clear, h } from "./dom";
 import { t } from "./i18n/i18n";
 import { reason } from "./i18n/server";
-import { smallTile } from "./rummikub/log";
+import { moveEl, moveText, notationMoveEl, readMove, tileEl, tNodes } from "./pictures";
 import { seriesChart, type Series } from "./chart";
 import { colourCss } from "./rumis/palette";
 
@@ -93,7 +93,7 @@ function tableOf(sets: string[][], laid: string[], testid: string): HTMLElement 
         "span",
         { className: "review-set" },
         ...set.map((code) => {
-          const tile = smallTile(code);
+          const tile = tileEl(code);
           const at = left.indexOf(code);
           if (at >= 0) {
             left.splice(at, 1);
@@ -204,7 +204,7 @@ function rummikubTurn(turn: ReviewTurn, i: number, name: (seat: number) => strin
     if (!item.open) return;
     hooks.go(Number(turn.version) - 1);
     if (item.childElementCount > 1) return;
-    const rack = h("div", { className: "review-rack" }, h("span", { className: "who" }, t("review.rack")), h("span", { className: "tile-list" }, ...r.rack.map(smallTile)));
+    const rack = h("div", { className: "review-rack" }, h("span", { className: "who" }, t("review.rack")), h("span", { className: "tile-list" }, ...r.rack.map(tileEl)));
     const sides = h(
       "div",
       { className: "review-sides", testid: `review-sides-${i}` },
@@ -232,9 +232,8 @@ function renderRumis(body: HTMLElement, review: ReviewAnswer, name: (seat: numbe
     hooks.ghost(r.best ? r.best.cells : null);
     ghostNote.dataset.move = r.best?.move ?? "";
     ghostNote.dataset.index = String(n);
-    ghostNote.textContent = r.best
-      ? t("review.ghost", { n: n + 1, move: r.best.move, pct: pct(r.best.win_chance) })
-      : t("review.forced", { n: n + 1 });
+    clear(ghostNote);
+    ghostNote.append(...(r.best ? tNodes("review.ghost", { n: n + 1, pct: pct(r.best.win_chance) }, { move: moveEl(r.best.stone, r.best.cells, r.colour, r.best.move) }) : [t("review.forced", { n: n + 1 })]));
   };
   // Every player's win chance at the start (best play) and after each move; the mover's
   // point of each move opens it.
@@ -280,21 +279,39 @@ function renderRumis(body: HTMLElement, review: ReviewAnswer, name: (seat: numbe
       h(
         "li",
         { className: "review-move" + (r.judgement ? ` ${r.judgement}` : "") },
-        h("button", { className: "small link-like", testid: `review-move-${n}`, "data-judgement": r.judgement ?? "", onclick: () => show(turn, n) }, moveTitle(turn, n, name)),
+        h("button", { className: "small link-like", testid: `review-move-${n}`, "data-judgement": r.judgement ?? "", "data-move": r.move, title: moveTitle(turn, n, name), onclick: () => show(turn, n) }, ...moveLine(turn, n, name)),
       ),
     );
   });
   body.append(h("h3", {}, t("review.moves")), list);
 }
 
+/** A move of the list in words (a chart point's title). */
 function moveTitle(turn: ReviewTurn, n: number, name: (seat: number) => string): string {
+  return moveLine(turn, n, name, false).map((x) => (typeof x === "string" ? x : (x.textContent ?? ""))).join("");
+}
+
+/** A move of the list: who, the stone and where (drawn, or in words), the win chance
+ * before and after, the judgement, and the bot's better move. */
+function moveLine(turn: ReviewTurn, n: number, name: (seat: number) => string, drawn = true): (Node | string)[] {
   const r = turn.rumis!;
   const mover = turn.seat;
   const judgements = { inaccuracy: t("review.inaccuracy"), mistake: t("review.mistake"), blunder: t("review.blunder") };
   const judged = r.judgement ? ` · ${judgements[r.judgement]} (−${r.drop})` : "";
+  const move = (text: string, colour: string | null): Node | string => {
+    if (!drawn) {
+      const m = readMove(text);
+      return m ? moveText(m.stone, m.cells) : "";
+    }
+    return notationMoveEl(text, colour);
+  };
+  const line: (Node | string)[] = [`${n + 1}. ${name(mover)} `, move(r.move, r.colour), `: ${pct(r.before[mover] ?? 0)}% → ${pct(r.after[mover] ?? 0)}%${judged}`];
   // The bot's choice, when it rates it better than the move played.
-  const better = r.best && r.best.move !== r.move && r.drop > 0 ? ` · ${t("review.better", { move: r.best.move, pct: pct(r.best.win_chance) })}` : "";
-  return `${n + 1}. ${name(mover)} ${r.move}: ${pct(r.before[mover] ?? 0)}% → ${pct(r.after[mover] ?? 0)}%${judged}${better}`;
+  if (r.best && r.best.move !== r.move && r.drop > 0) {
+    const best = move(r.best.move, r.colour);
+    line.push(" · ", ...(typeof best === "string" ? [t("review.better", { move: best, pct: pct(r.best.win_chance) })] : tNodes("review.better", { pct: pct(r.best.win_chance) }, { move: best })));
+  }
+  return line;
 }
 
 /** A wide table in a box that scrolls sideways: the box takes the keyboard's focus, so

@@ -6,7 +6,7 @@ import { ApiError, call, type HintPlay } from "../api";
 import type { RummikubAnalysis, RumisAnalysis, RumisBestMoves, RumisSuggestion, RumisView } from "../generated/api";
 import { clear, h } from "../dom";
 import { t, type MessageKey } from "../i18n/i18n";
-import { smallTile } from "../rummikub/log";
+import { moveEl, tileEl, tileName } from "../pictures";
 import { COLOURS } from "../rummikub/sets";
 import { loadRumisBoard, type RumisBoard, type RumisPosition } from "../rumis/load";
 
@@ -61,7 +61,8 @@ function tileCode(colour: string, n: number): string {
 }
 
 function rummikubBoard(root: HTMLElement): void {
-  const error = h("div", { className: "error", role: "alert", testid: "rk-analysis-error", hidden: true });
+  // (its refusals quote the typed notation: they belong to the notation's boxes)
+  const error = h("div", { className: "error", role: "alert", testid: "rk-analysis-error", hidden: true, "data-notation": "" });
   const tableInput = h("input", { type: "text", testid: "rk-analysis-table", spellcheck: "false", placeholder: "[r1 r2 r3] [b5 k5 o5]", "aria-label": t("analysis.table") });
   const rackInput = h("input", { type: "text", testid: "rk-analysis-rack", spellcheck: "false", placeholder: "r4 J b7", "aria-label": t("analysis.rack") });
   const rules = h("select", { testid: "rk-analysis-rules", "aria-label": t("analysis.rules") }, h("option", { value: "current" }, t("analysis.rules_current")), h("option", { value: "old" }, t("analysis.rules_old")));
@@ -79,8 +80,8 @@ function rummikubBoard(root: HTMLElement): void {
         { className: `rk-analysis-line${target === name ? " target" : ""}`, testid: name === "rack" ? "rk-analysis-rack-line" : `rk-analysis-set-${name}` },
         h("button", { className: "small", "aria-pressed": String(target === name), onclick: () => ((target = name), render()) }, label),
         h("span", { className: "tile-list" }, ...tiles.map((code, i) => {
-          const tile = smallTile(code);
-          tile.title = t("analysis.remove_tile", { tile: code });
+          const tile = tileEl(code);
+          tile.title = t("analysis.remove_tile", { tile: tileName(code) });
           tile.addEventListener("click", () => remove(i));
           return tile;
         })),
@@ -123,7 +124,7 @@ function rummikubBoard(root: HTMLElement): void {
   for (const colour of COLOURS) {
     const row = h("div", { className: "tile-list" });
     for (let n = 1; n <= 13; n++) {
-      const tile = smallTile(tileCode(colour, n));
+      const tile = tileEl(tileCode(colour, n));
       tile.setAttribute("role", "button");
       tile.tabIndex = 0;
       tile.addEventListener("click", () => add(tileCode(colour, n)));
@@ -131,7 +132,7 @@ function rummikubBoard(root: HTMLElement): void {
     }
     palette.append(row);
   }
-  const joker = smallTile("J");
+  const joker = tileEl("J");
   joker.setAttribute("role", "button");
   joker.addEventListener("click", () => add("J"));
   palette.append(h("div", { className: "tile-list" }, joker));
@@ -164,8 +165,8 @@ function rummikubBoard(root: HTMLElement): void {
     h("p", { className: "muted" }, t("analysis.rummikub_help")),
     palette,
     drawn,
-    h("label", { className: "field" }, t("analysis.table"), " ", tableInput),
-    h("label", { className: "field" }, t("analysis.rack"), " ", rackInput),
+    h("label", { className: "field", "data-notation": "" }, t("analysis.table"), " ", tableInput),
+    h("label", { className: "field", "data-notation": "" }, t("analysis.rack"), " ", rackInput),
     h("div", { className: "row" }, rules, h("label", {}, initial, " ", t("analysis.initial")), solve),
     error,
     answer,
@@ -183,21 +184,22 @@ function playBox(name: string, title: string, play: HintPlay | null, before: str
   box.dataset.tiles = String(play.tiles);
   box.append(
     h("p", { testid: `rk-analysis-${name}-summary` }, t("analysis.play_summary", { tiles: play.tiles, value: play.value, changed: play.changed_sets })),
-    h("div", { className: "tile-list", testid: `rk-analysis-${name}-placed` }, ...play.placed.map(smallTile)),
+    h("div", { className: "tile-list", testid: `rk-analysis-${name}-placed` }, ...play.placed.map(tileEl)),
   );
   const unchanged = before.map((s) => [...s].sort().join(" "));
   for (const set of play.table) {
     const key = [...set].sort().join(" ");
     const at = unchanged.indexOf(key);
     if (at >= 0) unchanged.splice(at, 1);
-    box.append(h("div", { className: `rk-play-set${at >= 0 ? "" : " changed"}` }, h("span", { className: "tile-list" }, ...set.map(smallTile))));
+    box.append(h("div", { className: `rk-play-set${at >= 0 ? "" : " changed"}` }, h("span", { className: "tile-list" }, ...set.map(tileEl))));
   }
   return box;
 }
 
 function rumisBoard(root: HTMLElement): void {
-  const error = h("div", { className: "error", role: "alert", testid: "rumis-analysis-error", hidden: true });
-  const record = h("textarea", { testid: "rumis-analysis-record", rows: 6, spellcheck: "false", "aria-label": t("analysis.record"), placeholder: "game: rumis\nscenario: chullpa\nplayers: 2\n\nO4 a1:1 b1:1 a2:1 b2:1" });
+  // (its refusals quote the record's notation)
+  const error = h("div", { className: "error", role: "alert", testid: "rumis-analysis-error", hidden: true, "data-notation": "" });
+  const record = h("textarea", { "data-notation": "", testid: "rumis-analysis-record", rows: 6, spellcheck: "false", "aria-label": t("analysis.record"), placeholder: "game: rumis\nscenario: chullpa\nplayers: 2\n\nO4 a1:1 b1:1 a2:1 b2:1" });
   record.value = sessionStorage.getItem(RECORD_KEY) ?? "";
   sessionStorage.removeItem(RECORD_KEY);
   const load = h("button", { testid: "rumis-analysis-load", className: "primary" }, t("analysis.load"));
@@ -276,7 +278,7 @@ function rumisBoard(root: HTMLElement): void {
       const answer = await call<RumisBestMoves>("POST", "/api/analysis/rumis/best", { record: record.value, ply: index });
       clear(best);
       if (answer.moves.length === 0) best.append(h("p", { testid: "rumis-analysis-none" }, t("analysis.game_over")));
-      else best.append(h("p", {}, t("analysis.to_move", { colour: t(`colour.${answer.to_move}` as MessageKey) })), h("ol", {}, ...answer.moves.map((m, i) => moveLine(m, i))));
+      else best.append(h("p", {}, t("analysis.to_move", { colour: t(`colour.${answer.to_move}` as MessageKey) })), h("ol", {}, ...answer.moves.map((m, i) => moveLine(m, i, answer.to_move))));
     } catch (e) {
       clear(best);
       error.hidden = false;
@@ -285,11 +287,16 @@ function rumisBoard(root: HTMLElement): void {
       ask.disabled = false;
     }
   });
-  const moveLine = (m: RumisSuggestion, i: number) =>
+  // (a move is shown on the board as a ghost on a tap, and while pointed at or focused)
+  const moveLine = (m: RumisSuggestion, i: number, colour: string | null) =>
     h(
       "li",
       {},
-      h("button", { className: "small", testid: `rumis-analysis-move-${i}`, onclick: () => ui?.showGhost(m.cells) }, m.move),
+      h(
+        "button",
+        { className: "small", testid: `rumis-analysis-move-${i}`, "data-move": m.move, title: t("rumis.hint_show"), onclick: () => ui?.showGhost(m.cells), onmouseenter: () => ui?.showGhost(m.cells), onfocus: () => ui?.showGhost(m.cells) },
+        moveEl(m.stone, m.cells, colour),
+      ),
       " ",
       h("span", { className: "muted", testid: `rumis-analysis-win-${i}` }, t("rumis.hint_win", { pct: Math.round(m.win_chance * 100) })),
     );

@@ -12,8 +12,7 @@ import type { RummikubPuzzleCheck, RummikubPuzzleList, RummikubPuzzleSolution, R
 import { clear, h } from "../dom";
 import { t } from "../i18n/i18n";
 import { reason, ruleHref, said, setSeatNames } from "../i18n/server";
-import { MARKS } from "../rummikub/log";
-import { parseTile, tileColourName } from "../rummikub/sets";
+import { tileFace, tileList, tNodes } from "../pictures";
 import { RummikubUI } from "../rummikub/ui";
 import type { GameContext } from "../table";
 
@@ -54,14 +53,8 @@ function errorText(e: unknown): string {
 
 /** A tile drawn as the table draws it, not movable. */
 function tileEl(code: string, laid = false): HTMLElement {
-  const tile = parseTile(code);
-  const name = tile.joker ? t("tile.joker") : `${tileColourName(tile.colour!)} ${tile.number}`;
-  return h(
-    "span",
-    { className: `tile ${tile.joker ? "joker" : "c-" + tile.colour}${laid ? " laid" : ""}`, role: "img", "aria-label": name, title: name, "data-tile": code },
-    h("span", { className: "num", "aria-hidden": "true" }, tile.joker ? "J" : String(tile.number)),
-    tile.joker ? null : h("span", { className: "mark", "aria-hidden": "true" }, MARKS[tile.colour!] ?? ""),
-  );
+  const { className, name, face } = tileFace(code);
+  return h("span", { className: `${className}${laid ? " laid" : ""}`, role: "img", "aria-label": name, title: name, "data-tile": code }, ...face);
 }
 
 export async function showPuzzles(app: HTMLElement): Promise<void> {
@@ -272,7 +265,7 @@ class PuzzlePage {
       endTurnLabel: t("puzzles.check"),
       current: () => this.view,
       act: (action) => this.check(action),
-      error: (message, code, why) => this.say("refused", reason(message, code, why).text, why?.rule ?? null),
+      error: (message, code, why) => this.say("refused", reason(message, code, why).nodes, why?.rule ?? null),
       clearError: () => {
         if (this.feedback.dataset.state === "refused") this.say("idle");
       },
@@ -300,8 +293,8 @@ class PuzzlePage {
 
   private answered(p: RummikubPuzzleView, answer: RummikubPuzzleCheck, table: string[][]): void {
     if (answer.code === "refused") {
-      const what = answer.why ? said(answer.why) : { text: answer.reason ?? "", rule: null };
-      this.say("refused", what.text, what.rule);
+      const what = answer.why ? said(answer.why) : { nodes: [answer.reason ?? ""], rule: null };
+      this.say("refused", what.nodes, what.rule);
     } else if (answer.code === "short") {
       this.say("short", t("puzzles.short", { laid: answer.laid, goal: answer.goal }));
     } else {
@@ -366,18 +359,20 @@ class PuzzlePage {
         ),
       );
     }
-    this.solutionBox.append(h("h3", {}, t("puzzles.solution")), h("p", { className: "muted" }, t("puzzles.solution_note", { n: solution.changed.length, tiles: solution.laid.join(" ") })), sets);
+    this.solutionBox.append(h("h3", {}, t("puzzles.solution")), h("p", { className: "muted", testid: "puzzle-solution-note" }, ...tNodes("puzzles.solution_note", { n: solution.changed.length }, { tiles: tileList(solution.laid) })), sets);
     this.solutionBox.hidden = false;
     this.solutionButton.disabled = true;
   }
 
-  private say(state: "idle" | "refused" | "short" | "solved", text = "", rule: string | null = null): void {
+  /** `text`: a sentence, or one with tiles drawn in it (a refusal). */
+  private say(state: "idle" | "refused" | "short" | "solved", text: string | (Node | string)[] = "", rule: string | null = null): void {
     const box = this.feedback;
     clear(box);
     box.dataset.state = state;
     box.className = `puzzle-feedback ${state}`;
     if (state === "idle") return;
-    const line = h("p", { className: "puzzle-verdict", testid: "puzzle-verdict" }, state === "refused" ? t("puzzles.refused", { reason: text }) : text);
+    const said = typeof text === "string" ? [text] : text;
+    const line = h("p", { className: "puzzle-verdict", testid: "puzzle-verdict" }, ...(state === "refused" ? tNodes("puzzles.refused", {}, { reason: h("span", {}, ...said) }) : said));
     if (rule) line.append(" ", h("a", { href: ruleHref(rule), target: "_blank", className: "why", testid: "puzzle-why" }, t("table.why", { rule })));
     box.append(line);
   }

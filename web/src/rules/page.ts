@@ -7,34 +7,7 @@ import { stoneSvg } from "../rumis/tray";
 import { variantLabel } from "../create-form";
 import { RUMIS_RULES } from "./rumis";
 import { RUMMIKUB_RULES } from "./rummikub";
-import type { Cell } from "../api";
-
-/** The eleven stones in one orientation each (R5), for the pictures. */
-const STONES: Record<string, Cell[]> = {
-  D2: [[0, 0, 0], [1, 0, 0]],
-  I3: [[0, 0, 0], [1, 0, 0], [2, 0, 0]],
-  L3: [[0, 0, 0], [1, 0, 0], [0, 1, 0]],
-  I4: [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]],
-  O4: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]],
-  T4: [[0, 0, 0], [1, 0, 0], [2, 0, 0], [1, 1, 0]],
-  L4: [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0]],
-  S4: [[0, 0, 0], [1, 0, 0], [1, 1, 0], [2, 1, 0]],
-  Y4: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
-  A4: [[0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1]],
-  B4: [[0, 1, 0], [1, 1, 0], [1, 0, 0], [1, 0, 1]],
-};
-
-const MARKS: Record<string, string> = { r: "◆", b: "●", k: "■", o: "▲" };
-
-function tilePicture(code: string): HTMLElement {
-  const joker = code === "J";
-  return h(
-    "span",
-    { className: `tile small ${joker ? "joker" : "c-" + code[0]}`, role: "img", "aria-label": code },
-    h("span", { className: "num", "aria-hidden": "true" }, joker ? "J" : code.slice(1)),
-    joker ? null : h("span", { className: "mark", "aria-hidden": "true" }, MARKS[code[0]]),
-  );
-}
+import { parseTiles, STONE_SHAPES, stoneName, tileEl, tileNames } from "../pictures";
 
 export async function showRules(app: HTMLElement, game: "rumis" | "rummikub"): Promise<void> {
   clear(app);
@@ -66,10 +39,10 @@ export async function showRules(app: HTMLElement, game: "rumis" | "rummikub"): P
     if (s.pictures) {
       const pics = h("div", { className: "rule-pictures" });
       for (const p of s.pictures) {
-        if (game === "rumis" && STONES[p]) {
-          pics.append(h("figure", {}, stoneSvg(STONES[p], 0xb5542c, 56), h("figcaption", {}, p)));
+        if (game === "rumis" && STONE_SHAPES[p]) {
+          pics.append(h("figure", {}, stoneSvg(STONE_SHAPES[p], 0xb5542c, 56), h("figcaption", {}, `${stoneName(p)} (${p})`)));
         } else {
-          pics.append(h("figure", {}, h("div", { className: "tile-row" }, ...p.split(" ").map(tilePicture)), h("figcaption", {}, p)));
+          pics.append(h("figure", {}, h("div", { className: "tile-row" }, ...parseTiles(p).map(tileEl)), h("figcaption", {}, tileNames(parseTiles(p)))));
         }
       }
       section.append(pics);

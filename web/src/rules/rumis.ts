@@ -23,7 +23,7 @@ export const RUMIS_RULES: RulesPage = {
       id: "R1",
       title: { en: "R1 · The board and the cubes", de: "R1 · Plan und Würfel" },
       body: [
-        { en: "The board is a grid of squares; every stone is made of cubes as large as one square. A height unit is one cube. Columns are named by letters from the left (a, b, …), rows by numbers (1, 2, …), levels by numbers from the board up: c3:2 is column c, row 3, second level.", de: "Der Plan ist ein Raster aus Feldern; jeder Stein besteht aus Würfeln von der Größe eines Feldes. Eine Höheneinheit ist ein Würfel. Spalten heißen von links a, b, …, Reihen 1, 2, …, Ebenen zählen vom Plan nach oben: c3:2 ist Spalte c, Reihe 3, zweite Ebene." },
+        { en: "The board is a grid of squares; every stone is made of cubes as large as one square. A height unit is one cube. Columns are named by letters from the left (A, B, …), rows by numbers (1, 2, …), levels by numbers from the board up: “C3, level 2” is column C, row 3, second level (the notation writes it c3:2).", de: "Der Plan ist ein Raster aus Feldern; jeder Stein besteht aus Würfeln von der Größe eines Feldes. Eine Höheneinheit ist ein Würfel. Spalten heißen von links A, B, …, Reihen 1, 2, …, Ebenen zählen vom Plan nach oben: „C3, Ebene 2“ ist Spalte C, Reihe 3, zweite Ebene (die Notation schreibt c3:2)." },
         { en: "A cell holds one cube only.", de: "Jedes Feld nimmt nur einen Würfel auf." },
       ],
     },

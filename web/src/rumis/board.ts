@@ -21,6 +21,7 @@ import { cellsKey, drop, heightMap, normalise, notation, shapeKey, turn, type He
 import { colourChip, colourHex } from "./palette";
 import { liveResources, RumisScene, type Hover, type SceneMemory } from "./scene";
 import { stoneSvg } from "./tray";
+import { columnName as placeColumn, copyNotationButton, moveEl, moveText, notationMoveEl, readMove, stoneName, tNodes } from "../pictures";
 
 interface Verdict {
   legal: boolean;
@@ -174,9 +175,11 @@ export class RumisBoard {
       this.info,
       h("h3", {}, t("rumis.scores")),
       this.scores,
-      spectator || !config.onTypedMove ? null : h("details", { className: "typed", open: window.innerWidth > 700 }, h("summary", {}, t("rumis.type_move")), moveForm),
+      spectator || !config.onTypedMove ? null : h("details", { className: "typed", open: window.innerWidth > 700, "data-notation": "" }, h("summary", {}, t("rumis.type_move")), moveForm),
       h("h3", {}, t(replay ? (touchScreen() ? "board.replay_moves_touch" : "board.replay_moves") : "rumis.moves")),
       this.history,
+      // (the moves as the notation writes them, one a line, for who asks for them)
+      copyNotationButton(() => (this.replay?.final() ?? this.pos?.rumis)?.history.join("\n") ?? "", "copy-moves"),
     ];
     this.side.append(...parts.filter((x): x is HTMLElement => x !== null));
     root.append(
@@ -343,15 +346,12 @@ export class RumisBoard {
       this.lastMove.append(h("span", { className: "muted" }, t("rumis.last_none")));
       return;
     }
-    const words = r.history[i].split(/\s+/);
-    const removed = words[0] === "x";
-    const stone = removed ? words[1] : words[0];
-    const cells: Cell[] = words.flatMap((w) => {
-      const m = w.match(/^([a-z])(\d+):(\d+)$/);
-      return m ? [[m[1].charCodeAt(0) - 97, Number(m[2]) - 1, Number(m[3]) - 1] as Cell] : [];
-    });
+    const read = readMove(r.history[i]);
+    const removed = !!read?.removed;
+    const stone = stoneName(read?.stone ?? "");
+    const cells: Cell[] = read?.cells ?? [];
     const colour = r.cubes.find((c) => c.stone === i)?.colour ?? null;
-    const cols = [...new Set(cells.map(([x, y]) => `${String.fromCharCode(97 + x)}${y + 1}`))].join(" ");
+    const cols = [...new Set(cells.map(([x, y]) => placeColumn(x, y)))].join(" ");
     const levels = [...new Set(cells.map((c) => c[2] + 1))].sort((a, b) => a - b);
     const level = levels.length > 1 ? `${levels[0]}–${levels[levels.length - 1]}` : String(levels[0] ?? 1);
     this.lastMove.dataset.colour = colour ?? "";
@@ -398,8 +398,8 @@ export class RumisBoard {
             {},
             h(
               "button",
-              { className: "small hint-move", testid: `rumis-hint-${i}`, "data-win": String(pct), onclick: () => this.showPlacement({ stone: m.stone, cells: m.cells }) },
-              notation(m.stone, m.cells),
+              { className: "small hint-move", testid: `rumis-hint-${i}`, "data-win": String(pct), "data-move": notation(m.stone, m.cells), title: t("rumis.hint_show"), ...this.showsOnBoard({ stone: m.stone, cells: m.cells }) },
+              moveEl(m.stone, m.cells, this.rumis().to_move_colour),
             ),
             " ",
             h("span", { className: "muted", testid: `rumis-hint-win-${i}`, title: t("rumis.hint_visits", { visits: m.visits }) }, t("rumis.hint_win", { pct })),
@@ -457,8 +457,8 @@ export class RumisBoard {
           {},
           h(
             "button",
-            { className: "small hint-move", testid: `rumis-hint-${i}`, onclick: () => this.showPlacement(s.p) },
-            notation(s.p.stone, s.p.cells),
+            { className: "small hint-move", testid: `rumis-hint-${i}`, "data-move": notation(s.p.stone, s.p.cells), title: t("rumis.hint_show"), ...this.showsOnBoard(s.p) },
+            moveEl(s.p.stone, s.p.cells, this.rumis().to_move_colour),
           ),
           " ",
           h("span", { className: "muted" }, t("rumis.hint_gain", { gain: s.gain, taken: s.taken })),
@@ -478,6 +478,13 @@ export class RumisBoard {
   /** A move shown as a ghost on a read-only board (the analysis board's best moves). */
   showGhost(cells: Cell[] | null): void {
     this.scene?.setGhost(cells, true);
+  }
+
+  /** A suggested move in a list: shown on the board on a tap or click, and while the
+   * pointer or the keyboard's focus rests on it. */
+  private showsOnBoard(p: Placement): Record<string, EventListener> {
+    const show = () => this.showPlacement(p);
+    return { onclick: show, onmouseenter: show, onfocus: show };
   }
 
   private showPlacement(p: Placement): void {
@@ -574,7 +581,7 @@ export class RumisBoard {
           h("td", {}, moving ? "▶" : ""),
           h("td", {}, colourChip(c.colour, true), c.out ? h("span", { className: "badge", testid: `out-${c.colour}` }, t("rumis.out")) : null),
           h("td", {}, owner + (c.owner !== null && c.owner === v.you ? ` (${t("common.you")})` : "")),
-          h("td", { testid: `supply-${c.colour}`, title: c.supply.join(" ") }, String(c.supply.length)),
+          h("td", { testid: `supply-${c.colour}`, title: c.supply.map(stoneName).join(", ") }, String(c.supply.length)),
           h("td", { className: "score", testid: `score-${c.colour}` }, String(c.score)),
         ),
       );
@@ -621,8 +628,9 @@ export class RumisBoard {
           testid: `tray-stone-${stone}`,
           disabled: !mine,
           "aria-pressed": String(stone === this.selected),
-          "aria-label": mine ? t("rumis.stone_fits", { stone, n: legalCount }) : stone,
-          title: mine ? t("rumis.stone_fits", { stone, n: legalCount }) : stone,
+          // (named by the code it shows and by its name)
+          "aria-label": mine ? t("rumis.stone_fits", { stone: `${stone} ${stoneName(stone)}`, n: legalCount }) : `${stone} ${stoneName(stone)}`,
+          title: mine ? t("rumis.stone_fits", { stone: stoneName(stone), n: legalCount }) : stoneName(stone),
           "data-legal": legalCount,
           onclick: () => this.select(stone),
         },
@@ -655,7 +663,7 @@ export class RumisBoard {
             "data-fits": String(!!this.selected && !!this.legalBy.get(this.selected)?.has(this.orientation)),
             "data-key": this.selected ? shapeKey(this.orientations.get(this.selected)![this.orientation]) : "",
           },
-          this.selected ? t("rumis.orientation", { stone: this.selected, i: this.orientation + 1, n: count, fit: fitting }) : t("rumis.pick_stone"),
+          this.selected ? t("rumis.orientation", { stone: stoneName(this.selected), i: this.orientation + 1, n: count, fit: fitting }) : t("rumis.pick_stone"),
         ),
       );
     }
@@ -672,12 +680,12 @@ export class RumisBoard {
     const current = r.history.length - 1;
     all.history.forEach((m, i) => {
       const colour = colours.get(i);
-      const line = [colour ? colourChip(colour) : null, colour ? ` ${colourName(colour)} (${this.ownerName(colour)}): ` : " ", h("code", {}, m)];
+      const line = [colour ? colourChip(colour) : null, colour ? ` ${colourName(colour)} (${this.ownerName(colour)}): ` : " ", notationMoveEl(m, colour ?? null)];
       const cls = (last.has(i) ? "last-move" : "") + (this.replay && i > current ? " future" : "") + (this.replay && i === current ? " current" : "");
       this.history.append(
         h(
           "li",
-          { testid: `history-${i}`, className: cls.trim(), "data-colour": colour ?? "", "aria-current": this.replay && i === current ? "step" : null },
+          { testid: `history-${i}`, className: cls.trim(), "data-colour": colour ?? "", "data-move": m, "aria-current": this.replay && i === current ? "step" : null },
           ...(this.replay ? [h("button", { className: "move-jump", testid: `history-jump-${i}`, onclick: () => this.replay?.jump(i) }, ...line)] : line),
         ),
       );
@@ -847,7 +855,7 @@ export class RumisBoard {
       this.scene?.setGhost(this.ghost, true);
       if (p) {
         this.placeButton.disabled = false;
-        this.setStatus(t(touchScreen() ? "rumis.remove_this_touch" : "rumis.remove_this", { stone: p.stone }), { legal: true, reason: "" }, p.cells);
+        this.setStatus(t(touchScreen() ? "rumis.remove_this_touch" : "rumis.remove_this", { stone: stoneName(p.stone) }), { legal: true, reason: "" }, p.cells);
       } else this.setStatus(t(touchScreen() ? "rumis.remove_pick_touch" : "rumis.remove_pick"), null);
       return;
     }
@@ -867,7 +875,7 @@ export class RumisBoard {
     if (this.legalKeys.has(key)) {
       this.scene?.setGhost(cells, true);
       this.placeButton.disabled = false;
-      this.setStatus(t(touchScreen() ? "rumis.legal_touch" : "rumis.legal", { move: notation(stone, cells) }), { legal: true, reason: "" }, cells);
+      this.setStatus(t(touchScreen() ? "rumis.legal_touch" : "rumis.legal", { move: moveText(stone, cells) }), { legal: true, reason: "" }, cells);
       return;
     }
     this.scene?.setGhost(cells, false);
@@ -881,7 +889,7 @@ export class RumisBoard {
       this.showVerdict(stone, cells, known);
       return;
     }
-    this.setStatus(t("rumis.checking", { move: notation(stone, cells) }), null, cells);
+    this.setStatus(t("rumis.checking", { move: moveText(stone, cells) }), null, cells);
     if (this.checkTimer !== null) window.clearTimeout(this.checkTimer);
     const version = this.pos!.version;
     this.checkTimer = window.setTimeout(async () => {
@@ -902,16 +910,16 @@ export class RumisBoard {
     // `legal` is the authority for green; a check that says legal (if `legal` was not sent) is trusted too.
     this.scene?.setGhost(cells, v.legal);
     this.placeButton.disabled = !v.legal;
-    if (v.legal) this.setStatus(t(touchScreen() ? "rumis.legal_touch" : "rumis.legal", { move: notation(stone, cells) }), v, cells);
+    if (v.legal) this.setStatus(t(touchScreen() ? "rumis.legal_touch" : "rumis.legal", { move: moveText(stone, cells) }), v, cells);
     else {
       const said = reason(v.reason || "illegal placement", "illegal", v.why);
-      this.setStatus(t("rumis.not_here", { reason: said.text }), v, cells, said.rule);
+      this.setStatus(tNodes("rumis.not_here", {}, { reason: h("span", {}, ...said.nodes) }), v, cells, said.rule);
     }
   }
 
-  private setStatus(text: string, verdict: Verdict | null, cells?: Cell[], rule: string | null = null): void {
+  private setStatus(text: string | (Node | string)[], verdict: Verdict | null, cells?: Cell[], rule: string | null = null): void {
     clear(this.ghostStatus);
-    this.ghostStatus.append(text);
+    this.ghostStatus.append(...(typeof text === "string" ? [text] : text));
     if (rule) this.ghostStatus.append(" ", h("a", { href: ruleHref(rule), target: "_blank", testid: "ghost-why", className: "why" }, t("table.why", { rule })));
     this.ghostStatus.dataset.legal = verdict ? String(verdict.legal) : "";
     this.ghostStatus.dataset.reason = verdict?.reason ?? "";
@@ -948,7 +956,7 @@ export class RumisBoard {
     const verdict = this.legalKeys.has(key) ? { legal: true, reason: "" } : this.verdicts.get(key);
     if (!verdict?.legal) {
       const said = verdict ? reason(verdict.reason, "illegal", verdict.why) : null;
-      this.config.onError(t("rumis.cannot_place", { stone, reason: said ? ": " + said.text : "" }));
+      this.config.onError(t("rumis.cannot_place", { stone: stoneName(stone), reason: said ? ": " + said.text : "" }));
       return;
     }
     const ok = await this.send(() => this.config.onPlace?.({ stone, cells }) ?? Promise.resolve(false));

@@ -384,7 +384,7 @@ export class RumisScene {
     this.boardGroup.add(new THREE.LineSegments(lines, this.material("limits", () => new THREE.LineBasicMaterial({ color: 0x7a5c3a, transparent: true, opacity: 0.45 }))));
 
     // Labels: column letters in front, row numbers on the left.
-    for (let x = 0; x < this.width; x++) this.boardGroup.add(this.label(columnName(x), x + 0.5, this.depth + 0.35));
+    for (let x = 0; x < this.width; x++) this.boardGroup.add(this.label(columnName(x).toUpperCase(), x + 0.5, this.depth + 0.35));
     for (let y = 0; y < this.depth; y++) this.boardGroup.add(this.label(String(y + 1), -0.35, y + 0.5));
 
     const cx = this.width / 2;

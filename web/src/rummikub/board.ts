@@ -9,8 +9,8 @@
 import type { RulesView } from "../generated/api";
 import { h } from "../dom";
 import { t } from "../i18n/i18n";
-import { byColour, byNumber, parseTile, readingOrder, setProblem, setValue, tileColourName } from "./sets";
-import { MARKS } from "./log";
+import { byColour, byNumber, readingOrder, setProblem, setValue } from "./sets";
+import { tileFace, tileNames } from "../pictures";
 
 /** What the table and rack show. */
 export interface RummikubPosition {
@@ -340,13 +340,12 @@ export class RummikubBoard {
   }
 
   private tileEl(x: WorkTile, where: string, place: Place | null, highlight = false): HTMLElement {
-    const tile = parseTile(x.code);
-    const name = tile.joker ? t("tile.joker") : `${tileColourName(tile.colour!)} ${tile.number}`;
+    const { className, name, face } = tileFace(x.code);
     const mine = this.active();
     const el = h(
       "div",
       {
-        className: `tile ${tile.joker ? "joker" : "c-" + tile.colour}${x.fromRack && where !== "rack" ? " new" : ""}${this.selected === x.id ? " selected" : ""}${highlight ? " laid" : ""}${where === "rack" && this.drawn === x.code ? " drawn" : ""}`,
+        className: `${className}${x.fromRack && where !== "rack" ? " new" : ""}${this.selected === x.id ? " selected" : ""}${highlight ? " laid" : ""}${where === "rack" && this.drawn === x.code ? " drawn" : ""}`,
         "data-tile": x.code,
         "data-id": x.id,
         testid: `tile-${where}-${x.code}`,
@@ -357,8 +356,7 @@ export class RummikubBoard {
         tabindex: mine ? 0 : null,
         draggable: mine ? "true" : null,
       },
-      h("span", { className: "num", "aria-hidden": "true" }, tile.joker ? "J" : String(tile.number)),
-      tile.joker ? null : h("span", { className: "mark", "aria-hidden": "true" }, MARKS[tile.colour!] ?? ""),
+      ...face,
     );
     if (mine) {
       el.addEventListener("dragstart", (e) => {
@@ -444,7 +442,7 @@ export class RummikubBoard {
         "data-changed": String(changedSet),
         "data-tiles": codes.join(" "),
         role: "group",
-        "aria-label": t("rk.set_label", { n: index + 1, tiles: codes.join(" ") }) + (problem ? `: ${problem}` : ""),
+        "aria-label": t("rk.set_label", { n: index + 1, tiles: tileNames(codes) }) + (problem ? `: ${problem}` : ""),
         tabindex: mine ? 0 : null,
       });
       const row = h("div", { className: "set-tiles" });

@@ -9,7 +9,7 @@ import type { Event, TableView } from "../api";
 import { clear, h, seatName } from "../dom";
 import { lang, t } from "../i18n/i18n";
 import { said } from "../i18n/server";
-import { parseTile, tileColourName } from "./sets";
+import { tileList } from "../pictures";
 
 export interface LogLine {
   version: number;
@@ -58,29 +58,9 @@ function changedSets(before: string[][], after: string[][]): number {
   return changed;
 }
 
-/** A tile as a small tile: its number and colour mark, named in the player's language. */
-export function smallTile(code: string): HTMLElement {
-  const tile = parseTile(code);
-  const name = tile.joker ? t("tile.joker") : `${tileColourName(tile.colour!)} ${tile.number}`;
-  return h(
-    "span",
-    { className: `tile small ${tile.joker ? "joker" : "c-" + tile.colour}`, role: "img", "aria-label": name, title: name, "data-code": code },
-    h("span", { className: "num", "aria-hidden": "true" }, tile.joker ? "J" : String(tile.number)),
-    tile.joker ? null : h("span", { className: "mark", "aria-hidden": "true" }, MARKS[tile.colour!] ?? ""),
-  );
-}
-
-/** Colours are told apart by a mark too, not by hue alone (as on the rack). */
-export const MARKS: Record<string, string> = { r: "◆", b: "●", k: "■", o: "▲" };
-
 /** An event's sentence with its `{tiles}` drawn as tiles (the other parameters as words). */
 export function eventLine(event: Event, names: string[]): (Node | string)[] {
-  const tiles = Array.isArray(event.params?.tiles) ? (event.params.tiles as unknown[]).map(String) : null;
-  if (!tiles) return [said(event, "event", names).text];
-  const marker = "\u0000";
-  const text = said({ ...event, params: { ...event.params, tiles: marker } }, "event", names).text;
-  const [head, tail = ""] = text.split(marker);
-  return [head, h("span", { className: "tile-list" }, ...tiles.map(smallTile)), tail];
+  return said(event, "event", names).nodes;
 }
 
 let logs = 0;
@@ -205,12 +185,12 @@ export class MoveLog {
       case "melded":
         words.push(t(l.kind === "laid" ? "board.log_laid" : "board.log_melded", { player, n: l.n }));
         if (l.changed > 0) words.push(" ", t("board.log_changed", { n: l.changed }));
-        if (l.tiles.length) words.push(": ", h("span", { className: "tile-list" }, ...l.tiles.map(smallTile)));
+        if (l.tiles.length) words.push(": ", tileList(l.tiles));
         break;
       case "drew":
         if (l.player !== null && l.player === you) {
           words.push(t("board.log_you_drew"));
-          if (l.tiles.length) words.push(": ", h("span", { className: "tile-list" }, ...l.tiles.map(smallTile)));
+          if (l.tiles.length) words.push(": ", tileList(l.tiles));
         } else words.push(t("board.log_drew", { player }));
         break;
       case "timeout":

@@ -11,6 +11,7 @@ import { ClockWarning } from "../turn";
 import { lastEvent, lastTiles, reason } from "../i18n/server";
 import type { GameContext, GameUI } from "../table";
 import { eventLine, MoveLog } from "./log";
+import { tileList, tileName, tNodes } from "../pictures";
 import { RummikubBoard, setKey } from "./board";
 import { loadRules, rulesLoaded } from "./sets";
 
@@ -440,7 +441,7 @@ export class RummikubUI implements GameUI {
     // Past the solver's state limit the play is still best, the fewest changed sets not proven.
     const changed = play.fewest_changed_proven ? sets : t("rk.hint_changed_unproven", { changed: sets });
     this.hintBox.append(
-      h("span", { testid: "hint-text" }, t("rk.hint_text", { tiles_list: play.placed.join(" "), tiles: play.tiles, value: play.value, changed })),
+      h("span", { testid: "hint-text", "data-tiles": play.placed.join(" ") }, ...tNodes("rk.hint_text", { tiles: play.tiles, value: play.value, changed }, { tiles_list: tileList(play.placed) })),
       h("button", { testid: "hint-apply", onclick: () => this.applyHint(play) }, t("rk.hint_apply")),
     );
   }
@@ -451,6 +452,6 @@ export class RummikubUI implements GameUI {
     this.acted();
     // (table tiles stay on the table; the rest come from the rack)
     const gone = this.board.arrange(play.table);
-    if (gone) this.ctx.error(t("rk.hint_gone", { tile: gone }));
+    if (gone) this.ctx.error(t("rk.hint_gone", { tile: tileName(gone) }));
   }
 }

@@ -12,6 +12,7 @@ import type { SoloBest, SoloBests, SoloFinishable, SoloHint, SoloLevel, SoloLeve
 import { clear, h } from "../dom";
 import { t } from "../i18n/i18n";
 import { colourName, reason } from "../i18n/server";
+import { stoneName } from "../pictures";
 import { signedIn } from "../players";
 import { loadRumisBoard, type RumisBoard, type RumisBoardConfig, type RumisPosition } from "../rumis/load";
 
@@ -439,7 +440,7 @@ class SoloSession {
       if (answer.answer === "yes" && answer.piece) {
         this.hints++;
         this.colour = answer.piece.colour;
-        if (await this.place(answer.piece)) this.say("hint", t("solo.hint_placed", { stone: answer.piece.stone, colour: colourName(answer.piece.colour) }));
+        if (await this.place(answer.piece)) this.say("hint", t("solo.hint_placed", { stone: stoneName(answer.piece.stone), colour: colourName(answer.piece.colour) }));
       } else {
         this.say(answer.answer, t(`solo.hint_${answer.answer === "no" ? "no" : "unknown"}`, { seconds: 2 }));
       }

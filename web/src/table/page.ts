@@ -54,7 +54,7 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     errorBox.hidden = false;
     clear(errorBox);
     const said = reason(message, code, why);
-    errorBox.append(h("span", { className: "error-text", testid: "error-text", title: message }, said.text));
+    errorBox.append(h("span", { className: "error-text", testid: "error-text", title: said.text }, ...said.nodes));
     if (said.rule) {
       errorBox.dataset.rule = said.rule;
       errorBox.append(" ", h("a", { href: ruleHref(said.rule), target: "_blank", testid: "why-link", className: "why" }, t("table.why", { rule: said.rule })));

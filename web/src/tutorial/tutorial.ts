@@ -6,10 +6,11 @@
 // move does what it asks) or refuses it with its reason, said as at a table. "Show a
 // wrong move" sends the step's typical wrong try and shows the engine's answer.
 import "./tutorial.css";
-import { api, ApiError, placing, type Action, type TableView, type Tutorial, type TutorialCheck, type TutorialKey, type TutorialStep } from "../api";
+import { api, ApiError, placing, type Action, type Cell, type TableView, type Tutorial, type TutorialCheck, type TutorialKey, type TutorialStep } from "../api";
 import { clear, h, seatName } from "../dom";
 import { t } from "../i18n/i18n";
 import { colourName, reason, ruleHref, said, setSeatNames } from "../i18n/server";
+import { moveEl, notationMoveEl, readMove, tileList, tNodes } from "../pictures";
 import { RummikubUI } from "../rummikub/ui";
 import { rumisUI, type GameContext, type GameUI } from "../table";
 
@@ -41,12 +42,19 @@ function remember(game: Game, done: Set<number>): void {
   }
 }
 
-/** A move as the notation writes it: a Rumis move, or a Rummikub table's sets. */
-function moveText(action: Action): string {
-  if (action.type === "rumis_move") return action.move;
-  if (action.type === "rumis_place") return `${action.stone} ${action.cells.map((c) => c.join(",")).join(" ")}`;
-  if (action.type === "play") return action.table.map((s) => `[${s.join(" ")}]`).join(" ");
-  return action.type;
+/** A move drawn: a Rumis stone with its place, or a Rummikub table's sets as tiles. */
+function moveShown(action: Action): Node {
+  if (action.type === "rumis_move") return notationMoveEl(action.move);
+  if (action.type === "rumis_place") return moveEl(action.stone, action.cells);
+  if (action.type === "play") return h("span", { className: "tutorial-sets" }, ...action.table.map((s) => tileList(s)));
+  return document.createTextNode("");
+}
+
+/** The cells of a Rumis move, to show it on the board. */
+function cellsOf(action: Action): Cell[] | null {
+  if (action.type === "rumis_place") return action.cells;
+  if (action.type === "rumis_move") return readMove(action.move)?.cells ?? null;
+  return null;
 }
 
 export async function showTutorial(app: HTMLElement, game: Game): Promise<void> {
@@ -262,13 +270,16 @@ class Lesson {
     try {
       const answer = await api.tutorialCheck(this.game, this.step.number, wrong);
       if (generation !== this.generation) return;
-      this.answered(answer, moveText(wrong));
+      this.answered(answer, moveShown(wrong));
+      // (a Rumis move is shown on the board too, as a ghost)
+      const cells = cellsOf(wrong);
+      if (cells) (this.ui as { showBetter?(cells: Cell[] | null): void } | null)?.showBetter?.(cells);
     } catch (e) {
       if (generation === this.generation) this.say("refused", e instanceof ApiError ? reason(e.message, e.code, e.why) : { text: String(e), rule: null });
     }
   }
 
-  private answered(answer: TutorialCheck, shown?: string): void {
+  private answered(answer: TutorialCheck, shown?: Node): void {
     const key = this.step.key;
     if (!answer.legal) {
       this.say("refused", answer.why ? said(answer.why) : { text: answer.reason ?? "", rule: null }, shown);
@@ -290,16 +301,17 @@ class Lesson {
 
   /** The feedback box: the engine's refusal (with its rule) and the step's hint, a legal
    * move that misses the goal, or the step done with what it teaches. */
-  private say(state: "idle" | "refused" | "missed" | "done", what?: { text: string; rule: string | null }, shown?: string, after?: TableView): void {
+  private say(state: "idle" | "refused" | "missed" | "done", what?: { text: string; rule: string | null; nodes?: (Node | string)[] }, shown?: Node, after?: TableView): void {
     const box = this.feedback;
     clear(box);
     box.dataset.state = state;
     box.dataset.rule = what?.rule ?? "";
     box.className = `tutorial-feedback ${state}`;
     if (state === "idle" || !what) return;
-    if (shown) box.append(h("p", { className: "tutorial-shown", testid: "tutorial-shown" }, t("tutorial.wrong_shown"), " ", h("code", {}, shown)));
-    const head = state === "refused" ? t("tutorial.refused", { reason: what.text }) : state === "done" ? t("tutorial.well_done") : what.text;
-    const line = h("p", { className: "tutorial-verdict", testid: "tutorial-verdict" }, head);
+    if (shown) box.append(h("p", { className: "tutorial-shown", testid: "tutorial-shown" }, t("tutorial.wrong_shown"), " ", shown));
+    const said = what.nodes ?? [what.text];
+    const head = state === "refused" ? tNodes("tutorial.refused", {}, { reason: h("span", {}, ...said) }) : state === "done" ? [t("tutorial.well_done")] : said;
+    const line = h("p", { className: "tutorial-verdict", testid: "tutorial-verdict" }, ...head);
     if (what.rule) line.append(" ", h("a", { href: ruleHref(what.rule), target: "_blank", className: "why", testid: "tutorial-why" }, t("table.why", { rule: what.rule })));
     box.append(line);
     if (after?.over && after.result) {
