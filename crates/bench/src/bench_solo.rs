@@ -12,9 +12,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rumis::puzzle::{Build, Decision, Piece, Puzzle};
+use rumis::solo::{Build, Decision, Piece, SoloCube};
 use rumis::Colour;
-use server::solo::{all_levels, finishable, puzzle, SOLVER_BOUND};
+use server::solo::{all_levels, cube, finishable, SOLVER_BOUND};
 use server::wire::{SoloAnswer, SoloLevel};
 
 /// Options for `rumi-bench solo`.
@@ -29,13 +29,13 @@ pub struct SoloBenchArgs {
 
 /// A random legal stone on the build (any colour that may place it), if there is one.
 fn random_stone(build: &Build, rng: &mut ChaCha8Rng) -> Option<Piece> {
-    let puzzle = build.puzzle();
-    let mut order: Vec<usize> = (0..puzzle.placements().len()).collect();
+    let cube = build.cube();
+    let mut order: Vec<usize> = (0..cube.placements().len()).collect();
     order.shuffle(rng);
-    let colours = puzzle.spec().colours;
+    let colours = cube.spec().colours;
     order.into_iter().find_map(|i| {
-        let p = &puzzle.placements()[i];
-        let cells = puzzle.cells_of(p.mask);
+        let p = &cube.placements()[i];
+        let cells = cube.cells_of(p.mask);
         let colour = Colour(rng.gen_range(0..colours));
         build
             .check(Some(colour), p.stone, &cells)
@@ -45,8 +45,8 @@ fn random_stone(build: &Build, rng: &mut ChaCha8Rng) -> Option<Piece> {
 }
 
 /// A build of `stones` random legal stones (fewer when none fits any more).
-fn random_build<'a>(puzzle: &'a Puzzle, rng: &mut ChaCha8Rng, stones: usize) -> Build<'a> {
-    let mut build = Build::new(puzzle);
+fn random_build<'a>(cube: &'a SoloCube, rng: &mut ChaCha8Rng, stones: usize) -> Build<'a> {
+    let mut build = Build::new(cube);
     for _ in 0..stones {
         let Some(piece) = random_stone(&build, rng) else {
             break;
@@ -62,20 +62,20 @@ fn random_build<'a>(puzzle: &'a Puzzle, rng: &mut ChaCha8Rng, stones: usize) -> 
 /// `count` random partial builds: half of up to an eighth of the cube's cells in random
 /// legal stones (as a person might place them), half prefixes of the full cube the
 /// solver finds from one or two random stones (finishable builds of every size).
-fn builds(puzzle: &Puzzle, rng: &mut ChaCha8Rng, count: usize) -> Vec<Vec<Piece>> {
+fn builds(cube: &SoloCube, rng: &mut ChaCha8Rng, count: usize) -> Vec<Vec<Piece>> {
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let stones = rng.gen_range(0..=puzzle.volume() / 8);
-        out.push(random_build(puzzle, rng, stones).pieces().to_vec());
+        let stones = rng.gen_range(0..=cube.volume() / 8);
+        out.push(random_build(cube, rng, stones).pieces().to_vec());
         if out.len() == count {
             break;
         }
         let first = rng.gen_range(0..=2);
-        let start = random_build(puzzle, rng, first);
+        let start = random_build(cube, rng, first);
         let until = Instant::now() + SOLVER_BOUND;
         let pieces = start.pieces().to_vec();
         if let Decision::Solved(solution) =
-            puzzle.decide_from(&pieces, &mut || Instant::now() >= until)
+            cube.decide_from(&pieces, &mut || Instant::now() >= until)
         {
             let cut = rng.gen_range(pieces.len()..=solution.pieces.len());
             out.push(solution.pieces[..cut].to_vec());
@@ -142,7 +142,7 @@ pub fn bench(args: SoloBenchArgs) -> Result<()> {
     let levels = all_levels();
     let mut playable = Vec::new();
     for level in &levels {
-        match puzzle(level).map_err(|e| anyhow::anyhow!("{}", e.message))? {
+        match cube(level).map_err(|e| anyhow::anyhow!("{}", e.message))? {
             Ok(p) => playable.push((*level, p)),
             Err(e) => println!("{}  refused at set-up: {e}", name(level)),
         }
@@ -160,12 +160,12 @@ pub fn bench(args: SoloBenchArgs) -> Result<()> {
             .expect("a template"),
     );
     let mut per_edge: Vec<(u8, Tally)> = Vec::new();
-    for (level, puzzle) in playable {
+    for (level, cube) in playable {
         bar.set_message(name(&level));
         let mut tally = Tally::default();
-        for pieces in builds(puzzle, &mut rng, args.builds) {
+        for pieces in builds(cube, &mut rng, args.builds) {
             let started = Instant::now();
-            let answer = finishable(puzzle, &pieces, SOLVER_BOUND);
+            let answer = finishable(cube, &pieces, SOLVER_BOUND);
             tally.add(started.elapsed(), answer);
             bar.inc(1);
         }

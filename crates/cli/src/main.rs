@@ -5,10 +5,10 @@
 
 mod cluster_cli;
 mod match_cli;
-mod puzzle_cli;
 mod rumis_cli;
 mod rummikub_cli;
 mod serve;
+mod solo_cli;
 mod solve_cli;
 mod terminal;
 mod verify;
@@ -53,10 +53,16 @@ enum Command {
         #[command(subcommand)]
         command: rummikub_cli::RummikubCommand,
     },
-    /// Solo puzzles: build a full cube from Rumis stones, or let the solver do it.
+    /// The solo cube: build a full cube from Rumis stones, or let the solver do it.
+    Solo {
+        #[command(subcommand)]
+        kind: solo_cli::SoloCommand,
+    },
+    /// The old name of `solo`, kept so that scripts keep working.
+    #[command(hide = true)]
     Puzzle {
         #[command(subcommand)]
-        kind: puzzle_cli::PuzzleCommand,
+        kind: solo_cli::SoloCommand,
     },
     /// Best play for a position: `rumi solve rummikub --table ... --rack ...`.
     Solve {
@@ -125,7 +131,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Rumis { command } => rumis_cli::run(command),
         Command::Rummikub { command } => rummikub_cli::run(command),
-        Command::Puzzle { kind } => puzzle_cli::run(kind),
+        Command::Solo { kind } => solo_cli::run(kind),
+        Command::Puzzle { kind } => {
+            eprintln!("note: `rumi puzzle` is now `rumi solo` (the solo cube)");
+            solo_cli::run(kind)
+        }
         Command::Solve { game } => solve_cli::run(game),
         Command::Match { game } => match_cli::run_match_command(game),
         Command::Engine(args) => match_cli::engine(args),

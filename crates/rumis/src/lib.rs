@@ -20,10 +20,10 @@ mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
-pub mod puzzle;
 pub mod record;
 pub mod rules;
 pub mod scenario;
+pub mod solo;
 pub mod stones;
 
 pub use board::{Board, BoardKey, Boards, Cell, Move};

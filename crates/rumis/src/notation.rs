@@ -385,7 +385,7 @@ impl Position {
 }
 
 /// Turns a written move into cells on any build given by its size and column heights
-/// (a board, or a puzzle cube): a left-out level lands on top of its column (above the
+/// (a board, or the solo cube): a left-out level lands on top of its column (above the
 /// cubes given before it there), a dropped orientation is lowered until it rests on the
 /// build (R3). A drop that sticks out of the `width` × `depth` grid is
 /// [`Illegal::OffTheBoard`].

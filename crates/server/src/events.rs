@@ -1,6 +1,6 @@
 //! The house's bus, as lila's: the core (tables, seats, the action log) says what
 //! happened at a table, and the features around it subscribe: results and ratings,
-//! the metrics, and what comes next (pairing, tournaments). The core never calls a
+//! the replays' cache, the metrics, and what comes next (pairing, tournaments). The core never calls a
 //! feature, so a feature's work (a database transaction, a tournament's pairing) runs
 //! on the feature's own task, never under a table's lock.
 //!
@@ -60,6 +60,9 @@ pub enum TableEvent {
     /// A finished game's results are in its players' histories (and, rated, their
     /// ratings moved): published by the results feature, once per game.
     ResultsRecorded { table: String, rated: bool },
+    /// The names shown at a table changed (a seat renamed, an account deleted): what
+    /// keeps them (a built replay) forgets it.
+    NamesChanged { table: String },
 }
 
 impl TableEvent {
@@ -70,6 +73,7 @@ impl TableEvent {
             TableEvent::SeatTaken { .. } => "seat_taken",
             TableEvent::Finished { .. } => "finished",
             TableEvent::ResultsRecorded { .. } => "results_recorded",
+            TableEvent::NamesChanged { .. } => "names_changed",
         }
     }
 
@@ -78,7 +82,8 @@ impl TableEvent {
             TableEvent::Created { table, .. }
             | TableEvent::SeatTaken { table, .. }
             | TableEvent::Finished { table, .. }
-            | TableEvent::ResultsRecorded { table, .. } => table,
+            | TableEvent::ResultsRecorded { table, .. }
+            | TableEvent::NamesChanged { table } => table,
         }
     }
 }

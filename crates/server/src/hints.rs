@@ -11,21 +11,30 @@
 //!   answered from a small cache, or joins the one being computed: it costs nothing
 //!   and counts against no limit.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::{ConnectInfo, FromRequestParts, Query, State};
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
 use rummikub_solver::Objective;
+use serde::Deserialize;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use crate::app::AppState;
 use crate::cache::Cache;
 use crate::error::ApiError;
 use crate::games::{HintJob, HintRequest};
-use crate::hub::{Table, TableState};
+use crate::http::extract::{SeatAt, ToHint};
+use crate::hub::{Hub, Table, TableState};
 use crate::metrics::Metrics;
 use crate::queue::WorkQueue;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::{client_key, RateLimiter};
-use crate::wire::{ErrorCode, HintAnswer};
+use crate::wire::{ErrorBody, ErrorCode, HintAnswer, SeatToken, TableId};
 
 /// Positions whose hint is remembered.
 const CACHE_ENTRIES: usize = 512;
@@ -210,4 +219,83 @@ fn job(state: &TableState, seat: usize) -> Result<HintJob, ApiError> {
         ));
     }
     Ok(state.game.hint(seat)?)
+}
+
+/// The hint's route.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(hint))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct HintQuery {
+    /// `tiles` (default) or `value`.
+    #[param(value_type = Option<HintObjectiveName>, inline)]
+    objective: Option<String>,
+}
+
+/// What a Rummikub hint makes most of: the tiles laid, or their value. Read as text,
+/// so that another word gets its own refusal (`bad_objective`).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+enum HintObjectiveName {
+    Tiles,
+    Value,
+}
+
+/// The hint's objective from the query, checked before the table is looked at.
+pub struct HintObjective(rummikub_solver::Objective);
+
+impl<S: Send + Sync> FromRequestParts<S> for HintObjective {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let Query(goal) = Query::<HintQuery>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        match goal.objective.as_deref() {
+            None | Some("tiles") => Ok(HintObjective(rummikub_solver::Objective::Tiles)),
+            Some("value") => Ok(HintObjective(rummikub_solver::Objective::Value)),
+            Some(_) => Err(ApiError::bad_request(
+                ErrorCode::BadObjective,
+                "unknown objective (tiles or value)",
+            )
+            .into_response()),
+        }
+    }
+}
+
+/// Rummikub: the exact solver's best play for the token's own rack. Rumis: the
+/// strongest bot's best three moves for the seat to move. Limited per seat and per
+/// address, and queued below people's bots (see `hints`).
+#[utoipa::path(get, path = "/api/tables/{id}/hint",
+    params(("id" = TableId, Path), ("X-Seat-Token" = SeatToken, Header), HintQuery),
+    responses(
+        (status = 200, body = HintAnswer),
+        (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "No or a forged token, or hints are off at this table (`hints_off`)"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Not started, over, not your turn (Rumis), or the round is over"),
+        (status = 429, body = ErrorBody, description = "Too many hints from this seat or address, or too many hints queued (Retry-After)"),
+    ))]
+pub async fn hint(
+    State(hub): State<Arc<Hub>>,
+    State(hints): State<Arc<Hints>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    HintObjective(objective): HintObjective,
+    SeatAt { table, seat, .. }: SeatAt<ToHint>,
+) -> Result<Json<HintAnswer>, ApiError> {
+    Ok(Json(
+        hints
+            .hint(
+                hub.thinking(),
+                hub.metrics(),
+                &table,
+                seat,
+                objective,
+                from.ip(),
+            )
+            .await?,
+    ))
 }

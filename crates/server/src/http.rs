@@ -1,5 +1,5 @@
 //! The HTTP and WebSocket routes: thin handlers that read the request into a wire
-//! type, call the hub and answer a wire type. The OpenAPI document is generated from
+//! type, call the hub (or their feature) and answer a wire type. The OpenAPI document is generated from
 //! the same types and these handlers' annotations ([`ApiDoc`]).
 
 use std::sync::Arc;
@@ -14,9 +14,10 @@ use utoipa::OpenApi;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
+use crate::app::AppState;
 use crate::error::{ApiError, ErrorKind};
 use crate::games::bots;
-use crate::hub::{Hub, HubOptions, MAX_NAME_CHARS};
+use crate::hub::{Hub, MAX_NAME_CHARS};
 use crate::wire::*;
 
 pub(crate) mod accounts;
@@ -69,76 +70,45 @@ impl IntoResponse for ApiError {
 }
 
 /// Every documented route, declared once: each handler's `#[utoipa::path]` gives both
-/// the route the router serves and the operation the document lists.
-fn routes(options: &HubOptions) -> OpenApiRouter<Arc<Hub>> {
+/// the route the router serves and the operation the document lists. The core's
+/// routes are here and in `http/`; each feature exports its own.
+fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(openapi_json))
         .routes(routes!(meta))
         .routes(routes!(health))
-        .routes(json_writes(routes!(
-            tables::open_tables,
-            tables::create_table
-        )))
-        .routes(routes!(tables::table_view))
-        .routes(json_writes(routes!(tables::join)))
-        .routes(json_writes(routes!(tables::claim)))
-        .routes(json_writes(routes!(tables::act)))
-        .routes(json_writes(routes!(tables::check)))
-        .routes(routes!(tables::hint))
-        .routes(json_writes(routes!(tables::hand_to_bot, tables::take_back)))
-        .routes(json_writes(routes!(tables::rename)))
-        .routes(routes!(tables::replay))
-        .routes(routes!(crate::reviews::route::review))
-        .routes(json_writes(routes!(tables::rematch)))
+        .merge(tables::routes())
         .routes(routes!(crate::live::websocket))
-        .routes(json_writes(routes!(accounts::sign_up)))
-        .routes(json_writes(routes!(accounts::sign_in, accounts::sign_out)))
-        .routes(json_writes(routes!(accounts::sign_out_everywhere)))
-        .routes(json_writes(routes!(accounts::me, accounts::delete_account)))
-        .routes(json_writes(routes!(accounts::change_password)))
-        .routes(json_writes(routes!(accounts::reauth)))
-        .routes(routes!(accounts::my_data))
-        .routes(routes!(players::my_games))
-        .routes(json_writes(routes!(players::adopt_seats)))
-        .routes(routes!(players::challenges))
-        .routes(json_writes(routes!(players::blocks, players::block)))
-        .routes(json_writes(routes!(players::unblock)))
-        .routes(json_writes(routes!(players::decline)))
-        .routes(routes!(passkeys::list))
-        .routes(json_writes(routes!(passkeys::start)))
-        .routes(json_writes(routes!(passkeys::finish)))
-        .routes(json_writes(routes!(passkeys::remove)))
-        .routes(json_writes(routes!(passkeys::sign_in_start)))
-        .routes(json_writes(routes!(passkeys::sign_in_finish)))
-        .routes(routes!(players::user))
-        .routes(routes!(players::leaderboard))
-        .merge(crate::tutorial::routes(Default::default()))
-        .merge(crate::analysis::routes::routes(Default::default()))
-        .merge(crate::puzzles::routes(
-            options.puzzles.clone(),
-            options.clock.clone(),
-        ))
-        .merge(crate::solo::routes(options.solo.clone()))
+        .merge(accounts::routes())
+        .merge(passkeys::routes())
+        .merge(players::routes())
+        .merge(crate::hints::routes())
+        .merge(crate::replays::routes())
+        .merge(crate::reviews::routes())
+        .merge(crate::tutorial::routes())
+        .merge(crate::analysis::routes())
+        .merge(crate::puzzles::routes())
+        .merge(crate::solo::routes())
 }
 
 /// The router: the API, and the built browser client (or a page that says how to
 /// build it) for every other path.
-pub fn router(hub: Arc<Hub>, client: crate::client::Client) -> Router {
-    let (api, _) = routes(hub.options()).split_for_parts();
+pub fn router(app: AppState, client: crate::client::Client) -> Router {
+    let (api, _) = routes().split_for_parts();
     let api = api
         .route("/metrics", get(metrics))
         .route(
             "/api/{*rest}",
             any(|| async { ApiError::not_found(ErrorCode::NoRoute, "no such API route") }),
         )
-        .with_state(hub);
+        .with_state(app);
     api.merge(crate::client::router(client))
 }
 
 /// A route that writes: its POST (and a PUT, PATCH or DELETE with a body) must be sent
 /// as JSON (415 otherwise). Only on the methods a route has, so that a method it lacks
 /// still answers 405.
-pub(crate) fn json_writes(route: UtoipaMethodRouter<Arc<Hub>>) -> UtoipaMethodRouter<Arc<Hub>> {
+pub(crate) fn json_writes(route: UtoipaMethodRouter<AppState>) -> UtoipaMethodRouter<AppState> {
     route.map(|route| {
         route.route_layer(axum::middleware::from_fn(
             crate::transport::json_writes_only,
@@ -148,7 +118,7 @@ pub(crate) fn json_writes(route: UtoipaMethodRouter<Arc<Hub>>) -> UtoipaMethodRo
 
 /// The OpenAPI document as served.
 pub fn openapi_document() -> String {
-    let doc = routes(&HubOptions::default()).into_openapi();
+    let doc = routes().into_openapi();
     let mut doc = serde_json::to_value(doc).expect("the OpenAPI document serialises");
     crate::openapi::refine(&mut doc);
     serde_json::to_string_pretty(&doc).expect("the OpenAPI document serialises")
@@ -201,10 +171,10 @@ async fn health(State(hub): State<Arc<Hub>>) -> (StatusCode, Json<Health>) {
 }
 
 /// Metrics in the Prometheus text format (not under `/api`: for scrapers).
-async fn metrics(State(hub): State<Arc<Hub>>) -> impl IntoResponse {
+async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
     (
         [("content-type", "text/plain; version=0.0.4")],
-        hub.render_metrics(),
+        app.render_metrics(),
     )
 }
 

@@ -5,13 +5,15 @@
 //! it), [`games`] adapts each rules engine to one table interface (every rule is the
 //! engine's), [`hub`] owns the tables, seats and the one path every action takes,
 //! [`thinking`] shares the cores fairly between bots, [`fairness`] commits to each
-//! deal, [`store`] keeps the action log (SQLite or PostgreSQL), [`http`] maps routes
-//! to the hub and [`error`] errors to statuses, [`live`] runs the WebSockets,
+//! deal, [`store`] keeps the action log (SQLite or PostgreSQL), [`app`] holds the hub
+//! and each feature's own state, [`http`] maps routes to the hub and [`error`] errors
+//! to statuses, [`live`] runs the WebSockets,
 //! [`transport`] bounds connections and requests, [`client`] serves the browser client,
 //! [`events`] carries what happened at a table to the features that subscribe.
 
 pub mod accounts;
 pub mod analysis;
+pub mod app;
 pub mod bot_ratings;
 pub mod cache;
 pub mod client;
@@ -70,6 +72,8 @@ pub struct ServerConfig {
 pub struct Running {
     pub addr: SocketAddr,
     pub hub: Arc<Hub>,
+    /// The core and the features' state the router serves with.
+    pub app: app::AppState,
     /// Ends when the server has stopped (after [`Running::shutdown`]).
     pub task: tokio::task::JoinHandle<std::io::Result<()>>,
     stop: tokio::sync::watch::Sender<bool>,
@@ -101,6 +105,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
         None => (None, None),
     };
     let hub = Hub::start(store, config.hub.clone(), cluster).await?;
+    let app = app::AppState::new(hub.clone());
     if let Some(events) = events {
         let node = hub.clone();
         tokio::spawn(async move {
@@ -113,20 +118,21 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<Running> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.addr))?;
     let addr = listener.local_addr()?;
-    let app = transport::protect(
-        http::router(hub.clone(), config.client.clone()),
+    let service = transport::protect(
+        http::router(app.clone(), config.client.clone()),
         &config.limits,
     );
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let task = tokio::spawn(transport::serve(
         listener,
-        app,
+        service,
         config.limits.clone(),
         stopped,
     ));
     Ok(Running {
         addr,
         hub,
+        app,
         task,
         stop,
     })

@@ -83,24 +83,80 @@ fn hex(hash: Sha256) -> String {
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Writes one table's position keys off the table's lock, in the order of its
+/// changes: each change notes its keys under the lock (cheap, no I/O), then a task
+/// writes the newest keys noted so far; writes of one table never overlap, so an
+/// older position never overwrites a newer one.
+#[derive(Default)]
+pub struct PositionWriter {
+    /// Changes noted (a ticket each, counted under the table's lock) and the newest
+    /// keys not yet written.
+    noted: parking_lot::Mutex<(u64, Option<Vec<String>>)>,
+    /// The last ticket whose keys are written (or given up on: logged).
+    written: tokio::sync::watch::Sender<u64>,
+    /// One write at a time.
+    writing: tokio::sync::Mutex<()>,
+}
+
+impl PositionWriter {
+    /// Notes the keys of the table's position now (called under the table's lock).
+    fn note(&self, keys: Vec<String>) {
+        let mut noted = self.noted.lock();
+        noted.0 += 1;
+        noted.1 = Some(keys);
+    }
+
+    /// Writes the newest keys noted, if no other write took them already.
+    async fn write(&self, store: &crate::store::Store, table_id: &str) {
+        let _one = self.writing.lock().await;
+        let (ticket, keys) = {
+            let mut noted = self.noted.lock();
+            (noted.0, noted.1.take())
+        };
+        let Some(keys) = keys else { return };
+        if let Err(e) = store.set_rated_positions(table_id, &keys).await {
+            tracing::warn!("table {table_id}: its rated position is not kept: {e:#}");
+        }
+        self.written.send_if_modified(|written| {
+            let newer = ticket > *written;
+            if newer {
+                *written = ticket;
+            }
+            newer
+        });
+    }
+
+    /// Waits until every position noted so far is written: an action's answer comes
+    /// after its position is refused (the lock is not held meanwhile).
+    pub async fn settled(&self) {
+        let target = self.noted.lock().0;
+        let mut written = self.written.subscribe();
+        // The sender lives as long as `self`.
+        let _ = written.wait_for(|&w| w >= target).await;
+    }
+}
+
 impl crate::hub::Hub {
     /// Keeps the current position of a rated table's game for the solvers to refuse
-    /// (dropped once it is over). A failure is logged: the game goes on, and the next
-    /// action writes the keys again. (The keys are taken now: the future holds no
-    /// borrow of the table's state.)
+    /// (none once it is over): noted now, under the table's lock, and written by a
+    /// task of its own, so that the database is not waited on under the lock. A
+    /// failure is logged: the game goes on, and the next action writes the keys
+    /// again. The task counts as a driver of the table, which is not dropped (and
+    /// loaded again with a second writer) meanwhile.
     pub(crate) fn keep_rated_position(
         &self,
-        table_id: &str,
+        table: &std::sync::Arc<crate::hub::Table>,
         state: &crate::hub::TableState,
-    ) -> impl std::future::Future<Output = ()> + Send + '_ {
-        let keys =
-            (state.settings.rated && state.started_ms.is_some()).then(|| keys_of(&state.game));
-        let table_id = table_id.to_string();
-        async move {
-            let Some(keys) = keys else { return };
-            if let Err(e) = self.store.set_rated_positions(&table_id, &keys).await {
-                tracing::warn!("table {table_id}: its rated position is not kept: {e:#}");
-            }
+    ) {
+        if !(state.settings.rated && state.started_ms.is_some()) {
+            return;
         }
+        table.positions.note(keys_of(&state.game));
+        let store = self.store.clone();
+        let driving = crate::hub::DriverCount::new(table.clone());
+        tokio::spawn(async move {
+            let table = &driving.0;
+            table.positions.write(&store, &table.id).await;
+        });
     }
 }

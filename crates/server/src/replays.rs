@@ -7,22 +7,28 @@
 //! requests for a replay not yet built wait for the one build.
 
 use std::io::Write;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::header::{self, HeaderMap, HeaderValue};
 use axum::http::StatusCode;
 use axum::response::Response;
 use sha2::{Digest, Sha256};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use crate::app::AppState;
 use crate::cache::Cache;
 use crate::error::ApiError;
+use crate::events::{Events, Heard, TableEvent};
+use crate::hub::{valid_table_id, Hub};
 use crate::metrics::Metrics;
 use crate::store::StoredTable;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::RateLimiter;
-use crate::wire::ErrorCode;
+use crate::wire::{ErrorBody, ErrorCode, ReplayAnswer, TableId};
 
 /// A built replay in every encoding it is served in.
 pub struct Replay {
@@ -35,7 +41,7 @@ pub struct Replay {
 
 impl Replay {
     /// Serialises and compresses a replay document (CPU work: call off the runtime).
-    pub fn encode(answer: &crate::wire::ReplayAnswer) -> anyhow::Result<Replay> {
+    pub fn encode(answer: &ReplayAnswer) -> anyhow::Result<Replay> {
         let json = serde_json::to_vec(answer)?;
         let digest = hex::encode(&Sha256::digest(&json)[..16]);
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -164,6 +170,47 @@ pub struct Replays {
 }
 
 impl Replays {
+    /// Forgets a kept replay when the names at its table change (`NamesChanged`, from
+    /// any node: each keeps its own).
+    pub fn subscribe(self: &Arc<Self>, events: &Events) {
+        let replays = Arc::downgrade(self);
+        events.subscribe("replays", Heard::Everywhere, move |published| {
+            if let (Some(replays), TableEvent::NamesChanged { table }) =
+                (replays.upgrade(), &published.event)
+            {
+                replays.forget(table);
+            }
+            async {}
+        });
+    }
+
+    /// A finished game's replay, built once and kept.
+    pub async fn replay(&self, hub: &Hub, id: &str, from: IpAddr) -> Result<Arc<Replay>, ApiError> {
+        self.admit(from)?;
+        let unknown = || ApiError::not_found(ErrorCode::NoTable, "there is no such table");
+        if !valid_table_id(id) {
+            return Err(unknown());
+        }
+        if let Some(replay) = self.cached(id) {
+            hub.metrics().replays_cached.inc();
+            return Ok(replay);
+        }
+        let stored = hub.store.load(id).await?.ok_or_else(unknown)?;
+        if stored.cancelled_ms.is_some() {
+            return Err(ApiError::conflict(
+                ErrorCode::TableCancelled,
+                "this rated table was cancelled before its game began: there is nothing to replay",
+            ));
+        }
+        if !stored.finished {
+            return Err(ApiError::conflict(
+                ErrorCode::NotOver,
+                "the game is still being played; its replay opens when it is over",
+            ));
+        }
+        self.build(hub.thinking(), hub.metrics(), stored).await
+    }
+
     pub fn new(limits: ReplayLimits) -> Replays {
         Replays {
             per_address: RateLimiter::per_minute(limits.per_minute_per_address),
@@ -231,4 +278,34 @@ impl Replays {
         metrics.replay_cache_bytes.set(self.cache.weight() as i64);
         Ok(replay)
     }
+}
+
+/// The replay's route.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(replay))
+}
+
+/// A finished game: every step, the record, and the revealed seed and salt. Built
+/// once and kept; served gzip or brotli by `Accept-Encoding`, with an `ETag`
+/// (`If-None-Match` answers 304); limited per address.
+#[utoipa::path(get, path = "/api/tables/{id}/replay",
+    params(("id" = TableId, Path)),
+    responses(
+        (status = 200, body = ReplayAnswer),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "Still being played"),
+        (status = 429, body = ErrorBody, description = "Too many replays from this address (Retry-After)"),
+    ))]
+pub async fn replay(
+    State(hub): State<Arc<Hub>>,
+    State(replays): State<Arc<Replays>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(replays
+        .replay(&hub, &id, from.ip())
+        .await?
+        .respond(&headers))
 }

@@ -66,7 +66,7 @@ async fn fetch(server: &TestServer, id: &str, headers: &[(&str, &str)]) -> Fetch
 }
 
 async fn metric(server: &TestServer, name: &str) -> f64 {
-    let text = server.running.hub.render_metrics();
+    let text = server.running.app.render_metrics();
     text.lines()
         .find(|l| l.starts_with(&format!("rumi_{name}{{")))
         .and_then(|l| l.rsplit(' ').next())

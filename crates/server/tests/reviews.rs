@@ -96,7 +96,7 @@ async fn ready(server: &TestServer, id: &str) -> Value {
 }
 
 async fn metric(server: &TestServer, name: &str) -> f64 {
-    let text = server.running.hub.render_metrics();
+    let text = server.running.app.render_metrics();
     text.lines()
         .find(|l| l.starts_with(&format!("rumi_{name}{{")))
         .and_then(|l| l.rsplit(' ').next())

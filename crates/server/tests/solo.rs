@@ -58,7 +58,7 @@ async fn the_level_list_says_which_levels_have_a_full_cube_and_why_not() {
     );
     assert_eq!(find(3, 2, false, true)["impossible"], "search_exhausted");
     let playable = levels.iter().filter(|l| l["solvable"] == "yes").count();
-    assert_eq!(playable, 21, "the solver table of docs/rumis-puzzles.md");
+    assert_eq!(playable, 21, "the solver table of docs/rumis-solo.md");
 }
 
 #[tokio::test]

@@ -14,6 +14,7 @@
 //! must not stand in for them.
 
 pub mod routes;
+pub use routes::routes;
 
 use std::net::IpAddr;
 use std::time::Duration;

@@ -4,11 +4,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, State};
-use axum::{Extension, Json};
+use axum::Json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{Analysis, AnalysisLimits};
+use super::Analysis;
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
@@ -17,14 +18,13 @@ use crate::wire::{
     RummikubAnalysisRequest,
 };
 
-/// The board's routes, with their own limits.
-pub fn routes(limits: AnalysisLimits) -> OpenApiRouter<Arc<Hub>> {
+/// The board's routes.
+pub fn routes() -> OpenApiRouter<AppState> {
     use crate::http::json_writes;
     OpenApiRouter::new()
         .routes(json_writes(routes!(rummikub)))
         .routes(json_writes(routes!(rumis)))
         .routes(json_writes(routes!(rumis_best)))
-        .layer(Extension(Arc::new(Analysis::new(limits))))
 }
 
 /// The exact solver's best plays from a rack onto a table set up by hand: by tiles
@@ -39,7 +39,7 @@ pub fn routes(limits: AnalysisLimits) -> OpenApiRouter<Arc<Hub>> {
 pub async fn rummikub(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(board): Extension<Arc<Analysis>>,
+    State(board): State<Arc<Analysis>>,
     JsonBody(request): JsonBody<RummikubAnalysisRequest>,
 ) -> Result<Json<RummikubAnalysis>, ApiError> {
     Ok(Json(
@@ -60,7 +60,7 @@ pub async fn rummikub(
 pub async fn rumis(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(board): Extension<Arc<Analysis>>,
+    State(board): State<Arc<Analysis>>,
     JsonBody(request): JsonBody<RumisAnalysisRequest>,
 ) -> Result<Json<RumisAnalysis>, ApiError> {
     Ok(Json(
@@ -82,7 +82,7 @@ pub async fn rumis(
 pub async fn rumis_best(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(board): Extension<Arc<Analysis>>,
+    State(board): State<Arc<Analysis>>,
     JsonBody(request): JsonBody<RumisAnalysisRequest>,
 ) -> Result<Json<RumisBestMoves>, ApiError> {
     Ok(Json(

@@ -7,7 +7,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::extract::{ConnectInfo, FromRef, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -18,6 +18,11 @@ use webauthn_rs::prelude::Url;
 
 use super::extract::JsonBody;
 use crate::accounts::{NewSession, SignedIn};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::json_writes;
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::wire::*;
@@ -99,10 +104,15 @@ fn foreign_origin() -> ApiError {
 /// from another site.
 pub struct MaybeSession(pub Option<SignedIn>);
 
-impl FromRequestParts<Arc<Hub>> for MaybeSession {
+impl<S> FromRequestParts<S> for MaybeSession
+where
+    Arc<Hub>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = Response;
 
-    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let hub = Arc::<Hub>::from_ref(state);
         let Some(cookie) = session_cookie(&parts.headers) else {
             return Ok(MaybeSession(None));
         };
@@ -124,15 +134,31 @@ impl FromRequestParts<Arc<Hub>> for MaybeSession {
 /// without a live one; 403 `foreign_origin` for a write from another site.
 pub struct Session(pub SignedIn);
 
-impl FromRequestParts<Arc<Hub>> for Session {
+impl<S> FromRequestParts<S> for Session
+where
+    Arc<Hub>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = Response;
 
-    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
-        let MaybeSession(signed) = MaybeSession::from_request_parts(parts, hub).await?;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let MaybeSession(signed) = MaybeSession::from_request_parts(parts, state).await?;
         signed.map(Session).ok_or_else(|| {
             ApiError::unauthorized(ErrorCode::NotSignedIn, "you are not signed in").into_response()
         })
     }
+}
+
+/// The account routes: signing up, in and out, the account itself.
+pub(super) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(json_writes(routes!(sign_up)))
+        .routes(json_writes(routes!(sign_in, sign_out)))
+        .routes(json_writes(routes!(sign_out_everywhere)))
+        .routes(json_writes(routes!(me, delete_account)))
+        .routes(json_writes(routes!(change_password)))
+        .routes(json_writes(routes!(reauth)))
+        .routes(routes!(my_data))
 }
 
 /// A cookie of this site, as the session and device cookies are: `HttpOnly;

@@ -9,7 +9,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use axum::extract::{FromRequest, FromRequestParts, RawPathParams, Request};
+use axum::extract::{FromRef, FromRequest, FromRequestParts, RawPathParams, Request};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
@@ -22,11 +22,16 @@ use crate::wire::{read, ErrorCode};
 /// The table of the path's `{id}`, from memory or the database.
 pub struct TableAt(pub Arc<Table>);
 
-impl FromRequestParts<Arc<Hub>> for TableAt {
+impl<S> FromRequestParts<S> for TableAt
+where
+    Arc<Hub>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = Response;
 
-    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
-        let params = RawPathParams::from_request_parts(parts, hub)
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let hub = Arc::<Hub>::from_ref(state);
+        let params = RawPathParams::from_request_parts(parts, state)
             .await
             .map_err(IntoResponse::into_response)?;
         let id = params
@@ -62,12 +67,16 @@ pub struct Viewer {
     pub by_session: bool,
 }
 
-impl FromRequestParts<Arc<Hub>> for Viewer {
+impl<S> FromRequestParts<S> for Viewer
+where
+    Arc<Hub>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = Response;
 
-    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
-        let TableAt(table) = TableAt::from_request_parts(parts, hub).await?;
-        let Ok(Token(token)) = Token::from_request_parts(parts, hub).await;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let TableAt(table) = TableAt::from_request_parts(parts, state).await?;
+        let Ok(Token(token)) = Token::from_request_parts(parts, state).await;
         if token.as_deref().is_some_and(|t| !t.is_empty()) {
             let seat = table
                 .state
@@ -81,7 +90,7 @@ impl FromRequestParts<Arc<Hub>> for Viewer {
                 by_session: false,
             });
         }
-        let MaybeSession(signed) = MaybeSession::from_request_parts(parts, hub).await?;
+        let MaybeSession(signed) = MaybeSession::from_request_parts(parts, state).await?;
         let seat = match signed {
             Some(signed) => table
                 .state
@@ -111,11 +120,15 @@ pub struct SeatAt<Why> {
     why: PhantomData<Why>,
 }
 
-impl<Why: SeatNeeded> FromRequestParts<Arc<Hub>> for SeatAt<Why> {
+impl<Why: SeatNeeded, S> FromRequestParts<S> for SeatAt<Why>
+where
+    Arc<Hub>: FromRef<S>,
+    S: Send + Sync,
+{
     type Rejection = Response;
 
-    async fn from_request_parts(parts: &mut Parts, hub: &Arc<Hub>) -> Result<Self, Response> {
-        let Viewer { table, seat, .. } = Viewer::from_request_parts(parts, hub).await?;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let Viewer { table, seat, .. } = Viewer::from_request_parts(parts, state).await?;
         let seat = seat.ok_or_else(|| {
             ApiError::forbidden(ErrorCode::TokenNeeded, Why::WITHOUT_TOKEN).into_response()
         })?;

@@ -11,6 +11,11 @@ use axum::Json;
 use super::accounts::{signed_in, Session};
 use super::extract::{JsonBody, OptionalJsonBody};
 use crate::accounts::passkeys::Site;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::json_writes;
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::wire::*;
@@ -21,6 +26,17 @@ fn site<'a>(hub: &Hub, headers: &'a HeaderMap) -> Site<'a> {
         host: headers.get(header::HOST).and_then(|h| h.to_str().ok()),
         https: hub.accounts.secure_cookies(),
     }
+}
+
+/// The passkey routes: adding and removing passkeys, signing in with one.
+pub(super) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(json_writes(routes!(start)))
+        .routes(json_writes(routes!(finish)))
+        .routes(json_writes(routes!(remove)))
+        .routes(json_writes(routes!(sign_in_start)))
+        .routes(json_writes(routes!(sign_in_finish)))
 }
 
 /// The signed-in account's passkeys.

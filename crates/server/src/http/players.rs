@@ -9,9 +9,28 @@ use axum::Json;
 
 use super::accounts::Session;
 use super::extract::{JsonBody, OptionalJsonBody, TableAt};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::json_writes;
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::wire::*;
+
+/// The players' routes: their games, seats, challenges, blocks, profiles and the
+/// leaderboards.
+pub(super) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(my_games))
+        .routes(json_writes(routes!(adopt_seats)))
+        .routes(routes!(challenges))
+        .routes(json_writes(routes!(blocks, block)))
+        .routes(json_writes(routes!(unblock)))
+        .routes(json_writes(routes!(decline)))
+        .routes(routes!(user))
+        .routes(routes!(leaderboard))
+}
 
 /// A player's profile: ratings per pool, games played and won, the rating's history
 /// and the latest finished games.

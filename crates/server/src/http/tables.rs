@@ -1,24 +1,40 @@
-//! The table routes: the lobby, creating a table, seats, actions, hints, replays and
-//! rematches. Each handler gets its table and seat from an extractor (`extract`).
+//! The table routes: the lobby, creating a table, seats, actions and rematches (a
+//! table's hint, replay and review are their features' routes: `hints`, `replays`,
+//! `reviews`). Each handler gets its table and seat from an extractor (`extract`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
-use axum::http::request::Parts;
-use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::Json;
-use serde::Deserialize;
 
 use super::accounts::MaybeSession;
 use super::extract::{
-    JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToHint, ToRematch,
-    Token, Viewer,
+    JsonBody, OptionalJsonBody, SeatAt, TableAt, ToAct, ToCheck, ToHandOver, ToRematch, Token,
+    Viewer,
 };
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::json_writes;
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::wire::*;
+
+/// The table routes.
+pub(super) fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(json_writes(routes!(open_tables, create_table)))
+        .routes(routes!(table_view))
+        .routes(json_writes(routes!(join)))
+        .routes(json_writes(routes!(claim)))
+        .routes(json_writes(routes!(act)))
+        .routes(json_writes(routes!(check)))
+        .routes(json_writes(routes!(hand_to_bot, take_back)))
+        .routes(json_writes(routes!(rename)))
+        .routes(json_writes(routes!(rematch)))
+}
 
 /// Tables with a seat open to anyone, newest first.
 #[utoipa::path(get, path = "/api/tables", responses((status = 200, body = LobbyTables)))]
@@ -214,68 +230,6 @@ pub(super) async fn check(
     }
 }
 
-#[derive(Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-struct HintQuery {
-    /// `tiles` (default) or `value`.
-    #[param(value_type = Option<HintObjectiveName>, inline)]
-    objective: Option<String>,
-}
-
-/// What a Rummikub hint makes most of: the tiles laid, or their value. Read as text,
-/// so that another word gets its own refusal (`bad_objective`).
-#[derive(utoipa::ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-enum HintObjectiveName {
-    Tiles,
-    Value,
-}
-
-/// The hint's objective from the query, checked before the table is looked at.
-pub(super) struct HintObjective(rummikub_solver::Objective);
-
-impl<S: Send + Sync> FromRequestParts<S> for HintObjective {
-    type Rejection = Response;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
-        let Query(goal) = Query::<HintQuery>::from_request_parts(parts, state)
-            .await
-            .map_err(IntoResponse::into_response)?;
-        match goal.objective.as_deref() {
-            None | Some("tiles") => Ok(HintObjective(rummikub_solver::Objective::Tiles)),
-            Some("value") => Ok(HintObjective(rummikub_solver::Objective::Value)),
-            Some(_) => Err(ApiError::bad_request(
-                ErrorCode::BadObjective,
-                "unknown objective (tiles or value)",
-            )
-            .into_response()),
-        }
-    }
-}
-
-/// Rummikub: the exact solver's best play for the token's own rack. Rumis: the
-/// strongest bot's best three moves for the seat to move. Limited per seat and per
-/// address, and queued below people's bots (see `hints`).
-#[utoipa::path(get, path = "/api/tables/{id}/hint",
-    params(("id" = TableId, Path), ("X-Seat-Token" = SeatToken, Header), HintQuery),
-    responses(
-        (status = 200, body = HintAnswer),
-        (status = 400, body = ErrorBody),
-        (status = 403, body = ErrorBody, description = "No or a forged token, or hints are off at this table (`hints_off`)"),
-        (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "Not started, over, not your turn (Rumis), or the round is over"),
-        (status = 429, body = ErrorBody, description = "Too many hints from this seat or address, or too many hints queued (Retry-After)"),
-    ))]
-pub(super) async fn hint(
-    State(hub): State<Arc<Hub>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
-    HintObjective(objective): HintObjective,
-    SeatAt { table, seat, .. }: SeatAt<ToHint>,
-) -> Result<Json<HintAnswer>, ApiError> {
-    Ok(Json(hub.hint(&table, seat, objective, from.ip()).await?))
-}
-
 /// Hands a seat to a bot: your own, or another player's once they have been away.
 #[utoipa::path(post, path = "/api/tables/{id}/seats/{seat}/bot", request_body = BotRequest,
     params(("id" = TableId, Path), ("seat" = usize, Path, maximum = 5), ("X-Seat-Token" = SeatToken, Header)),
@@ -349,27 +303,6 @@ pub(super) async fn take_back(
 ) -> Result<Json<TableView>, ApiError> {
     hub.take_back(&table, you, seat).await?;
     Ok(Json(table.view(Some(seat)).await))
-}
-
-/// A finished game: every step, the record, and the revealed seed and salt. Built
-/// once and kept; served gzip or brotli by `Accept-Encoding`, with an `ETag`
-/// (`If-None-Match` answers 304); limited per address.
-#[utoipa::path(get, path = "/api/tables/{id}/replay",
-    params(("id" = TableId, Path)),
-    responses(
-        (status = 200, body = ReplayAnswer),
-        (status = 304, description = "Not modified (If-None-Match)"),
-        (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "Still being played"),
-        (status = 429, body = ErrorBody, description = "Too many replays from this address (Retry-After)"),
-    ))]
-pub(super) async fn replay(
-    State(hub): State<Arc<Hub>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    Ok(hub.replay(&id, from.ip()).await?.respond(&headers))
 }
 
 /// A finished table's rematch: a new table with the same game, settings and seats

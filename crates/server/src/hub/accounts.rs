@@ -256,7 +256,8 @@ impl Hub {
             if let Some(table) = loaded {
                 self.catch_up(&table).await;
             }
-            self.replays.forget(&id);
+            self.events
+                .publish(crate::events::TableEvent::NamesChanged { table: id.clone() });
             if let Some(cluster) = &self.cluster {
                 cluster.publish(&id, 0, true).await;
             }

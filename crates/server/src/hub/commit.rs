@@ -54,6 +54,8 @@ impl Hub {
         let version = self
             .commit(table, &mut state, game, Some(seat), canonical)
             .await?;
+        drop(state);
+        table.positions.settled().await;
         self.metrics
             .action_latency
             .observe(started.elapsed().as_secs_f64());
@@ -123,7 +125,7 @@ impl Hub {
                 seat + 1
             );
         }
-        self.keep_rated_position(&table.id, state).await;
+        self.keep_rated_position(table, state);
         if state.game.is_over() && !old_game.is_over() {
             // The results feature records it on its own task, off this lock.
             self.events

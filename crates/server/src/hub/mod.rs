@@ -43,7 +43,6 @@ mod sync;
 mod view;
 
 use std::collections::{HashMap, HashSet};
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,13 +57,13 @@ use crate::clock::Clock;
 use crate::cluster::Cluster;
 use crate::error::ApiError;
 use crate::games::TableGame;
-use crate::hints::{HintLimits, Hints};
+use crate::hints::HintLimits;
 use crate::metrics::Metrics;
-use crate::replays::{ReplayLimits, Replays};
+use crate::replays::ReplayLimits;
 use crate::store::{Store, StoredSeat};
 use crate::thinking::Thinking;
 use crate::transport::{Rate, RateLimiter};
-use crate::wire::{ErrorCode, HintAnswer, TableSettings, TableStatus, TableView};
+use crate::wire::{ErrorCode, TableSettings, TableStatus, TableView};
 
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 pub use challenges::ChallengeLimits;
@@ -235,16 +234,19 @@ pub struct Table {
     pub changes: watch::Sender<u64>,
     /// The last request or change (Unix ms), for choosing which idle tables to drop.
     last_used_ms: AtomicI64,
-    /// Drivers (a bot about to move, the clock) waiting on this table.
+    /// Drivers (a bot about to move, the clock, a position being written) waiting on
+    /// this table.
     drivers: AtomicUsize,
+    /// A rated table's position, written off the lock (`positions`).
+    pub positions: crate::positions::PositionWriter,
     clock: Clock,
 }
 
 /// Counts a driver of a table for as long as it lives.
-struct DriverCount(Arc<Table>);
+pub(crate) struct DriverCount(pub(crate) Arc<Table>);
 
 impl DriverCount {
-    fn new(table: Arc<Table>) -> DriverCount {
+    pub(crate) fn new(table: Arc<Table>) -> DriverCount {
         table.drivers.fetch_add(1, Ordering::SeqCst);
         DriverCount(table)
     }
@@ -280,7 +282,8 @@ impl Table {
     }
 }
 
-/// How the server runs its tables and what one address may do.
+/// How the server runs its tables and what one address may do; the features' limits
+/// too (each feature's state is made from them, `app`).
 #[derive(Clone, Debug)]
 pub struct HubOptions {
     /// Pause before a bot moves, so people can follow the game.
@@ -337,6 +340,10 @@ pub struct HubOptions {
     pub reviews: crate::reviews::ReviewLimits,
     /// The daily Rummikub puzzles: rates per address, the queue, the days kept.
     pub puzzles: crate::puzzles::PuzzleLimits,
+    /// The analysis board: rates per address, the queue, the inputs' bounds.
+    pub analysis: crate::analysis::AnalysisLimits,
+    /// The tutorials: checks per address.
+    pub tutorials: crate::tutorial::TutorialLimits,
     /// The time of day (tests give their own: `Clock::manual`).
     pub clock: Clock,
 }
@@ -369,12 +376,16 @@ impl Default for HubOptions {
             solo: crate::solo::SoloLimits::default(),
             reviews: Default::default(),
             puzzles: Default::default(),
+            analysis: Default::default(),
+            tutorials: Default::default(),
             clock: Clock::system(),
         }
     }
 }
 
-/// All tables of the server.
+/// The core of the server, what every table needs: the tables and their seats, the
+/// action log (the store), the drivers, the clock and the bus. The features around
+/// it keep their own state (`app`).
 pub struct Hub {
     pub store: Store,
     /// Accounts and their sessions (the same database).
@@ -387,9 +398,6 @@ pub struct Hub {
     /// Set when several nodes share the database (leases, NATS news).
     cluster: Option<Arc<Cluster>>,
     metrics: Metrics,
-    hints: Hints,
-    replays: Replays,
-    reviews: crate::reviews::Reviews,
     /// What happened at the tables, for the features that subscribe (`events`).
     events: crate::events::Events,
     /// Stopping: no more drivers, leases handed over.
@@ -425,9 +433,6 @@ impl Hub {
             ),
             store,
             tables: SyncMutex::new(HashMap::new()),
-            hints: Hints::new(options.hints.clone()),
-            replays: Replays::new(options.replays.clone()),
-            reviews: crate::reviews::Reviews::new(options.reviews.clone(), cores),
             options,
             thinking: Thinking::new(cores),
             creations,
@@ -503,14 +508,10 @@ impl Hub {
         &self.events
     }
 
-    pub(crate) fn reviews(&self) -> &crate::reviews::Reviews {
-        &self.reviews
-    }
-
-    /// The metrics as text, with the gauges read now.
+    /// The metrics as text, with the core's gauges read now (`AppState::render_metrics`
+    /// reads the features' too).
     pub fn render_metrics(&self) -> String {
         self.metrics.loaded_tables.set(self.loaded_tables() as i64);
-        self.metrics.hints_queued.set(self.hints.queued() as i64);
         self.metrics.render()
     }
 
@@ -537,18 +538,5 @@ impl Hub {
             }
             cluster.close().await;
         }
-    }
-
-    /// The hint for `seat` (the requester's own) asked from `from` (see `hints`).
-    pub async fn hint(
-        &self,
-        table: &Arc<Table>,
-        seat: usize,
-        objective: rummikub_solver::Objective,
-        from: IpAddr,
-    ) -> Result<HintAnswer, ApiError> {
-        self.hints
-            .hint(&self.thinking, &self.metrics, table, seat, objective, from)
-            .await
     }
 }

@@ -1,54 +1,18 @@
 //! Rebuilding from the log: a table from its stored configuration and actions,
 //! replay documents, and the checks `rumi verify` makes.
 
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicI64, AtomicUsize};
-use std::sync::Arc;
 
 use serde_json::Value;
 use tokio::sync::{watch, Mutex};
 
-use crate::error::ApiError;
 use crate::games;
-use crate::replays::Replay;
 use crate::store::{StoredAction, StoredSeat, StoredTable};
 use crate::wire::{GameKind, GameView, LoggedAction, ReplayAnswer, SeatKind, TableSettings};
 
 use super::presence::presence_every_ms;
-use super::registry::valid_table_id;
-use super::{Elsewhere, Hub, HubOptions, Seat, Table, TableState};
-use crate::wire::{ErrorCode, GameAction};
-
-impl Hub {
-    /// A finished game's replay, built once and kept (see `replays`).
-    pub async fn replay(&self, id: &str, from: IpAddr) -> Result<Arc<Replay>, ApiError> {
-        self.replays.admit(from)?;
-        let unknown = || ApiError::not_found(ErrorCode::NoTable, "there is no such table");
-        if !valid_table_id(id) {
-            return Err(unknown());
-        }
-        if let Some(replay) = self.replays.cached(id) {
-            self.metrics.replays_cached.inc();
-            return Ok(replay);
-        }
-        let stored = self.store.load(id).await?.ok_or_else(unknown)?;
-        if stored.cancelled_ms.is_some() {
-            return Err(ApiError::conflict(
-                ErrorCode::TableCancelled,
-                "this rated table was cancelled before its game began: there is nothing to replay",
-            ));
-        }
-        if !stored.finished {
-            return Err(ApiError::conflict(
-                ErrorCode::NotOver,
-                "the game is still being played; its replay opens when it is over",
-            ));
-        }
-        self.replays
-            .build(&self.thinking, &self.metrics, stored)
-            .await
-    }
-}
+use super::{Elsewhere, HubOptions, Seat, Table, TableState};
+use crate::wire::GameAction;
 
 /// A table's state from its stored configuration and action log.
 pub(super) fn rebuild(
@@ -107,6 +71,7 @@ pub(super) fn rebuild(
         changes: watch::channel(0).0,
         last_used_ms: AtomicI64::new(loaded_ms),
         drivers: AtomicUsize::new(0),
+        positions: Default::default(),
         clock: options.clock.clone(),
     })
 }

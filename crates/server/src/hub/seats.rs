@@ -211,6 +211,7 @@ impl Hub {
         table.changed();
         self.announce(table, state.version, true).await;
         drop(state);
+        table.positions.settled().await;
         self.schedule(table.clone());
         Ok(())
     }
@@ -250,10 +251,14 @@ impl Hub {
         self.store.update_seat(&table.id, &updated).await?;
         state.seats[seat].stored = updated;
         self.seen_player(&table.id, &mut state, seat).await;
-        // The names show in every step of the replay.
-        self.replays.forget(&table.id);
         table.changed();
         self.announce(table, state.version, true).await;
+        drop(state);
+        // The names show in every step of the replay.
+        self.events
+            .publish(crate::events::TableEvent::NamesChanged {
+                table: table.id.clone(),
+            });
         Ok(())
     }
 
@@ -462,6 +467,7 @@ impl Hub {
         table.changed();
         self.announce(table, state.version, true).await;
         drop(state);
+        table.positions.settled().await;
         self.events.publish(crate::events::TableEvent::SeatTaken {
             table: table.id.clone(),
             seat,
@@ -489,7 +495,7 @@ impl Hub {
         self.store
             .set_due(&table.id, due_ms(state, &self.options))
             .await?;
-        self.keep_rated_position(&table.id, state).await;
+        self.keep_rated_position(table, state);
         Ok(true)
     }
 }

@@ -20,9 +20,6 @@ impl Hub {
     /// News from another node: if this node holds the table and is behind, it
     /// catches up.
     pub async fn news(self: &Arc<Self>, id: &str, version: u64, seats: bool) {
-        if seats {
-            self.replays.forget(id);
-        }
         let loaded = self.tables.lock().get(id).cloned();
         if let Some(table) = loaded {
             if seats || table.state.lock().await.version < version {

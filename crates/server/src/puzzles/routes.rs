@@ -4,12 +4,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Path, State};
-use axum::{Extension, Json};
+use axum::Json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{PuzzleLimits, Puzzles};
-use crate::clock::Clock;
+use super::Puzzles;
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
@@ -19,14 +19,13 @@ use crate::wire::{
 };
 
 /// The puzzles' routes.
-pub fn routes(limits: PuzzleLimits, clock: Clock) -> OpenApiRouter<Arc<Hub>> {
+pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list))
         .routes(routes!(daily))
         .routes(routes!(puzzle))
         .routes(crate::http::json_writes(routes!(check)))
         .routes(routes!(solution))
-        .layer(Extension(Arc::new(Puzzles::new(limits, clock))))
 }
 
 /// The daily Rummikub puzzles of today and the last 30 days, newest first, each with
@@ -39,7 +38,7 @@ pub fn routes(limits: PuzzleLimits, clock: Clock) -> OpenApiRouter<Arc<Hub>> {
 pub async fn list(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(puzzles): Extension<Arc<Puzzles>>,
+    State(puzzles): State<Arc<Puzzles>>,
 ) -> Result<Json<RummikubPuzzleList>, ApiError> {
     puzzles.admit(from.ip())?;
     let mut listed = Vec::new();
@@ -61,7 +60,7 @@ pub async fn list(
 pub async fn daily(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(puzzles): Extension<Arc<Puzzles>>,
+    State(puzzles): State<Arc<Puzzles>>,
 ) -> Result<Json<RummikubPuzzleView>, ApiError> {
     puzzles.admit(from.ip())?;
     Ok(Json(
@@ -81,7 +80,7 @@ pub async fn puzzle(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(puzzles): Extension<Arc<Puzzles>>,
+    State(puzzles): State<Arc<Puzzles>>,
 ) -> Result<Json<RummikubPuzzleView>, ApiError> {
     let date = puzzles.date_of(&id)?;
     puzzles.admit(from.ip())?;
@@ -104,7 +103,7 @@ pub async fn check(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(puzzles): Extension<Arc<Puzzles>>,
+    State(puzzles): State<Arc<Puzzles>>,
     JsonBody(attempt): JsonBody<RummikubPuzzleAttempt>,
 ) -> Result<Json<RummikubPuzzleCheck>, ApiError> {
     let date = puzzles.date_of(&id)?;
@@ -125,7 +124,7 @@ pub async fn solution(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(puzzles): Extension<Arc<Puzzles>>,
+    State(puzzles): State<Arc<Puzzles>>,
 ) -> Result<Json<RummikubPuzzleSolution>, ApiError> {
     let date = puzzles.date_of(&id)?;
     puzzles.admit(from.ip())?;

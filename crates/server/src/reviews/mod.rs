@@ -12,6 +12,7 @@
 //! number of reviews (429 `reviews_busy` past it).
 
 pub mod route;
+pub use route::routes;
 pub mod rumis;
 pub mod rummikub;
 
@@ -154,17 +155,22 @@ fn game_of(name: &str) -> GameKind {
     }
 }
 
-impl Hub {
-    /// This node's name in review claims.
-    fn review_node(&self) -> String {
-        self.cluster()
-            .map_or_else(|| "single".to_string(), |c| c.node.clone())
-    }
+/// This node's name in review claims.
+fn review_node(hub: &Hub) -> String {
+    hub.cluster()
+        .map_or_else(|| "single".to_string(), |c| c.node.clone())
+}
 
+impl Reviews {
     /// A finished table's review: ready, or pending with its progress (the first
     /// request starts it, on this node, unless another node computes it).
-    pub async fn review(self: &Arc<Hub>, id: &str, from: IpAddr) -> Result<Reply, ApiError> {
-        let reviews = self.reviews();
+    pub async fn review(
+        self: &Arc<Self>,
+        hub: &Arc<Hub>,
+        id: &str,
+        from: IpAddr,
+    ) -> Result<Reply, ApiError> {
+        let reviews = self;
         if let Some(Err(wait)) = reviews.per_address.as_ref().map(|l| l.check(from)) {
             return Err(ApiError::too_many_for(
                 ErrorCode::TooManyReviews,
@@ -185,9 +191,9 @@ impl Hub {
         if let Some(progress) = reviews.lock_pending().get(id) {
             return Ok(pending(id, progress.game, progress.fraction()));
         }
-        let node = self.review_node();
-        let now = self.now_ms();
-        if let Some(row) = self.store.review(id).await? {
+        let node = review_node(hub);
+        let now = hub.now_ms();
+        if let Some(row) = hub.store.review(id).await? {
             if let Some(document) = row.document {
                 let document = Arc::new(document);
                 reviews.keep(id, document.clone());
@@ -203,7 +209,7 @@ impl Hub {
                 ));
             }
         }
-        let table = self.store.load_settings(id).await?.ok_or_else(unknown)?;
+        let table = hub.store.load_settings(id).await?.ok_or_else(unknown)?;
         if !table.finished {
             return Err(ApiError::conflict(
                 ErrorCode::NotOver,
@@ -219,7 +225,7 @@ impl Hub {
                 return Ok(pending(id, progress.game, progress.fraction()));
             }
             if pending_here.len() >= reviews.limits.max_pending {
-                self.metrics().reviews_refused.inc();
+                hub.metrics().reviews_refused.inc();
                 return Err(ApiError::too_many_for(
                     ErrorCode::ReviewsBusy,
                     "the server is busy with other reviews; try again in a while",
@@ -234,54 +240,57 @@ impl Hub {
                 lost: AtomicBool::new(false),
             });
             pending_here.insert(id.to_string(), progress.clone());
-            self.metrics()
-                .reviews_pending
-                .set(pending_here.len() as i64);
+            hub.metrics().reviews_pending.set(pending_here.len() as i64);
             progress
         };
         let expires = now + reviews.limits.claim.as_millis() as i64;
-        let claimed = self
+        let claimed = hub
             .store
             .claim_review(id, game.name(), &node, now, expires)
             .await;
         if !matches!(claimed, Ok(true)) {
-            self.forget_pending(id);
+            self.forget_pending(hub, id);
             claimed?;
             // Another node claimed it meanwhile.
             return Ok(pending(id, game, 0.0));
         }
-        let hub = self.clone();
+        let (reviews, hub) = (self.clone(), hub.clone());
         let id = id.to_string();
         tokio::spawn(async move {
-            hub.compute_review(id, node, progress).await;
+            reviews.compute_review(hub, id, node, progress).await;
         });
         Ok(pending(&table.id, game, 0.0))
     }
 
-    fn forget_pending(&self, id: &str) {
-        let mut pending_here = self.reviews().lock_pending();
+    fn forget_pending(&self, hub: &Hub, id: &str) {
+        let mut pending_here = self.lock_pending();
         pending_here.remove(id);
-        self.metrics()
-            .reviews_pending
-            .set(pending_here.len() as i64);
+        hub.metrics().reviews_pending.set(pending_here.len() as i64);
     }
 
     /// Computes a claimed review and stores it; keeps the claim meanwhile.
-    async fn compute_review(self: Arc<Hub>, id: String, node: String, progress: Arc<Progress>) {
+    async fn compute_review(
+        self: Arc<Self>,
+        hub: Arc<Hub>,
+        id: String,
+        node: String,
+        progress: Arc<Progress>,
+    ) {
         let keeper = tokio::spawn(keep_claim(
-            Arc::downgrade(&self),
+            Arc::downgrade(&hub),
+            self.limits.claim,
             id.clone(),
             node.clone(),
             progress.clone(),
         ));
-        let outcome = self.review_document(&id, &progress).await;
+        let outcome = self.review_document(&hub, &id, &progress).await;
         progress.finished.store(true, Ordering::SeqCst);
         keeper.abort();
         let stored = match outcome {
             Ok(Some(document)) => {
                 let turns = progress.total.load(Ordering::Relaxed);
-                self.store
-                    .finish_review(&id, &node, &document, turns, self.now_ms())
+                hub.store
+                    .finish_review(&id, &node, &document, turns, hub.now_ms())
                     .await
                     .map(|stored| stored.then_some(document))
             }
@@ -290,42 +299,45 @@ impl Hub {
         };
         match stored {
             Ok(Some(document)) => {
-                self.metrics().reviews_computed.inc();
-                self.reviews().keep(&id, Arc::new(document));
+                hub.metrics().reviews_computed.inc();
+                self.keep(&id, Arc::new(document));
             }
             Ok(None) => tracing::info!("the review of {id} went to another node"),
             Err(e) => {
                 tracing::error!("the review of {id} failed: {e:#}");
-                if let Err(e) = self.store.release_review(&id, &node).await {
+                if let Err(e) = hub.store.release_review(&id, &node).await {
                     tracing::warn!("the review claim of {id} stays until it expires: {e:#}");
                 }
             }
         }
-        self.forget_pending(&id);
+        self.forget_pending(&hub, &id);
     }
 
     /// The review's JSON, turn by turn on the thinking pool; `None` when the claim
     /// was lost meanwhile.
     async fn review_document(
         &self,
+        hub: &Hub,
         id: &str,
         progress: &Progress,
     ) -> anyhow::Result<Option<String>> {
         let _turn = self
-            .reviews()
             .workers
             .acquire(0)
             .await
             .map_err(|_| anyhow::anyhow!("the server is stopping"))?;
-        let stored = self
+        let stored = hub
             .store
             .load(id)
             .await?
             .ok_or_else(|| anyhow::anyhow!("the table is gone"))?;
         let names: Vec<String> = stored.seats.iter().map(|s| s.name.clone()).collect();
         let answer = match progress.game {
-            GameKind::Rummikub => self.review_rummikub(stored, &names, progress).await?,
-            GameKind::Rumis => self.review_rumis(stored, &names, progress).await?,
+            GameKind::Rummikub => review_rummikub(hub, stored, &names, progress).await?,
+            GameKind::Rumis => {
+                let playouts = self.limits.rumis_playouts;
+                review_rumis(hub, playouts, stored, &names, progress).await?
+            }
         };
         Ok(match answer {
             Some(answer) => Some(serde_json::to_string(&ReviewAnswer {
@@ -335,96 +347,99 @@ impl Hub {
             None => None,
         })
     }
+}
 
-    async fn review_rummikub(
-        &self,
-        stored: StoredTable,
-        names: &[String],
-        progress: &Progress,
-    ) -> anyhow::Result<Option<ReviewAnswer>> {
-        let thinking = self.thinking();
-        let (rules, turns) = thinking
-            .run(Priority::Review, move || rummikub::turns(&stored))
-            .await??;
-        let rules = Arc::new(rules);
-        progress.total.store(turns.len() as u64, Ordering::Relaxed);
-        let mut cache = rummikub_solver::SolverCache::new();
-        let mut reviewed = Vec::with_capacity(turns.len());
-        for turn in turns {
-            if progress.lost.load(Ordering::SeqCst) {
-                return Ok(None);
-            }
-            let rules = rules.clone();
-            let (kept, review) = thinking
-                .run(Priority::Review, move || {
-                    let review = rummikub::review_turn(&mut cache, &rules, turn);
-                    (cache, review)
-                })
-                .await?;
-            cache = kept;
-            reviewed.push(review);
-            progress.done.fetch_add(1, Ordering::Relaxed);
+async fn review_rummikub(
+    hub: &Hub,
+    stored: StoredTable,
+    names: &[String],
+    progress: &Progress,
+) -> anyhow::Result<Option<ReviewAnswer>> {
+    let thinking = hub.thinking();
+    let (rules, turns) = thinking
+        .run(Priority::Review, move || rummikub::turns(&stored))
+        .await??;
+    let rules = Arc::new(rules);
+    progress.total.store(turns.len() as u64, Ordering::Relaxed);
+    let mut cache = rummikub_solver::SolverCache::new();
+    let mut reviewed = Vec::with_capacity(turns.len());
+    for turn in turns {
+        if progress.lost.load(Ordering::SeqCst) {
+            return Ok(None);
         }
-        Ok(Some(ReviewAnswer {
-            id: String::new(),
-            status: ReviewStatus::Ready,
-            progress: 1.0,
-            game: GameKind::Rummikub,
-            players: rummikub::players(names, &reviewed),
-            turns: reviewed,
-            rumis: None,
-        }))
+        let rules = rules.clone();
+        let (kept, review) = thinking
+            .run(Priority::Review, move || {
+                let review = rummikub::review_turn(&mut cache, &rules, turn);
+                (cache, review)
+            })
+            .await?;
+        cache = kept;
+        reviewed.push(review);
+        progress.done.fetch_add(1, Ordering::Relaxed);
     }
+    Ok(Some(ReviewAnswer {
+        id: String::new(),
+        status: ReviewStatus::Ready,
+        progress: 1.0,
+        game: GameKind::Rummikub,
+        players: rummikub::players(names, &reviewed),
+        turns: reviewed,
+        rumis: None,
+    }))
+}
 
-    async fn review_rumis(
-        &self,
-        stored: StoredTable,
-        names: &[String],
-        progress: &Progress,
-    ) -> anyhow::Result<Option<ReviewAnswer>> {
-        let thinking = self.thinking();
-        let playouts = self.reviews().limits.rumis_playouts;
-        let (turns, result) = thinking
-            .run(Priority::Review, move || rumis::turns(&stored))
-            .await??;
-        progress.total.store(turns.len() as u64, Ordering::Relaxed);
-        let colours = rumis::colours_of(&turns, names.len());
-        let mut searched = Vec::with_capacity(turns.len());
-        let mut analyses = Vec::with_capacity(turns.len());
-        for turn in turns {
-            if progress.lost.load(Ordering::SeqCst) {
-                return Ok(None);
-            }
-            let (turn, analysis) = thinking
-                .run(Priority::Review, move || {
-                    let analysis = rumis::analyse(&turn, playouts);
-                    (turn, analysis)
-                })
-                .await?;
-            searched.push(turn);
-            analyses.push(analysis);
-            progress.done.fetch_add(1, Ordering::Relaxed);
+async fn review_rumis(
+    hub: &Hub,
+    playouts: u32,
+    stored: StoredTable,
+    names: &[String],
+    progress: &Progress,
+) -> anyhow::Result<Option<ReviewAnswer>> {
+    let thinking = hub.thinking();
+    let (turns, result) = thinking
+        .run(Priority::Review, move || rumis::turns(&stored))
+        .await??;
+    progress.total.store(turns.len() as u64, Ordering::Relaxed);
+    let colours = rumis::colours_of(&turns, names.len());
+    let mut searched = Vec::with_capacity(turns.len());
+    let mut analyses = Vec::with_capacity(turns.len());
+    for turn in turns {
+        if progress.lost.load(Ordering::SeqCst) {
+            return Ok(None);
         }
-        let reviewed = rumis::review(searched, analyses, result);
-        Ok(Some(ReviewAnswer {
-            id: String::new(),
-            status: ReviewStatus::Ready,
-            progress: 1.0,
-            game: GameKind::Rumis,
-            players: rumis::players(names, &colours, &reviewed),
-            turns: reviewed,
-            rumis: Some(rumis::method(playouts)),
-        }))
+        let (turn, analysis) = thinking
+            .run(Priority::Review, move || {
+                let analysis = rumis::analyse(&turn, playouts);
+                (turn, analysis)
+            })
+            .await?;
+        searched.push(turn);
+        analyses.push(analysis);
+        progress.done.fetch_add(1, Ordering::Relaxed);
     }
+    let reviewed = rumis::review(searched, analyses, result);
+    Ok(Some(ReviewAnswer {
+        id: String::new(),
+        status: ReviewStatus::Ready,
+        progress: 1.0,
+        game: GameKind::Rumis,
+        players: rumis::players(names, &colours, &reviewed),
+        turns: reviewed,
+        rumis: Some(rumis::method(playouts)),
+    }))
 }
 
 /// Renews a review's claim with its progress (so that every node can answer it)
 /// until the computation ends; marks it lost when another node took it over.
-async fn keep_claim(hub: std::sync::Weak<Hub>, id: String, node: String, progress: Arc<Progress>) {
+async fn keep_claim(
+    hub: std::sync::Weak<Hub>,
+    claim: Duration,
+    id: String,
+    node: String,
+    progress: Arc<Progress>,
+) {
     loop {
-        let Some(claim) = hub.upgrade().map(|h| h.reviews().limits.claim) else {
-            return;
-        };
         let every = (claim / 3).clamp(Duration::from_millis(100), Duration::from_secs(2));
         tokio::time::sleep(every).await;
         let Some(alive) = hub.upgrade() else { return };

@@ -8,10 +8,19 @@ use axum::http::header::{self, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use super::Reply;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::{Reply, Reviews};
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::hub::Hub;
 use crate::wire::*;
+
+/// The review's route.
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(review))
+}
 
 /// A finished game's review: every turn against the best the engines find (see
 /// docs/reviews.md). The first request starts it in the background; until it is
@@ -26,10 +35,11 @@ use crate::wire::*;
     ))]
 pub async fn review(
     State(hub): State<Arc<Hub>>,
+    State(reviews): State<Arc<Reviews>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let mut response = match hub.review(&id, from.ip()).await? {
+    let mut response = match reviews.review(&hub, &id, from.ip()).await? {
         Reply::Ready(document) => {
             let mut response = document.as_str().to_owned().into_response();
             response.headers_mut().insert(

@@ -1,8 +1,8 @@
-//! The solo cube in the browser (R12, `docs/rumis-puzzles.md`): a person builds a full
+//! The solo cube in the browser (R12, `docs/rumis-solo.md`): a person builds a full
 //! cube of edge 3, 4 or 5 from one to four colours, with or without the placement
 //! rules and alternating colours. The server keeps no build: each request names the
-//! level and the stones placed so far, which are replayed through the puzzle engine
-//! (`rumis::puzzle::Build`), so every stone is the engine's to accept.
+//! level and the stones placed so far, which are replayed through the cube engine
+//! (`rumis::solo::Build`), so every stone is the engine's to accept.
 //!
 //! "Can this still be finished?" and a hint run the exact solver on the thinking pool
 //! within [`SOLVER_BOUND`]; beyond it the answer is "unknown". The 48 levels are
@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use rumis::puzzle::{Build, CubeSpec, Decision, Hint, Piece, PlaceError, Puzzle, PuzzleError};
 use rumis::rules::{CellName, Illegal};
+use rumis::solo::{Build, CubeSpec, Decision, Hint, Piece, PlaceError, SoloCube, SoloCubeError};
 use rumis::{Cell, Colour, Stone};
 use serde_json::json;
 
@@ -25,7 +25,7 @@ use crate::wire::{
     SoloAnswer, SoloImpossible, SoloLevel, SoloLevelInfo, SoloPiece, SoloPlaced, SoloState,
 };
 
-pub use routes::{routes, SoloLimits};
+pub use routes::{routes, Solo, SoloLimits};
 
 /// How long "can this still be finished?" and a hint may search.
 pub const SOLVER_BOUND: Duration = Duration::from_secs(2);
@@ -68,9 +68,9 @@ fn index_of(level: &SoloLevel) -> Option<usize> {
     )
 }
 
-/// The level's puzzle, set up once per process; a level of no full cube is its reason.
-pub fn puzzle(level: &SoloLevel) -> Result<Result<&'static Puzzle, PuzzleError>, ApiError> {
-    static PUZZLES: OnceLock<Vec<OnceLock<Result<Puzzle, PuzzleError>>>> = OnceLock::new();
+/// The level's cube, set up once per process; a level of no full cube is its reason.
+pub fn cube(level: &SoloLevel) -> Result<Result<&'static SoloCube, SoloCubeError>, ApiError> {
+    static PUZZLES: OnceLock<Vec<OnceLock<Result<SoloCube, SoloCubeError>>>> = OnceLock::new();
     let index = index_of(level).ok_or_else(|| {
         ApiError::bad_request(
             ErrorCode::BadSoloLevel,
@@ -82,14 +82,14 @@ pub fn puzzle(level: &SoloLevel) -> Result<Result<&'static Puzzle, PuzzleError>,
         .with_rules(level.rules)
         .with_alternate(level.alternate);
     Ok(all[index]
-        .get_or_init(|| Puzzle::new(spec))
+        .get_or_init(|| SoloCube::new(spec))
         .as_ref()
         .map_err(Clone::clone))
 }
 
-/// The level's puzzle, or 409 `solo_impossible` for a level of no full cube.
-pub fn playable(level: &SoloLevel) -> Result<&'static Puzzle, ApiError> {
-    puzzle(level)?.map_err(|e| {
+/// The level's cube, or 409 `solo_impossible` for a level of no full cube.
+pub fn playable(level: &SoloLevel) -> Result<&'static SoloCube, ApiError> {
+    cube(level)?.map_err(|e| {
         ApiError::conflict(
             ErrorCode::SoloImpossible,
             format!("this level has no full cube: {e}"),
@@ -97,11 +97,11 @@ pub fn playable(level: &SoloLevel) -> Result<&'static Puzzle, ApiError> {
     })
 }
 
-/// Why a puzzle cannot be set up, as the level list says it.
-fn impossible(e: &PuzzleError) -> SoloImpossible {
+/// Why a cube cannot be set up, as the level list says it.
+fn impossible(e: &SoloCubeError) -> SoloImpossible {
     match e {
-        PuzzleError::AlternateOneColour => SoloImpossible::OneColourAlternates,
-        PuzzleError::RulesWithAlternate { .. } => SoloImpossible::RulesAgainstAlternate,
+        SoloCubeError::AlternateOneColour => SoloImpossible::OneColourAlternates,
+        SoloCubeError::RulesWithAlternate { .. } => SoloImpossible::RulesAgainstAlternate,
         _ => SoloImpossible::TooFewCubes,
     }
 }
@@ -155,9 +155,9 @@ pub fn bounded(pieces: &[SoloPiece]) -> Result<(), ApiError> {
 
 /// Replays `pieces` on an empty cube: each must be a stone the engine accepts there
 /// (409 `bad_solo_build` with its number and reason).
-pub fn replay<'a>(puzzle: &'a Puzzle, pieces: &[SoloPiece]) -> Result<Build<'a>, ApiError> {
+pub fn replay<'a>(cube: &'a SoloCube, pieces: &[SoloPiece]) -> Result<Build<'a>, ApiError> {
     bounded(pieces)?;
-    let edge = puzzle.edge() as u8;
+    let edge = cube.edge() as u8;
     if pieces.len() > max_pieces(edge) {
         return Err(ApiError::conflict(
             ErrorCode::BadSoloBuild,
@@ -167,7 +167,7 @@ pub fn replay<'a>(puzzle: &'a Puzzle, pieces: &[SoloPiece]) -> Result<Build<'a>,
             ),
         ));
     }
-    let mut build = Build::new(puzzle);
+    let mut build = Build::new(cube);
     for (n, piece) in pieces.iter().enumerate() {
         let refused = |reason: String| {
             ApiError::conflict(
@@ -175,7 +175,7 @@ pub fn replay<'a>(puzzle: &'a Puzzle, pieces: &[SoloPiece]) -> Result<Build<'a>,
                 format!("stone {}: {reason}", n + 1),
             )
         };
-        let (colour, stone, cells) = read_piece(puzzle, piece).map_err(&refused)?;
+        let (colour, stone, cells) = read_piece(cube, piece).map_err(&refused)?;
         build
             .place(colour, stone, &cells)
             .map_err(|e| refused(e.to_string()))?;
@@ -185,10 +185,10 @@ pub fn replay<'a>(puzzle: &'a Puzzle, pieces: &[SoloPiece]) -> Result<Build<'a>,
 
 /// A piece as the engine takes it; a colour may be left empty.
 fn read_piece(
-    puzzle: &Puzzle,
+    cube: &SoloCube,
     piece: &SoloPiece,
 ) -> Result<(Option<Colour>, Stone, Vec<Cell>), String> {
-    let colours = puzzle.spec().colours;
+    let colours = cube.spec().colours;
     let colour = match piece.colour.as_str() {
         "" => None,
         name => Some(
@@ -234,7 +234,7 @@ pub fn check(build: &Build, piece: &SoloPiece) -> SoloPlaced {
         why,
         piece: None,
     };
-    let (colour, stone, cells) = match read_piece(build.puzzle(), piece) {
+    let (colour, stone, cells) = match read_piece(build.cube(), piece) {
         Ok(read) => read,
         Err(reason) => return refused(reason, None),
     };
@@ -325,7 +325,7 @@ fn placing_colour(build: &Build, asked: Option<&str>) -> Option<Colour> {
     if let Some(to_move) = build.to_move() {
         return Some(to_move);
     }
-    let colours = build.puzzle().spec().colours;
+    let colours = build.cube().spec().colours;
     asked
         .and_then(Colour::from_name)
         .filter(|c| c.0 < colours)
@@ -340,15 +340,15 @@ fn placing_colour(build: &Build, asked: Option<&str>) -> Option<Colour> {
 /// the edge, the cubes placed, each colour's stones left, and the placements of the
 /// placing colour that rest on the build (a stone lowered from above stops there).
 pub fn state(build: &Build, colour: Option<&str>) -> SoloState {
-    let puzzle = build.puzzle();
-    let edge = puzzle.edge();
-    let spec = puzzle.spec();
+    let cube = build.cube();
+    let edge = cube.edge();
+    let spec = cube.spec();
     let mut filled = 0u128;
     let mut cubes = Vec::new();
     let mut history = Vec::new();
     for (n, piece) in build.pieces().iter().enumerate() {
         let cells = build.cells(piece);
-        filled |= puzzle.placements()[piece.placement].mask;
+        filled |= cube.placements()[piece.placement].mask;
         history.push(notation(piece.stone, &cells));
         cubes.extend(cells.iter().map(|c| CubeView {
             x: usize::from(c.x),
@@ -402,7 +402,7 @@ pub fn state(build: &Build, colour: Option<&str>) -> SoloState {
             removing: false,
             stone_in_hand: None,
             interim: None,
-            stones: Some(orientations(puzzle)),
+            stones: Some(orientations(cube)),
         },
         complete: build.is_complete(),
         stones_used: build.pieces().len(),
@@ -421,22 +421,21 @@ fn notation(stone: Stone, cells: &[Cell]) -> String {
 /// The placements of `colour`'s stones left that rest on the build and the engine
 /// accepts.
 fn legal(build: &Build, colour: Colour, filled: u128) -> Vec<PlacementView> {
-    let puzzle = build.puzzle();
+    let cube = build.cube();
     let left = build.left(colour);
     let mut out = Vec::new();
-    for p in puzzle.placements() {
+    for p in cube.placements() {
         if p.mask & filled != 0 || !left.contains(&p.stone) {
             continue;
         }
-        let cells = puzzle.cells_of(p.mask);
+        let cells = cube.cells_of(p.mask);
         let at = |c: &Cell, z: u8| {
-            puzzle
-                .cell_index(Cell { z, ..*c })
+            cube.cell_index(Cell { z, ..*c })
                 .is_some_and(|i| filled >> i & 1 == 1)
         };
         let covered = cells
             .iter()
-            .any(|c| (c.z + 1..puzzle.edge() as u8).any(|z| at(c, z)));
+            .any(|c| (c.z + 1..cube.edge() as u8).any(|z| at(c, z)));
         let rests = cells.iter().any(|c| c.z == 0 || at(c, c.z - 1));
         if covered || !rests || build.check(Some(colour), p.stone, &cells).is_err() {
             continue;
@@ -449,9 +448,9 @@ fn legal(build: &Build, colour: Colour, filled: u128) -> Vec<PlacementView> {
     out
 }
 
-/// The stones of the puzzle's set with their orientations as cube offsets.
-fn orientations(puzzle: &Puzzle) -> BTreeMap<String, Vec<Vec<[i8; 3]>>> {
-    crate::games::orientations_of(puzzle.stones())
+/// The stones of the cube's set with their orientations as cube offsets.
+fn orientations(cube: &SoloCube) -> BTreeMap<String, Vec<Vec<[i8; 3]>>> {
+    crate::games::orientations_of(cube.stones())
 }
 
 /// A stop check that says stop once `bound` has passed.
@@ -461,8 +460,8 @@ fn deadline(bound: Duration) -> impl FnMut() -> bool {
 }
 
 /// "Can this still be finished?" within `bound` (CPU: run it on the thinking pool).
-pub fn finishable(puzzle: &Puzzle, pieces: &[Piece], bound: Duration) -> SoloAnswer {
-    match puzzle.decide_from(pieces, &mut deadline(bound)) {
+pub fn finishable(cube: &SoloCube, pieces: &[Piece], bound: Duration) -> SoloAnswer {
+    match cube.decide_from(pieces, &mut deadline(bound)) {
         Decision::Solved(_) => SoloAnswer::Yes,
         Decision::NoSolution => SoloAnswer::No,
         Decision::Stopped => SoloAnswer::Unknown,
@@ -486,9 +485,9 @@ pub fn levels() -> Vec<SoloLevelInfo> {
         .map(|level| {
             let cells = u32::from(level.edge).pow(3);
             let cubes = CUBES_PER_COLOUR * u32::from(level.colours);
-            let (solvable, why) = match puzzle(&level).expect("a level of the list") {
+            let (solvable, why) = match cube(&level).expect("a level of the list") {
                 Err(e) => (SoloAnswer::No, Some(impossible(&e))),
-                Ok(puzzle) => match puzzle.decide(&mut deadline(LEVEL_BOUND)) {
+                Ok(cube) => match cube.decide(&mut deadline(LEVEL_BOUND)) {
                     Decision::Solved(_) => (SoloAnswer::Yes, None),
                     Decision::NoSolution => (SoloAnswer::No, Some(SoloImpossible::SearchExhausted)),
                     Decision::Stopped => (SoloAnswer::Unknown, None),

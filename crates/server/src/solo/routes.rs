@@ -10,12 +10,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, State};
-use axum::{Extension, Json};
+use axum::Json;
 use tokio::sync::OnceCell;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{bounded, bounded_colour, check, playable, replay, state, SOLVER_BOUND};
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::http::accounts::{MaybeSession, Session};
 use crate::http::extract::JsonBody;
@@ -64,6 +65,16 @@ pub struct Solo {
 }
 
 impl Solo {
+    pub fn new(limits: SoloLimits) -> Solo {
+        Solo {
+            checks: RateLimiter::per_minute(limits.checks_per_minute_per_address),
+            solver: RateLimiter::per_minute(limits.solver_per_minute_per_address),
+            queue: WorkQueue::new(limits.max_queued),
+            limits,
+            levels: OnceCell::new(),
+        }
+    }
+
     fn check_rate(&self, from: IpAddr) -> Result<(), ApiError> {
         match self.checks.as_ref().map(|l| l.check(from)) {
             Some(Err(wait)) => Err(ApiError::too_many_for(
@@ -122,17 +133,10 @@ impl Solo {
     }
 }
 
-/// The solo cube's routes, with the hub's limits. The level list is decided on its
-/// first request (seconds of CPU, once per process): not at every start, where most
-/// servers (and every test's) would spend it for nothing.
-pub fn routes(limits: SoloLimits) -> OpenApiRouter<Arc<Hub>> {
-    let solo = Arc::new(Solo {
-        checks: RateLimiter::per_minute(limits.checks_per_minute_per_address),
-        solver: RateLimiter::per_minute(limits.solver_per_minute_per_address),
-        queue: WorkQueue::new(limits.max_queued),
-        limits,
-        levels: OnceCell::new(),
-    });
+/// The solo cube's routes. The level list is decided on its first request (seconds
+/// of CPU, once per server): not at every start, where most servers (and every
+/// test's) would spend it for nothing.
+pub fn routes() -> OpenApiRouter<AppState> {
     use crate::http::json_writes;
     OpenApiRouter::new()
         .routes(routes!(levels))
@@ -141,7 +145,6 @@ pub fn routes(limits: SoloLimits) -> OpenApiRouter<Arc<Hub>> {
         .routes(json_writes(routes!(finishable)))
         .routes(json_writes(routes!(hint)))
         .routes(json_writes(routes!(bests, record)))
-        .layer(Extension(solo))
 }
 
 /// The 48 levels (edge 3, 4, 5 × 1 to 4 colours × the options), each with whether it
@@ -149,7 +152,7 @@ pub fn routes(limits: SoloLimits) -> OpenApiRouter<Arc<Hub>> {
 #[utoipa::path(get, path = "/api/solo/levels", responses((status = 200, body = SoloLevels)))]
 pub async fn levels(
     State(hub): State<Arc<Hub>>,
-    Extension(solo): Extension<Arc<Solo>>,
+    State(solo): State<Arc<Solo>>,
 ) -> Result<Json<SoloLevels>, ApiError> {
     Ok(Json(solo.decided(&hub).await?.clone()))
 }
@@ -166,15 +169,15 @@ pub async fn levels(
 pub async fn build(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(solo): Extension<Arc<Solo>>,
+    State(solo): State<Arc<Solo>>,
     MaybeSession(signed): MaybeSession,
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloState>, ApiError> {
     solo.check_rate(from.ip())?;
     bounded(&request.pieces)?;
     bounded_colour(request.colour.as_deref())?;
-    let puzzle = playable(&request.level)?;
-    let build = replay(puzzle, &request.pieces)?;
+    let cube = playable(&request.level)?;
+    let build = replay(cube, &request.pieces)?;
     if let (Some(signed), true) = (signed, request.pieces.is_empty()) {
         hub.store
             .begin_solo(&signed.account.id, &key(&request.level), hub.now_ms())
@@ -197,14 +200,14 @@ fn key(level: &SoloLevel) -> SoloLevelKey {
 ))]
 pub async fn place(
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(solo): Extension<Arc<Solo>>,
+    State(solo): State<Arc<Solo>>,
     JsonBody(request): JsonBody<SoloPlace>,
 ) -> Result<Json<SoloPlaced>, ApiError> {
     solo.check_rate(from.ip())?;
     bounded(std::slice::from_ref(&request.piece))?;
     bounded(&request.pieces)?;
-    let puzzle = playable(&request.level)?;
-    let build = replay(puzzle, &request.pieces)?;
+    let cube = playable(&request.level)?;
+    let build = replay(cube, &request.pieces)?;
     Ok(Json(check(&build, &request.piece)))
 }
 
@@ -219,17 +222,17 @@ pub async fn place(
 pub async fn finishable(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(solo): Extension<Arc<Solo>>,
+    State(solo): State<Arc<Solo>>,
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloFinishable>, ApiError> {
     bounded(&request.pieces)?;
     bounded_colour(request.colour.as_deref())?;
-    let puzzle = playable(&request.level)?;
-    let pieces = replay(puzzle, &request.pieces)?.pieces().to_vec();
+    let cube = playable(&request.level)?;
+    let pieces = replay(cube, &request.pieces)?.pieces().to_vec();
     let answer = solo
         .solve(&hub, from.ip(), move |bound| {
             let started = Instant::now();
-            let answer = super::finishable(puzzle, &pieces, bound);
+            let answer = super::finishable(cube, &pieces, bound);
             SoloFinishable {
                 answer,
                 millis: started.elapsed().as_millis() as u64,
@@ -252,18 +255,18 @@ pub async fn finishable(
 pub async fn hint(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(solo): Extension<Arc<Solo>>,
+    State(solo): State<Arc<Solo>>,
     MaybeSession(signed): MaybeSession,
     JsonBody(request): JsonBody<SoloBuild>,
 ) -> Result<Json<SoloHint>, ApiError> {
     bounded(&request.pieces)?;
     bounded_colour(request.colour.as_deref())?;
-    let puzzle = playable(&request.level)?;
-    replay(puzzle, &request.pieces)?;
+    let cube = playable(&request.level)?;
+    replay(cube, &request.pieces)?;
     let pieces = request.pieces.clone();
     let answer = solo
         .solve(&hub, from.ip(), move |bound| {
-            let build = replay(puzzle, &pieces).expect("replayed before");
+            let build = replay(cube, &pieces).expect("replayed before");
             let (answer, piece) = super::hint(&build, bound);
             SoloHint { answer, piece }
         })
@@ -321,7 +324,7 @@ pub async fn bests(
 pub async fn record(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(solo): Extension<Arc<Solo>>,
+    State(solo): State<Arc<Solo>>,
     Session(signed): Session,
     JsonBody(request): JsonBody<SoloFinish>,
 ) -> Result<Json<SoloRecorded>, ApiError> {
@@ -333,8 +336,8 @@ pub async fn record(
         ));
     }
     bounded(&request.pieces)?;
-    let puzzle = playable(&request.level)?;
-    let build = replay(puzzle, &request.pieces)?;
+    let cube = playable(&request.level)?;
+    let build = replay(cube, &request.pieces)?;
     if !build.is_complete() {
         return Err(ApiError::conflict(
             ErrorCode::SoloIncomplete,

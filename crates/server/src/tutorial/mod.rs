@@ -69,7 +69,7 @@ pub enum Expect {
 pub mod routes;
 mod steps;
 
-pub use routes::{check_step, routes, tutorial, Checks, TutorialLimits};
+pub use routes::{check_step, routes, tutorial, TutorialLimits, Tutorials};
 use steps::RUMMIKUB_LEARNER;
 pub use steps::{RUMIS_STEPS, RUMMIKUB_STEPS};
 

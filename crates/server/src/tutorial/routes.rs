@@ -3,16 +3,16 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, Path};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::response::IntoResponse;
-use axum::{Extension, Json};
+use axum::Json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::built;
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::http::extract::JsonBody;
-use crate::hub::Hub;
 use crate::transport::RateLimiter;
 use crate::wire::{
     ErrorBody, ErrorCode, GameAction, GameKind, Tutorial, TutorialCheck, WireAction,
@@ -34,22 +34,27 @@ impl Default for TutorialLimits {
     }
 }
 
-/// The checks' rate per client address.
-pub struct Checks {
+/// The tutorials' state: the checks' rate per client address (the tutorials
+/// themselves are built once from the engines, `built`).
+pub struct Tutorials {
     limits: TutorialLimits,
     per_address: Option<RateLimiter>,
 }
 
-/// The tutorial's routes, with their own rate limit per client address.
-pub fn routes(limits: TutorialLimits) -> OpenApiRouter<Arc<Hub>> {
-    let checks = Arc::new(Checks {
-        per_address: RateLimiter::per_minute(limits.checks_per_minute_per_address),
-        limits,
-    });
+impl Tutorials {
+    pub fn new(limits: TutorialLimits) -> Tutorials {
+        Tutorials {
+            per_address: RateLimiter::per_minute(limits.checks_per_minute_per_address),
+            limits,
+        }
+    }
+}
+
+/// The tutorial's routes.
+pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(tutorial))
         .routes(crate::http::json_writes(routes!(check_step)))
-        .layer(Extension(checks))
 }
 
 /// The game of the address (`rumis`, `rummikub`); another is not found.
@@ -96,7 +101,7 @@ pub async fn tutorial(Path(game): Path<String>) -> Result<impl IntoResponse, Api
 pub async fn check_step(
     Path((game, step)): Path<(String, String)>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Extension(checks): Extension<Arc<Checks>>,
+    State(checks): State<Arc<Tutorials>>,
     JsonBody(action): JsonBody<GameAction>,
 ) -> Result<Json<TutorialCheck>, ApiError> {
     let game = game_named(&game)?;

@@ -1,4 +1,4 @@
-//! The solo cube (R12, `docs/rumis-puzzles.md`): a person builds a full cube alone.
+//! The solo cube (R12, `docs/rumis-solo.md`): a person builds a full cube alone.
 //! The server keeps no build: every request carries the level and the stones placed so
 //! far, and the server replays them through the puzzle engine (`POST /api/solo/…`).
 
@@ -117,7 +117,7 @@ pub struct SoloHint {
     pub piece: Option<SoloPiece>,
 }
 
-/// Why a level has no full cube (`docs/rumis-puzzles.md`, PD1, PD5, PD6).
+/// Why a level has no full cube (`docs/rumis-solo.md`, PD1, PD5, PD6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum SoloImpossible {

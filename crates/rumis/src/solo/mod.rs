@@ -1,24 +1,24 @@
-//! Solo cube puzzles (Ruling R12): build a full cube of edge 3, 4 or 5 from the stones
+//! The solo cube (Ruling R12): build a full cube of edge 3, 4 or 5 from the stones
 //! of one or more colours, optionally under the normal placement rules (R3, R7 with the
-//! colours placed in turn) or with alternating colours. `docs/rumis-puzzles.md` gives
+//! colours placed in turn) or with alternating colours. `docs/rumis-solo.md` gives
 //! the reading of R12 and the decisions PD1–PD8 taken here.
 //!
 //! The solver is an exact cover by dancing links ([`dlx`]): the cells of the cube are
 //! the primary items (each filled exactly once), the stone kinds secondary items with
 //! a capacity (how many copies the chosen colours hold). It branches on the cell with
 //! the fewest placements left. Counting up to symmetry keeps, of every orbit under the
-//! cube's symmetries that map the puzzle to itself, the solution that is smallest.
+//! cube's symmetries that map the cube to itself, the solution that is smallest.
 //!
 //! Pure: no I/O. Long searches report progress through a callback.
 //!
 //! ```
-//! use rumis::puzzle::{CubeSpec, Puzzle};
+//! use rumis::solo::{CubeSpec, SoloCube};
 //! use rumis::Stone;
 //! let soma = CubeSpec::new(3, 1).leaving_out(&[Stone::Domino, Stone::I3, Stone::O4, Stone::I4]);
-//! let puzzle = Puzzle::new(soma).unwrap();
-//! let solution = puzzle.solve().unwrap();
+//! let cube = SoloCube::new(soma).unwrap();
+//! let solution = cube.solve().unwrap();
 //! assert_eq!(solution.pieces.len(), 7);
-//! assert!(puzzle.validate(&solution).is_ok());
+//! assert!(cube.validate(&solution).is_ok());
 //! ```
 
 mod build;
@@ -89,9 +89,9 @@ impl CubeSpec {
     }
 }
 
-/// Why a puzzle cannot be set up.
+/// Why a cube cannot be set up.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PuzzleError {
+pub enum SoloCubeError {
     #[error("there is no solo cube of edge {0}: the edge is 3, 4 or 5 (R12)")]
     BadEdge(u8),
     #[error(
@@ -138,7 +138,7 @@ pub struct Placement {
 pub struct Piece {
     pub colour: Colour,
     pub stone: Stone,
-    /// Index into [`Puzzle::placements`].
+    /// Index into [`SoloCube::placements`].
     pub placement: usize,
 }
 
@@ -158,8 +158,8 @@ pub(crate) struct Kind {
     pub capacity: u32,
 }
 
-/// A puzzle set up: the cube's placements, the kinds and the symmetries.
-pub struct Puzzle {
+/// A cube set up: the cube's placements, the kinds and the symmetries.
+pub struct SoloCube {
     spec: CubeSpec,
     edge: usize,
     /// The stones of each colour (all eleven less those left out), in [`Stone::ALL`] order.
@@ -171,28 +171,28 @@ pub struct Puzzle {
     symmetries: Vec<Symmetry>,
 }
 
-impl Puzzle {
+impl SoloCube {
     /// Checks the request and precomputes every placement of every stone in the cube.
-    pub fn new(spec: CubeSpec) -> Result<Puzzle, PuzzleError> {
+    pub fn new(spec: CubeSpec) -> Result<SoloCube, SoloCubeError> {
         if !EDGES.contains(&spec.edge) {
-            return Err(PuzzleError::BadEdge(spec.edge));
+            return Err(SoloCubeError::BadEdge(spec.edge));
         }
         if spec.colours == 0 || spec.colours > MAX_COLOURS {
-            return Err(PuzzleError::BadColours(spec.colours));
+            return Err(SoloCubeError::BadColours(spec.colours));
         }
         let stones: Vec<Stone> = Stone::ALL
             .into_iter()
             .filter(|s| !spec.leave_out.contains(s))
             .collect();
         if stones.is_empty() {
-            return Err(PuzzleError::NoStones);
+            return Err(SoloCubeError::NoStones);
         }
         let edge = spec.edge as usize;
         let volume = edge * edge * edge;
         let per_colour: usize = stones.iter().map(|s| s.size()).sum();
         let available = per_colour * spec.colours as usize;
         if available < volume {
-            return Err(PuzzleError::TooFewCubes {
+            return Err(SoloCubeError::TooFewCubes {
                 edge: spec.edge,
                 volume,
                 colours: spec.colours,
@@ -200,17 +200,17 @@ impl Puzzle {
             });
         }
         if !sum_reachable(&stones, spec.colours as usize, volume) {
-            return Err(PuzzleError::NoSum {
+            return Err(SoloCubeError::NoSum {
                 edge: spec.edge,
                 volume,
             });
         }
         if spec.alternate && spec.colours == 1 {
-            return Err(PuzzleError::AlternateOneColour);
+            return Err(SoloCubeError::AlternateOneColour);
         }
         let min_stones = volume.div_ceil(4);
         if spec.alternate && spec.rules && min_stones > spec.colours as usize {
-            return Err(PuzzleError::RulesWithAlternate {
+            return Err(SoloCubeError::RulesWithAlternate {
                 edge: spec.edge,
                 min_stones,
                 colours: spec.colours,
@@ -236,7 +236,7 @@ impl Puzzle {
                 })
                 .collect()
         };
-        let mut puzzle = Puzzle {
+        let mut cube = SoloCube {
             edge,
             neighbours: (0..volume).map(|i| face_neighbours(edge, i)).collect(),
             placements: Vec::new(),
@@ -245,9 +245,9 @@ impl Puzzle {
             spec,
             symmetries: Vec::new(),
         };
-        puzzle.placements = puzzle.enumerate_placements();
-        puzzle.symmetries = symmetry::of_puzzle(&puzzle);
-        Ok(puzzle)
+        cube.placements = cube.enumerate_placements();
+        cube.symmetries = symmetry::of_puzzle(&cube);
+        Ok(cube)
     }
 
     pub fn spec(&self) -> &CubeSpec {
@@ -271,7 +271,7 @@ impl Puzzle {
         &self.placements
     }
 
-    /// The symmetries of the cube that map this puzzle onto itself (PD7).
+    /// The symmetries of the cube that map this cube onto itself (PD7).
     pub fn symmetries(&self) -> &[Symmetry] {
         &self.symmetries
     }
@@ -523,14 +523,14 @@ mod tests {
 
     #[test]
     fn bad_requests_are_refused_with_their_reason() {
-        let err = |spec: CubeSpec| Puzzle::new(spec).err().unwrap();
-        assert_eq!(err(CubeSpec::new(6, 2)), PuzzleError::BadEdge(6));
-        assert_eq!(err(CubeSpec::new(2, 1)), PuzzleError::BadEdge(2));
-        assert_eq!(err(CubeSpec::new(3, 0)), PuzzleError::BadColours(0));
-        assert_eq!(err(CubeSpec::new(3, 7)), PuzzleError::BadColours(7));
+        let err = |spec: CubeSpec| SoloCube::new(spec).err().unwrap();
+        assert_eq!(err(CubeSpec::new(6, 2)), SoloCubeError::BadEdge(6));
+        assert_eq!(err(CubeSpec::new(2, 1)), SoloCubeError::BadEdge(2));
+        assert_eq!(err(CubeSpec::new(3, 0)), SoloCubeError::BadColours(0));
+        assert_eq!(err(CubeSpec::new(3, 7)), SoloCubeError::BadColours(7));
         assert_eq!(
             err(CubeSpec::new(5, 3)),
-            PuzzleError::TooFewCubes {
+            SoloCubeError::TooFewCubes {
                 edge: 5,
                 volume: 125,
                 colours: 3,
@@ -542,24 +542,24 @@ mod tests {
             .contains("only 40 cubes"));
         assert_eq!(
             err(CubeSpec::new(3, 1).leaving_out(&Stone::ALL)),
-            PuzzleError::NoStones
+            SoloCubeError::NoStones
         );
         // Only tetracubes: 27 is no multiple of 4.
         let odd: Vec<Stone> = Stone::ALL.into_iter().filter(|s| s.size() != 4).collect();
         assert_eq!(
             err(CubeSpec::new(3, 4).leaving_out(&odd)),
-            PuzzleError::NoSum {
+            SoloCubeError::NoSum {
                 edge: 3,
                 volume: 27
             }
         );
         assert_eq!(
             err(CubeSpec::new(3, 1).with_alternate(true)),
-            PuzzleError::AlternateOneColour
+            SoloCubeError::AlternateOneColour
         );
         assert_eq!(
             err(CubeSpec::new(3, 6).with_rules(true).with_alternate(true)),
-            PuzzleError::RulesWithAlternate {
+            SoloCubeError::RulesWithAlternate {
                 edge: 3,
                 min_stones: 7,
                 colours: 6
@@ -569,29 +569,29 @@ mod tests {
 
     #[test]
     fn placements_cover_every_orientation_at_every_place() {
-        let puzzle = Puzzle::new(CubeSpec::new(3, 1)).unwrap();
+        let cube = SoloCube::new(CubeSpec::new(3, 1)).unwrap();
         // The domino in a 3-cube: 3 directions x 2 x 3 x 3 places.
-        let dominoes = puzzle
+        let dominoes = cube
             .placements()
             .iter()
             .filter(|p| p.stone == Stone::Domino)
             .count();
         assert_eq!(dominoes, 54);
-        for p in puzzle.placements() {
+        for p in cube.placements() {
             assert_eq!(p.mask.count_ones() as usize, p.stone.size());
             assert_eq!(p.around & p.mask, 0);
         }
         let masks: std::collections::HashSet<u128> =
-            puzzle.placements().iter().map(|p| p.mask).collect();
-        assert_eq!(masks.len(), puzzle.placements().len(), "no placement twice");
+            cube.placements().iter().map(|p| p.mask).collect();
+        assert_eq!(masks.len(), cube.placements().len(), "no placement twice");
     }
 
     #[test]
     fn cells_and_indices_agree() {
-        let puzzle = Puzzle::new(CubeSpec::new(4, 2)).unwrap();
+        let cube = SoloCube::new(CubeSpec::new(4, 2)).unwrap();
         for i in 0..64 {
-            assert_eq!(puzzle.cell_index(puzzle.cell(i)), Some(i));
+            assert_eq!(cube.cell_index(cube.cell(i)), Some(i));
         }
-        assert_eq!(puzzle.cell_index(Cell { x: 4, y: 0, z: 0 }), None);
+        assert_eq!(cube.cell_index(Cell { x: 4, y: 0, z: 0 }), None);
     }
 }

@@ -1,4 +1,4 @@
-//! The built `rumi` binary on the solo cube puzzles (R12): counting the Soma cube,
+//! The built `rumi` binary on the solo cube (R12): counting the Soma cube,
 //! solving and drawing, a piped building session, and the errors a user can run into.
 
 mod common;
@@ -8,7 +8,7 @@ use common::rumi;
 fn the_soma_cube_counts_240_and_11520() {
     let (out, err, ok) = rumi(
         &[
-            "puzzle",
+            "solo",
             "cube",
             "--edge",
             "3",
@@ -28,10 +28,31 @@ fn the_soma_cube_counts_240_and_11520() {
     assert!(!out.contains('\x1b') && !err.contains('\x1b'));
 }
 
+/// `rumi puzzle`, the command's old name, still runs it (scripts keep working) and
+/// says once on stderr that it is `rumi solo` now; `rumi solo` says nothing of it.
+#[test]
+fn the_old_name_puzzle_still_works_and_says_it_is_solo_now() {
+    let args = ["cube", "--edge", "3", "--colours", "2", "--solve"];
+    let (new_out, new_err, ok) = rumi(&[&["solo"][..], &args].concat(), "");
+    assert!(ok, "{new_err}");
+    assert!(!new_err.contains("rumi puzzle"), "{new_err}");
+    let (old_out, old_err, ok) = rumi(&[&["puzzle"][..], &args].concat(), "");
+    assert!(ok, "{old_err}");
+    assert_eq!(old_out, new_out);
+    assert_eq!(
+        old_err
+            .lines()
+            .filter(|l| l.contains("`rumi puzzle` is now `rumi solo`"))
+            .count(),
+        1,
+        "{old_err}"
+    );
+}
+
 #[test]
 fn solve_draws_the_cube_level_by_level() {
     let (out, err, ok) = rumi(
-        &["puzzle", "cube", "--edge", "5", "--colours", "4", "--solve"],
+        &["solo", "cube", "--edge", "5", "--colours", "4", "--solve"],
         "",
     );
     assert!(ok, "{err}");
@@ -52,7 +73,7 @@ fn solve_draws_the_cube_level_by_level() {
 #[test]
 fn a_piped_building_session() {
     let (out, err, ok) = rumi(
-        &["puzzle", "cube", "--edge", "3", "--colours", "2", "--rules"],
+        &["solo", "cube", "--edge", "3", "--colours", "2", "--rules"],
         "I3 a1 b1 c1\nI3 a1 b1 c1\nhint\nblue L3 a3 b3 a3\nundo\nquit\n",
     );
     assert!(ok, "{err}");
@@ -69,7 +90,7 @@ fn a_piped_building_session() {
 #[test]
 fn bad_requests_are_explained() {
     let fails = |args: &[&str], wanted: &str| {
-        let mut all = vec!["puzzle", "cube"];
+        let mut all = vec!["solo", "cube"];
         all.extend_from_slice(args);
         let (_, err, ok) = rumi(&all, "");
         assert!(!ok, "{args:?} should fail");
@@ -118,11 +139,11 @@ fn bad_requests_are_explained() {
     );
 }
 
-/// `rumi puzzle table` decides every combination it is given (here the small cube): a
+/// `rumi solo table` decides every combination it is given (here the small cube): a
 /// Markdown table on stdout, a line per combination on stderr as it is decided.
 #[test]
 fn the_table_decides_every_small_cube() {
-    let (out, err, ok) = rumi(&["puzzle", "table", "--edges", "3"], "");
+    let (out, err, ok) = rumi(&["solo", "table", "--edges", "3"], "");
     assert!(ok, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(

@@ -11,7 +11,7 @@ use crate::notation::{resolve_on, MoveText, NotationError};
 use crate::rules::{CellName, Illegal};
 use crate::stones::{identify, Offset, Stone};
 
-use super::{Decision, Piece, Puzzle, Solution};
+use super::{Decision, Piece, SoloCube, Solution};
 
 /// Why a stone cannot be placed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -63,22 +63,22 @@ pub enum Hint {
 
 /// A build in progress.
 pub struct Build<'a> {
-    puzzle: &'a Puzzle,
+    cube: &'a SoloCube,
     pieces: Vec<Piece>,
     filled: u128,
 }
 
 impl<'a> Build<'a> {
-    pub fn new(puzzle: &'a Puzzle) -> Build<'a> {
+    pub fn new(cube: &'a SoloCube) -> Build<'a> {
         Build {
-            puzzle,
+            cube,
             pieces: Vec::new(),
             filled: 0,
         }
     }
 
-    pub fn puzzle(&self) -> &'a Puzzle {
-        self.puzzle
+    pub fn cube(&self) -> &'a SoloCube {
+        self.cube
     }
 
     /// The stones placed, in order.
@@ -87,20 +87,20 @@ impl<'a> Build<'a> {
     }
 
     pub fn is_complete(&self) -> bool {
-        self.filled.count_ones() as usize == self.puzzle.volume()
+        self.filled.count_ones() as usize == self.cube.volume()
     }
 
     /// Under the rules, the colour whose turn it is (PD4).
     pub fn to_move(&self) -> Option<Colour> {
-        self.puzzle
+        self.cube
             .spec()
             .rules
-            .then(|| Colour((self.pieces.len() % self.puzzle.spec().colours as usize) as u8))
+            .then(|| Colour((self.pieces.len() % self.cube.spec().colours as usize) as u8))
     }
 
     /// The stones a colour has not placed yet.
     pub fn left(&self, colour: Colour) -> Vec<Stone> {
-        self.puzzle
+        self.cube
             .stones()
             .iter()
             .copied()
@@ -115,10 +115,10 @@ impl<'a> Build<'a> {
 
     /// Height of a column: one above its highest filled cell.
     fn height(&self, x: u8, y: u8) -> u8 {
-        (0..self.puzzle.edge() as u8)
+        (0..self.cube.edge() as u8)
             .rev()
             .find(|&z| {
-                self.puzzle
+                self.cube
                     .cell_index(Cell { x, y, z })
                     .is_some_and(|i| self.filled & 1 << i != 0)
             })
@@ -129,7 +129,7 @@ impl<'a> Build<'a> {
     /// (above the cubes given before it there), a dropped orientation comes to rest on
     /// the build.
     pub fn resolve(&self, text: MoveText) -> Result<(Stone, Vec<Cell>), PlaceError> {
-        let edge = self.puzzle.edge();
+        let edge = self.cube.edge();
         resolve_on(text, edge, edge, |x, y| self.height(x, y)).map_err(|e| match e {
             Illegal::OffTheBoard { stone, column } => PlaceError::OffTheCube { stone, column },
             other => other.into(),
@@ -144,11 +144,11 @@ impl<'a> Build<'a> {
         stone: Stone,
         cells: &[Cell],
     ) -> Result<Piece, PlaceError> {
-        let puzzle = self.puzzle;
+        let cube = self.cube;
         if self.is_complete() {
             return Err(PlaceError::Complete);
         }
-        if !puzzle.stones().contains(&stone) {
+        if !cube.stones().contains(&stone) {
             return Err(PlaceError::LeftOut { stone });
         }
         if cells.len() != stone.size() {
@@ -160,7 +160,7 @@ impl<'a> Build<'a> {
         }
         let mut mask = 0u128;
         for (i, &cell) in cells.iter().enumerate() {
-            let index = puzzle
+            let index = cube
                 .cell_index(cell)
                 .ok_or(PlaceError::OutsideCube(CellName(cell)))?;
             if cells[..i].contains(&cell) {
@@ -178,21 +178,21 @@ impl<'a> Build<'a> {
         if identify(&offsets).map(|(s, _)| s) != Some(stone) {
             return Err(Illegal::NotTheStone { stone }.into());
         }
-        let placement = puzzle
+        let placement = cube
             .placement_of(mask)
             .ok_or(Illegal::NotTheStone { stone })?;
-        let p = &puzzle.placements()[placement];
-        if puzzle.spec().rules {
+        let p = &cube.placements()[placement];
+        if cube.spec().rules {
             // R3: stones go in from above, each cube on the floor or on a filled cell.
             if let Some(i) = super::bits(p.below & !self.filled).next() {
-                return Err(PlaceError::Hole(CellName(puzzle.cell(i))));
+                return Err(PlaceError::Hole(CellName(cube.cell(i))));
             }
         }
         let colour_cells = |c: Colour| {
             self.pieces
                 .iter()
                 .filter(|q| q.colour == c)
-                .fold(0u128, |m, q| m | puzzle.placements()[q.placement].mask)
+                .fold(0u128, |m, q| m | cube.placements()[q.placement].mask)
         };
         let holds = |c: Colour| {
             !self
@@ -205,7 +205,7 @@ impl<'a> Build<'a> {
             stone,
             placement,
         };
-        let colours = puzzle.spec().colours;
+        let colours = cube.spec().colours;
         if let Some(to_move) = self.to_move() {
             let colour = colour.unwrap_or(to_move);
             if colour != to_move {
@@ -221,7 +221,7 @@ impl<'a> Build<'a> {
             }
             return Ok(piece(colour));
         }
-        let alone = |c: Colour| !puzzle.spec().alternate || p.around & colour_cells(c) == 0;
+        let alone = |c: Colour| !cube.spec().alternate || p.around & colour_cells(c) == 0;
         match colour {
             Some(c) if c.0 >= colours => Err(PlaceError::NoSuchColour(c.to_string(), colours)),
             Some(c) if !holds(c) => Err(PlaceError::ColourUsed { colour: c, stone }),
@@ -246,7 +246,7 @@ impl<'a> Build<'a> {
         cells: &[Cell],
     ) -> Result<Piece, PlaceError> {
         let piece = self.check(colour, stone, cells)?;
-        self.filled |= self.puzzle.placements()[piece.placement].mask;
+        self.filled |= self.cube.placements()[piece.placement].mask;
         self.pieces.push(piece);
         Ok(piece)
     }
@@ -254,13 +254,13 @@ impl<'a> Build<'a> {
     /// Takes the last stone back.
     pub fn undo(&mut self) -> Option<Piece> {
         let piece = self.pieces.pop()?;
-        self.filled &= !self.puzzle.placements()[piece.placement].mask;
+        self.filled &= !self.cube.placements()[piece.placement].mask;
         Some(piece)
     }
 
     /// A completion of the build as it stands, if there is one.
     pub fn completion(&self) -> Option<Solution> {
-        self.puzzle.complete(&self.pieces)
+        self.cube.complete(&self.pieces)
     }
 
     /// A stone to place next that keeps the build completable: under the rules the
@@ -274,26 +274,26 @@ impl<'a> Build<'a> {
 
     /// [`Build::hint`], giving up when `stop` says so (asked now and then).
     pub fn hint_until(&self, stop: &mut dyn FnMut() -> bool) -> Hint {
-        let solution = match self.puzzle.decide_from(&self.pieces, stop) {
+        let solution = match self.cube.decide_from(&self.pieces, stop) {
             Decision::Solved(solution) => solution,
             Decision::NoSolution => return Hint::Hopeless,
             Decision::Stopped => return Hint::Undecided,
         };
         let new = &solution.pieces[self.pieces.len()..];
-        let next = if self.puzzle.spec().rules {
+        let next = if self.cube.spec().rules {
             new.first().copied()
         } else {
             new.iter()
                 .copied()
-                .min_by_key(|p| self.puzzle.placements()[p.placement].mask.trailing_zeros())
+                .min_by_key(|p| self.cube.placements()[p.placement].mask.trailing_zeros())
         };
         next.map_or(Hint::Hopeless, Hint::Place)
     }
 
     /// The cells of a piece, ascending.
     pub fn cells(&self, piece: &Piece) -> Vec<Cell> {
-        self.puzzle
-            .cells_of(self.puzzle.placements()[piece.placement].mask)
+        self.cube
+            .cells_of(self.cube.placements()[piece.placement].mask)
     }
 }
 
@@ -310,8 +310,8 @@ mod tests {
 
     #[test]
     fn a_soma_cube_is_built_from_the_hints() {
-        let puzzle = Puzzle::new(soma()).unwrap();
-        let mut build = Build::new(&puzzle);
+        let cube = SoloCube::new(soma()).unwrap();
+        let mut build = Build::new(&cube);
         while !build.is_complete() {
             let hint = build.hint().expect("completable");
             let cells = build.cells(&hint);
@@ -320,7 +320,7 @@ mod tests {
         let solution = Solution {
             pieces: build.pieces().to_vec(),
         };
-        assert_eq!(puzzle.validate(&solution), Ok(()));
+        assert_eq!(cube.validate(&solution), Ok(()));
         assert_eq!(build.hint(), None);
         assert_eq!(
             put(&mut build, None, "D2 a1 b1").unwrap_err(),
@@ -330,8 +330,8 @@ mod tests {
 
     #[test]
     fn wrong_stones_are_refused_with_their_reason() {
-        let puzzle = Puzzle::new(soma()).unwrap();
-        let mut build = Build::new(&puzzle);
+        let cube = SoloCube::new(soma()).unwrap();
+        let mut build = Build::new(&cube);
         let err = |b: &mut Build, t: &str| put(b, None, t).unwrap_err().to_string();
         assert_eq!(
             err(&mut build, "I4 a1 b1 c1 d1"),
@@ -380,8 +380,8 @@ mod tests {
 
     #[test]
     fn the_rules_check_holes_turns_and_own_colour() {
-        let puzzle = Puzzle::new(CubeSpec::new(3, 2).with_rules(true)).unwrap();
-        let mut build = Build::new(&puzzle);
+        let cube = SoloCube::new(CubeSpec::new(3, 2).with_rules(true)).unwrap();
+        let mut build = Build::new(&cube);
         let red = Some(Colour(0));
         let blue = Some(Colour(1));
         assert_eq!(build.to_move(), Some(Colour(0)));
@@ -409,8 +409,8 @@ mod tests {
 
     #[test]
     fn alternating_colours_keep_apart() {
-        let puzzle = Puzzle::new(CubeSpec::new(3, 2).with_alternate(true)).unwrap();
-        let mut build = Build::new(&puzzle);
+        let cube = SoloCube::new(CubeSpec::new(3, 2).with_alternate(true)).unwrap();
+        let mut build = Build::new(&cube);
         let red = Some(Colour(0));
         let a = put(&mut build, red, "I3 a1 b1 c1").unwrap();
         assert_eq!(a.colour, Colour(0));

@@ -1,6 +1,6 @@
 //! A solo-cube hint always extends to a full cube (issue 48 point 4): from random
 //! partial builds the solver calls finishable, placing hint after hint (each checked by
-//! the build like a person's stone) ends in a complete cube that `Puzzle::validate`
+//! the build like a person's stone) ends in a complete cube that `SoloCube::validate`
 //! accepts, and the solver never calls a build it could finish hopeless.
 
 use std::time::{Duration, Instant};
@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rumis::puzzle::{Build, CubeSpec, Decision, Hint, Piece, Puzzle, Solution};
+use rumis::solo::{Build, CubeSpec, Decision, Hint, Piece, SoloCube, Solution};
 use rumis::Colour;
 
 /// A search that runs out of this is a test failure, not a slow answer.
@@ -21,13 +21,13 @@ fn stop_after(bound: Duration) -> impl FnMut() -> bool {
 
 /// A random legal stone on the build (any colour that may place it), if there is one.
 fn random_stone(build: &Build, rng: &mut ChaCha8Rng) -> Option<Piece> {
-    let puzzle = build.puzzle();
-    let mut order: Vec<usize> = (0..puzzle.placements().len()).collect();
+    let cube = build.cube();
+    let mut order: Vec<usize> = (0..cube.placements().len()).collect();
     order.shuffle(rng);
-    let colours = puzzle.spec().colours;
+    let colours = cube.spec().colours;
     order.into_iter().find_map(|i| {
-        let p = &puzzle.placements()[i];
-        let cells = puzzle.cells_of(p.mask);
+        let p = &cube.placements()[i];
+        let cells = cube.cells_of(p.mask);
         let colour = Colour(rng.gen_range(0..colours));
         build
             .check(Some(colour), p.stone, &cells)
@@ -40,47 +40,47 @@ fn place(build: &mut Build, piece: &Piece) {
     let cells = build.cells(piece);
     let placed = build
         .place(Some(piece.colour), piece.stone, &cells)
-        .unwrap_or_else(|e| panic!("{}: {piece:?} refused: {e}", build.puzzle().spec()));
+        .unwrap_or_else(|e| panic!("{}: {piece:?} refused: {e}", build.cube().spec()));
     assert_eq!(placed, *piece);
 }
 
 /// Random partial builds the solver finishes: random legal stones, and prefixes of
 /// the completions it finds for them.
-fn finishable_builds(puzzle: &Puzzle, rng: &mut ChaCha8Rng, count: usize) -> Vec<Vec<Piece>> {
+fn finishable_builds(cube: &SoloCube, rng: &mut ChaCha8Rng, count: usize) -> Vec<Vec<Piece>> {
     let mut out = Vec::new();
     let mut tries = 0;
     while out.len() < count && tries < count * 20 {
         tries += 1;
-        let mut build = Build::new(puzzle);
-        let stones = rng.gen_range(0..=puzzle.volume() / 6);
+        let mut build = Build::new(cube);
+        let stones = rng.gen_range(0..=cube.volume() / 6);
         for _ in 0..stones {
             match random_stone(&build, rng) {
                 Some(piece) => place(&mut build, &piece),
                 None => break,
             }
         }
-        match puzzle.decide_from(build.pieces(), &mut stop_after(BOUND)) {
+        match cube.decide_from(build.pieces(), &mut stop_after(BOUND)) {
             Decision::Solved(solution) => {
-                assert_eq!(puzzle.validate(&solution), Ok(()));
+                assert_eq!(cube.validate(&solution), Ok(()));
                 out.push(build.pieces().to_vec());
                 let cut = rng.gen_range(build.pieces().len()..solution.pieces.len());
                 out.push(solution.pieces[..cut].to_vec());
             }
             Decision::NoSolution => {}
-            Decision::Stopped => panic!("{}: undecided within {BOUND:?}", puzzle.spec()),
+            Decision::Stopped => panic!("{}: undecided within {BOUND:?}", cube.spec()),
         }
     }
     assert!(
         !out.is_empty(),
         "{}: no finishable build found",
-        puzzle.spec()
+        cube.spec()
     );
     out
 }
 
 /// Follows hints from `start` to the full cube.
-fn follow_hints(puzzle: &Puzzle, start: &[Piece]) {
-    let mut build = Build::new(puzzle);
+fn follow_hints(cube: &SoloCube, start: &[Piece]) {
+    let mut build = Build::new(cube);
     for piece in start {
         place(&mut build, piece);
     }
@@ -90,17 +90,17 @@ fn follow_hints(puzzle: &Puzzle, start: &[Piece]) {
             Hint::Place(piece) => place(&mut build, &piece),
             other => panic!(
                 "{} after {} stones and {steps} hints: {other:?}",
-                puzzle.spec(),
+                cube.spec(),
                 build.pieces().len()
             ),
         }
         steps += 1;
-        assert!(steps <= puzzle.volume(), "hints do not end");
+        assert!(steps <= cube.volume(), "hints do not end");
     }
     let cube = Solution {
         pieces: build.pieces().to_vec(),
     };
-    assert_eq!(puzzle.validate(&cube), Ok(()), "{}", puzzle.spec());
+    assert_eq!(cube.validate(&cube), Ok(()), "{}", cube.spec());
     assert_eq!(
         build.hint_until(&mut || false),
         Hint::Hopeless,
@@ -131,18 +131,18 @@ fn hints_always_extend_to_a_full_cube() {
     let mut followed = 0;
     for spec in specs() {
         let name = spec.to_string();
-        let Ok(puzzle) = Puzzle::new(spec) else {
+        let Ok(cube) = SoloCube::new(spec) else {
             continue; // refused with its reason: no build at all
         };
-        if puzzle.solve().is_none() {
+        if cube.solve().is_none() {
             // No full cube (two colours alternating): no build is finishable, and
             // the hint says so from the empty cube.
-            assert_eq!(Build::new(&puzzle).hint(), None, "{name}");
+            assert_eq!(Build::new(&cube).hint(), None, "{name}");
             continue;
         }
-        let count = if puzzle.edge() == 3 { 6 } else { 2 };
-        for start in finishable_builds(&puzzle, &mut rng, count) {
-            follow_hints(&puzzle, &start);
+        let count = if cube.edge() == 3 { 6 } else { 2 };
+        for start in finishable_builds(&cube, &mut rng, count) {
+            follow_hints(&cube, &start);
             followed += 1;
         }
     }

@@ -1,13 +1,13 @@
-//! The exact-cover search over a puzzle: find one solution, or count them all.
+//! The exact-cover search over a cube: find one solution, or count them all.
 
 use std::collections::HashMap;
 
 use super::dlx::Dlx;
 use super::turns::{Decision, Turns};
-use super::{order, symmetry, Piece, Puzzle, Solution};
+use super::{order, symmetry, Piece, SoloCube, Solution};
 use crate::colour::Colour;
 
-/// Solutions counted: every filled cube as placed, and one per orbit of the puzzle's
+/// Solutions counted: every filled cube as placed, and one per orbit of the cube's
 /// symmetries (PD7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -25,7 +25,7 @@ pub struct Progress {
 
 /// One search: the links, the rows (kind, placement) and what is placed.
 struct Search<'a> {
-    puzzle: &'a Puzzle,
+    cube: &'a SoloCube,
     dlx: Dlx,
     /// Per row id: (kind, placement).
     rows: Vec<(u32, u32)>,
@@ -72,24 +72,24 @@ enum Flow {
 impl<'a> Search<'a> {
     /// Sets up the links with `prefix` already placed; `None` if the prefix does not fit
     /// (overlaps, or uses a stone more often than there are copies).
-    fn new(puzzle: &'a Puzzle, prefix: &[Piece]) -> Option<Search<'a>> {
-        let volume = puzzle.volume();
-        let capacities: Vec<u32> = puzzle.kinds.iter().map(|k| k.capacity).collect();
+    fn new(cube: &'a SoloCube, prefix: &[Piece]) -> Option<Search<'a>> {
+        let volume = cube.volume();
+        let capacities: Vec<u32> = cube.kinds.iter().map(|k| k.capacity).collect();
         let mut dlx = Dlx::new(volume, &capacities);
         let mut rows = Vec::new();
         let mut first = Vec::new();
         let mut index: HashMap<(u32, u32), u32> = HashMap::new();
         let mut items = Vec::with_capacity(5);
         // Larger stones first: the small ones are kept to fill the last gaps.
-        let mut order: Vec<usize> = (0..puzzle.kinds.len()).collect();
-        order.sort_by_key(|&k| std::cmp::Reverse(puzzle.kinds[k].stone.size()));
+        let mut order: Vec<usize> = (0..cube.kinds.len()).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse(cube.kinds[k].stone.size()));
         let mut copies_by_size = [0u32; 5];
-        for kind in &puzzle.kinds {
+        for kind in &cube.kinds {
             copies_by_size[kind.stone.size()] += kind.capacity;
         }
         for k in order {
-            let kind = &puzzle.kinds[k];
-            for (p, placement) in puzzle.placements().iter().enumerate() {
+            let kind = &cube.kinds[k];
+            for (p, placement) in cube.placements().iter().enumerate() {
                 if placement.stone != kind.stone {
                     continue;
                 }
@@ -103,16 +103,16 @@ impl<'a> Search<'a> {
             }
         }
         let mut search = Search {
-            puzzle,
+            cube,
             dlx,
             rows,
             first,
             prefix: prefix.to_vec(),
             chosen: Vec::new(),
-            colour_cells: vec![0; puzzle.spec().colours as usize],
+            colour_cells: vec![0; cube.spec().colours as usize],
             filled: 0,
             hidden: Vec::new(),
-            per_colour: vec![0; puzzle.spec().colours as usize],
+            per_colour: vec![0; cube.spec().colours as usize],
             colour_symmetry: false,
             cell_symmetry: false,
             levels: [(0, 1); 2],
@@ -124,8 +124,8 @@ impl<'a> Search<'a> {
         let mut filled = 0u128;
         let mut used = vec![0u32; capacities.len()];
         for piece in prefix {
-            let k = puzzle.kind_of(piece)?;
-            let mask = puzzle.placements().get(piece.placement)?.mask;
+            let k = cube.kind_of(piece)?;
+            let mask = cube.placements().get(piece.placement)?.mask;
             used[k] += 1;
             if filled & mask != 0 || used[k] > capacities[k] {
                 return None;
@@ -140,9 +140,9 @@ impl<'a> Search<'a> {
             search.empty -= piece.stone.size();
         }
         search.filled = filled;
-        if puzzle.spec().alternate {
+        if cube.spec().alternate {
             for piece in prefix {
-                let p = &puzzle.placements()[piece.placement];
+                let p = &cube.placements()[piece.placement];
                 search.forward_check(piece.colour, p.around);
             }
         }
@@ -161,7 +161,7 @@ impl<'a> Search<'a> {
             while node != header {
                 let next = self.dlx.down(node);
                 let (k, _) = self.rows[self.dlx.row_of(node) as usize];
-                if self.puzzle.kinds[k as usize].colour == Some(colour) {
+                if self.cube.kinds[k as usize].colour == Some(colour) {
                     self.dlx.hide_row(node);
                     self.hidden.push(node);
                 }
@@ -187,7 +187,7 @@ impl<'a> Search<'a> {
             return false;
         }
         let (k, _) = self.rows[row as usize];
-        let Some(c) = self.puzzle.kinds[k as usize].colour else {
+        let Some(c) = self.cube.kinds[k as usize].colour else {
             return false;
         };
         let lowest_unused = self.per_colour.iter().position(|&n| n == 0);
@@ -197,14 +197,12 @@ impl<'a> Search<'a> {
     /// A row may be taken (beyond the exact cover): alternating colours forbid a stone
     /// that touches its own colour (PD5).
     fn allowed(&self, row: u32) -> bool {
-        if !self.puzzle.spec().alternate {
+        if !self.cube.spec().alternate {
             return true;
         }
         let (k, p) = self.rows[row as usize];
-        let colour = self.puzzle.kinds[k as usize]
-            .colour
-            .expect("colours matter");
-        self.puzzle.placements()[p as usize].around & self.colour_cells[colour.index()] == 0
+        let colour = self.cube.kinds[k as usize].colour.expect("colours matter");
+        self.cube.placements()[p as usize].around & self.colour_cells[colour.index()] == 0
     }
 
     /// Whether the stones left can add up to the empty cells at all (stones have 2 to 4
@@ -224,16 +222,16 @@ impl<'a> Search<'a> {
         self.dlx.select(node);
         self.chosen.push(row);
         let (k, p) = self.rows[row as usize];
-        let size = self.puzzle.kinds[k as usize].stone.size();
-        let placement = &self.puzzle.placements()[p as usize];
+        let size = self.cube.kinds[k as usize].stone.size();
+        let placement = &self.cube.placements()[p as usize];
         self.copies_by_size[size] -= 1;
         self.empty -= size;
         self.filled |= placement.mask;
         let mut hidden = 0;
-        if let Some(c) = self.puzzle.kinds[k as usize].colour {
+        if let Some(c) = self.cube.kinds[k as usize].colour {
             self.colour_cells[c.index()] |= placement.mask;
             self.per_colour[c.index()] += 1;
-            if self.puzzle.spec().alternate {
+            if self.cube.spec().alternate {
                 hidden = self.forward_check(c, placement.around);
             }
         }
@@ -243,12 +241,12 @@ impl<'a> Search<'a> {
     fn give_back(&mut self, row: u32, node: u32, hidden: usize) {
         self.unhide(hidden);
         let (k, p) = self.rows[row as usize];
-        let size = self.puzzle.kinds[k as usize].stone.size();
-        let mask = self.puzzle.placements()[p as usize].mask;
+        let size = self.cube.kinds[k as usize].stone.size();
+        let mask = self.cube.placements()[p as usize].mask;
         self.copies_by_size[size] += 1;
         self.empty += size;
         self.filled &= !mask;
-        if let Some(c) = self.puzzle.kinds[k as usize].colour {
+        if let Some(c) = self.cube.kinds[k as usize].colour {
             self.colour_cells[c.index()] &= !mask;
             self.per_colour[c.index()] -= 1;
         }
@@ -262,10 +260,10 @@ impl<'a> Search<'a> {
         let mut pieces = self.prefix.clone();
         for &row in &self.chosen {
             let (k, p) = self.rows[row as usize];
-            let kind = self.puzzle.kinds[k as usize];
+            let kind = self.cube.kinds[k as usize];
             // The capacity (one copy per colour) leaves a colour free.
             let colour = kind.colour.unwrap_or_else(|| {
-                (0..self.puzzle.spec().colours)
+                (0..self.cube.spec().colours)
                     .map(Colour)
                     .find(|&c| {
                         !pieces
@@ -313,10 +311,10 @@ impl<'a> Search<'a> {
         // there is the smallest of its images (PD7's symmetries map solutions to
         // solutions; the colours are untouched).
         let keep_cell: Vec<&super::Symmetry> = if depth == 0 && self.cell_symmetry {
-            let e = self.puzzle.edge();
+            let e = self.cube.edge();
             let cell = self.dlx.item_of_header(header);
             let at = [cell % e, cell / e % e, cell / (e * e)];
-            self.puzzle
+            self.cube
                 .symmetries()
                 .iter()
                 .filter(|g| g.apply(e, at) == at)
@@ -359,7 +357,7 @@ impl<'a> Search<'a> {
     }
 }
 
-impl Puzzle {
+impl SoloCube {
     /// The kind a piece belongs to.
     fn kind_of(&self, piece: &Piece) -> Option<usize> {
         self.kinds
@@ -391,13 +389,13 @@ impl Puzzle {
         }
     }
 
-    /// Decides the puzzle: a solution, or the proof by exhausted search that there is
+    /// Decides the cube: a solution, or the proof by exhausted search that there is
     /// none; `stop` is asked now and then whether to give up (then [`Decision::Stopped`]).
     pub fn decide(&self, stop: &mut dyn FnMut() -> bool) -> Decision {
         self.decide_from(&[], stop)
     }
 
-    /// [`Puzzle::decide`] from a build in progress (`placed`, in its order).
+    /// [`SoloCube::decide`] from a build in progress (`placed`, in its order).
     pub fn decide_from(&self, placed: &[Piece], stop: &mut dyn FnMut() -> bool) -> Decision {
         if self.spec().rules {
             // PD3, PD4: searched in build order, R3 and R7 checked at every stone.
@@ -450,7 +448,7 @@ impl Puzzle {
         counts
     }
 
-    /// Calls `visit` with every solution (progress as in [`Puzzle::count`]).
+    /// Calls `visit` with every solution (progress as in [`SoloCube::count`]).
     pub fn each_solution(
         &self,
         visit: &mut dyn FnMut(&Solution),
@@ -483,9 +481,9 @@ mod tests {
 
     #[test]
     fn soma_has_240_solutions_up_to_symmetry_and_11520_as_placed() {
-        let puzzle = Puzzle::new(soma()).unwrap();
+        let cube = SoloCube::new(soma()).unwrap();
         let mut last = 0.0;
-        let counts = puzzle.count(&mut |p| {
+        let counts = cube.count(&mut |p| {
             assert!(p.fraction >= last - 1e-9 && p.fraction <= 1.0 + 1e-9);
             last = p.fraction;
         });
@@ -503,8 +501,8 @@ mod tests {
     /// solution has one, and up stays up, so 8 symmetries remain (11,520 / 8 = 1,440).
     #[test]
     fn soma_under_the_rules_every_solution_can_be_built() {
-        let puzzle = Puzzle::new(soma().with_rules(true)).unwrap();
-        let counts = puzzle.count(&mut |_| {});
+        let cube = SoloCube::new(soma().with_rules(true)).unwrap();
+        let counts = cube.count(&mut |_| {});
         assert_eq!(
             counts,
             Counts {
@@ -518,13 +516,13 @@ mod tests {
     /// limit how often it is used); with them every colour's stone is its own kind.
     #[test]
     fn colours_tell_stones_apart_only_under_an_option() {
-        let plain = Puzzle::new(CubeSpec::new(4, 2)).unwrap();
+        let plain = SoloCube::new(CubeSpec::new(4, 2)).unwrap();
         assert_eq!(plain.kinds.len(), 11);
         assert!(plain
             .kinds
             .iter()
             .all(|k| k.capacity == 2 && k.colour.is_none()));
-        let alternate = Puzzle::new(CubeSpec::new(4, 2).with_alternate(true)).unwrap();
+        let alternate = SoloCube::new(CubeSpec::new(4, 2).with_alternate(true)).unwrap();
         assert_eq!(alternate.kinds.len(), 22);
         assert!(alternate
             .kinds
@@ -534,15 +532,15 @@ mod tests {
 
     #[test]
     fn every_soma_solution_is_valid_and_distinct() {
-        let puzzle = Puzzle::new(soma()).unwrap();
+        let cube = SoloCube::new(soma()).unwrap();
         let mut seen = std::collections::HashSet::new();
-        puzzle.each_solution(
+        cube.each_solution(
             &mut |s| {
-                assert_eq!(puzzle.validate(s), Ok(()));
+                assert_eq!(cube.validate(s), Ok(()));
                 let mut masks: Vec<u128> = s
                     .pieces
                     .iter()
-                    .map(|p| puzzle.placements()[p.placement].mask)
+                    .map(|p| cube.placements()[p.placement].mask)
                     .collect();
                 masks.sort();
                 assert!(seen.insert(masks), "a solution found twice");
@@ -554,23 +552,23 @@ mod tests {
 
     #[test]
     fn a_cube_of_two_colours_is_solved_and_valid() {
-        let puzzle = Puzzle::new(CubeSpec::new(4, 2)).unwrap();
-        let solution = puzzle.solve().unwrap();
-        assert_eq!(puzzle.validate(&solution), Ok(()));
+        let cube = SoloCube::new(CubeSpec::new(4, 2)).unwrap();
+        let solution = cube.solve().unwrap();
+        assert_eq!(cube.validate(&solution), Ok(()));
         let cubes: usize = solution.pieces.iter().map(|p| p.stone.size()).sum();
         assert_eq!(cubes, 64);
     }
 
     #[test]
     fn a_partial_build_is_kept_or_found_hopeless() {
-        let puzzle = Puzzle::new(soma()).unwrap();
-        let solution = puzzle.solve().unwrap();
+        let cube = SoloCube::new(soma()).unwrap();
+        let solution = cube.solve().unwrap();
         let kept = &solution.pieces[..3];
-        let completed = puzzle.complete(kept).unwrap();
+        let completed = cube.complete(kept).unwrap();
         assert_eq!(&completed.pieces[..3], kept);
-        assert_eq!(puzzle.validate(&completed), Ok(()));
+        assert_eq!(cube.validate(&completed), Ok(()));
         // Whether a first stone can be completed agrees with the list of all solutions.
-        let t = puzzle
+        let t = cube
             .placements()
             .iter()
             .position(|p| p.stone == Stone::T4)
@@ -580,35 +578,35 @@ mod tests {
             stone: Stone::T4,
             placement: t,
         };
-        let direct = puzzle.complete(&[piece]).is_some();
+        let direct = cube.complete(&[piece]).is_some();
         let mut brute = false;
-        puzzle.each_solution(
+        cube.each_solution(
             &mut |s| brute |= s.pieces.iter().any(|p| p.placement == t),
             &mut |_, _| {},
         );
         assert_eq!(direct, brute);
         // Two stones on one cell: no completion.
         let first = solution.pieces[0];
-        let clash = puzzle
+        let clash = cube
             .placements()
             .iter()
             .position(|p| {
-                p.stone != first.stone && p.mask & puzzle.placements()[first.placement].mask != 0
+                p.stone != first.stone && p.mask & cube.placements()[first.placement].mask != 0
             })
             .unwrap();
         let overlap = Piece {
             colour: Colour(0),
-            stone: puzzle.placements()[clash].stone,
+            stone: cube.placements()[clash].stone,
             placement: clash,
         };
-        assert_eq!(puzzle.complete(&[first, overlap]), None);
+        assert_eq!(cube.complete(&[first, overlap]), None);
     }
 
     #[test]
     fn alternating_colours_keep_each_colour_apart() {
-        let puzzle = Puzzle::new(CubeSpec::new(3, 3).with_alternate(true)).unwrap();
-        let solution = puzzle.solve().unwrap();
-        assert_eq!(puzzle.validate(&solution), Ok(()));
+        let cube = SoloCube::new(CubeSpec::new(3, 3).with_alternate(true)).unwrap();
+        let solution = cube.solve().unwrap();
+        assert_eq!(cube.validate(&solution), Ok(()));
     }
 
     /// The 4-cube with two colours alternating has no solution; this confirms it
@@ -616,9 +614,9 @@ mod tests {
     #[test]
     #[ignore = "long run: RUMI_LONG=1 scripts/test"]
     fn long_two_colours_alternating_on_the_4_cube_without_symmetries() {
-        let puzzle = Puzzle::new(CubeSpec::new(4, 2).with_alternate(true)).unwrap();
-        assert_eq!(puzzle.decide(&mut || false), Decision::NoSolution);
-        let mut search = Search::new(&puzzle, &[]).unwrap();
+        let cube = SoloCube::new(CubeSpec::new(4, 2).with_alternate(true)).unwrap();
+        assert_eq!(cube.decide(&mut || false), Decision::NoSolution);
+        let mut search = Search::new(&cube, &[]).unwrap();
         assert!(!search.colour_symmetry && !search.cell_symmetry);
         let mut found = false;
         search.run(
@@ -636,9 +634,9 @@ mod tests {
     #[test]
     fn under_the_rules_a_build_order_is_found() {
         for colours in [1, 2] {
-            let puzzle = Puzzle::new(CubeSpec::new(3, colours).with_rules(true)).unwrap();
-            let solution = puzzle.solve().unwrap();
-            assert_eq!(puzzle.validate(&solution), Ok(()), "{colours} colours");
+            let cube = SoloCube::new(CubeSpec::new(3, colours).with_rules(true)).unwrap();
+            let solution = cube.solve().unwrap();
+            assert_eq!(cube.validate(&solution), Ok(()), "{colours} colours");
         }
     }
 }

@@ -1,13 +1,14 @@
-//! `rumi puzzle cube`: the solo cube puzzles of Rumis (Ruling R12).
+//! `rumi solo`: the solo cube of Rumis (Ruling R12). (`rumi puzzle`, its old name,
+//! still works.)
 //!
 //! ```text
-//! rumi puzzle cube --edge 3 --colours 1 --leave-out D2,I3,O4,I4 --count   # Soma: 240 / 11,520
-//! rumi puzzle cube --edge 4 --colours 2 --solve
-//! rumi puzzle cube --edge 3 --colours 2 --rules                             # build it yourself
+//! rumi solo cube --edge 3 --colours 1 --leave-out D2,I3,O4,I4 --count   # Soma: 240 / 11,520
+//! rumi solo cube --edge 4 --colours 2 --solve
+//! rumi solo cube --edge 3 --colours 2 --rules                             # build it yourself
 //! ```
 //!
 //! `--solve` draws one solution level by level, `--count` counts every solution (as
-//! placed and up to the puzzle's symmetries) with a progress bar; without either, the
+//! placed and up to the cube's symmetries) with a progress bar; without either, the
 //! player builds the cube stone by stone ([`Session::run`] reads any `BufRead` and
 //! writes any `Write`, so a session can be scripted and tested).
 
@@ -18,13 +19,13 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rumis::notation::parse_move;
-use rumis::puzzle::{Build, CubeSpec, Decision, Hint, Piece, Puzzle, PuzzleError};
+use rumis::solo::{Build, CubeSpec, Decision, Hint, Piece, SoloCube, SoloCubeError};
 use rumis::{Colour, Stone};
 
 use crate::rumis_cli::draw::Paint;
 
 #[derive(Subcommand)]
-pub enum PuzzleCommand {
+pub enum SoloCommand {
     /// Build a full cube of edge 3, 4 or 5 from the stones of one or more colours (R12).
     Cube(CubeArgs),
     /// Decide every solo cube (edges 3-5, colours 1-4, with and without --rules and
@@ -71,10 +72,10 @@ pub struct CubeArgs {
     solve: bool,
 }
 
-pub fn run(command: PuzzleCommand) -> anyhow::Result<()> {
+pub fn run(command: SoloCommand) -> anyhow::Result<()> {
     match command {
-        PuzzleCommand::Cube(args) => cube(args),
-        PuzzleCommand::Table(args) => table(args),
+        SoloCommand::Cube(args) => cube(args),
+        SoloCommand::Table(args) => table(args),
     }
 }
 
@@ -88,12 +89,12 @@ pub struct Row {
 
 /// The answer for one combination.
 pub enum Answer {
-    /// A solution, checked by `Puzzle::validate`, with its number of stones.
+    /// A solution, checked by `SoloCube::validate`, with its number of stones.
     Solved(usize),
     /// No solution: the search was exhausted.
     Exhausted,
-    /// No solution, for a reason given when the puzzle is set up (PD1, PD5, PD6).
-    Refused(PuzzleError),
+    /// No solution, for a reason given when the cube is set up (PD1, PD5, PD6).
+    Refused(SoloCubeError),
     /// The time ran out first.
     Undecided,
 }
@@ -101,13 +102,13 @@ pub enum Answer {
 /// Sets up and decides one combination within `limit` seconds.
 pub fn decide_row(spec: CubeSpec, limit: f64) -> anyhow::Result<Row> {
     let start = Instant::now();
-    let answer = match Puzzle::new(spec.clone()) {
+    let answer = match SoloCube::new(spec.clone()) {
         Err(reason) => Answer::Refused(reason),
-        Ok(puzzle) => {
+        Ok(cube) => {
             let mut stop = || start.elapsed().as_secs_f64() > limit;
-            match puzzle.decide(&mut stop) {
+            match cube.decide(&mut stop) {
                 Decision::Solved(solution) => {
-                    if let Err(why) = puzzle.validate(&solution) {
+                    if let Err(why) = cube.validate(&solution) {
                         bail!("the solver's solution for {spec} is wrong: {why}");
                     }
                     Answer::Solved(solution.pieces.len())
@@ -125,13 +126,13 @@ pub fn decide_row(spec: CubeSpec, limit: f64) -> anyhow::Result<Row> {
 }
 
 /// The reason for a refusal, short enough for a table cell.
-fn short_reason(reason: &PuzzleError) -> String {
+fn short_reason(reason: &SoloCubeError) -> String {
     match reason {
-        PuzzleError::TooFewCubes {
+        SoloCubeError::TooFewCubes {
             volume, available, ..
         } => format!("{volume} cells, only {available} cubes (PD1)"),
-        PuzzleError::AlternateOneColour => "one colour cannot alternate (PD5)".to_string(),
-        PuzzleError::RulesWithAlternate { min_stones, .. } => {
+        SoloCubeError::AlternateOneColour => "one colour cannot alternate (PD5)".to_string(),
+        SoloCubeError::RulesWithAlternate { min_stones, .. } => {
             format!("≥ {min_stones} stones, so a colour places two: R7 against PD5 (PD6)")
         }
         other => other.to_string(),
@@ -223,39 +224,39 @@ fn spec(args: &CubeArgs) -> anyhow::Result<CubeSpec> {
 }
 
 fn cube(args: CubeArgs) -> anyhow::Result<()> {
-    let puzzle = Puzzle::new(spec(&args)?)?;
+    let cube = SoloCube::new(spec(&args)?)?;
     let stdout = std::io::stdout();
     let paint = Paint {
         ansi: stdout.is_terminal(),
     };
     let mut out = stdout.lock();
     if args.count {
-        count(&puzzle, &mut out)
+        count(&cube, &mut out)
     } else if args.solve {
-        solve(&puzzle, paint, &mut out)
+        solve(&cube, paint, &mut out)
     } else {
         let stdin = std::io::stdin();
-        let mut session = Session::new(&puzzle, paint).with_echo(!stdin.is_terminal());
+        let mut session = Session::new(&cube, paint).with_echo(!stdin.is_terminal());
         session.run(stdin.lock(), &mut out)?;
         Ok(())
     }
 }
 
-fn solve(puzzle: &Puzzle, paint: Paint, out: &mut impl Write) -> anyhow::Result<()> {
-    writeln!(out, "cube puzzle: {}", puzzle.spec())?;
+fn solve(cube: &SoloCube, paint: Paint, out: &mut impl Write) -> anyhow::Result<()> {
+    writeln!(out, "cube puzzle: {}", cube.spec())?;
     let start = Instant::now();
-    let found = puzzle.solve();
+    let found = cube.solve();
     let took = start.elapsed();
     match found {
         Some(solution) => {
-            debug_assert_eq!(puzzle.validate(&solution), Ok(()));
+            debug_assert_eq!(cube.validate(&solution), Ok(()));
             writeln!(
                 out,
                 "solution ({} stones, found in {:.3} s):",
                 solution.pieces.len(),
                 took.as_secs_f64()
             )?;
-            write!(out, "{}", draw(puzzle, &solution.pieces, paint))?;
+            write!(out, "{}", draw(cube, &solution.pieces, paint))?;
         }
         None => writeln!(
             out,
@@ -266,21 +267,21 @@ fn solve(puzzle: &Puzzle, paint: Paint, out: &mut impl Write) -> anyhow::Result<
     Ok(())
 }
 
-fn count(puzzle: &Puzzle, out: &mut impl Write) -> anyhow::Result<()> {
-    writeln!(out, "cube puzzle: {}", puzzle.spec())?;
+fn count(cube: &SoloCube, out: &mut impl Write) -> anyhow::Result<()> {
+    writeln!(out, "cube puzzle: {}", cube.spec())?;
     const STEPS: u64 = 10_000;
     let bar = ProgressBar::new(STEPS).with_style(
         ProgressStyle::with_template("{bar:40} {percent:>3}% {msg}, about {eta} left")
             .expect("valid template"),
     );
     let start = Instant::now();
-    let counts = puzzle.count(&mut |p| {
+    let counts = cube.count(&mut |p| {
         bar.set_position((p.fraction * STEPS as f64) as u64);
         bar.set_message(format!("{} solutions", p.as_placed));
     });
     bar.finish_and_clear();
     let took = start.elapsed();
-    let symmetries = puzzle.symmetries().len();
+    let symmetries = cube.symmetries().len();
     writeln!(out, "solutions as placed: {}", counts.as_placed)?;
     writeln!(
         out,
@@ -303,12 +304,12 @@ fn letter(n: usize) -> char {
 
 /// The cube level by level (level 1 at the bottom, drawn first), levels side by side,
 /// each cell the letter of its piece (`.` empty); then a legend of the pieces.
-pub fn draw(puzzle: &Puzzle, pieces: &[Piece], paint: Paint) -> String {
-    let e = puzzle.edge();
-    let mut owner = vec![None; puzzle.volume()];
+pub fn draw(cube: &SoloCube, pieces: &[Piece], paint: Paint) -> String {
+    let e = cube.edge();
+    let mut owner = vec![None; cube.volume()];
     for (n, piece) in pieces.iter().enumerate() {
-        for cell in puzzle.cells_of(puzzle.placements()[piece.placement].mask) {
-            if let Some(i) = puzzle.cell_index(cell) {
+        for cell in cube.cells_of(cube.placements()[piece.placement].mask) {
+            if let Some(i) = cube.cell_index(cell) {
                 owner[i] = Some(n);
             }
         }
@@ -349,16 +350,16 @@ pub fn draw(puzzle: &Puzzle, pieces: &[Piece], paint: Paint) -> String {
         out.push_str(&format!(
             "  {} {}\n",
             paint.colour(piece.colour, &letter(n).to_string()),
-            describe(puzzle, piece)
+            describe(cube, piece)
         ));
     }
     out
 }
 
 /// `red L4 a1:1 b1:1 c1:1 a2:1`: the piece in the move notation, with its colour.
-fn describe(puzzle: &Puzzle, piece: &Piece) -> String {
-    let cells: Vec<String> = puzzle
-        .cells_of(puzzle.placements()[piece.placement].mask)
+fn describe(cube: &SoloCube, piece: &Piece) -> String {
+    let cells: Vec<String> = cube
+        .cells_of(cube.placements()[piece.placement].mask)
         .iter()
         .map(|c| c.to_string())
         .collect();
@@ -398,9 +399,9 @@ pub struct Session<'a> {
 }
 
 impl<'a> Session<'a> {
-    pub fn new(puzzle: &'a Puzzle, paint: Paint) -> Session<'a> {
+    pub fn new(cube: &'a SoloCube, paint: Paint) -> Session<'a> {
         Session {
-            build: Build::new(puzzle),
+            build: Build::new(cube),
             paint,
             echo: false,
         }
@@ -420,12 +421,12 @@ impl<'a> Session<'a> {
     }
 
     pub fn run(&mut self, input: impl BufRead, out: &mut impl Write) -> anyhow::Result<Ending> {
-        let puzzle = self.build.puzzle();
-        writeln!(out, "cube puzzle: {}", puzzle.spec())?;
+        let cube = self.build.cube();
+        writeln!(out, "cube puzzle: {}", cube.spec())?;
         writeln!(
             out,
             "fill all {} cells; `help` lists the commands",
-            puzzle.volume()
+            cube.volume()
         )?;
         write!(out, "{}", self.prompt())?;
         out.flush()?;
@@ -462,12 +463,12 @@ impl<'a> Session<'a> {
     }
 
     fn command(&mut self, command: &str, out: &mut impl Write) -> anyhow::Result<()> {
-        let puzzle = self.build.puzzle();
+        let cube = self.build.cube();
         match command {
             "help" => write!(out, "{HELP}")?,
-            "board" => write!(out, "{}", draw(puzzle, self.build.pieces(), self.paint))?,
+            "board" => write!(out, "{}", draw(cube, self.build.pieces(), self.paint))?,
             "stones" => {
-                for c in 0..puzzle.spec().colours {
+                for c in 0..cube.spec().colours {
                     let colour = Colour(c);
                     let left: Vec<&str> =
                         self.build.left(colour).iter().map(|s| s.code()).collect();
@@ -484,7 +485,7 @@ impl<'a> Session<'a> {
                 }
             }
             "undo" => match self.build.undo() {
-                Some(piece) => writeln!(out, "took back {}", describe(puzzle, &piece))?,
+                Some(piece) => writeln!(out, "took back {}", describe(cube, &piece))?,
                 None => writeln!(out, "nothing to take back")?,
             },
             "hint" => {
@@ -494,7 +495,7 @@ impl<'a> Session<'a> {
                     Hint::Place(piece) => writeln!(
                         out,
                         "the cube can still be completed; try: {}",
-                        describe(puzzle, &piece)
+                        describe(cube, &piece)
                     )?,
                     Hint::Hopeless => writeln!(
                         out,
@@ -508,8 +509,8 @@ impl<'a> Session<'a> {
             }
             _ => match self.place(command) {
                 Ok(piece) => {
-                    writeln!(out, "placed {}", describe(puzzle, &piece))?;
-                    write!(out, "{}", draw(puzzle, self.build.pieces(), self.paint))?;
+                    writeln!(out, "placed {}", describe(cube, &piece))?;
+                    write!(out, "{}", draw(cube, self.build.pieces(), self.paint))?;
                 }
                 Err(reason) => writeln!(out, "not placed: {reason:#}")?,
             },
@@ -527,7 +528,7 @@ impl<'a> Session<'a> {
             .position(|n| n.eq_ignore_ascii_case(first));
         let (colour, text) = match named {
             Some(i) => {
-                let colours = self.build.puzzle().spec().colours;
+                let colours = self.build.cube().spec().colours;
                 if i as u8 >= colours {
                     bail!("there is no colour {first}: this puzzle has {colours} colour(s)");
                 }
@@ -544,15 +545,15 @@ impl<'a> Session<'a> {
 mod tests {
     use super::*;
 
-    fn run(puzzle: &Puzzle, script: &str) -> (Ending, String) {
-        let mut session = Session::new(puzzle, Paint::PLAIN).with_echo(true);
+    fn run(cube: &SoloCube, script: &str) -> (Ending, String) {
+        let mut session = Session::new(cube, Paint::PLAIN).with_echo(true);
         let mut out = Vec::new();
         let ending = session.run(script.as_bytes(), &mut out).unwrap();
         (ending, String::from_utf8(out).unwrap())
     }
 
-    fn soma() -> Puzzle {
-        Puzzle::new(CubeSpec::new(3, 1).leaving_out(&[
+    fn soma() -> SoloCube {
+        SoloCube::new(CubeSpec::new(3, 1).leaving_out(&[
             Stone::Domino,
             Stone::I3,
             Stone::O4,
@@ -563,9 +564,9 @@ mod tests {
 
     #[test]
     fn a_scripted_soma_session_is_solved_from_hints() {
-        let puzzle = soma();
+        let cube = soma();
         // Follow the engine's hints: replay each suggested stone as typed text.
-        let mut build = Build::new(&puzzle);
+        let mut build = Build::new(&cube);
         let mut script = String::from("help\nX9 a1\nI4 a1 b1 c1 a2\n");
         while let Some(hint) = build.hint() {
             let cells = build.cells(&hint);
@@ -577,7 +578,7 @@ mod tests {
                 break;
             }
         }
-        let (ending, out) = run(&puzzle, &script);
+        let (ending, out) = run(&cube, &script);
         assert_eq!(ending, Ending::Solved, "{out}");
         assert!(out.starts_with("cube puzzle: edge 3, 1 colour(s), without D2 I3 O4 I4\n"));
         assert!(out.contains("> X9 a1\nnot placed: unknown stone `X9`"));
@@ -593,17 +594,17 @@ mod tests {
 
     #[test]
     fn a_hopeless_build_is_said_to_be_so_and_undone() {
-        let puzzle = soma();
+        let cube = soma();
         // An L3 standing up in the middle of the bottom: whatever the session answers
         // must agree with a completion search.
         let script = "L3 b2:1 b2:2 c2:1\nhint\nundo\nundo\nboard\nstones\nquit\n";
-        let mut build = Build::new(&puzzle);
+        let mut build = Build::new(&cube);
         let (stone, cells) = build
             .resolve(parse_move("L3 b2:1 b2:2 c2:1").unwrap())
             .unwrap();
         build.place(None, stone, &cells).unwrap();
         let completable = build.completion().is_some();
-        let (ending, out) = run(&puzzle, script);
+        let (ending, out) = run(&cube, script);
         assert_eq!(ending, Ending::Quit);
         assert!(out.contains("placed red L3 b2:1 c2:1 b2:2"), "{out}");
         if completable {
@@ -620,9 +621,9 @@ mod tests {
 
     #[test]
     fn under_the_rules_the_prompt_names_the_colour_to_move() {
-        let puzzle = Puzzle::new(CubeSpec::new(3, 2).with_rules(true)).unwrap();
+        let cube = SoloCube::new(CubeSpec::new(3, 2).with_rules(true)).unwrap();
         let script = "I3 a1:2 b1:2 c1:2\nblue I3 a1 b1 c1\nI3 a1 b1 c1\nyellow D2 a3 b3\nI3 a3 b3 c3\nquit\n";
-        let (_, out) = run(&puzzle, script);
+        let (_, out) = run(&cube, script);
         assert!(out.contains("red > I3 a1:2 b1:2 c1:2\nnot placed: stone would leave a hole under cell a1 level 1 (R3)"));
         assert!(out.contains("not placed: it is red's turn, not blue's"));
         assert!(out.contains("placed red I3 a1:1 b1:1 c1:1"));
@@ -633,9 +634,9 @@ mod tests {
 
     #[test]
     fn a_drawing_shows_every_piece_with_its_letter() {
-        let puzzle = Puzzle::new(CubeSpec::new(4, 2)).unwrap();
-        let solution = puzzle.solve().unwrap();
-        let text = draw(&puzzle, &solution.pieces, Paint::PLAIN);
+        let cube = SoloCube::new(CubeSpec::new(4, 2)).unwrap();
+        let solution = cube.solve().unwrap();
+        let text = draw(&cube, &solution.pieces, Paint::PLAIN);
         assert_eq!(text.lines().count(), 2 + 4 + solution.pieces.len());
         for (n, _) in solution.pieces.iter().enumerate() {
             let cubes = text

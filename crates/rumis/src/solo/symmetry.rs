@@ -1,16 +1,16 @@
 //! The 48 symmetries of the cube (axis permutations with sign changes: 24 rotations and
-//! 24 reflections), and which of them map a puzzle onto itself (PD7).
+//! 24 reflections), and which of them map a cube onto itself (PD7).
 
 use std::collections::HashMap;
 
-use super::{bits, Piece, Puzzle};
+use super::{bits, Piece, SoloCube};
 
 /// A symmetry of the cube: new axis `a` takes old axis `perm[a]`, reversed if `flip[a]`.
 #[derive(Clone, Debug)]
 pub struct Symmetry {
     pub perm: [usize; 3],
     pub flip: [bool; 3],
-    /// Image of every placement of the puzzle.
+    /// Image of every placement of the cube.
     image: Vec<u32>,
 }
 
@@ -57,12 +57,12 @@ fn all_48() -> Vec<([usize; 3], [bool; 3])> {
         .collect()
 }
 
-/// The symmetries that map every placement of the puzzle onto a placement of it (a
+/// The symmetries that map every placement of the cube onto a placement of it (a
 /// reflection turns a screw into the other screw, so it needs both), and under the
 /// placement rules keep up as up (R3 is about gravity).
-pub(crate) fn of_puzzle(puzzle: &Puzzle) -> Vec<Symmetry> {
-    let e = puzzle.edge();
-    let index: HashMap<u128, u32> = puzzle
+pub(crate) fn of_puzzle(cube: &SoloCube) -> Vec<Symmetry> {
+    let e = cube.edge();
+    let index: HashMap<u128, u32> = cube
         .placements()
         .iter()
         .enumerate()
@@ -70,14 +70,14 @@ pub(crate) fn of_puzzle(puzzle: &Puzzle) -> Vec<Symmetry> {
         .collect();
     all_48()
         .into_iter()
-        .filter(|(perm, flip)| !puzzle.spec().rules || (perm[2] == 2 && !flip[2]))
+        .filter(|(perm, flip)| !cube.spec().rules || (perm[2] == 2 && !flip[2]))
         .filter_map(|(perm, flip)| {
             let mut sym = Symmetry {
                 perm,
                 flip,
                 image: Vec::new(),
             };
-            let image = puzzle
+            let image = cube
                 .placements()
                 .iter()
                 .map(|p| {
@@ -95,28 +95,28 @@ pub(crate) fn of_puzzle(puzzle: &Puzzle) -> Vec<Symmetry> {
 }
 
 /// A solution as a value that symmetries act on: (colour if colours matter, cells).
-fn key(puzzle: &Puzzle, pieces: impl Iterator<Item = (u8, usize)>) -> Vec<(u8, u128)> {
+fn key(cube: &SoloCube, pieces: impl Iterator<Item = (u8, usize)>) -> Vec<(u8, u128)> {
     let mut k: Vec<(u8, u128)> = pieces
-        .map(|(c, p)| (c, puzzle.placements()[p].mask))
+        .map(|(c, p)| (c, cube.placements()[p].mask))
         .collect();
     k.sort_unstable();
     k
 }
 
-/// Whether these pieces are the smallest of their orbit under the puzzle's symmetries:
+/// Whether these pieces are the smallest of their orbit under the cube's symmetries:
 /// exactly one solution per orbit is, so counting these counts solutions up to symmetry.
-pub(crate) fn is_canonical(puzzle: &Puzzle, pieces: &[Piece]) -> bool {
+pub(crate) fn is_canonical(cube: &SoloCube, pieces: &[Piece]) -> bool {
     let colour = |p: &Piece| {
-        if puzzle.spec().colours_matter() {
+        if cube.spec().colours_matter() {
             p.colour.0
         } else {
             0
         }
     };
-    let own = key(puzzle, pieces.iter().map(|p| (colour(p), p.placement)));
-    puzzle.symmetries().iter().skip(1).all(|s| {
+    let own = key(cube, pieces.iter().map(|p| (colour(p), p.placement)));
+    cube.symmetries().iter().skip(1).all(|s| {
         let image = key(
-            puzzle,
+            cube,
             pieces.iter().map(|p| (colour(p), s.placement(p.placement))),
         );
         image >= own
@@ -131,16 +131,16 @@ mod tests {
 
     #[test]
     fn the_cube_has_24_rotations_and_24_reflections() {
-        let puzzle = Puzzle::new(CubeSpec::new(3, 1)).unwrap();
-        let syms = puzzle.symmetries();
+        let cube = SoloCube::new(CubeSpec::new(3, 1)).unwrap();
+        let syms = cube.symmetries();
         assert_eq!(syms.len(), 48);
         assert_eq!(syms.iter().filter(|s| s.is_rotation()).count(), 24);
         assert_eq!(syms[0].perm, [0, 1, 2]);
         assert_eq!(syms[0].flip, [false; 3]);
         // A reflection turns screw A into screw B; a rotation keeps every stone.
         for s in syms {
-            for (i, p) in puzzle.placements().iter().enumerate() {
-                let q = &puzzle.placements()[s.placement(i)];
+            for (i, p) in cube.placements().iter().enumerate() {
+                let q = &cube.placements()[s.placement(i)];
                 let mirrored = match p.stone {
                     Stone::ScrewA => Stone::ScrewB,
                     Stone::ScrewB => Stone::ScrewA,
@@ -154,11 +154,11 @@ mod tests {
 
     #[test]
     fn only_the_symmetries_of_the_puzzle_count() {
-        // Without screw B, no reflection maps the puzzle onto itself.
-        let one_screw = Puzzle::new(CubeSpec::new(3, 1).leaving_out(&[Stone::ScrewB])).unwrap();
+        // Without screw B, no reflection maps the cube onto itself.
+        let one_screw = SoloCube::new(CubeSpec::new(3, 1).leaving_out(&[Stone::ScrewB])).unwrap();
         assert_eq!(one_screw.symmetries().len(), 24);
         // Under the rules, up stays up: the 8 symmetries of the square.
-        let rules = Puzzle::new(soma().with_rules(true)).unwrap();
+        let rules = SoloCube::new(soma().with_rules(true)).unwrap();
         assert_eq!(rules.symmetries().len(), 8);
     }
 }

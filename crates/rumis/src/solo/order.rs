@@ -4,11 +4,11 @@
 
 use std::collections::HashSet;
 
-use super::{Piece, Puzzle};
+use super::{Piece, SoloCube};
 
 /// State of the order search over the pieces still to place.
 struct Order<'a> {
-    puzzle: &'a Puzzle,
+    cube: &'a SoloCube,
     rest: &'a [Piece],
     filled: u128,
     colour_cells: Vec<u128>,
@@ -22,13 +22,13 @@ struct Order<'a> {
 
 /// A build order: `prefix` as it stands (already built legally), then all of `rest`.
 /// `None` if there is none (or more than 64 pieces remain, which no cube needs).
-pub(crate) fn build_order(puzzle: &Puzzle, prefix: &[Piece], rest: &[Piece]) -> Option<Vec<Piece>> {
+pub(crate) fn build_order(cube: &SoloCube, prefix: &[Piece], rest: &[Piece]) -> Option<Vec<Piece>> {
     if rest.len() > 64 {
         return None;
     }
-    let colours = puzzle.spec().colours as usize;
+    let colours = cube.spec().colours as usize;
     let mut state = Order {
-        puzzle,
+        cube,
         rest,
         filled: 0,
         colour_cells: vec![0; colours],
@@ -50,7 +50,7 @@ pub(crate) fn build_order(puzzle: &Puzzle, prefix: &[Piece], rest: &[Piece]) -> 
 
 impl Order<'_> {
     fn mask(&self, piece: &Piece) -> u128 {
-        self.puzzle.placements()[piece.placement].mask
+        self.cube.placements()[piece.placement].mask
     }
 
     fn put(&mut self, piece: &Piece) {
@@ -71,7 +71,7 @@ impl Order<'_> {
 
     /// R3 and R7 for the next stone, `piece`.
     fn fits(&self, piece: &Piece) -> bool {
-        let p = &self.puzzle.placements()[piece.placement];
+        let p = &self.cube.placements()[piece.placement];
         let c = piece.colour.index();
         p.below & !self.filled == 0 && (self.placed[c] == 0 || p.around & self.colour_cells[c] != 0)
     }
@@ -110,57 +110,57 @@ mod tests {
     use crate::{Colour, Stone};
 
     /// The cells of a placement, as (x, y, z) triples.
-    fn find(puzzle: &Puzzle, stone: Stone, cells: &[[u8; 3]]) -> usize {
+    fn find(cube: &SoloCube, stone: Stone, cells: &[[u8; 3]]) -> usize {
         let mask = cells.iter().fold(0u128, |m, &[x, y, z]| {
-            m | 1 << puzzle.cell_index(crate::Cell { x, y, z }).expect("inside")
+            m | 1 << cube.cell_index(crate::Cell { x, y, z }).expect("inside")
         });
-        let p = puzzle.placement_of(mask).expect("a placement");
-        assert_eq!(puzzle.placements()[p].stone, stone);
+        let p = cube.placement_of(mask).expect("a placement");
+        assert_eq!(cube.placements()[p].stone, stone);
         p
     }
 
     #[test]
     fn a_stone_over_a_hole_or_away_from_its_colour_has_no_order() {
-        let puzzle = Puzzle::new(CubeSpec::new(3, 2).with_rules(true)).unwrap();
+        let cube = SoloCube::new(CubeSpec::new(3, 2).with_rules(true)).unwrap();
         let red = Colour(0);
         let blue = Colour(1);
         let bottom = Piece {
             colour: red,
             stone: Stone::I3,
-            placement: find(&puzzle, Stone::I3, &[[0, 0, 0], [1, 0, 0], [2, 0, 0]]),
+            placement: find(&cube, Stone::I3, &[[0, 0, 0], [1, 0, 0], [2, 0, 0]]),
         };
         let above = Piece {
             colour: blue,
             stone: Stone::I3,
-            placement: find(&puzzle, Stone::I3, &[[0, 0, 1], [1, 0, 1], [2, 0, 1]]),
+            placement: find(&cube, Stone::I3, &[[0, 0, 1], [1, 0, 1], [2, 0, 1]]),
         };
         // Red below, blue on top: the order red, blue works; blue alone in the air not.
-        assert!(build_order(&puzzle, &[], &[bottom, above]).is_some());
-        assert_eq!(build_order(&puzzle, &[], &[above]), None);
+        assert!(build_order(&cube, &[], &[bottom, above]).is_some());
+        assert_eq!(build_order(&cube, &[], &[above]), None);
         // Blue cannot go first (red starts, PD4).
         let blue_floor = Piece {
             colour: blue,
             ..bottom
         };
-        assert_eq!(build_order(&puzzle, &[], &[blue_floor]), None);
+        assert_eq!(build_order(&cube, &[], &[blue_floor]), None);
         // Red's second stone must touch red (R7): far away it has no order.
         let far = Piece {
             colour: red,
             stone: Stone::Domino,
-            placement: find(&puzzle, Stone::Domino, &[[0, 2, 0], [1, 2, 0]]),
+            placement: find(&cube, Stone::Domino, &[[0, 2, 0], [1, 2, 0]]),
         };
         let blue_mid = Piece {
             colour: blue,
             stone: Stone::Domino,
-            placement: find(&puzzle, Stone::Domino, &[[0, 1, 0], [1, 1, 0]]),
+            placement: find(&cube, Stone::Domino, &[[0, 1, 0], [1, 1, 0]]),
         };
-        assert!(build_order(&puzzle, &[], &[bottom, blue_mid, far]).is_none());
+        assert!(build_order(&cube, &[], &[bottom, blue_mid, far]).is_none());
         let near = Piece {
             colour: red,
             stone: Stone::Domino,
-            placement: find(&puzzle, Stone::Domino, &[[2, 1, 0], [2, 2, 0]]),
+            placement: find(&cube, Stone::Domino, &[[2, 1, 0], [2, 2, 0]]),
         };
-        let order = build_order(&puzzle, &[], &[near, blue_mid, bottom]).unwrap();
+        let order = build_order(&cube, &[], &[near, blue_mid, bottom]).unwrap();
         assert_eq!(order, vec![near, blue_mid, bottom]);
     }
 }

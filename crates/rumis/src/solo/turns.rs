@@ -33,13 +33,13 @@
 
 use std::collections::HashSet;
 
-use super::{bits, Piece, Puzzle, Solution};
+use super::{bits, Piece, SoloCube, Solution};
 use crate::colour::Colour;
 
 /// What a search came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
-    /// A solution (checked by [`Puzzle::validate`] in the tests).
+    /// A solution (checked by [`SoloCube::validate`] in the tests).
     Solved(Solution),
     /// The whole search space was searched: there is no solution.
     NoSolution,
@@ -65,10 +65,10 @@ struct Key {
 struct Interrupted;
 
 pub(crate) struct Turns<'a> {
-    puzzle: &'a Puzzle,
+    cube: &'a SoloCube,
     colours: usize,
     full: u128,
-    /// Per placement: the index of its stone in [`Puzzle::stones`].
+    /// Per placement: the index of its stone in [`SoloCube::stones`].
     stone_of: Vec<u8>,
     /// Per cell, per stone index: the placements whose lowest cell it is. A stone
     /// placed under R3 has its lowest cell on the floor or on a filled cell, so only
@@ -96,31 +96,31 @@ const TILING_BUDGET: u32 = 4000;
 
 impl<'a> Turns<'a> {
     /// A search that continues the build `prefix` (already legal, in its order); `None`
-    /// if the prefix is not a legal build of this puzzle.
-    pub fn new(puzzle: &'a Puzzle, prefix: &[Piece]) -> Option<Turns<'a>> {
-        let volume = puzzle.volume();
-        let colours = puzzle.spec().colours as usize;
-        let stone_index = |s| puzzle.stones().iter().position(|&t| t == s);
-        let stone_of: Vec<u8> = puzzle
+    /// if the prefix is not a legal build of this cube.
+    pub fn new(cube: &'a SoloCube, prefix: &[Piece]) -> Option<Turns<'a>> {
+        let volume = cube.volume();
+        let colours = cube.spec().colours as usize;
+        let stone_index = |s| cube.stones().iter().position(|&t| t == s);
+        let stone_of: Vec<u8> = cube
             .placements()
             .iter()
             .map(|p| stone_index(p.stone).expect("a stone of the set") as u8)
             .collect();
-        let n_stones = puzzle.stones().len();
+        let n_stones = cube.stones().len();
         let mut lowest = vec![vec![Vec::new(); n_stones]; volume];
         let mut covering = vec![Vec::new(); volume];
-        for (i, p) in puzzle.placements().iter().enumerate() {
+        for (i, p) in cube.placements().iter().enumerate() {
             lowest[p.mask.trailing_zeros() as usize][stone_of[i] as usize].push(i as u32);
             for c in bits(p.mask) {
                 covering[c].push(i as u32);
             }
         }
         for list in &mut covering {
-            list.sort_by_key(|&p| std::cmp::Reverse(puzzle.placements()[p as usize].stone.size()));
+            list.sort_by_key(|&p| std::cmp::Reverse(cube.placements()[p as usize].stone.size()));
         }
         let all = (1u16 << n_stones) - 1;
         let mut turns = Turns {
-            puzzle,
+            cube,
             colours,
             full: if volume == 128 {
                 u128::MAX
@@ -130,7 +130,7 @@ impl<'a> Turns<'a> {
             stone_of,
             lowest,
             covering,
-            neighbours: (0..volume).map(|i| puzzle.neighbours[i]).collect(),
+            neighbours: (0..volume).map(|i| cube.neighbours[i]).collect(),
             symmetric_start: prefix.is_empty(),
             filled: 0,
             own: vec![0; colours],
@@ -142,9 +142,9 @@ impl<'a> Turns<'a> {
         };
         for piece in prefix {
             let p = piece.placement;
-            let legal = p < puzzle.placements().len()
+            let legal = p < cube.placements().len()
                 && piece.colour == turns.to_move()
-                && piece.stone == puzzle.placements()[p].stone
+                && piece.stone == cube.placements()[p].stone
                 && turns.legal(piece.colour.index(), p);
             if !legal {
                 return None;
@@ -160,7 +160,7 @@ impl<'a> Turns<'a> {
 
     /// R3, R7 and the stone still held, for a stone of colour `c` at placement `p`.
     fn legal(&self, c: usize, p: usize) -> bool {
-        let placement = &self.puzzle.placements()[p];
+        let placement = &self.cube.placements()[p];
         self.left[c] & 1 << self.stone_of[p] != 0
             && placement.mask & self.filled == 0
             // R3: every cube on the floor or on a filled cell.
@@ -171,7 +171,7 @@ impl<'a> Turns<'a> {
 
     fn put(&mut self, piece: Piece) {
         let c = piece.colour.index();
-        let mask = self.puzzle.placements()[piece.placement].mask;
+        let mask = self.cube.placements()[piece.placement].mask;
         self.filled |= mask;
         self.own[c] |= mask;
         self.left[c] &= !(1 << self.stone_of[piece.placement]);
@@ -181,7 +181,7 @@ impl<'a> Turns<'a> {
     fn take_back(&mut self) {
         let piece = self.pieces.pop().expect("a stone to take back");
         let c = piece.colour.index();
-        let mask = self.puzzle.placements()[piece.placement].mask;
+        let mask = self.cube.placements()[piece.placement].mask;
         self.filled &= !mask;
         self.own[c] &= !mask;
         self.left[c] |= 1 << self.stone_of[piece.placement];
@@ -214,7 +214,7 @@ impl<'a> Turns<'a> {
         if empty == 0 {
             return true;
         }
-        let stones = self.puzzle.stones();
+        let stones = self.cube.stones();
         // Per colour, per number of stones: the sums (bits) its remaining stones reach.
         let mut reach = vec![[0u64; 12]; self.colours];
         for (c, table) in reach.iter_mut().enumerate() {
@@ -276,10 +276,10 @@ impl<'a> Turns<'a> {
             }
             let found = self.covering[cell].iter().find(|&&p| {
                 held & 1 << self.stone_of[p as usize] != 0
-                    && self.puzzle.placements()[p as usize].mask & self.filled == 0
+                    && self.cube.placements()[p as usize].mask & self.filled == 0
             });
             match found {
-                Some(&p) => covered |= self.puzzle.placements()[p as usize].mask,
+                Some(&p) => covered |= self.cube.placements()[p as usize].mask,
                 None => return false,
             }
         }
@@ -329,7 +329,7 @@ impl<'a> Turns<'a> {
                 continue;
             }
             for &p in &self.lowest[cell][s] {
-                let mask = self.puzzle.placements()[p as usize].mask;
+                let mask = self.cube.placements()[p as usize].mask;
                 if mask & !empty != 0 {
                     continue;
                 }
@@ -354,7 +354,7 @@ impl<'a> Turns<'a> {
     fn moves(&self) -> Vec<u32> {
         let c = self.to_move().index();
         let empty = self.full & !self.filled;
-        let layer = self.puzzle.edge() * self.puzzle.edge();
+        let layer = self.cube.edge() * self.cube.edge();
         // Where a column's empty part begins: on the floor or on a filled cell.
         let floor = (1u128 << layer) - 1;
         let starts = empty & (floor | (self.filled << layer));
@@ -367,7 +367,7 @@ impl<'a> Turns<'a> {
                 out.extend(list.iter().copied().filter(|&p| self.legal(c, p as usize)));
             }
         }
-        let placements = self.puzzle.placements();
+        let placements = self.cube.placements();
         out.sort_by_key(|&p| {
             let pl = &placements[p as usize];
             let top = (127 - pl.mask.leading_zeros()) as usize / layer;
@@ -378,7 +378,7 @@ impl<'a> Turns<'a> {
             )
         });
         if self.symmetric_start && self.pieces.is_empty() {
-            let syms = self.puzzle.symmetries();
+            let syms = self.cube.symmetries();
             out.retain(|&p| syms.iter().all(|g| g.placement(p as usize) >= p as usize));
         }
         out
@@ -407,7 +407,7 @@ impl<'a> Turns<'a> {
             for p in self.moves() {
                 self.put(Piece {
                     colour,
-                    stone: self.puzzle.placements()[p as usize].stone,
+                    stone: self.cube.placements()[p as usize].stone,
                     placement: p as usize,
                 });
                 if self.search(stop)? {
@@ -441,57 +441,57 @@ mod tests {
     use super::*;
     use crate::Stone;
 
-    fn two_colours() -> Puzzle {
-        Puzzle::new(CubeSpec::new(3, 2).with_rules(true)).unwrap()
+    fn two_colours() -> SoloCube {
+        SoloCube::new(CubeSpec::new(3, 2).with_rules(true)).unwrap()
     }
 
-    fn floor_i3(puzzle: &Puzzle, colour: u8) -> Piece {
+    fn floor_i3(cube: &SoloCube, colour: u8) -> Piece {
         let mask = 0b111;
         Piece {
             colour: Colour(colour),
             stone: Stone::I3,
-            placement: puzzle.placement_of(mask).unwrap(),
+            placement: cube.placement_of(mask).unwrap(),
         }
     }
 
     #[test]
     fn a_build_in_progress_is_continued_in_turn() {
-        let puzzle = two_colours();
-        let red = floor_i3(&puzzle, 0);
-        let Decision::Solved(solution) = Turns::new(&puzzle, &[red]).unwrap().decide(&mut || false)
+        let cube = two_colours();
+        let red = floor_i3(&cube, 0);
+        let Decision::Solved(solution) = Turns::new(&cube, &[red]).unwrap().decide(&mut || false)
         else {
             panic!("an I3 on the floor can be built on");
         };
         assert_eq!(solution.pieces[0], red);
         assert_eq!(solution.pieces[1].colour, Colour(1));
-        assert_eq!(puzzle.validate(&solution), Ok(()));
+        assert_eq!(cube.validate(&solution), Ok(()));
     }
 
     #[test]
     fn an_illegal_build_is_not_continued() {
-        let puzzle = two_colours();
+        let cube = two_colours();
         // Blue cannot begin (PD4).
-        assert!(Turns::new(&puzzle, &[floor_i3(&puzzle, 1)]).is_none());
+        assert!(Turns::new(&cube, &[floor_i3(&cube, 1)]).is_none());
         // Nothing may hang in the air (R3).
         let high = Piece {
-            placement: puzzle.placement_of(0b111 << 9).unwrap(),
-            ..floor_i3(&puzzle, 0)
+            placement: cube.placement_of(0b111 << 9).unwrap(),
+            ..floor_i3(&cube, 0)
         };
-        assert!(Turns::new(&puzzle, &[high]).is_none());
+        assert!(Turns::new(&cube, &[high]).is_none());
     }
 
     #[test]
     fn the_first_stone_is_tried_once_per_orbit() {
-        let puzzle = two_colours();
-        let turns = Turns::new(&puzzle, &[]).unwrap();
+        let cube = two_colours();
+        let turns = Turns::new(&cube, &[]).unwrap();
         let first = turns.moves();
         // Every first stone lies on the floor, and none is the image of another.
         let layer = 9;
         for &p in &first {
-            assert!(puzzle.placements()[p as usize].mask.trailing_zeros() < layer);
+            assert!(cube.placements()[p as usize].mask.trailing_zeros() < layer);
         }
         for &p in &first {
-            for g in puzzle.symmetries() {
+            for g in cube.symmetries() {
                 let q = g.placement(p as usize) as u32;
                 assert!(q == p || !first.contains(&q));
             }
@@ -505,8 +505,8 @@ mod tests {
         let spec = CubeSpec::new(3, 2)
             .leaving_out(&[O4, T4, S4, Tripod, ScrewA, ScrewB])
             .with_rules(true);
-        let puzzle = Puzzle::new(spec).unwrap();
-        let turns = Turns::new(&puzzle, &[]).unwrap();
+        let cube = SoloCube::new(spec).unwrap();
+        let turns = Turns::new(&cube, &[]).unwrap();
         assert_eq!(turns.decide(&mut || true), Decision::Stopped);
     }
 }

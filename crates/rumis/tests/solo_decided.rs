@@ -1,24 +1,24 @@
 //! Every solo cube decided (R12, issue 20 point 7): the hard combinations are solved
-//! with solutions `Puzzle::validate` accepts, and the answers "no solution" agree with
+//! with solutions `SoloCube::validate` accepts, and the answers "no solution" agree with
 //! searches written independently of the solver, on cases small enough for them.
 
-use rumis::puzzle::{CubeSpec, Decision, Piece, Puzzle};
+use rumis::solo::{CubeSpec, Decision, Piece, SoloCube};
 use rumis::{Cell, Colour, Stone};
 
-fn decide(spec: CubeSpec) -> (Puzzle, Decision) {
-    let puzzle = Puzzle::new(spec).unwrap();
-    let decision = puzzle.decide(&mut || false);
-    (puzzle, decision)
+fn decide(spec: CubeSpec) -> (SoloCube, Decision) {
+    let cube = SoloCube::new(spec).unwrap();
+    let decision = cube.decide(&mut || false);
+    (cube, decision)
 }
 
 fn solved(spec: CubeSpec) {
     let name = spec.to_string();
-    let (puzzle, decision) = decide(spec);
+    let (cube, decision) = decide(spec);
     match decision {
         Decision::Solved(solution) => {
-            assert_eq!(puzzle.validate(&solution), Ok(()), "{name}");
+            assert_eq!(cube.validate(&solution), Ok(()), "{name}");
             let cubes: usize = solution.pieces.iter().map(|p| p.stone.size()).sum();
-            assert_eq!(cubes, puzzle.volume(), "{name}");
+            assert_eq!(cubes, cube.volume(), "{name}");
         }
         other => panic!("{name}: {other:?}"),
     }
@@ -51,7 +51,7 @@ fn two_colours_cannot_alternate_on_the_small_cube() {
 /// checking or symmetries: fill the lowest empty cell with every stone of every colour
 /// that fits there, checking each stone against the stones placed (cells face to face
 /// computed from the coordinates). Returns a solution if there is one.
-fn brute_alternate(puzzle: &Puzzle) -> Option<Vec<Piece>> {
+fn brute_alternate(cube: &SoloCube) -> Option<Vec<Piece>> {
     fn touch(a: &[Cell], b: &[Cell]) -> bool {
         a.iter().any(|p| {
             b.iter()
@@ -59,20 +59,20 @@ fn brute_alternate(puzzle: &Puzzle) -> Option<Vec<Piece>> {
         })
     }
     fn go(
-        puzzle: &Puzzle,
+        cube: &SoloCube,
         filled: u128,
         placed: &mut Vec<(Piece, Vec<Cell>)>,
     ) -> Option<Vec<Piece>> {
-        if filled.count_ones() as usize == puzzle.volume() {
+        if filled.count_ones() as usize == cube.volume() {
             return Some(placed.iter().map(|(p, _)| *p).collect());
         }
         let cell = (!filled).trailing_zeros();
-        for (i, p) in puzzle.placements().iter().enumerate() {
+        for (i, p) in cube.placements().iter().enumerate() {
             if p.mask & 1 << cell == 0 || p.mask & filled != 0 {
                 continue;
             }
-            let cells = puzzle.cells_of(p.mask);
-            for c in 0..puzzle.spec().colours {
+            let cells = cube.cells_of(p.mask);
+            for c in 0..cube.spec().colours {
                 let colour = Colour(c);
                 let clash = placed
                     .iter()
@@ -86,7 +86,7 @@ fn brute_alternate(puzzle: &Puzzle) -> Option<Vec<Piece>> {
                     placement: i,
                 };
                 placed.push((piece, cells.clone()));
-                if let Some(found) = go(puzzle, filled | p.mask, placed) {
+                if let Some(found) = go(cube, filled | p.mask, placed) {
                     return Some(found);
                 }
                 placed.pop();
@@ -94,7 +94,7 @@ fn brute_alternate(puzzle: &Puzzle) -> Option<Vec<Piece>> {
         }
         None
     }
-    go(puzzle, 0, &mut Vec::new())
+    go(cube, 0, &mut Vec::new())
 }
 
 #[test]
@@ -111,17 +111,17 @@ fn alternation_agrees_with_a_plain_search_on_small_sets() {
             .leaving_out(left_out)
             .with_alternate(true);
         let name = spec.to_string();
-        let (puzzle, decision) = decide(spec);
-        let brute = brute_alternate(&puzzle);
+        let (cube, decision) = decide(spec);
+        let brute = brute_alternate(&cube);
         if let Some(pieces) = &brute {
-            let solution = rumis::puzzle::Solution {
+            let solution = rumis::solo::Solution {
                 pieces: pieces.clone(),
             };
-            assert_eq!(puzzle.validate(&solution), Ok(()), "{name}: brute force");
+            assert_eq!(cube.validate(&solution), Ok(()), "{name}: brute force");
         }
         match decision {
             Decision::Solved(solution) => {
-                assert_eq!(puzzle.validate(&solution), Ok(()), "{name}");
+                assert_eq!(cube.validate(&solution), Ok(()), "{name}");
                 assert!(brute.is_some(), "{name}: the brute force finds none");
             }
             Decision::NoSolution => assert!(brute.is_none(), "{name}: the brute force finds one"),
@@ -134,8 +134,8 @@ fn alternation_agrees_with_a_plain_search_on_small_sets() {
 #[test]
 #[ignore = "long run: RUMI_LONG=1 scripts/test"]
 fn long_two_colours_cannot_alternate_by_the_plain_search() {
-    let puzzle = Puzzle::new(CubeSpec::new(3, 2).with_alternate(true)).unwrap();
-    assert_eq!(brute_alternate(&puzzle), None);
+    let cube = SoloCube::new(CubeSpec::new(3, 2).with_alternate(true)).unwrap();
+    assert_eq!(brute_alternate(&cube), None);
 }
 
 /// Under the rules the solver searches in build order; the other route is the exact
@@ -154,16 +154,16 @@ fn the_rules_agree_with_covers_then_orders_on_small_sets() {
     for (left_out, buildable) in cases {
         let spec = CubeSpec::new(3, 2).leaving_out(left_out).with_rules(true);
         let name = spec.to_string();
-        let puzzle = Puzzle::new(spec).unwrap();
-        match puzzle.decide(&mut || false) {
+        let cube = SoloCube::new(spec).unwrap();
+        match cube.decide(&mut || false) {
             Decision::Solved(solution) => {
                 assert!(buildable, "{name}");
-                assert_eq!(puzzle.validate(&solution), Ok(()), "{name}");
+                assert_eq!(cube.validate(&solution), Ok(()), "{name}");
             }
             Decision::NoSolution => {
                 assert!(!buildable, "{name}");
                 let mut any = None;
-                puzzle.each_solution(
+                cube.each_solution(
                     &mut |s| {
                         any.get_or_insert_with(|| s.clone());
                     },
