@@ -311,7 +311,10 @@ async fn players_on_different_nodes_play_whole_games_and_every_viewer_sees_every
             }
         }
         let count = |event: &str| published.get(event).copied().unwrap_or(0);
-        assert!(count("created") >= 2 && count("finished") >= 1, "{published:?}");
+        assert!(
+            count("created") >= 2 && count("finished") >= 1,
+            "{published:?}"
+        );
         let expected: std::collections::BTreeMap<String, u64> =
             published.iter().map(|(e, n)| (e.clone(), 2 * n)).collect();
         if heard == expected {

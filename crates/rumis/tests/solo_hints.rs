@@ -97,10 +97,10 @@ fn follow_hints(cube: &SoloCube, start: &[Piece]) {
         steps += 1;
         assert!(steps <= cube.volume(), "hints do not end");
     }
-    let cube = Solution {
+    let solution = Solution {
         pieces: build.pieces().to_vec(),
     };
-    assert_eq!(cube.validate(&cube), Ok(()), "{}", cube.spec());
+    assert_eq!(cube.validate(&solution), Ok(()), "{}", cube.spec());
     assert_eq!(
         build.hint_until(&mut || false),
         Hint::Hopeless,

@@ -7,7 +7,10 @@ use serde_json::Value;
 
 #[test]
 fn every_bot_of_the_registry_is_described_in_german_and_english() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/i18n/messages.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../web/src/i18n/messages.json"
+    );
     let messages: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut missing = Vec::new();
     for bot in play::bots::REGISTRY {
@@ -21,8 +24,15 @@ fn every_bot_of_the_registry_is_described_in_german_and_english() {
         // The level word leads the description in English, as the server's text does.
         if let Some(en) = entry["en"].as_str() {
             let level = bot.description.split(':').next().unwrap();
-            assert!(en.starts_with(level), "{key}: {en:?} vs the registry's {:?}", bot.description);
+            assert!(
+                en.starts_with(level),
+                "{key}: {en:?} vs the registry's {:?}",
+                bot.description
+            );
         }
     }
-    assert!(missing.is_empty(), "bots without a description: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "bots without a description: {missing:?}"
+    );
 }
