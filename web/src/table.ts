@@ -308,15 +308,13 @@ export function showTable(app: HTMLElement, id: string, token: string | null, no
     async act(action: Action): Promise<boolean> {
       if (!view) return false;
       try {
-        await api.act(id, token, view.version, action);
+        // On the socket, the new view arrives before the ack; by HTTP, in its answer.
+        const answer = await socket.act(view.version, action);
         ctx.clearError();
-        // The socket brings the new view too; fetching it makes the page independent of
-        // the socket's timing.
-        refresh();
+        if (answer) accept(answer, false);
         return true;
       } catch (e) {
         showError(e);
-        refresh();
         return false;
       }
     },

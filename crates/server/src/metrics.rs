@@ -43,6 +43,9 @@ pub struct Metrics {
     pub table_events: IntCounterVec,
     /// Events a subscriber lost because it was a whole queue behind.
     pub events_dropped: IntCounter,
+    /// Views built for live sockets, by viewer (`seat` or `spectator`): one per change
+    /// and viewer however many sockets watch (`hub::views`).
+    pub views_built: IntCounterVec,
 }
 
 impl Metrics {
@@ -110,8 +113,17 @@ impl Metrics {
             "events_dropped_total",
             "Events a subscriber lost because it was a whole queue behind",
         );
+        let views_built = IntCounterVec::new(
+            Opts::new(
+                "views_built_total",
+                "Views built for live sockets, by viewer (seat or spectator)",
+            ),
+            &["viewer"],
+        )
+        .expect("metric");
         for metric in [
             Box::new(actions.clone()) as Box<dyn prometheus::core::Collector>,
+            Box::new(views_built.clone()),
             Box::new(table_events.clone()),
             Box::new(events_dropped.clone()),
             Box::new(action_latency.clone()),
@@ -152,6 +164,7 @@ impl Metrics {
             reviews_pending,
             table_events,
             events_dropped,
+            views_built,
         }
     }
 
