@@ -325,7 +325,11 @@ async fn run(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
         "{}",
         percentiles(
             "player action → ack",
-            totals.ack_latencies_us.lock().expect("latency lock").clone()
+            totals
+                .ack_latencies_us
+                .lock()
+                .expect("latency lock")
+                .clone()
         )
     );
     println!(
@@ -453,17 +457,25 @@ impl HeldView {
         match message["type"].as_str() {
             Some("state") => {
                 totals.states.fetch_add(1, Ordering::Relaxed);
-                totals.state_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
-                self.view = Some((message["view"].clone(), message["seq"].as_u64().unwrap_or(0)));
+                totals
+                    .state_bytes
+                    .fetch_add(bytes as u64, Ordering::Relaxed);
+                self.view = Some((
+                    message["view"].clone(),
+                    message["seq"].as_u64().unwrap_or(0),
+                ));
             }
             Some("patch") => {
                 totals.patches.fetch_add(1, Ordering::Relaxed);
-                totals.patch_bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+                totals
+                    .patch_bytes
+                    .fetch_add(bytes as u64, Ordering::Relaxed);
                 let fits = self.view.as_mut().is_some_and(|(view, seq)| {
-                    let from_here = view["version"] == message["from"] && message["from_seq"] == *seq;
+                    let from_here =
+                        view["version"] == message["from"] && message["from_seq"] == *seq;
                     let ops = serde_json::from_value::<json_patch::Patch>(message["ops"].clone());
-                    let applied = from_here
-                        && ops.is_ok_and(|ops| json_patch::patch(view, &ops).is_ok());
+                    let applied =
+                        from_here && ops.is_ok_and(|ops| json_patch::patch(view, &ops).is_ok());
                     *seq = message["seq"].as_u64().unwrap_or(0);
                     applied
                 });

@@ -70,9 +70,9 @@ use crate::wire::{ErrorCode, HintAnswer, TableSettings, TableStatus, TableView};
 pub use crate::names::{clean_name, MAX_NAME_CHARS};
 pub use challenges::ChallengeLimits;
 pub use registry::valid_table_id;
-pub use views::BuiltView;
 pub(crate) use replay::read_settings;
 pub use replay::{rebuild_replay, replay_document, replay_game};
+pub use views::BuiltView;
 
 use drive::wake_due;
 

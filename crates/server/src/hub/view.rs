@@ -4,7 +4,8 @@ use crate::error::ApiError;
 use crate::fairness;
 use crate::store::StoredSeat;
 use crate::wire::{
-    Fairness, GameView, LobbySeat, LobbyTable, ResultView, SeatKind, SeatView, TableSettings, TableView,
+    Fairness, GameView, LobbySeat, LobbyTable, ResultView, SeatKind, SeatView, TableSettings,
+    TableView,
 };
 
 use super::replay::read_settings;

@@ -181,7 +181,11 @@ impl Table {
             let view = self.state.lock().await.view(&self.id, viewer);
             metrics
                 .views_built
-                .with_label_values(&[if viewer.is_some() { "seat" } else { "spectator" }])
+                .with_label_values(&[if viewer.is_some() {
+                    "seat"
+                } else {
+                    "spectator"
+                }])
                 .inc();
             Arc::new(BuiltView::new(seq, view))
         })
