@@ -144,8 +144,14 @@ test("rummikub: two players and a spectator, drag and drop, hidden racks, a serv
     await expect(P.locator(tid(`set-${k}`)), "the set is valid again after the tile came back").toHaveAttribute("data-valid", "true");
   }
   await shot(P, "rummikub-meld.png");
+  // The move goes on the socket and its view comes on it: no request for the view.
+  const duringMove: string[] = [];
+  const track = (r: { method(): string; url(): string }) => duringMove.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  P.on("request", track);
   await P.click(tid("end-turn"));
   await waitAttr(P, "turn-status", "data-version", (x) => Number(x) > version, 10_000, async () => `(meld accepted; error: ${await errorText(P)})`);
+  P.off("request", track);
+  expect(duringMove.filter((r) => r === `GET /api/tables/${id}` || r.endsWith("/actions")), "a move neither posts nor fetches the view").toEqual([]);
   const played = meld!.flat().length;
   await expect(Q.locator(tid(`rack-size-${mover}`)), "the other player sees the mover's rack size").toHaveText(new RegExp(`^${14 - played} `));
   await expect(Q.locator(`${tid("table")} .set:not(.new-set)`), "the other player sees the melded sets").toHaveCount(meld!.length);

@@ -1,5 +1,6 @@
 // Typed client for the rumi server API (docs/server-api.md). The wire types are generated
 // from the server's (crates/server/src/wire/) into src/generated/api.ts.
+import { applyPatch } from "fast-json-patch";
 import type {
   BotMeta,
   CheckResult,
@@ -133,7 +134,7 @@ export const api = {
     return call<SeatGrant>("POST", `/api/tables/${enc(id)}/claim`, body, invite);
   },
   act: (id: string, token: string | null, version: number, action: GameAction) =>
-    call<unknown>("POST", `/api/tables/${enc(id)}/actions`, { version, action }, token),
+    call<TableView>("POST", `/api/tables/${enc(id)}/actions`, { version, action }, token),
   check: (id: string, token: string | null, placement: PlacementView) =>
     call<CheckResult>("POST", `/api/tables/${enc(id)}/check`, placing(placement), token),
   seatToBot: (id: string, token: string | null, seat: number, bot: string) =>
@@ -238,15 +239,35 @@ export function fragmentToken(hash: string): string | null {
 
 export type ConnectionState = "connecting" | "open" | "closed";
 
+/** How long an action sent on the socket waits for its ack before it goes by HTTP. */
+const ACK_TIMEOUT_MS = 8000;
+
+/** An action sent on the socket, waiting for its `ack` or `error` (by its id). */
+interface PendingAction {
+  version: number;
+  action: GameAction;
+  resolve: (view: TableView | null) => void;
+  reject: (e: unknown) => void;
+  timer: number;
+}
+
 /**
- * A live connection to a table: the WebSocket with reconnect and backoff. Every `state`
- * message replaces the whole view, so a reconnect restores everything.
+ * A live connection to a table: the WebSocket with reconnect and backoff. The first
+ * message after hello (and after a reconnect) is the whole view; later ones are patches
+ * (RFC 6902) to the view it holds, applied only when they start from exactly that view
+ * (`from`, `from_seq`); otherwise, or when one does not apply, it asks for the whole
+ * view again (`resync`). Actions go on the socket with an id and are settled by the
+ * server's `ack` or `error` with that id.
  */
 export class TableSocket {
   private ws: WebSocket | null = null;
   private attempt = 0;
   private stopped = false;
   private timer: number | null = null;
+  /** The view as the server sent it (patches apply to it) and its change `seq`. */
+  private held: { view: TableView; seq: number } | null = null;
+  private nextId = 1;
+  private pending = new Map<number, PendingAction>();
 
   constructor(
     private id: string,
@@ -269,8 +290,9 @@ export class TableSocket {
     this.onState("connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    this.held = null;
     ws.onopen = () => {
-      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello" }));
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token, patches: true } : { type: "hello", patches: true }));
       this.attempt = 0;
       this.onState("open");
     };
@@ -281,12 +303,22 @@ export class TableSocket {
       } catch {
         return;
       }
-      if (msg.type === "state" && msg.view) this.onView(msg.view);
-      else if (msg.type === "error") this.onError(msg.message ?? "refused", msg.code ?? null, msg.why ?? null);
+      if (msg.type === "state" && msg.view) this.hold(msg.view, msg.seq);
+      else if (msg.type === "patch") this.patch(ws, msg);
+      else if (msg.type === "ack") this.settle(msg.id)?.resolve(null);
+      else if (msg.type === "error") {
+        const waiting = msg.id === undefined ? undefined : this.settle(msg.id);
+        if (waiting) waiting.reject(new ApiError(409, msg.message ?? "refused", msg.code ?? null, msg.why ?? null));
+        else this.onError(msg.message ?? "refused", msg.code ?? null, msg.why ?? null);
+      }
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.held = null;
+      // Whether they were stored is unknown: HTTP asks again at the same version,
+      // which the server refuses if the socket's copy was stored.
+      for (const id of [...this.pending.keys()]) this.overHttp(id);
       this.onState("closed");
       if (this.stopped) return;
       // Backoff: 0.5 s, 1 s, 2 s, … up to 10 s.
@@ -296,11 +328,54 @@ export class TableSocket {
     };
   }
 
-  /** Sends an action on the socket; false if it is not open (then use HTTP). */
-  send(version: number, action: GameAction): boolean {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify({ type: "action", version, action }));
-    return true;
+  /** Keeps the server's view as sent and shows a copy (the page may change its own). */
+  private hold(view: TableView, seq: number): void {
+    this.held = { view, seq };
+    this.onView(structuredClone(view));
+  }
+
+  private patch(ws: WebSocket, msg: Extract<ServerMessage, { type: "patch" }>): void {
+    const held = this.held;
+    if (held && held.view.version === msg.from && held.seq === msg.from_seq) {
+      try {
+        const next = applyPatch(held.view, msg.ops, true, false).newDocument;
+        if (next.version === msg.version) return this.hold(next, msg.seq);
+      } catch {
+        // A patch that does not apply: the whole view again, below.
+      }
+    }
+    this.held = null;
+    ws.send(JSON.stringify({ type: "resync" }));
+  }
+
+  /** The pending action with `id`, no longer pending. */
+  private settle(id: number): PendingAction | undefined {
+    const waiting = this.pending.get(id);
+    if (!waiting) return undefined;
+    this.pending.delete(id);
+    window.clearTimeout(waiting.timer);
+    return waiting;
+  }
+
+  /** Sends a pending action by HTTP instead (no ack in time, or the socket closed). */
+  private overHttp(id: number): void {
+    const waiting = this.settle(id);
+    if (waiting) api.act(this.id, this.token, waiting.version, waiting.action).then(waiting.resolve, waiting.reject);
+  }
+
+  /** Acts at `version`: on the socket when it is open, else (or with no answer in
+   * time) by HTTP. Resolves once the action is stored: with no view when the socket
+   * brought it (before its ack), with the HTTP answer's view otherwise; rejects with
+   * the server's refusal as an ApiError. */
+  act(version: number, action: GameAction): Promise<TableView | null> {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN || !this.held) return api.act(this.id, this.token, version, action);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = window.setTimeout(() => this.overHttp(id), ACK_TIMEOUT_MS);
+      this.pending.set(id, { version, action, resolve, reject, timer });
+      ws.send(JSON.stringify({ type: "action", id, version, action }));
+    });
   }
 
   close(): void {

@@ -3,7 +3,9 @@
 //! WebSocket, with a think time) and the rest by the server's bots, watches every table
 //! with a WebSocket spectator, kills the server with SIGKILL halfway and starts it
 //! again on the same database. Reports actions per second, the latency of this
-//! program's actions (sent → the new state received), and lost or duplicated actions.
+//! program's actions (sent → its ack, and sent → the view with it), lost or duplicated
+//! actions, and the bytes of the view messages (whole views and patches: the sockets
+//! ask for patches, as the browser does).
 //!
 //! Three more modes measure the resources issue 19 sets targets for:
 //! - `--memory`: the server's resident memory per open table (≤ 100 KB);
@@ -141,8 +143,16 @@ pub(crate) fn start_server(db: &str, bot_delay_ms: u64, extra: &[&str]) -> anyho
 
 #[derive(Default)]
 struct Totals {
-    /// (ms since the start when the action was sent, latency in µs).
+    /// (ms since the start when the action was sent, latency in µs) to the first view
+    /// with the action.
     latencies_us: Mutex<Vec<(u64, u64)>>,
+    /// Latency in µs from sending an action to its ack.
+    ack_latencies_us: Mutex<Vec<u64>>,
+    /// View messages the sockets received: whole views, patches, and their bytes.
+    states: AtomicU64,
+    state_bytes: AtomicU64,
+    patches: AtomicU64,
+    patch_bytes: AtomicU64,
     acknowledged: AtomicU64,
     lost: AtomicU64,
     spectator_messages: AtomicU64,
@@ -301,9 +311,30 @@ async fn run(args: ServerBenchArgs, db: String) -> anyhow::Result<()> {
         actions as f64 / elapsed,
         totals.spectator_messages.load(Ordering::Relaxed)
     );
+    let per_message = |bytes: &AtomicU64, count: &AtomicU64| {
+        bytes.load(Ordering::Relaxed) / count.load(Ordering::Relaxed).max(1)
+    };
+    println!(
+        "view messages: {} whole views ({} bytes each on average), {} patches ({} bytes each)",
+        totals.states.load(Ordering::Relaxed),
+        per_message(&totals.state_bytes, &totals.states),
+        totals.patches.load(Ordering::Relaxed),
+        per_message(&totals.patch_bytes, &totals.patches),
+    );
     println!(
         "{}",
-        percentiles("player action latency, steady state", steady)
+        percentiles(
+            "player action → ack",
+            totals
+                .ack_latencies_us
+                .lock()
+                .expect("latency lock")
+                .clone()
+        )
+    );
+    println!(
+        "{}",
+        percentiles("player action → its view, steady state", steady)
     );
     println!(
         "{}",
@@ -400,6 +431,69 @@ pub(crate) fn ws_url(base: &str, id: &str) -> String {
 /// The WebSocket's first message (contract v2): the seat's token, or none to watch.
 pub(crate) fn hello(token: Option<&str>) -> Message {
     Message::Text(json!({"type": "hello", "token": token}).to_string().into())
+}
+
+/// The first message of a socket that takes later views as patches.
+fn hello_with_patches(token: Option<&str>) -> Message {
+    Message::Text(
+        json!({"type": "hello", "token": token, "patches": true})
+            .to_string()
+            .into(),
+    )
+}
+
+/// The view a socket with patches holds: the last whole view with the patches since
+/// applied, and its `seq`.
+#[derive(Default)]
+struct HeldView {
+    view: Option<(Value, u64)>,
+}
+
+impl HeldView {
+    /// Takes a view message (`state` or `patch`), counting its bytes; answers the view
+    /// now held, or `None` when the message was no view or the patch did not fit (then
+    /// the socket must send `resync`, and `resync` says so).
+    fn take(&mut self, message: &Value, bytes: usize, totals: &Totals) -> Taken {
+        match message["type"].as_str() {
+            Some("state") => {
+                totals.states.fetch_add(1, Ordering::Relaxed);
+                totals
+                    .state_bytes
+                    .fetch_add(bytes as u64, Ordering::Relaxed);
+                self.view = Some((
+                    message["view"].clone(),
+                    message["seq"].as_u64().unwrap_or(0),
+                ));
+            }
+            Some("patch") => {
+                totals.patches.fetch_add(1, Ordering::Relaxed);
+                totals
+                    .patch_bytes
+                    .fetch_add(bytes as u64, Ordering::Relaxed);
+                let fits = self.view.as_mut().is_some_and(|(view, seq)| {
+                    let from_here =
+                        view["version"] == message["from"] && message["from_seq"] == *seq;
+                    let ops = serde_json::from_value::<json_patch::Patch>(message["ops"].clone());
+                    let applied =
+                        from_here && ops.is_ok_and(|ops| json_patch::patch(view, &ops).is_ok());
+                    *seq = message["seq"].as_u64().unwrap_or(0);
+                    applied
+                });
+                if !fits {
+                    self.view = None;
+                    return Taken::Resync;
+                }
+            }
+            _ => return Taken::Other,
+        }
+        Taken::View
+    }
+}
+
+enum Taken {
+    View,
+    Resync,
+    Other,
 }
 
 /// A table view says the game is over (v2 `status`, or the older `over`).
@@ -501,13 +595,15 @@ async fn player(
             continue;
         };
         let (mut sink, mut stream) = socket.split();
-        if sink.send(hello(Some(&token))).await.is_err() {
+        if sink.send(hello_with_patches(Some(&token))).await.is_err() {
             continue;
         }
         let mut first = true;
-        let mut pending: Option<(u64, Instant)> = None;
+        let mut pending: Option<Sent> = None;
+        let mut next_id = 0u32;
         let mut next_action_at: Option<Instant> = None;
         let mut last_view: Option<Value> = None;
+        let mut held = HeldView::default();
         loop {
             let wait = next_action_at
                 .map(|t| t.saturating_duration_since(Instant::now()))
@@ -521,7 +617,23 @@ async fn player(
                         pending = None;
                         continue;
                     }
-                    let view = &message["view"];
+                    if message["type"] == "ack" {
+                        if let Some(sent) = pending.as_mut().filter(|p| message["id"] == p.id && !p.acked) {
+                            sent.acked = true;
+                            totals.ack_latencies_us.lock().expect("latency lock").push(sent.at.elapsed().as_micros() as u64);
+                        }
+                        continue;
+                    }
+                    match held.take(&message, text.len(), &totals) {
+                        Taken::View => {}
+                        Taken::Resync => {
+                            let resync = json!({"type": "resync"}).to_string();
+                            if sink.send(Message::Text(resync.into())).await.is_err() { break }
+                            continue;
+                        }
+                        Taken::Other => continue,
+                    }
+                    let Some((view, _)) = &held.view else { continue };
                     let version = view["version"].as_u64().unwrap_or(0);
                     if first {
                         if version < acknowledged {
@@ -529,15 +641,14 @@ async fn player(
                         }
                         first = false;
                     }
-                    if let Some((expected, sent)) = pending {
-                        if version >= expected {
-                            totals.latencies_us.lock().expect("latency lock").push((sent.duration_since(start).as_millis() as u64, sent.elapsed().as_micros() as u64));
-                            totals.acknowledged.fetch_add(1, Ordering::Relaxed);
-                            pending = None;
-                        }
+                    if let Some(sent) = pending.as_mut().filter(|p| version >= p.version && !p.viewed) {
+                        sent.viewed = true;
+                        totals.latencies_us.lock().expect("latency lock").push((sent.at.duration_since(start).as_millis() as u64, sent.at.elapsed().as_micros() as u64));
+                        totals.acknowledged.fetch_add(1, Ordering::Relaxed);
                     }
                     acknowledged = acknowledged.max(version);
-                    if my_turn(view) && pending.is_none() {
+                    // The ack follows the view; the next action need not wait for it.
+                    if my_turn(view) && pending.as_ref().is_none_or(|p| p.viewed) {
                         let think = rng.gen_range(think_ms / 2..=think_ms * 3 / 2 + 1);
                         next_action_at = Some(Instant::now() + Duration::from_millis(think));
                     } else {
@@ -554,11 +665,12 @@ async fn player(
                     next_action_at = None;
                     let version = view["version"].as_u64().unwrap_or(0);
                     let action = choose(&view, &mut rng);
-                    let message = json!({"type": "action", "version": version, "action": action});
+                    next_id += 1;
+                    let message = json!({"type": "action", "id": next_id, "version": version, "action": action});
                     if sink.send(Message::Text(message.to_string().into())).await.is_err() {
                         break;
                     }
-                    pending = Some((version + 1, Instant::now()));
+                    pending = Some(Sent { id: next_id, version: version + 1, at: Instant::now(), acked: false, viewed: false });
                 }
                 _ = base.changed() => break,
             }
@@ -566,6 +678,16 @@ async fn player(
         totals.reconnects.fetch_add(1, Ordering::Relaxed);
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// An action sent on the socket, until its view and its ack arrived.
+struct Sent {
+    id: u32,
+    /// The version it makes.
+    version: u64,
+    at: Instant,
+    acked: bool,
+    viewed: bool,
 }
 
 /// The seat's action: a random legal Rumis placement; in Rummikub, a draw.
@@ -595,14 +717,22 @@ async fn spectator(
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
-        if socket.send(hello(None)).await.is_err() {
+        if socket.send(hello_with_patches(None)).await.is_err() {
             continue;
         }
+        let mut held = HeldView::default();
         loop {
             tokio::select! {
                 message = socket.next() => {
                     match message {
-                        Some(Ok(Message::Text(_))) => { totals.spectator_messages.fetch_add(1, Ordering::Relaxed); }
+                        Some(Ok(Message::Text(text))) => {
+                            totals.spectator_messages.fetch_add(1, Ordering::Relaxed);
+                            let Ok(message) = serde_json::from_str::<Value>(text.as_str()) else { continue };
+                            if let Taken::Resync = held.take(&message, text.len(), &totals) {
+                                let resync = json!({"type": "resync"}).to_string();
+                                if socket.send(Message::Text(resync.into())).await.is_err() { break }
+                            }
+                        }
                         Some(Ok(_)) => {}
                         _ => break,
                     }

@@ -1,6 +1,12 @@
 //! Live tables over WebSocket (`GET /api/tables/{id}/ws`): the seat's view on hello and
 //! after every change; actions sent on the socket take the same path as HTTP actions.
 //!
+//! A socket that asked for patches at hello gets, after the first whole view, only what
+//! changed since the view it sent last (`patch`, RFC 6902), or the whole view when that
+//! is shorter or the client asks (`resync`). An action with an `id` is answered: `ack`
+//! after the view with its change was sent, or `error` with the same id. The views come
+//! from [`crate::hub::views`]: built once per change and viewer, shared by the sockets.
+//!
 //! The seat token comes in the first message, `{"type":"hello","token":…}`, never in
 //! the address (addresses end up in logs and histories). The socket is bounded: message
 //! size (close 1009), time to say hello, pings with an idle cut-off, and a message rate.
@@ -20,7 +26,7 @@ use serde::Deserialize;
 use tokio::time::{sleep_until, Instant};
 
 use crate::error::ApiError;
-use crate::hub::{Hub, Table};
+use crate::hub::{BuiltView, Hub, Table};
 use crate::transport::{json_error, ConnectionSlot, DirectLimiter, Ending, Limits, LiveSocket};
 use crate::wire::{ClientMessage, ErrorCode, ServerMessage};
 
@@ -51,8 +57,10 @@ pub struct WsQuery {
     token: Option<String>,
 }
 
-/// The live connection (WebSocket): send `{"type": "hello", "token": …}` first; then
-/// `state` messages arrive after every change (see `ClientMessage`, `ServerMessage`).
+/// The live connection (WebSocket): send `{"type": "hello", "token": …, "patches": true}`
+/// first; then the whole view (`state`) arrives, and after every change a `patch` (or,
+/// without `patches`, a `state`). Actions with an `id` get an `ack` or an `error` with
+/// that id (see `ClientMessage`, `ServerMessage`).
 /// The upgrade refuses a token in the address, and an unknown table, before upgrading.
 #[utoipa::path(get, path = "/api/tables/{id}/ws",
     params(("id" = crate::wire::TableId, Path)),
@@ -142,6 +150,11 @@ struct Socket {
     last_heard: Instant,
     /// The socket's entry among the connections (none when served without them).
     entry: Option<LiveSocket>,
+    /// The client asked for patches at hello.
+    patches: bool,
+    /// The view this socket sent last: what the client holds, and what the next patch
+    /// starts from.
+    sent: Option<Arc<BuiltView>>,
 }
 
 type Step<T> = Result<T, Option<Close>>;
@@ -162,6 +175,8 @@ async fn live(
         refused: 0,
         last_heard: Instant::now(),
         entry,
+        patches: false,
+        sent: None,
     };
     let seat = match socket.hello(&table).await {
         Ok(seat) => seat,
@@ -169,7 +184,11 @@ async fn live(
     };
     hub.connect(&table, seat, 1).await;
     let end = socket.run(&hub, &table, seat).await;
+    drop(socket.sent.take());
     hub.connect(&table, seat, -1).await;
+    if table.changes.receiver_count() == 0 {
+        table.forget_views();
+    }
     socket.end(end.err().flatten()).await;
 }
 
@@ -203,8 +222,11 @@ impl Socket {
                 Err(e) => Err(e),
             };
             let token = match hello {
-                Ok(ClientMessage::Hello { token }) => token,
-                Ok(ClientMessage::Action { .. }) => {
+                Ok(ClientMessage::Hello { token, patches }) => {
+                    self.patches = patches.unwrap_or(false);
+                    token
+                }
+                Ok(ClientMessage::Action { .. } | ClientMessage::Resync) => {
                     return Err(self.refuse_and_close(&hello_first()).await)
                 }
                 Err(e) => return Err(self.refuse_and_close(&e).await),
@@ -233,48 +255,69 @@ impl Socket {
             self.limits.ws_ping_interval,
         );
         ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut first = true;
+        changes.mark_unchanged();
+        self.send_view(hub, table, seat, true).await?;
         loop {
-            let view = {
-                let state = table.state.lock().await;
-                changes.mark_unchanged();
-                if std::mem::take(&mut first) {
-                    state.view(&table.id, seat)
-                } else {
-                    state.view_update(&table.id, seat)
+            let idle_until = self.last_heard + self.limits.ws_idle_timeout;
+            tokio::select! {
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        return Err(Some(Close::new(GOING_AWAY, "the table is closed")));
+                    }
+                    changes.mark_unchanged();
+                    self.send_view(hub, table, seat, false).await?;
                 }
-            };
-            self.send(ServerMessage::State {
-                view: Box::new(view),
-            })
-            .await?;
-            loop {
-                let idle_until = self.last_heard + self.limits.ws_idle_timeout;
-                tokio::select! {
-                    changed = changes.changed() => {
-                        if changed.is_err() {
-                            return Err(Some(Close::new(GOING_AWAY, "the table is closed")));
-                        }
-                        break;
-                    }
-                    _ = ping.tick() => self.write(Message::Ping(Default::default())).await?,
-                    ending = ending(&mut self.entry) => return Err(Some(ending)),
-                    _ = sleep_until(idle_until) => {
-                        return Err(Some(Close::new(GOING_AWAY, format!(
-                            "no answer to pings for {} s",
-                            self.limits.ws_idle_timeout.as_secs_f64()
-                        ))));
-                    }
-                    incoming = self.receiver.next() => {
-                        if let Some(text) = self.receive(incoming).await? {
-                            if let Err(e) = socket_action(hub, table, seat, text.as_str()).await {
-                                self.refuse(&e).await?;
+                _ = ping.tick() => self.write(Message::Ping(Default::default())).await?,
+                ending = ending(&mut self.entry) => return Err(Some(ending)),
+                _ = sleep_until(idle_until) => {
+                    return Err(Some(Close::new(GOING_AWAY, format!(
+                        "no answer to pings for {} s",
+                        self.limits.ws_idle_timeout.as_secs_f64()
+                    ))));
+                }
+                incoming = self.receiver.next() => {
+                    if let Some(text) = self.receive(incoming).await? {
+                        match socket_message(hub, table, seat, text.as_str()).await {
+                            Ok(Answer::Resync) => self.send_view(hub, table, seat, true).await?,
+                            Ok(Answer::Stored { id, version }) => {
+                                // The view with the action goes first, so that a client
+                                // holds it when the ack arrives.
+                                changes.mark_unchanged();
+                                self.send_view(hub, table, seat, false).await?;
+                                if let Some(id) = id {
+                                    self.send(ServerMessage::Ack { id, version }).await?;
+                                }
                             }
+                            Err((e, id)) => self.refuse(&e, id).await?,
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Sends the table's latest view: the whole view when `whole` or nothing was sent
+    /// yet; otherwise a patch from the view sent last (with patches; nothing when the
+    /// views are equal), or the view without its fixed parts (without patches).
+    async fn send_view(
+        &mut self,
+        hub: &Arc<Hub>,
+        table: &Arc<Table>,
+        seat: Option<usize>,
+        whole: bool,
+    ) -> Step<()> {
+        let view = table.shared_view(seat, hub.metrics()).await;
+        let text = match &self.sent {
+            Some(sent) if !whole && self.patches => match view.message_from(sent) {
+                Some(text) => text,
+                None => return Ok(()),
+            },
+            Some(_) if !whole => view.update_message(),
+            _ => view.state_message(),
+        };
+        self.write(Message::Text(text)).await?;
+        self.sent = Some(view);
+        Ok(())
     }
 
     /// Reads one incoming message: `Some(text)` for a text message within the rate,
@@ -311,6 +354,7 @@ impl Socket {
                     message: "too many messages; slow down".into(),
                     code: ErrorCode::RateLimited,
                     why: None,
+                    id: None,
                 };
                 self.send(error).await?;
             }
@@ -324,7 +368,7 @@ impl Socket {
             Message::Text(text) => Ok(Some(text)),
             Message::Binary(_) => {
                 let e = ApiError::bad_request(ErrorCode::BinaryMessage, "messages are JSON text");
-                self.refuse(&e).await?;
+                self.refuse(&e, None).await?;
                 Ok(None)
             }
             // Pings are answered by the library; both count as signs of life.
@@ -346,19 +390,20 @@ impl Socket {
         }
     }
 
-    /// Answers an error message.
-    async fn refuse(&mut self, error: &ApiError) -> Step<()> {
+    /// Answers an error message (about the action with `id`, if it had one).
+    async fn refuse(&mut self, error: &ApiError, id: Option<u32>) -> Step<()> {
         self.send(ServerMessage::Error {
             message: error.to_string(),
             code: error.code,
             why: error.why.clone(),
+            id,
         })
         .await
     }
 
     /// Answers an error message and closes for it.
     async fn refuse_and_close(&mut self, error: &ApiError) -> Option<Close> {
-        match self.refuse(error).await {
+        match self.refuse(error, None).await {
             Ok(()) => Some(Close::new(POLICY, error.to_string())),
             Err(gone) => gone,
         }
@@ -433,34 +478,58 @@ fn kind_of(text: &str) -> Result<&str, ApiError> {
     }
 }
 
-async fn socket_action(
+/// What a message after hello asks of the socket.
+enum Answer {
+    /// An action was stored: it made `version`.
+    Stored { id: Option<u32>, version: u64 },
+    /// The whole view again.
+    Resync,
+}
+
+/// Reads a message after hello and does what it asks; a refusal comes with the
+/// action's id, if it had one.
+async fn socket_message(
     hub: &Arc<Hub>,
     table: &Arc<Table>,
     seat: Option<usize>,
     text: &str,
-) -> Result<(), ApiError> {
+) -> Result<Answer, (ApiError, Option<u32>)> {
     let hello_twice =
         || ApiError::bad_request(ErrorCode::HelloTwice, "this socket has said hello already");
-    match kind_of(text)? {
+    match kind_of(text).map_err(|e| (e, None))? {
         "action" => {}
-        "hello" => return Err(hello_twice()),
+        "resync" => return Ok(Answer::Resync),
+        "hello" => return Err((hello_twice(), None)),
         _ => {
-            return Err(ApiError::bad_request(
-                ErrorCode::UnknownMessage,
-                "a message must be {\"type\": \"action\", \"version\": N, \"action\": {…}}",
+            return Err((
+                ApiError::bad_request(
+                    ErrorCode::UnknownMessage,
+                    "a message must be {\"type\": \"action\", \"id\": N, \"version\": N, \"action\": {…}} or {\"type\": \"resync\"}",
+                ),
+                None,
             ))
         }
     }
+    let ClientMessage::Action {
+        id,
+        version,
+        action,
+    } = parse(text).map_err(|e| (e, None))?
+    else {
+        return Err((hello_twice(), None));
+    };
     let seat = seat.ok_or_else(|| {
-        ApiError::forbidden(
-            ErrorCode::Spectator,
-            "spectators cannot act; open your invite link",
+        (
+            ApiError::forbidden(
+                ErrorCode::Spectator,
+                "spectators cannot act; open your invite link",
+            ),
+            id,
         )
     })?;
-    let ClientMessage::Action { version, action } = parse(text)? else {
-        return Err(hello_twice());
-    };
-    hub.submit(table, seat, Some(version), &action)
+    let version = hub
+        .submit(table, seat, Some(version), &action)
         .await
-        .map(|_| ())
+        .map_err(|e| (e, id))?;
+    Ok(Answer::Stored { id, version })
 }

@@ -45,6 +45,9 @@ pub struct Metrics {
     pub events_dropped: IntCounter,
     /// Events this node heard from other nodes through NATS, by event.
     pub table_events_heard: IntCounterVec,
+    /// Views built for live sockets, by viewer (`seat` or `spectator`): one per change
+    /// and viewer however many sockets watch (`hub::views`).
+    pub views_built: IntCounterVec,
 }
 
 impl Metrics {
@@ -120,8 +123,17 @@ impl Metrics {
             "events_dropped_total",
             "Events a subscriber lost because it was a whole queue behind",
         );
+        let views_built = IntCounterVec::new(
+            Opts::new(
+                "views_built_total",
+                "Views built for live sockets, by viewer (seat or spectator)",
+            ),
+            &["viewer"],
+        )
+        .expect("metric");
         for metric in [
             Box::new(actions.clone()) as Box<dyn prometheus::core::Collector>,
+            Box::new(views_built.clone()),
             Box::new(table_events.clone()),
             Box::new(events_dropped.clone()),
             Box::new(table_events_heard.clone()),
@@ -164,6 +176,7 @@ impl Metrics {
             table_events,
             events_dropped,
             table_events_heard,
+            views_built,
         }
     }
 

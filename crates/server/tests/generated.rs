@@ -96,6 +96,7 @@ fn typescript() -> String {
         RumisPlayerReview::decl(&cfg),
         ClientMessage::decl(&cfg),
         ServerMessage::decl(&cfg),
+        PatchOp::decl(&cfg),
         NodeStatus::decl(&cfg),
         Health::decl(&cfg),
         Credentials::decl(&cfg),

@@ -603,9 +603,19 @@ export type RumisPlayerReview = { colours: Array<string>, moves: number, inaccur
  */
 average_drop: number, };
 
-export type ClientMessage = { "type": "hello", token?: string, } | { "type": "action", version: number, action: GameAction, };
+export type ClientMessage = { "type": "hello", token?: string, patches?: boolean, } | { "type": "action", id?: number, version: number, action: GameAction, } | { "type": "resync" };
 
-export type ServerMessage = { "type": "state", view: TableView, } | { "type": "error", message: string, code: ErrorCode, why?: Reason, };
+export type ServerMessage = { "type": "state", view: TableView, seq: number, } | { "type": "patch", from: number, from_seq: number, version: number, seq: number, ops: Array<PatchOp>, } | { "type": "ack", id: number, version: number, } | { "type": "error", message: string, code: ErrorCode, why?: Reason, 
+/**
+ * The refused action's `id`, when it had one.
+ */
+id?: number, };
+
+export type PatchOp = { "op": "add", 
+/**
+ * A JSON Pointer (RFC 6901).
+ */
+path: string, value: unknown, } | { "op": "remove", path: string, } | { "op": "replace", path: string, value: unknown, };
 
 export type NodeStatus = "ready" | "degraded" | "draining";
 

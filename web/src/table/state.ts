@@ -135,15 +135,14 @@ export class TableState {
   async act(action: Action): Promise<boolean> {
     if (!this.view) return false;
     try {
-      await api.act(this.id, this.token, this.view.version, action);
+      // On the socket, the new view arrives before the ack; by HTTP, in its answer.
+      const version = this.view.version;
+      const answer = this.socket ? await this.socket.act(version, action) : await api.act(this.id, this.token, version, action);
       this.events.clearError();
-      // The socket brings the new view too; fetching it makes the page independent of
-      // the socket's timing.
-      void this.refresh();
+      if (answer) this.accept(answer, false);
       return true;
     } catch (e) {
       this.showError(e);
-      void this.refresh();
       return false;
     }
   }

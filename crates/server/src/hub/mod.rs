@@ -24,8 +24,8 @@
 //! (tokens, joining, claiming, renaming, bots taking seats), [`create`], [`commit`]
 //! (the action path), [`drive`] (bots and clocks), [`bots`] (kept bots, failing
 //! bots), [`sync`] (cluster catch-up and leases), [`presence`], [`replay`]
-//! (rebuilding from the log), [`rematch`] (the same seats again, a new deal) and
-//! [`view`].
+//! (rebuilding from the log), [`rematch`] (the same seats again, a new deal),
+//! [`view`] and [`views`] (views shared by live sockets).
 
 mod accounts;
 mod bots;
@@ -41,6 +41,7 @@ mod results;
 mod seats;
 mod sync;
 mod view;
+mod views;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
@@ -70,6 +71,7 @@ pub use challenges::ChallengeLimits;
 pub use registry::valid_table_id;
 pub(crate) use replay::read_settings;
 pub use replay::{rebuild_replay, replay_document, replay_game};
+pub use views::BuiltView;
 
 use drive::wake_due;
 
@@ -232,6 +234,8 @@ pub struct Table {
     pub id: String,
     pub state: Mutex<TableState>,
     pub changes: watch::Sender<u64>,
+    /// The views its live sockets share, built once per change ([`views`]).
+    views: views::ViewCache,
     /// The last request or change (Unix ms), for choosing which idle tables to drop.
     last_used_ms: AtomicI64,
     /// Drivers (a bot about to move, the clock, a position being written) waiting on

@@ -69,6 +69,7 @@ pub(super) fn rebuild(
         id: stored.id.clone(),
         state: Mutex::new(state),
         changes: watch::channel(0).0,
+        views: Default::default(),
         last_used_ms: AtomicI64::new(loaded_ms),
         drivers: AtomicUsize::new(0),
         positions: Default::default(),

@@ -4,7 +4,8 @@ use crate::error::ApiError;
 use crate::fairness;
 use crate::store::StoredSeat;
 use crate::wire::{
-    Fairness, LobbySeat, LobbyTable, ResultView, SeatKind, SeatView, TableSettings, TableView,
+    Fairness, GameView, LobbySeat, LobbyTable, ResultView, SeatKind, SeatView, TableSettings,
+    TableView,
 };
 
 use super::replay::read_settings;
@@ -61,16 +62,6 @@ impl TableState {
 
     /// The whole view for a seat, or for a spectator (`None`).
     pub fn view(&self, id: &str, seat: Option<usize>) -> TableView {
-        self.view_detail(id, seat, true)
-    }
-
-    /// A view without what never changes during the game: the updates a live
-    /// connection gets after its first, full view.
-    pub fn view_update(&self, id: &str, seat: Option<usize>) -> TableView {
-        self.view_detail(id, seat, false)
-    }
-
-    fn view_detail(&self, id: &str, seat: Option<usize>, full: bool) -> TableView {
         let now = self.clock.now_ms();
         TableView {
             id: id.to_string(),
@@ -96,7 +87,7 @@ impl TableState {
             seat_token: None,
             rematch: self.rematch.clone(),
             bot_trouble: self.bots.view(&self.seats, self.game.is_over()),
-            state: self.game.view(seat, full, &self.names()),
+            state: self.game.view(seat, true, &self.names()),
         }
     }
 
@@ -108,6 +99,19 @@ impl TableState {
             self.created_ms,
             self.seats.iter().map(|s| &s.stored),
         )
+    }
+}
+
+impl TableView {
+    /// The view without what never changes during the game (the Rumis stones'
+    /// orientations): the updates a live connection without patches gets after its
+    /// first, whole view.
+    pub fn without_fixed_parts(mut self) -> TableView {
+        match &mut self.state {
+            GameView::Rumis(rumis) => rumis.stones = None,
+            GameView::Rummikub(_) => {}
+        }
+        self
     }
 }
 
