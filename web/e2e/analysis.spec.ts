@@ -156,6 +156,8 @@ for (const phone of [false, true]) {
         // The selected tab reads well; one link to the lobby.
         const tab = page.locator(tid("analysis-tab-rumis"));
         await expect(tab).toHaveAttribute("aria-selected", "true");
+        // (as after a click on it: the pointer rests on the tab)
+        if (!phone) await tab.hover();
         const { color, background } = await tab.evaluate((e) => {
           const s = getComputedStyle(e);
           return { color: s.color, background: s.backgroundColor };

@@ -160,39 +160,42 @@ impl Record {
                 ))
             }
         }
-        let (_, scenario) =
-            get("scenario").ok_or_else(|| error_of(
+        let (_, scenario) = get("scenario").ok_or_else(|| {
+            error_of(
                 last,
                 RecordProblem::MissingHeader("scenario"),
                 "missing header `scenario`",
-            ))?;
-        let (pl, players) =
-            get("players").ok_or_else(|| error_of(
+            )
+        })?;
+        let (pl, players) = get("players").ok_or_else(|| {
+            error_of(
                 last,
                 RecordProblem::MissingHeader("players"),
                 "missing header `players`",
-            ))?;
-        let players = players
-            .parse()
-            .map_err(|_| error_of(
+            )
+        })?;
+        let players = players.parse().map_err(|_| {
+            error_of(
                 pl,
                 RecordProblem::BadHeader {
                     header: "players",
                     value: players.clone(),
                 },
                 format!("`{players}` is not a player count"),
-            ))?;
+            )
+        })?;
         let variant = match get("variant") {
             None => Variant::Standard,
-            Some((l, v)) => Variant::from_name(&v)
-                .ok_or_else(|| error_of(
+            Some((l, v)) => Variant::from_name(&v).ok_or_else(|| {
+                error_of(
                     l,
                     RecordProblem::BadHeader {
                         header: "variant",
                         value: v.clone(),
                     },
                     format!("unknown variant `{v}` ({})", Variant::names()),
-                ))?,
+                )
+            })?,
         };
         let first_stones = match get("first-stones") {
             None => None,
@@ -209,16 +212,16 @@ impl Record {
         };
         let seed = match get("seed") {
             None => 0,
-            Some((l, s)) => s
-                .parse()
-                .map_err(|_| error_of(
+            Some((l, s)) => s.parse().map_err(|_| {
+                error_of(
                     l,
                     RecordProblem::BadHeader {
                         header: "seed",
                         value: s.clone(),
                     },
                     format!("`{s}` is not a seed (a whole number)"),
-                ))?,
+                )
+            })?,
         };
         Ok(Record {
             scenario,

@@ -23,10 +23,10 @@ use std::collections::BTreeMap;
 use rumis::notation::MoveError;
 use rumis::record::{Record, RecordProblem};
 use rumis::Scenario;
-use serde_json::{json, Value};
 use rummikub::notation::{parse_table, parse_tiles};
 use rummikub::RuleSet;
 use rummikub_solver::{Objective, TableAndRack};
+use serde_json::{json, Value};
 
 use crate::error::ApiError;
 use crate::games::{play_of, reasons, suggestions, Adapter, RumisTable};
@@ -327,7 +327,11 @@ impl Analysis {
                     json!({ "line": e.line, "move": "" }),
                 ),
             };
-            bad_record(format!("the record, line {}: {}", e.line, e.problem), code, params)
+            bad_record(
+                format!("the record, line {}: {}", e.line, e.problem),
+                code,
+                params,
+            )
         })?;
         if Scenario::builtin(&record.scenario.to_ascii_lowercase()).is_none() {
             let known = Scenario::builtin_keys().collect::<Vec<_>>().join(", ");
@@ -538,11 +542,7 @@ mod tests {
 
     async fn position_of(text: &str) -> Result<RumisAnalysisPosition, ApiError> {
         Analysis::new(AnalysisLimits::default())
-            .rumis_position(
-                &Thinking::new(2),
-                "10.0.0.1".parse().unwrap(),
-                record(text),
-            )
+            .rumis_position(&Thinking::new(2), "10.0.0.1".parse().unwrap(), record(text))
             .await
     }
 
@@ -579,7 +579,11 @@ mod tests {
             .unwrap();
         assert_eq!(bad.code, RefusalCode::RecordBadHeader);
         assert_eq!(
-            (&bad.params["line"], &bad.params["header"], &bad.params["value"]),
+            (
+                &bad.params["line"],
+                &bad.params["header"],
+                &bad.params["value"]
+            ),
             (&json!(3), &json!("players"), &json!("many"))
         );
 

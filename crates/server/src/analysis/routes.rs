@@ -13,8 +13,8 @@ use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
 use crate::wire::{
-    ErrorBody, RumisAnalysis, RumisAnalysisPosition, RumisAnalysisRequest, RumisBestMoves, RummikubAnalysis,
-    RummikubAnalysisRequest,
+    ErrorBody, RumisAnalysis, RumisAnalysisPosition, RumisAnalysisRequest, RumisBestMoves,
+    RummikubAnalysis, RummikubAnalysisRequest,
 };
 
 /// The board's routes, with their own limits.
