@@ -133,6 +133,8 @@ for (const phone of [false, true]) {
         await board.locator(tid("rumis-analysis-ask")).click();
         await expect(board.locator(tid("rumis-analysis-move-0"))).toBeVisible({ timeout: 20_000 });
         await expect(board.locator(tid("rumis-analysis-win-0"))).toContainText("%");
+        // (the record's step controls only with a record)
+        await expect(board.locator(tid("rumis-analysis-prev"))).toBeHidden();
         await shot(page, `analysis-rumis-play-${phone ? "phone" : "desktop"}-${de ? "de" : "en"}.png`);
 
         // No text about the command line; "tap" on a touch screen.

@@ -286,8 +286,8 @@ function rumisBoard(root: HTMLElement): void {
   sessionStorage.removeItem(RECORD_KEY);
   const load = h("button", { testid: "rumis-analysis-load", className: "primary" }, t("analysis.load"));
   const sample = h("button", { testid: "rumis-analysis-sample", onclick: () => ((record.value = SAMPLE), load.click()) }, t("analysis.sample"));
-  const board = h("div", { className: "game-box", testid: "rumis-analysis-board", hidden: true });
-  const controls = h("div", { className: "replay-controls", hidden: true });
+  const board = h("div", { className: "game-box", testid: "rumis-analysis-board" });
+  const controls = h("div", { className: "replay-controls" });
   const playControls = h("div", { className: "row", testid: "rumis-analysis-play-controls" }, undo, played);
   const best = h("div", { className: "rumis-analysis-best", testid: "rumis-analysis-best", "aria-live": "polite" });
   let steps: RumisPosition[] = [];
@@ -297,10 +297,8 @@ function rumisBoard(root: HTMLElement): void {
   const mode = (m: "play" | "record") => {
     if (m !== showing) clear(best);
     showing = m;
-    playBox.hidden = m !== "play";
-    playControls.hidden = m !== "play";
-    board.hidden = m !== "record";
-    controls.hidden = m !== "record";
+    // (by style: the rows' own `display` would outdo the `hidden` attribute)
+    for (const [el, on] of [[playBox, m === "play"], [playControls, m === "play"], [board, m === "record"], [controls, m === "record"]] as const) el.style.display = on ? "" : "none";
   };
   const counter = h("span", { className: "replay-step", testid: "rumis-analysis-step" });
   const slider = h("input", { type: "range", min: 0, value: 0, testid: "rumis-analysis-slider", "aria-label": t("replay.step_label") });
