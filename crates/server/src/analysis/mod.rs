@@ -18,8 +18,6 @@ pub mod routes;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use std::collections::BTreeMap;
-
 use rumis::notation::MoveError;
 use rumis::record::{Record, RecordProblem};
 use rumis::Scenario;
@@ -411,7 +409,7 @@ fn reason_of(code: RefusalCode, params: Value) -> Reason {
         params: params
             .as_object()
             .map(|m| m.clone().into_iter().collect())
-            .unwrap_or_else(BTreeMap::new),
+            .unwrap_or_default(),
     }
 }
 
