@@ -7,7 +7,7 @@
 //   ("Open in the analysis board"), stepped back, and the strongest bot's best moves at
 //   that point listed with their win chances.
 import { test, expect, PHONE } from "./fixtures";
-import { shot, tid } from "./helpers";
+import { columnPoint, shot, tid, waitAttr } from "./helpers";
 
 test("Rummikub: a position clicked together gets the solver's best plays; a bad rack is refused", async ({ page, base }) => {
   await page.goto(base + "/");
@@ -79,3 +79,96 @@ test.describe("on a phone", () => {
     expect(width).toBeLessThanOrEqual(390);
   });
 });
+
+// Issue #60, point 4: the Rumis board starts with a board (a scenario chosen, moves
+// placed from the tray, undo, best moves), a broken record refused in the page's
+// language, the sample record, the selected tab's contrast, one "Lobby" link.
+
+/** The contrast ratio of two CSS colours (WCAG relative luminance). */
+function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r, g, bl] = (c.match(/[\d.]+/g) ?? ["0", "0", "0"]).slice(0, 3).map((v) => {
+      const s = Number(v) / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Places the stone with the most places on its first marked column; waits for the move. */
+async function placeOne(page: import("@playwright/test").Page, before: number): Promise<void> {
+  const play = page.locator(tid("rumis-analysis-play"));
+  const stones = await play.locator(`${tid("tray")} [data-legal]`).evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.testid!.replace("tray-stone-", ""), Number((e as HTMLElement).dataset.legal)] as [string, number]));
+  const [stone] = stones.sort((a, b) => b[1] - a[1])[0];
+  await play.locator(tid(`tray-stone-${stone}`)).click();
+  await waitAttr(page, "rumis-viewport", "data-marks", (m) => !!m, 5_000, `(marks for ${stone})`);
+  const [x, y] = (await page.locator(tid("rumis-viewport")).getAttribute("data-marks"))!.split(";")[0].split(",").map(Number);
+  const p = await columnPoint(page, x, y);
+  if (await page.evaluate(() => matchMedia("(pointer: coarse)").matches)) {
+    await page.touchscreen.tap(p.x, p.y);
+    await page.locator(tid("place-button")).tap();
+  } else {
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.click(p.x, p.y);
+  }
+  await expect(page.locator(tid("rumis-analysis-played"))).toHaveAttribute("data-n", String(before + 1));
+}
+
+for (const phone of [false, true]) {
+  for (const de of [false, true]) {
+    test.describe(`Rumis from a scenario's start (${phone ? "phone" : "desktop"}, ${de ? "German" : "English"})`, () => {
+      if (phone) test.use({ ...PHONE });
+      test("play, undo, best moves; a broken record refused in the page's language; the sample; the tab", async ({ page, base }) => {
+        await page.addInitScript((l) => localStorage.setItem("rumi.lang", l), de ? "de" : "en");
+        await page.goto(base + "/analysis#rumis");
+        const board = page.locator(tid("analysis-rumis"));
+        // The empty board at once: a scenario chosen, two players.
+        await expect(board.locator(tid("rumis-analysis-played"))).toHaveAttribute("data-n", "0", { timeout: 20_000 });
+        await placeOne(page, 0);
+        await placeOne(page, 1);
+        await board.locator(tid("rumis-analysis-undo")).click();
+        await expect(board.locator(tid("rumis-analysis-played"))).toHaveAttribute("data-n", "1");
+        await board.locator(tid("rumis-analysis-ask")).click();
+        await expect(board.locator(tid("rumis-analysis-move-0"))).toBeVisible({ timeout: 20_000 });
+        await expect(board.locator(tid("rumis-analysis-win-0"))).toContainText("%");
+        // (the record's step controls only with a record)
+        await expect(board.locator(tid("rumis-analysis-prev"))).toBeHidden();
+        await shot(page, `analysis-rumis-play-${phone ? "phone" : "desktop"}-${de ? "de" : "en"}.png`);
+
+        // No text about the command line; "tap" on a touch screen.
+        const help = (await board.locator("p.muted").first().textContent()) ?? "";
+        expect(help).not.toMatch(/rumi play|rumi solve/);
+        expect(help).toMatch(phone ? (de ? /Tippe/ : /Tap/) : de ? /Klicke/ : /Click/);
+
+        // A broken record: refused in the page's language.
+        await board.locator(tid("rumis-analysis-loader")).locator("summary").click();
+        await board.locator(tid("rumis-analysis-record")).fill("scenario: chullpa\nplayers: 2\n");
+        await board.locator(tid("rumis-analysis-load")).click();
+        const error = board.locator(tid("rumis-analysis-error"));
+        await expect(error).toContainText(de ? "Kopfzeile" : "header line");
+        if (de) await expect(error).not.toContainText("missing header");
+
+        // The sample record loads and steps.
+        await board.locator(tid("rumis-analysis-sample")).click();
+        await expect(board.locator(tid("rumis-analysis-step"))).toHaveAttribute("data-index", "1");
+        await expect(error).toBeHidden();
+
+        // The selected tab reads well; one link to the lobby.
+        const tab = page.locator(tid("analysis-tab-rumis"));
+        await expect(tab).toHaveAttribute("aria-selected", "true");
+        // (as after a click on it: the pointer rests on the tab)
+        if (!phone) await tab.hover();
+        const { color, background } = await tab.evaluate((e) => {
+          const s = getComputedStyle(e);
+          return { color: s.color, background: s.backgroundColor };
+        });
+        expect(contrast(color, background), `${color} on ${background}`).toBeGreaterThanOrEqual(4.5);
+        await expect(page.locator('a[href="/"]').filter({ hasText: de ? /Lobby|Übersicht/ : /Lobby/ })).toHaveCount(1);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width).toBeLessThanOrEqual(phone ? 390 : 1400);
+      });
+    });
+  }
+}

@@ -59,12 +59,32 @@ pub struct Record {
 pub struct RecordError {
     pub line: usize,
     pub problem: String,
+    /// The problem as data, for a reader to word it in its own language.
+    pub kind: RecordProblem,
+}
+
+/// What is wrong with a record's header, as data (`problem` says it in English).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordProblem {
+    /// A header line whose name rumi does not know.
+    UnknownHeader(String),
+    /// A header the record must have (`game`, `scenario`, `players`).
+    MissingHeader(&'static str),
+    /// A header whose value cannot be read.
+    BadHeader { header: &'static str, value: String },
+    /// Anything else (a replayed move, a result that differs): `problem` only.
+    Other,
 }
 
 fn error(line: usize, problem: impl Into<String>) -> RecordError {
+    error_of(line, RecordProblem::Other, problem)
+}
+
+fn error_of(line: usize, kind: RecordProblem, problem: impl Into<String>) -> RecordError {
     RecordError {
         line,
         problem: problem.into(),
+        kind,
     }
 }
 
@@ -113,40 +133,95 @@ impl Record {
             ]
             .contains(&key.as_str())
             {
-                return Err(error(*line, format!("unknown header `{key}`")));
+                return Err(error_of(
+                    *line,
+                    RecordProblem::UnknownHeader(key.clone()),
+                    format!("unknown header `{key}`"),
+                ));
             }
         }
         match get("game") {
             Some((_, g)) if g == "rumis" => {}
-            Some((l, g)) => return Err(error(l, format!("game `{g}` is not rumis"))),
-            None => return Err(error(last, "missing header `game: rumis`")),
+            Some((l, g)) => {
+                return Err(error_of(
+                    l,
+                    RecordProblem::BadHeader {
+                        header: "game",
+                        value: g.clone(),
+                    },
+                    format!("game `{g}` is not rumis"),
+                ))
+            }
+            None => {
+                return Err(error_of(
+                    last,
+                    RecordProblem::MissingHeader("game"),
+                    "missing header `game: rumis`",
+                ))
+            }
         }
-        let (_, scenario) =
-            get("scenario").ok_or_else(|| error(last, "missing header `scenario`"))?;
-        let (pl, players) =
-            get("players").ok_or_else(|| error(last, "missing header `players`"))?;
-        let players = players
-            .parse()
-            .map_err(|_| error(pl, format!("`{players}` is not a player count")))?;
+        let (_, scenario) = get("scenario").ok_or_else(|| {
+            error_of(
+                last,
+                RecordProblem::MissingHeader("scenario"),
+                "missing header `scenario`",
+            )
+        })?;
+        let (pl, players) = get("players").ok_or_else(|| {
+            error_of(
+                last,
+                RecordProblem::MissingHeader("players"),
+                "missing header `players`",
+            )
+        })?;
+        let players = players.parse().map_err(|_| {
+            error_of(
+                pl,
+                RecordProblem::BadHeader {
+                    header: "players",
+                    value: players.clone(),
+                },
+                format!("`{players}` is not a player count"),
+            )
+        })?;
         let variant = match get("variant") {
             None => Variant::Standard,
-            Some((l, v)) => Variant::from_name(&v)
-                .ok_or_else(|| error(l, format!("unknown variant `{v}` ({})", Variant::names())))?,
+            Some((l, v)) => Variant::from_name(&v).ok_or_else(|| {
+                error_of(
+                    l,
+                    RecordProblem::BadHeader {
+                        header: "variant",
+                        value: v.clone(),
+                    },
+                    format!("unknown variant `{v}` ({})", Variant::names()),
+                )
+            })?,
         };
         let first_stones = match get("first-stones") {
             None => None,
             Some((l, f)) => Some(FirstStones::from_name(&f).ok_or_else(|| {
-                error(
+                error_of(
                     l,
+                    RecordProblem::BadHeader {
+                        header: "first-stones",
+                        value: f.clone(),
+                    },
                     format!("first-stones `{f}` must be `face` (R6) or `edge` (R14)"),
                 )
             })?),
         };
         let seed = match get("seed") {
             None => 0,
-            Some((l, s)) => s
-                .parse()
-                .map_err(|_| error(l, format!("`{s}` is not a seed (a whole number)")))?,
+            Some((l, s)) => s.parse().map_err(|_| {
+                error_of(
+                    l,
+                    RecordProblem::BadHeader {
+                        header: "seed",
+                        value: s.clone(),
+                    },
+                    format!("`{s}` is not a seed (a whole number)"),
+                )
+            })?,
         };
         Ok(Record {
             scenario,

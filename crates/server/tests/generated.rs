@@ -142,6 +142,7 @@ fn typescript() -> String {
         RumisAnalysis::decl(&cfg),
         StepKept::decl(&cfg),
         RumisBestMoves::decl(&cfg),
+        RumisAnalysisPosition::decl(&cfg),
         RummikubPuzzleView::decl(&cfg),
         RummikubPuzzleSummary::decl(&cfg),
         RummikubPuzzleList::decl(&cfg),

@@ -2,12 +2,14 @@
 // typed in the notation of `rumi solve`) and solved by the exact solver; a Rumis record
 // replayed on the 3D board, where the strongest bot names its best moves at any point.
 import "./analysis.css";
-import { ApiError, call, type HintPlay } from "../api";
-import type { RummikubAnalysis, RumisAnalysis, RumisBestMoves, RumisSuggestion, RumisView } from "../generated/api";
+import { api, ApiError, call, type HintPlay } from "../api";
+import type { RummikubAnalysis, RumisAnalysis, RumisAnalysisPosition, RumisBestMoves, RumisSuggestion, RumisView, ScenarioMeta } from "../generated/api";
 import { clear, h } from "../dom";
 import { t, type MessageKey } from "../i18n/i18n";
+import { reason } from "../i18n/server";
 import { moveEl, tileEl, tileName } from "../pictures";
 import { COLOURS } from "../rummikub/sets";
+import { notation } from "../rumis/geometry";
 import { loadRumisBoard, type RumisBoard, type RumisPosition } from "../rumis/load";
 
 /** Where a record waits for this page (the replay page's "analyse" link puts it here). */
@@ -156,13 +158,13 @@ function rummikubBoard(root: HTMLElement): void {
     } catch (e) {
       clear(answer);
       error.hidden = false;
-      error.textContent = e instanceof ApiError ? e.message : String(e);
+      error.textContent = refusal(e);
     } finally {
       solve.disabled = false;
     }
   });
   root.append(
-    h("p", { className: "muted" }, t("analysis.rummikub_help")),
+    h("p", { className: "muted" }, t(touchScreen() ? "analysis.rummikub_help_touch" : "analysis.rummikub_help")),
     palette,
     drawn,
     h("label", { className: "field", "data-notation": "" }, t("analysis.table"), " ", tableInput),
@@ -196,19 +198,108 @@ function playBox(name: string, title: string, play: HintPlay | null, before: str
   return box;
 }
 
+/** A touch screen: its texts say "tap", not "click". */
+const touchScreen = () => matchMedia("(pointer: coarse)").matches;
+
+/** A refusal of the server in the page's language: a record's line and what is wrong,
+ * an engine's reason with the record's line, or the error code's text. */
+function refusal(e: unknown): string {
+  if (!(e instanceof ApiError)) return String(e);
+  const why = e.why;
+  if (why && !why.code.startsWith("record_") && why.params?.line !== undefined) {
+    const { line, move, ...rest } = why.params;
+    return t("analysis.record_line", { line: String(line), move: String(move), reason: reason(e.message, e.code, { ...why, params: rest }).text });
+  }
+  return reason(e.message, e.code, why).text;
+}
+
+/** A record's header for a board and a player count. */
+function header(scenario: string, players: number): string {
+  return `game: rumis\nscenario: ${scenario}\nplayers: ${players}\n\n`;
+}
+
+/** A record that loads: the first move of a two-player game on the Chullpa board. */
+const SAMPLE = `${header("chullpa", 2)}O4 a1:1 b1:1 a2:1 b2:1\n`;
+
 function rumisBoard(root: HTMLElement): void {
-  // (its refusals quote the record's notation)
-  const error = h("div", { className: "error", role: "alert", testid: "rumis-analysis-error", hidden: true, "data-notation": "" });
-  const record = h("textarea", { "data-notation": "", testid: "rumis-analysis-record", rows: 6, spellcheck: "false", "aria-label": t("analysis.record"), placeholder: "game: rumis\nscenario: chullpa\nplayers: 2\n\nO4 a1:1 b1:1 a2:1 b2:1" });
+  // (its refusals may quote the record's notation)
+  const error = h("div", { className: "error", role: "alert", testid: "rumis-analysis-error", hidden: true });
+  const showError = (e: unknown) => ((error.hidden = false), (error.textContent = refusal(e)));
+  // Playing from a scenario's start: the header and the moves played, sent as a record.
+  const scenarioSelect = h("select", { testid: "rumis-analysis-scenario", "aria-label": t("analysis.scenario") });
+  const playersSelect = h("select", { testid: "rumis-analysis-players", "aria-label": t("analysis.players") });
+  const newBoard = h("button", { testid: "rumis-analysis-new", className: "primary" }, t("analysis.new_board"));
+  const undo = h("button", { testid: "rumis-analysis-undo", disabled: true }, t("analysis.undo"));
+  const played = h("span", { className: "muted", testid: "rumis-analysis-played" });
+  let scenarios: ScenarioMeta[] = [];
+  let playHeader = header("chullpa", 2);
+  let moves: string[] = [];
+  let playUi: RumisBoard | null = null;
+  let version = 0;
+  const playRecord = () => playHeader + moves.map((m) => m + "\n").join("");
+  const playBox = h("div", { className: "game-box", testid: "rumis-analysis-play" });
+  const fillPlayers = () => {
+    const chosen = scenarios.find((s) => s.key === scenarioSelect.value);
+    clear(playersSelect);
+    for (const n of chosen?.players ?? [2]) playersSelect.append(h("option", { value: String(n) }, String(n)));
+  };
+  scenarioSelect.addEventListener("change", fillPlayers);
+  /** Shows the position after `next` moves; keeps them only when the server took them. */
+  const show = async (next: string[]): Promise<boolean> => {
+    error.hidden = true;
+    try {
+      const answer = await call<RumisAnalysisPosition>("POST", "/api/analysis/rumis/position", { record: playHeader + next.map((m) => m + "\n").join("") });
+      moves = next;
+      const ui = (playUi ??= await loadRumisBoard(playBox, {
+        onPlace: ({ stone, cells }) => show([...moves, notation(stone, cells)]),
+        onTypedMove: (text) => show([...moves, text.trim()]),
+        onError: (m) => ((error.hidden = false), (error.textContent = m)),
+        onClearError: () => (error.hidden = true),
+      }));
+      ui.set({ rumis: answer.view, version: ++version, you: answer.to_move, toPlay: answer.to_move !== null, over: answer.to_move === null, seats: [], hints: false });
+      undo.disabled = moves.length === 0;
+      played.textContent = t("analysis.moves_played", { n: moves.length });
+      played.dataset.n = String(moves.length);
+      mode("play");
+      return true;
+    } catch (e) {
+      showError(e);
+      return false;
+    }
+  };
+  newBoard.addEventListener("click", () => {
+    playHeader = header(scenarioSelect.value, Number(playersSelect.value));
+    void show([]);
+  });
+  undo.addEventListener("click", () => void show(moves.slice(0, -1)));
+  void api.meta().then((meta) => {
+    scenarios = meta.rumis.scenarios;
+    for (const s of scenarios) scenarioSelect.append(h("option", { value: s.key }, s.name));
+    fillPlayers();
+    // The empty board at once, unless a record waits to be loaded.
+    if (!record.value) newBoard.click();
+  }, showError);
+
+  // A record loaded and stepped through.
+  const record = h("textarea", { "data-notation": "", testid: "rumis-analysis-record", rows: 6, spellcheck: "false", "aria-label": t("analysis.record") });
   record.value = sessionStorage.getItem(RECORD_KEY) ?? "";
   sessionStorage.removeItem(RECORD_KEY);
   const load = h("button", { testid: "rumis-analysis-load", className: "primary" }, t("analysis.load"));
+  const sample = h("button", { testid: "rumis-analysis-sample", onclick: () => ((record.value = SAMPLE), load.click()) }, t("analysis.sample"));
   const board = h("div", { className: "game-box", testid: "rumis-analysis-board" });
-  const controls = h("div", { className: "replay-controls", hidden: true });
+  const controls = h("div", { className: "replay-controls" });
+  const playControls = h("div", { className: "row", testid: "rumis-analysis-play-controls" }, undo, played);
   const best = h("div", { className: "rumis-analysis-best", testid: "rumis-analysis-best", "aria-live": "polite" });
   let steps: RumisPosition[] = [];
   let index = 0;
   let ui: RumisBoard | null = null;
+  let showing: "play" | "record" = "play";
+  const mode = (m: "play" | "record") => {
+    if (m !== showing) clear(best);
+    showing = m;
+    // (by style: the rows' own `display` would outdo the `hidden` attribute)
+    for (const [el, on] of [[playBox, m === "play"], [playControls, m === "play"], [board, m === "record"], [controls, m === "record"]] as const) el.style.display = on ? "" : "none";
+  };
   const counter = h("span", { className: "replay-step", testid: "rumis-analysis-step" });
   const slider = h("input", { type: "range", min: 0, value: 0, testid: "rumis-analysis-slider", "aria-label": t("replay.step_label") });
   const go = (i: number) => {
@@ -227,14 +318,16 @@ function rumisBoard(root: HTMLElement): void {
     h("button", { onclick: () => go(steps.length - 1) }, t("replay.last")),
     slider,
     counter,
-    ask,
+    h("button", { testid: "rumis-analysis-play-on", onclick: () => void show(moves) }, t("analysis.play_on")),
   );
   slider.addEventListener("input", () => go(Number(slider.value)));
+  let loaded = "";
   load.addEventListener("click", async () => {
     error.hidden = true;
     load.disabled = true;
     try {
       const answer = await call<RumisAnalysis>("POST", "/api/analysis/rumis", { record: record.value });
+      loaded = record.value;
       // The board as a spectator sees it: nobody's seat, nobody's turn to act here.
       // A step after the first carries what changed: the cubes and history it keeps of
       // the step before, then its own.
@@ -251,7 +344,7 @@ function rumisBoard(root: HTMLElement): void {
       });
       steps = boards.map((rumis, i) => ({ rumis, version: i, you: null, toPlay: false, over: false, seats: [], hints: false }));
       slider.max = String(steps.length - 1);
-      controls.hidden = false;
+      mode("record");
       // A move of the list: the first step whose history holds it (as on the replay page).
       const jump = (move: number) => go(steps.findIndex((s) => (s.rumis?.history.length ?? 0) > move));
       if (!ui)
@@ -263,8 +356,7 @@ function rumisBoard(root: HTMLElement): void {
         });
       go(steps.length - 1);
     } catch (e) {
-      error.hidden = false;
-      error.textContent = e instanceof ApiError ? e.message : String(e);
+      showError(e);
     } finally {
       load.disabled = false;
     }
@@ -275,31 +367,52 @@ function rumisBoard(root: HTMLElement): void {
     ask.disabled = true;
     best.append(h("p", { className: "muted", testid: "rumis-analysis-thinking" }, t("analysis.thinking")));
     try {
-      const answer = await call<RumisBestMoves>("POST", "/api/analysis/rumis/best", { record: record.value, ply: index });
+      const body = showing === "play" ? { record: playRecord() } : { record: loaded, ply: index };
+      const answer = await call<RumisBestMoves>("POST", "/api/analysis/rumis/best", body);
       clear(best);
       if (answer.moves.length === 0) best.append(h("p", { testid: "rumis-analysis-none" }, t("analysis.game_over")));
       else best.append(h("p", {}, t("analysis.to_move", { colour: t(`colour.${answer.to_move}` as MessageKey) })), h("ol", {}, ...answer.moves.map((m, i) => moveLine(m, i, answer.to_move))));
     } catch (e) {
       clear(best);
-      error.hidden = false;
-      error.textContent = e instanceof ApiError ? e.message : String(e);
+      showError(e);
     } finally {
       ask.disabled = false;
     }
   });
   // (a move is shown on the board as a ghost on a tap, and while pointed at or focused)
+  const ghost = (m: RumisSuggestion) => (showing === "play" ? playUi : ui)?.showGhost(m.cells);
   const moveLine = (m: RumisSuggestion, i: number, colour: string | null) =>
     h(
       "li",
       {},
       h(
         "button",
-        { className: "small", testid: `rumis-analysis-move-${i}`, "data-move": m.move, title: t("rumis.hint_show"), onclick: () => ui?.showGhost(m.cells), onmouseenter: () => ui?.showGhost(m.cells), onfocus: () => ui?.showGhost(m.cells) },
+        { className: "small", testid: `rumis-analysis-move-${i}`, "data-move": m.move, title: t("rumis.hint_show"), onclick: () => ghost(m), onmouseenter: () => ghost(m), onfocus: () => ghost(m) },
         moveEl(m.stone, m.cells, colour),
       ),
       " ",
       h("span", { className: "muted", testid: `rumis-analysis-win-${i}` }, t("rumis.hint_win", { pct: Math.round(m.win_chance * 100) })),
     );
-  root.append(h("p", { className: "muted" }, t("analysis.rumis_help")), h("label", { className: "field" }, t("analysis.record")), record, h("div", { className: "row" }, load), error, controls, best, board);
+  const loader = h(
+    "details",
+    { className: "rumis-analysis-loader", testid: "rumis-analysis-loader", open: !!record.value },
+    h("summary", {}, t("analysis.load_record")),
+    h("label", { className: "field" }, t("analysis.record")),
+    record,
+    h("div", { className: "row" }, load, sample),
+  );
+  root.append(
+    h("p", { className: "muted" }, t(touchScreen() ? "analysis.rumis_help_touch" : "analysis.rumis_help")),
+    h("div", { className: "row" }, h("label", {}, t("analysis.scenario"), " ", scenarioSelect), h("label", {}, t("analysis.players"), " ", playersSelect), newBoard),
+    loader,
+    error,
+    controls,
+    playControls,
+    h("div", { className: "row" }, ask),
+    best,
+    playBox,
+    board,
+  );
+  mode("play");
   if (record.value) load.click();
 }

@@ -166,7 +166,7 @@ export type ErrorBody = { error: string, code: ErrorCode,
  */
 why?: Reason, };
 
-export type RefusalCode = "game_over" | "no_such_placement" | "not_colours_turn" | "already_placed" | "cube_count" | "not_the_stone" | "cell_twice" | "outside" | "too_high" | "taken" | "hole_under" | "first_on_board" | "first_touch" | "own_contact" | "no_such_orientation" | "would_leave" | "first_edge" | "first_face" | "inverse_own" | "inverse_other" | "outside_red" | "inside_red" | "rebuilt_on_board" | "rebuilt_touch" | "must_remove" | "no_removal_now" | "place_removed" | "not_on_build" | "remove_outside" | "removal_hole" | "cannot_set_aside" | "round_over" | "no_such_player" | "not_players_turn" | "set_problem" | "third_copy" | "unknown_tile" | "left_table" | "play_one" | "meld_value" | "meld_touch" | "frozen" | "no_clock" | "redeal_old" | "redeal_late" | "redeal_pairs" | "name_bidi" | "name_tag" | "name_control" | "name_invisible" | "name_too_long" | "solo_used_up" | "solo_same_colour";
+export type RefusalCode = "game_over" | "no_such_placement" | "not_colours_turn" | "already_placed" | "cube_count" | "not_the_stone" | "cell_twice" | "outside" | "too_high" | "taken" | "hole_under" | "first_on_board" | "first_touch" | "own_contact" | "no_such_orientation" | "would_leave" | "first_edge" | "first_face" | "inverse_own" | "inverse_other" | "outside_red" | "inside_red" | "rebuilt_on_board" | "rebuilt_touch" | "must_remove" | "no_removal_now" | "place_removed" | "not_on_build" | "remove_outside" | "removal_hole" | "cannot_set_aside" | "round_over" | "no_such_player" | "not_players_turn" | "set_problem" | "third_copy" | "unknown_tile" | "left_table" | "play_one" | "meld_value" | "meld_touch" | "frozen" | "no_clock" | "redeal_old" | "redeal_late" | "redeal_pairs" | "name_bidi" | "name_tag" | "name_control" | "name_invisible" | "name_too_long" | "solo_used_up" | "solo_same_colour" | "record_unknown_header" | "record_missing_header" | "record_bad_header" | "record_unknown_board" | "record_bad_setup" | "record_unreadable_move" | "record_too_long" | "record_too_many_moves" | "record_past_end";
 
 export type Reason = { code: RefusalCode, 
 /**
@@ -892,6 +892,12 @@ export type RumisBestMoves = { ply: number,
  * The colour to move (`null`: the game is over there).
  */
 to_move: string | null, moves: Array<RumisSuggestion>, };
+
+export type RumisAnalysisPosition = { 
+/**
+ * The seat to move (0-based; `null`: the game is over).
+ */
+to_move: number | null, view: RumisView, };
 
 export type RummikubPuzzleView = { 
 /**

@@ -19,22 +19,25 @@ pub use routes::routes;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use rumis::record::Record;
+use rumis::notation::MoveError;
+use rumis::record::{Record, RecordProblem};
 use rumis::Scenario;
 use rummikub::notation::{parse_table, parse_tiles};
 use rummikub::RuleSet;
 use rummikub_solver::{Objective, TableAndRack};
+use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::games::{play_of, suggestions, RumisTable};
+use crate::games::{play_of, reasons, suggestions, Adapter, RumisTable};
 use crate::positions::{rumis_key, rummikub_key};
 use crate::queue::WorkQueue;
 use crate::store::Store;
 use crate::thinking::{Priority, Thinking};
 use crate::transport::RateLimiter;
 use crate::wire::{
-    CubeView, ErrorCode, RumisAnalysis, RumisAnalysisRequest, RumisBestMoves, RumisView,
-    RummikubAnalysis, RummikubAnalysisRequest, StepKept,
+    CubeView, ErrorCode, Reason, RefusalCode, RumisAnalysis, RumisAnalysisPosition,
+    RumisAnalysisRequest, RumisBestMoves, RumisView, RummikubAnalysis, RummikubAnalysisRequest,
+    StepKept,
 };
 
 /// How the analysis board is limited.
@@ -206,9 +209,7 @@ impl Analysis {
             let mut steps = vec![previous.clone()];
             let mut kept = vec![StepKept::default()];
             for (line, text) in &record.moves {
-                table
-                    .play_text(text)
-                    .map_err(|e| move_refused(*line, text, e))?;
+                play(&mut table, *line, text)?;
                 let full = table.spectator_view(false);
                 let (step, keeps) = changes(&previous, full.clone());
                 steps.push(step);
@@ -234,17 +235,7 @@ impl Analysis {
         request: RumisAnalysisRequest,
     ) -> Result<RumisBestMoves, ApiError> {
         let record = self.read_record(&request.record)?;
-        let ply = request.ply.map_or(record.moves.len(), |p| p as usize);
-        if ply > record.moves.len() {
-            return Err(ApiError::bad_request(
-                ErrorCode::BadRecord,
-                format!(
-                    "the record has {} moves: ask for a point from 0 to {}",
-                    record.moves.len(),
-                    record.moves.len()
-                ),
-            ));
-        }
+        let ply = point(&record, request.ply)?;
         self.admit(from)?;
         let millis = self.limits.rumis_search.as_millis() as u64;
         // The replay first (a short job), so that a rated position is refused before
@@ -253,9 +244,7 @@ impl Analysis {
             .compute(thinking, move || {
                 let mut table = start(&record)?;
                 for (line, text) in &record.moves[..ply] {
-                    table
-                        .play_text(text)
-                        .map_err(|e| move_refused(*line, text, e))?;
+                    play(&mut table, *line, text)?;
                 }
                 Ok(table)
             })
@@ -280,28 +269,87 @@ impl Analysis {
         .await
     }
 
+    /// The board after the first `ply` moves of a record (all when absent) as the
+    /// colour to move sees it, with its legal placements: a person plays on from there.
+    pub async fn rumis_position(
+        &self,
+        thinking: &Thinking,
+        from: IpAddr,
+        request: RumisAnalysisRequest,
+    ) -> Result<RumisAnalysisPosition, ApiError> {
+        let record = self.read_record(&request.record)?;
+        let ply = point(&record, request.ply)?;
+        self.admit(from)?;
+        self.compute(thinking, move || {
+            let mut table = start(&record)?;
+            for (line, text) in &record.moves[..ply] {
+                play(&mut table, *line, text)?;
+            }
+            let to_move = table.to_move();
+            let crate::wire::GameView::Rumis(view) = table.view_wire(to_move, true, &[]) else {
+                unreachable!("a Rumis table shows a Rumis view")
+            };
+            Ok(RumisAnalysisPosition {
+                to_move: to_move.map(|s| s as u32),
+                view: *view,
+            })
+        })
+        .await
+    }
+
     /// Reads a record (checked before it costs a core): a built-in board only.
     fn read_record(&self, text: &str) -> Result<Record, ApiError> {
-        let bad = |message: String| ApiError::bad_request(ErrorCode::BadRecord, message);
         if text.len() > self.limits.max_record_bytes {
-            return Err(bad(format!(
-                "a record of at most {} KiB, please",
-                self.limits.max_record_bytes / 1024
-            )));
+            let kib = self.limits.max_record_bytes / 1024;
+            return Err(bad_record(
+                format!("a record of at most {kib} KiB, please"),
+                RefusalCode::RecordTooLong,
+                json!({ "kib": kib }),
+            ));
         }
-        let record = Record::parse(text).map_err(|e| bad(format!("the record, {e}")))?;
+        let record = Record::parse(text).map_err(|e| {
+            let (code, params) = match e.kind {
+                RecordProblem::UnknownHeader(header) => (
+                    RefusalCode::RecordUnknownHeader,
+                    json!({ "line": e.line, "header": header }),
+                ),
+                RecordProblem::MissingHeader(header) => (
+                    RefusalCode::RecordMissingHeader,
+                    json!({ "line": e.line, "header": header }),
+                ),
+                RecordProblem::BadHeader { header, value } => (
+                    RefusalCode::RecordBadHeader,
+                    json!({ "line": e.line, "header": header, "value": value }),
+                ),
+                RecordProblem::Other => (
+                    RefusalCode::RecordUnreadableMove,
+                    json!({ "line": e.line, "move": "" }),
+                ),
+            };
+            bad_record(
+                format!("the record, line {}: {}", e.line, e.problem),
+                code,
+                params,
+            )
+        })?;
         if Scenario::builtin(&record.scenario.to_ascii_lowercase()).is_none() {
-            return Err(bad(format!(
-                "the board `{}` is not one of rumi's (known: {})",
-                record.scenario,
-                Scenario::builtin_keys().collect::<Vec<_>>().join(", ")
-            )));
+            let known = Scenario::builtin_keys().collect::<Vec<_>>().join(", ");
+            return Err(bad_record(
+                format!(
+                    "the board `{}` is not one of rumi's (known: {known})",
+                    record.scenario
+                ),
+                RefusalCode::RecordUnknownBoard,
+                json!({ "board": record.scenario, "known": known }),
+            ));
         }
         if record.moves.len() > self.limits.max_moves {
-            return Err(bad(format!(
-                "a record of at most {} moves, please",
-                self.limits.max_moves
-            )));
+            let max = self.limits.max_moves;
+            return Err(bad_record(
+                format!("a record of at most {max} moves, please"),
+                RefusalCode::RecordTooManyMoves,
+                json!({ "max": max }),
+            ));
         }
         Ok(record)
     }
@@ -346,6 +394,40 @@ async fn refuse_rated(store: &Store, key: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A refusal of a record: `message` in English, `code` and `params` for the client to
+/// say it in the reader's language.
+fn bad_record(message: String, code: RefusalCode, params: Value) -> ApiError {
+    ApiError {
+        why: Some(reason_of(code, params)),
+        ..ApiError::bad_request(ErrorCode::BadRecord, message)
+    }
+}
+
+fn reason_of(code: RefusalCode, params: Value) -> Reason {
+    Reason {
+        code,
+        rule: None,
+        params: params
+            .as_object()
+            .map(|m| m.clone().into_iter().collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// How many moves to play before answering: `ply`, or the whole record.
+fn point(record: &Record, ply: Option<u32>) -> Result<usize, ApiError> {
+    let moves = record.moves.len();
+    let ply = ply.map_or(moves, |p| p as usize);
+    if ply > moves {
+        return Err(bad_record(
+            format!("the record has {moves} moves: ask for a point from 0 to {moves}"),
+            RefusalCode::RecordPastEnd,
+            json!({ "moves": moves }),
+        ));
+    }
+    Ok(ply)
+}
+
 /// The record's first position, ruin (R11) and all.
 fn start(record: &Record) -> Result<RumisTable, ApiError> {
     let scenario = Scenario::builtin(&record.scenario.to_ascii_lowercase())
@@ -353,16 +435,36 @@ fn start(record: &Record) -> Result<RumisTable, ApiError> {
     let position = rumis::board::Boards::new()
         .position(record.setup(scenario))
         .map_err(|e| {
-            ApiError::bad_request(ErrorCode::BadRecord, format!("the record, line 1: {e}"))
+            bad_record(
+                format!("the record, line 1: {e}"),
+                RefusalCode::RecordBadSetup,
+                json!({ "line": 1, "players": record.players, "board": record.scenario }),
+            )
         })?;
     Ok(RumisTable::from_start(position))
 }
 
-fn move_refused(line: usize, text: &str, reason: String) -> ApiError {
-    ApiError::bad_request(
-        ErrorCode::BadRecord,
-        format!("the record, line {line}: `{text}`: {reason}"),
-    )
+/// Plays a record's move at `line`; a refusal says the line, the move and why: the
+/// engine's reason (with `line` and `move` added), or that the move cannot be read.
+fn play(table: &mut RumisTable, line: usize, text: &str) -> Result<(), ApiError> {
+    // (a refused move leaves the table as it was; its reason as data is worked out
+    // again on a copy, only then)
+    let Err(message) = table.play_text(text) else {
+        return Ok(());
+    };
+    let mut why = match table.position().clone().play_text(text) {
+        Err(MoveError::Illegal(illegal)) => reasons::rumis(&illegal),
+        _ => reason_of(RefusalCode::RecordUnreadableMove, json!({})),
+    };
+    why.params.insert("line".into(), json!(line));
+    why.params.insert("move".into(), json!(text));
+    Err(ApiError {
+        why: Some(why),
+        ..ApiError::bad_request(
+            ErrorCode::BadRecord,
+            format!("the record, line {line}: `{text}`: {message}"),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -428,5 +530,111 @@ mod tests {
             (ErrorKind::TooMany, ErrorCode::AnalysisBusy)
         );
         assert!(board.queue.is_empty(), "a refusal holds no place");
+    }
+
+    fn record(text: &str) -> RumisAnalysisRequest {
+        RumisAnalysisRequest {
+            record: text.into(),
+            ply: None,
+        }
+    }
+
+    async fn position_of(text: &str) -> Result<RumisAnalysisPosition, ApiError> {
+        Analysis::new(AnalysisLimits::default())
+            .rumis_position(&Thinking::new(2), "10.0.0.1".parse().unwrap(), record(text))
+            .await
+    }
+
+    const START: &str = "game: rumis\nscenario: chullpa\nplayers: 2\n\n";
+
+    #[tokio::test]
+    async fn a_scenario_start_answers_the_mover_with_legal_placements() {
+        let start = position_of(START).await.unwrap();
+        assert_eq!(start.to_move, Some(0));
+        assert!(start.view.cubes.is_empty());
+        assert!(!start.view.legal.is_empty());
+        let after = position_of(&format!("{START}O4 a1:1 b1:1 a2:1 b2:1\n"))
+            .await
+            .unwrap();
+        assert_eq!(after.to_move, Some(1));
+        assert_eq!(after.view.cubes.len(), 4);
+        assert_eq!(after.view.history.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn record_refusals_carry_a_code_and_what_is_wrong() {
+        let missing = position_of("scenario: chullpa\nplayers: 2\n")
+            .await
+            .unwrap_err();
+        assert_eq!(missing.code, ErrorCode::BadRecord);
+        let why = missing.why.unwrap();
+        assert_eq!(why.code, RefusalCode::RecordMissingHeader);
+        assert_eq!(why.params["header"], "game");
+
+        let bad = position_of("game: rumis\nscenario: chullpa\nplayers: many\n")
+            .await
+            .unwrap_err()
+            .why
+            .unwrap();
+        assert_eq!(bad.code, RefusalCode::RecordBadHeader);
+        assert_eq!(
+            (
+                &bad.params["line"],
+                &bad.params["header"],
+                &bad.params["value"]
+            ),
+            (&json!(3), &json!("players"), &json!("many"))
+        );
+
+        let board = position_of("game: rumis\nscenario: atlantis\nplayers: 2\n")
+            .await
+            .unwrap_err()
+            .why
+            .unwrap();
+        assert_eq!(board.code, RefusalCode::RecordUnknownBoard);
+        assert_eq!(board.params["board"], "atlantis");
+
+        let unreadable = position_of(&format!("{START}Q9 zz\n"))
+            .await
+            .unwrap_err()
+            .why
+            .unwrap();
+        assert_eq!(unreadable.code, RefusalCode::RecordUnreadableMove);
+        assert_eq!(
+            (&unreadable.params["line"], &unreadable.params["move"]),
+            (&json!(5), &json!("Q9 zz"))
+        );
+
+        // A second stone the rules refuse (R6: it must touch the first stones): the
+        // engine's own reason, with the line and the move.
+        let twice = format!("{START}O4 a1:1 b1:1 a2:1 b2:1\nD2 e1:1 f1:1\n");
+        let refused = position_of(&twice).await.unwrap_err().why.unwrap();
+        assert!(!matches!(
+            refused.code,
+            RefusalCode::RecordUnreadableMove | RefusalCode::RecordBadHeader
+        ));
+        assert_eq!(
+            (&refused.params["line"], &refused.params["move"]),
+            (&json!(6), &json!("D2 e1:1 f1:1"))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_point_past_the_end_is_refused_with_the_record_length() {
+        let refused = Analysis::new(AnalysisLimits::default())
+            .rumis_position(
+                &Thinking::new(2),
+                "10.0.0.1".parse().unwrap(),
+                RumisAnalysisRequest {
+                    record: START.into(),
+                    ply: Some(3),
+                },
+            )
+            .await
+            .unwrap_err()
+            .why
+            .unwrap();
+        assert_eq!(refused.code, RefusalCode::RecordPastEnd);
+        assert_eq!(refused.params["moves"], json!(0));
     }
 }

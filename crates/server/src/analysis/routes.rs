@@ -14,8 +14,8 @@ use crate::error::ApiError;
 use crate::http::extract::JsonBody;
 use crate::hub::Hub;
 use crate::wire::{
-    ErrorBody, RumisAnalysis, RumisAnalysisRequest, RumisBestMoves, RummikubAnalysis,
-    RummikubAnalysisRequest,
+    ErrorBody, RumisAnalysis, RumisAnalysisPosition, RumisAnalysisRequest, RumisBestMoves,
+    RummikubAnalysis, RummikubAnalysisRequest,
 };
 
 /// The board's routes.
@@ -25,6 +25,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(json_writes(routes!(rummikub)))
         .routes(json_writes(routes!(rumis)))
         .routes(json_writes(routes!(rumis_best)))
+        .routes(json_writes(routes!(rumis_position)))
 }
 
 /// The exact solver's best plays from a rack onto a table set up by hand: by tiles
@@ -88,6 +89,28 @@ pub async fn rumis_best(
     Ok(Json(
         board
             .rumis_best(hub.thinking(), Some(&hub.store), from.ip(), request)
+            .await?,
+    ))
+}
+
+/// The board after a record's moves (or its first `ply`) as the colour to move sees
+/// it, with every legal placement: the analysis board plays on from a scenario's start
+/// by sending the moves so far as a record.
+#[utoipa::path(post, path = "/api/analysis/rumis/position", request_body = RumisAnalysisRequest,
+    responses(
+        (status = 200, body = RumisAnalysisPosition),
+        (status = 400, body = ErrorBody, description = "Malformed, or `bad_record` (as for `/api/analysis/rumis`, or a point past the record's end), with `why` saying what and where"),
+        (status = 429, body = ErrorBody, description = "`too_many_analyses` from this address, or `analysis_busy` (Retry-After)"),
+    ))]
+pub async fn rumis_position(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    State(board): State<Arc<Analysis>>,
+    JsonBody(request): JsonBody<RumisAnalysisRequest>,
+) -> Result<Json<RumisAnalysisPosition>, ApiError> {
+    Ok(Json(
+        board
+            .rumis_position(hub.thinking(), from.ip(), request)
             .await?,
     ))
 }

@@ -71,6 +71,16 @@ pub struct StepKept {
     pub history: u32,
 }
 
+/// `POST /api/analysis/rumis/position`: the board after a record's moves (or its
+/// first `ply`) as the colour to move sees it, legal placements and all, so that a
+/// person plays on from there; the client keeps the moves as a record.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
+pub struct RumisAnalysisPosition {
+    /// The seat to move (0-based; `null`: the game is over).
+    pub to_move: Option<u32>,
+    pub view: RumisView,
+}
+
 /// The strongest bot's best moves at a point of a record, with win chances.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, TS)]
 pub struct RumisBestMoves {

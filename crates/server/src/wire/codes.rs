@@ -340,6 +340,23 @@ pub enum RefusalCode {
     /// The solo cube: every colour has placed that stone; a colour touching itself.
     SoloUsedUp,
     SoloSameColour,
+    /// A record on the analysis board: a header rumi does not know (`line`, `header`),
+    /// one missing (`header`), one that cannot be read (`line`, `header`, `value`).
+    RecordUnknownHeader,
+    RecordMissingHeader,
+    RecordBadHeader,
+    /// Not one of rumi's boards (`board`, `known`).
+    RecordUnknownBoard,
+    /// The header's setup is impossible (`line`, `players`: on that board).
+    RecordBadSetup,
+    /// A move that cannot be read (`line`, `move`); one the rules refuse carries the
+    /// engine's reason with `line` and `move` added.
+    RecordUnreadableMove,
+    /// Longer than `kib` KiB, or more than `max` moves.
+    RecordTooLong,
+    RecordTooManyMoves,
+    /// A point past the record's end (`moves`: how many it has).
+    RecordPastEnd,
 }
 
 /// What happened at a Rummikub table, as a key (`event.<code>` in the client).
