@@ -458,7 +458,7 @@ async fn every_route_in_the_openapi_document_is_served() {
                 .map(move |method| (method.clone(), path.clone()))
         })
         .collect();
-    assert_eq!(documented.len(), 59, "{documented:?}");
+    assert_eq!(documented.len(), 60, "{documented:?}");
     for (method, path) in documented {
         let path = path
             .replace("{id}", "t000000000000")
