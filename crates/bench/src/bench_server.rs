@@ -433,10 +433,12 @@ pub(crate) fn hello(token: Option<&str>) -> Message {
     Message::Text(json!({"type": "hello", "token": token}).to_string().into())
 }
 
-/// The first message of a socket that takes later views as patches.
+/// The first message of a socket that takes later views as patches (whole views with
+/// `RUMI_BENCH_WHOLE_VIEWS=1`, to tell the patches' cost from the rest).
 fn hello_with_patches(token: Option<&str>) -> Message {
+    let patches = std::env::var_os("RUMI_BENCH_WHOLE_VIEWS").is_none_or(|v| v == "0");
     Message::Text(
-        json!({"type": "hello", "token": token, "patches": true})
+        json!({"type": "hello", "token": token, "patches": patches})
             .to_string()
             .into(),
     )
