@@ -36,6 +36,8 @@ export class Server {
     readonly handoverAfterSeconds: number | null = null,
     /** `--allow-chosen-seeds`: a creator may fix the deal also at a table with other people. */
     readonly allowChosenSeeds = false,
+    /** More flags for `rumi serve` (e.g. the reviews' limits). */
+    readonly extraArgs: string[] = [],
   ) {}
 
   /** Starts the server on `addr` (port 0: any free port) and reads its "listening on" line. */
@@ -46,6 +48,7 @@ export class Server {
     if (this.handoverAfterSeconds !== null) args.push("--handover-after-seconds", String(this.handoverAfterSeconds));
     if (this.allowChosenSeeds) args.push("--allow-chosen-seeds");
     if (webDir) args.push("--web-dir", webDir);
+    args.push(...this.extraArgs);
     const child = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
     this.child = child;
     child.stderr!.on("data", (d) => {

@@ -10,16 +10,15 @@
 //
 // A server of this spec's own: a small review budget, so that a Rumis review takes
 // seconds; bots move at once.
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { test, expect, bin, repo, apiOf, DESKTOP, PHONE, type Api } from "./fixtures";
+import { test, expect, apiOf, Server, DESKTOP, PHONE, type Api } from "./fixtures";
 import { describe, visibleCodes } from "./codes";
 import { log, shot, tid, waitAttr } from "./helpers";
 
-let child: ChildProcess | null = null;
+let server: Server | null = null;
 let url = "";
 let dir = "";
 const api: Api = apiOf(() => url);
@@ -40,22 +39,9 @@ async function reviewed(id: string): Promise<void> {
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "rumi-e2e-notation-"));
-  const args = ["serve", "--addr", "127.0.0.1:0", "--db", `sqlite://${path.join(dir, "e2e.db")}`, "--bot-delay-ms", "0", "--tables-per-minute-per-address", "0", "--max-open-tables-per-address", "0", "--max-open-seats-per-address", "0", "--max-open-seats-per-table-per-address", "0", "--reviews-per-minute-per-address", "0", "--review-playouts", "300"];
-  if (process.env.RUMI_WEB_DIR) args.push("--web-dir", path.resolve(process.env.RUMI_WEB_DIR));
-  const started = spawn(bin, args, { cwd: repo, stdio: ["ignore", "pipe", "ignore"] });
-  child = started;
-  url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error("the server printed no listening line")), 30_000);
-    started.stdout!.on("data", (d) => {
-      out += d;
-      const m = out.match(/listening on (http:\/\/[^\s]+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1].replace(/\/$/, ""));
-      }
-    });
-  });
+  server = new Server(dir, 0, null, false, ["--reviews-per-minute-per-address", "0", "--review-playouts", "300"]);
+  await server.start();
+  url = server.url;
   rumisGame = await finished({ game: "rumis", rumis: { scenario: "chullpa", players: 2, variant: "standard" }, seats: [{ kind: "bot", bot: "greedy" }, { kind: "bot", bot: "random" }], seed: 22 });
   rummikubGame = await finished({ game: "rummikub", rummikub: { rules: "current", turn_seconds: null, rounds: 1 }, seats: [{ kind: "bot", bot: "greedy" }, { kind: "bot", bot: "random" }], seed: 21 });
   await reviewed(rumisGame);
@@ -63,7 +49,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  child?.kill("SIGKILL");
+  await server?.kill();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
